@@ -1,0 +1,52 @@
+# sparsebench: evaluate sparse retrieval models on IR benchmarks, reproducibly.
+#
+#   snakemake --cores all                                  # everything in config.yaml
+#   snakemake --cores all results/eval/bm25/minibeir/metrics.json   # one (model x dataset) pair
+#   snakemake --cores all --configfile config/beir.yaml    # a real BEIR suite
+#
+# The DAG, per (model x dataset):
+#   download -> prepare -> encode_corpus_shard (xN) -> stack_shards -> term_weights
+#   -> encode_queries -> retrieve -> evaluate;  all pairs -> leaderboard
+import os
+import shlex
+import sys
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import min_version
+
+from sparsebench.config import validate_config
+from sparsebench.errors import ConfigError
+from sparsebench.provenance import COMMAND_VARIABLE
+
+min_version("9.0")
+
+# A --configfile given on the command line replaces the default experiment instead of
+# being merged into it (Snakemake merges by default, which would silently keep the
+# default datasets and models in every user's run).
+if not workflow.overwrite_configfiles:
+    configfile: Path(workflow.basedir) / "config.yaml"
+
+try:
+    _validated = validate_config(config)
+except ConfigError as error:
+    raise WorkflowError(str(error)) from None
+config.clear()
+config.update(_validated)
+
+os.environ.setdefault(COMMAND_VARIABLE, shlex.join(sys.argv))
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/encode.smk"
+include: "workflow/rules/retrieve.smk"
+include: "workflow/rules/evaluate.smk"
+
+
+rule all:
+    input:
+        "results/leaderboard.tsv",
+        "results/leaderboard.md",
+        "results/metrics.tsv",
+    default_target: True

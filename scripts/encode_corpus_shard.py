@@ -1,0 +1,14 @@
+"""Snakemake script of rule encode_corpus_shard: sparsebench.stages.encode_corpus_shard."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "encode_corpus_shard"):
+    stages.encode_corpus_shard(
+        snakemake.input.corpus,
+        int(snakemake.wildcards.shard),
+        snakemake.params.shard_size,
+        dict(snakemake.params.encoding),
+        snakemake.output.npz,
+        snakemake.output.terms,
+    )

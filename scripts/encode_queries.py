@@ -1,0 +1,14 @@
+"""Snakemake script of rule encode_queries: sparsebench.stages.encode_queries."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "encode_queries"):
+    stages.encode_queries(
+        snakemake.input.queries,
+        snakemake.input.qrels,
+        snakemake.input.vocab,
+        dict(snakemake.params.encoding),
+        snakemake.output.queries,
+        snakemake.output.query_ids,
+    )

@@ -1,0 +1,26 @@
+"""Snakemake script of rule evaluate: sparsebench.stages.evaluate (+ its manifest)."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+from sparsebench.provenance import now
+
+started = now()
+with stage_logging(snakemake.log[0], "evaluate"):
+    stages.evaluate(
+        snakemake.input.run,
+        snakemake.input.qrels,
+        dict(snakemake.params.evaluation),
+        snakemake.output.metrics,
+        snakemake.output.per_query,
+    )
+    stages.evaluation_manifest(
+        snakemake.output.manifest,
+        snakemake.wildcards.model,
+        snakemake.wildcards.dataset,
+        dict(snakemake.params.model_settings),
+        dict(snakemake.params.evaluation),
+        snakemake.input.info,
+        snakemake.input.run,
+        snakemake.output.metrics,
+        started,
+    )

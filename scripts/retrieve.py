@@ -1,0 +1,19 @@
+"""Snakemake script of rule retrieve: sparsebench.stages.retrieve_run."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "retrieve"):
+    speed = snakemake.config["retrieval"]  # batching changes speed, not results
+    stages.retrieve_run(
+        snakemake.input.weights,
+        snakemake.input.idf,
+        snakemake.input.queries,
+        snakemake.input.query_ids,
+        snakemake.input.doc_ids,
+        snakemake.output.run,
+        tag=snakemake.wildcards.model,
+        query_batch_size=speed["query_batch_size"],
+        max_block_mb=speed["max_block_mb"],
+        **snakemake.params.retrieval,
+    )

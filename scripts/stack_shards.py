@@ -1,0 +1,14 @@
+"""Snakemake script of rule stack_shards: sparsebench.stages.stack_shards."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "stack_shards"):
+    stages.stack_shards(
+        list(snakemake.input.npz),
+        list(snakemake.input.terms),
+        snakemake.input.corpus,
+        snakemake.output.corpus,
+        snakemake.output.vocab,
+        snakemake.output.doc_ids,
+    )

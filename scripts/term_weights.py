@@ -1,0 +1,13 @@
+"""Snakemake script of rule term_weights: sparsebench.stages.term_weights."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "term_weights"):
+    stages.term_weights(
+        snakemake.input.corpus,
+        dict(snakemake.params.weighting),
+        snakemake.output.weights,
+        snakemake.output.idf,
+        snakemake.output.stats,
+    )

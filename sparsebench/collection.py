@@ -1,0 +1,130 @@
+"""Where a BEIR-format collection lives: a folder, a BEIR zip archive, or the package.
+
+A source opens its three members (corpus.jsonl, queries.jsonl, qrels/{split}.tsv) as
+binary streams, so an archive is read in place, never unpacked to disk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import IO, Any
+
+from sparsebench.errors import DataError
+
+MEMBERS = ("corpus", "queries", "qrels")
+
+
+def _member_name(member: str, split: str) -> str:
+    return f"qrels/{split}.tsv" if member == "qrels" else f"{member}.jsonl"
+
+
+@dataclass(frozen=True)
+class FolderSource:
+    """A BEIR-format folder: corpus.jsonl, queries.jsonl, qrels/{split}.tsv."""
+
+    root: Path
+    split: str
+
+    def check(self) -> None:
+        if not self.root.is_dir():
+            raise DataError(f"dataset folder {self.root} does not exist")
+        for member in MEMBERS:
+            if not (self.root / _member_name(member, self.split)).is_file():
+                raise DataError(self._missing(member))
+
+    def _missing(self, member: str) -> str:
+        if member == "qrels":
+            splits = sorted(p.stem for p in (self.root / "qrels").glob("*.tsv"))
+            return (
+                f"{self.root}: no qrels for split {self.split!r} (qrels/{self.split}.tsv); "
+                f"available splits: {', '.join(splits) or 'none'}"
+            )
+        return f"{self.root}: missing {_member_name(member, self.split)}"
+
+    @contextlib.contextmanager
+    def open(self, member: str) -> Iterator[IO[bytes]]:
+        with open(self.root / _member_name(member, self.split), "rb") as handle:
+            yield handle
+
+    def fingerprint(self) -> dict[str, Any]:
+        """sha256 of each member file, for the dataset's provenance."""
+        digests = {}
+        for member in MEMBERS:
+            name = _member_name(member, self.split)
+            digests[name] = _sha256_stream(open(self.root / name, "rb"))
+        return {"kind": "folder", "path": str(self.root), "sha256": digests}
+
+
+@dataclass(frozen=True)
+class ZipSource:
+    """A BEIR archive ({name}/corpus.jsonl, ...), read without unpacking."""
+
+    archive: Path
+    split: str
+
+    def _find(self, archive: zipfile.ZipFile, member: str) -> str:
+        wanted = _member_name(member, self.split)
+        names = [n for n in archive.namelist() if n == wanted or n.endswith("/" + wanted)]
+        if not names:
+            if member == "qrels":
+                splits = sorted(
+                    Path(n).stem for n in archive.namelist() if "/qrels/" in "/" + n and n.endswith(".tsv")
+                )
+                raise DataError(
+                    f"{self.archive}: no qrels for split {self.split!r}; "
+                    f"available splits: {', '.join(splits) or 'none'}"
+                )
+            raise DataError(f"{self.archive}: the archive holds no {wanted}")
+        return min(names, key=lambda n: n.count("/"))
+
+    def check(self) -> None:
+        try:
+            with zipfile.ZipFile(self.archive) as archive:
+                bad = archive.testzip()
+                if bad is not None:
+                    raise DataError(f"{self.archive}: corrupt member {bad}")
+                for member in MEMBERS:
+                    self._find(archive, member)
+        except zipfile.BadZipFile as exc:
+            raise DataError(f"{self.archive} is not a valid zip archive: {exc}") from None
+
+    @contextlib.contextmanager
+    def open(self, member: str) -> Iterator[IO[bytes]]:
+        with zipfile.ZipFile(self.archive) as archive, archive.open(self._find(archive, member)) as handle:
+            yield handle
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {
+            "kind": "zip",
+            "path": str(self.archive),
+            "md5": _digest_stream(open(self.archive, "rb"), "md5"),
+            "sha256": _sha256_stream(open(self.archive, "rb")),
+        }
+
+
+def builtin_collection_path(name: str) -> Path:
+    """Folder of a collection shipped with the package (e.g. 'minibeir')."""
+    root = resources.files("sparsebench").joinpath("resources/collections")
+    path = Path(str(root.joinpath(name)))
+    if not path.is_dir():
+        known = sorted(p.name for p in Path(str(root)).iterdir() if p.is_dir())
+        raise DataError(f"no built-in collection {name!r}; built-in: {', '.join(known)}")
+    return path
+
+
+def _digest_stream(handle: IO[bytes], algorithm: str) -> str:
+    digest = hashlib.new(algorithm)
+    with handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _sha256_stream(handle: IO[bytes]) -> str:
+    return _digest_stream(handle, "sha256")

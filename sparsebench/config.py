@@ -1,0 +1,144 @@
+"""Validate config.yaml and derive the per-stage settings each Snakemake rule depends on.
+
+Each rule's `params` hold only the settings that change that rule's output, so changing
+one model's k1 reruns that model's weighting and retrieval, never its tokenised shards
+and never another model.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+import jsonschema
+import yaml
+
+from sparsebench.errors import ConfigError
+
+MODEL_KINDS = ("bm25",)
+DATASET_SOURCES = ("builtin", "local", "beir")
+# BEIR datasets whose corpus contains the queries themselves; BEIR and Pyserini drop
+# a retrieved document whose id equals the query id there.
+SELF_HIT_DATASETS = frozenset({"arguana", "quora"})
+
+
+def load_schema() -> dict[str, Any]:
+    """The JSON schema of config.yaml, shipped inside the package."""
+    text = resources.files("sparsebench").joinpath("schemas/config.schema.yaml").read_text()
+    return yaml.safe_load(text)
+
+
+def _with_defaults(validator_class: type) -> type:
+    """A validator that also fills in the schema's defaults (as snakemake.utils.validate)."""
+    validate_properties = validator_class.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for name, subschema in properties.items():
+                if isinstance(subschema, dict) and "default" in subschema:
+                    instance.setdefault(name, copy.deepcopy(subschema["default"]))
+        yield from validate_properties(validator, properties, instance, schema)
+
+    return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
+
+
+def _format_error(error: jsonschema.ValidationError) -> str:
+    where = "config." + ".".join(str(p) for p in error.absolute_path) if error.absolute_path else "config"
+    return f"{where}: {error.message}"
+
+
+def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a validated deep copy of `config` with every default filled in.
+
+    Raises ConfigError listing every problem, each with the key path it concerns.
+    """
+    if not isinstance(config, Mapping):
+        raise ConfigError("the configuration must be a mapping with 'datasets' and 'models'")
+    resolved = copy.deepcopy(dict(config))
+    schema = load_schema()
+    validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
+    problems = [_format_error(e) for e in sorted(validator.iter_errors(resolved), key=str)]
+    for name, model in (resolved.get("models") or {}).items():
+        kind = model.get("kind") if isinstance(model, dict) else None
+        if kind is not None and kind not in MODEL_KINDS:
+            problems.append(
+                f"config.models.{name}.kind: unknown model kind {kind!r}; "
+                f"known kinds: {', '.join(MODEL_KINDS)}"
+            )
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(dict.fromkeys(problems)))
+    for name, dataset in resolved["datasets"].items():
+        _resolve_dataset(name, dataset)
+    primary = resolved["evaluation"]["primary_metric"]
+    from sparsebench.metrics import parse_metric_name
+
+    try:
+        parse_metric_name(primary)
+    except ValueError as exc:
+        raise ConfigError(f"config.evaluation.primary_metric: {exc}") from None
+    return resolved
+
+
+def _resolve_dataset(name: str, dataset: dict[str, Any]) -> None:
+    """Fill the defaults that depend on the source (BEIR name, self-hit policy)."""
+    if dataset["source"] == "beir":
+        dataset.setdefault("name", name)
+        dataset.setdefault("ignore_identical_ids", dataset["name"] in SELF_HIT_DATASETS)
+    dataset.setdefault("ignore_identical_ids", False)
+
+
+def load_config_file(path: str) -> dict[str, Any]:
+    """Read and validate a YAML config file (for the library and command-line use)."""
+    with open(path, encoding="utf-8") as handle:
+        return validate_config(yaml.safe_load(handle) or {})
+
+
+def stable_hash(obj: Any) -> str:
+    """sha256 of the canonical JSON form of `obj`: the same settings give the same hash."""
+    payload = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+# --- the settings each stage depends on (its Snakemake params) -----------------------
+
+
+def encoding_params(model: Mapping[str, Any]) -> dict[str, Any]:
+    """What changes the encoded corpus shards and the query vectors of a model."""
+    if model["kind"] == "bm25":
+        return {"kind": "bm25", "analyzer": dict(model["analyzer"])}
+    raise ConfigError(f"unknown model kind {model['kind']!r}")
+
+
+def weighting_params(model: Mapping[str, Any]) -> dict[str, Any]:
+    """What changes the document weights and the IDF of a model."""
+    if model["kind"] == "bm25":
+        return {
+            "kind": "bm25",
+            "k1": float(model["k1"]),
+            "b": float(model["b"]),
+            "idf": model["idf"],
+            "k1_plus_one": bool(model["k1_plus_one"]),
+        }
+    raise ConfigError(f"unknown model kind {model['kind']!r}")
+
+
+def retrieval_params(config: Mapping[str, Any], dataset: str) -> dict[str, Any]:
+    """What changes a run file (batch size and memory budget only change speed)."""
+    return {
+        "k": int(config["retrieval"]["k"]),
+        "ignore_identical_ids": bool(config["datasets"][dataset]["ignore_identical_ids"]),
+    }
+
+
+def evaluation_params(config: Mapping[str, Any]) -> dict[str, Any]:
+    """What changes the metric files."""
+    evaluation = config["evaluation"]
+    return {
+        "cutoffs": sorted(int(k) for k in evaluation["cutoffs"]),
+        "query_set": evaluation["query_set"],
+        "relevance_level": int(evaluation["relevance_level"]),
+    }

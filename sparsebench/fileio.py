@@ -1,0 +1,86 @@
+"""Atomic file output, checksums and id lists.
+
+Outputs are written under a temporary name in the target directory and moved into
+place with os.replace only when complete, so a killed job never leaves a file that
+looks finished.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temporary path next to `path`; move it to `path` if the block succeeds."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # keep the suffix: numpy and pyarrow choose formats by it
+    temporary = target.with_name(f".{target.stem}.tmp-{os.getpid()}{target.suffix}")
+    try:
+        yield temporary
+        os.replace(temporary, target)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def write_json(path: str | os.PathLike, obj: Any) -> None:
+    write_text(path, json.dumps(obj, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
+
+
+def read_json(path: str | os.PathLike) -> Any:
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def write_lines(path: str | os.PathLike, lines: Iterable[str]) -> None:
+    """One item per line (ids, vocabulary terms); items must not contain newlines."""
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+        for line in lines:
+            handle.write(line)
+            handle.write("\n")
+
+
+def read_lines(path: str | os.PathLike) -> list[str]:
+    with open(path, encoding="utf-8", newline="\n") as handle:
+        return handle.read().split("\n")[:-1]
+
+
+def save_csr(path: str | os.PathLike, matrix: sp.csr_matrix | sp.csr_array) -> None:
+    """Save a CSR matrix in scipy's .npz layout (readable by scipy.sparse.load_npz)."""
+    with atomic_path(path) as tmp:
+        sp.save_npz(tmp, sp.csr_matrix(matrix), compressed=False)
+
+
+def load_csr(path: str | os.PathLike) -> sp.csr_matrix:
+    matrix = sp.load_npz(path)
+    return sp.csr_matrix(matrix)
+
+
+def save_array(path: str | os.PathLike, array: np.ndarray) -> None:
+    with atomic_path(path) as tmp:
+        np.save(tmp, array)
+
+
+def file_digest(path: str | os.PathLike, algorithm: str = "sha256") -> str:
+    """Hex digest of a file, read in 1 MiB blocks."""
+    digest = hashlib.new(algorithm)
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

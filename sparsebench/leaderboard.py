@@ -1,0 +1,80 @@
+"""The leaderboard: models x datasets on the primary metric, plus every metric in long form.
+
+leaderboard.tsv keeps full precision for programs; leaderboard.md rounds to four
+decimals, as published tables do, and states what produced the numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sparsebench.fileio import atomic_path, read_json, write_text
+
+
+def collect_metrics(entries: Sequence[tuple[str, str, str | Path]]) -> pd.DataFrame:
+    """Long table (model, dataset, metric, value) from (model, dataset, metrics.json)."""
+    rows = [
+        {"model": model, "dataset": dataset, "metric": metric, "value": float(value)}
+        for model, dataset, path in entries
+        for metric, value in read_json(path).items()
+    ]
+    return pd.DataFrame(rows, columns=["model", "dataset", "metric", "value"])
+
+
+def leaderboard_table(long: pd.DataFrame, metric: str, models: Sequence[str],
+                      datasets: Sequence[str]) -> pd.DataFrame:
+    """Wide table of one metric, rows and columns in config order, with the average."""
+    chosen = long[long["metric"] == metric]
+    if chosen.empty:
+        raise ValueError(f"no values for metric {metric!r}")
+    wide = chosen.pivot(index="model", columns="dataset", values="value")
+    wide = wide.reindex(index=list(models), columns=list(datasets))
+    wide["average"] = wide[list(datasets)].mean(axis=1, skipna=False)
+    wide.index.name = "model"
+    return wide
+
+
+def write_leaderboard(long: pd.DataFrame, metric: str, models: Sequence[str],
+                      datasets: Sequence[str], out_tsv: str | Path, out_long: str | Path,
+                      out_md: str | Path, provenance_lines: Sequence[str]) -> pd.DataFrame:
+    table = leaderboard_table(long, metric, models, datasets)
+    with atomic_path(out_tsv) as tmp:
+        table.to_csv(tmp, sep="\t", float_format="%.6f", lineterminator="\n")
+    ordered = long.sort_values(["model", "dataset", "metric"], kind="stable")
+    with atomic_path(out_long) as tmp:
+        ordered.to_csv(tmp, sep="\t", index=False, float_format="%.6f", lineterminator="\n")
+    write_text(out_md, markdown(table, metric, provenance_lines))
+    return table
+
+
+def markdown(table: pd.DataFrame, metric: str, provenance_lines: Sequence[str]) -> str:
+    header = ["model", *table.columns]
+    lines = [
+        f"# Leaderboard: {metric}",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join(["---"] + ["---:"] * len(table.columns)) + "|",
+    ]
+    for model, row in table.iterrows():
+        cells = ["" if pd.isna(v) else f"{v:.4f}" for v in row]
+        lines.append("| " + " | ".join([str(model), *cells]) + " |")
+    lines += ["", "## Provenance", "", *[f"- {line}" for line in provenance_lines], ""]
+    return "\n".join(lines)
+
+
+def provenance_summary(manifest: dict[str, Any]) -> list[str]:
+    lines = [
+        f"config sha256: {manifest['settings_sha256']}",
+        f"command: `{manifest['command']}`",
+        "versions: " + ", ".join(f"{k} {v}" for k, v in manifest["versions"].items()),
+    ]
+    for name, info in manifest.get("datasets", {}).items():
+        lines.append(f"dataset {name}: " + ", ".join(f"{f} sha256 {d[:12]}" for f, d in info["files"].items()))
+    for name, digest in manifest.get("models", {}).items():
+        lines.append(f"model {name}: settings sha256 {digest[:12]}")
+    lines.append(f"finished: {manifest['finished']}")
+    return lines

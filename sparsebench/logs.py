@@ -1,0 +1,31 @@
+"""Logging for pipeline stages: to the job's log file and to stderr, errors without noise."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from sparsebench.errors import SparsebenchError
+
+_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+@contextlib.contextmanager
+def stage_logging(log_path: str | Path | None, stage: str) -> Iterator[logging.Logger]:
+    """Send log records to `log_path` and stderr; turn a SparsebenchError into a clear
+    one-line message and exit status 1 instead of a traceback."""
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if log_path:
+        Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
+    logging.basicConfig(level=logging.INFO, format=_FORMAT, handlers=handlers, force=True)
+    logger = logging.getLogger(f"sparsebench.{stage}")
+    try:
+        yield logger
+    except SparsebenchError as exc:
+        logger.error("%s failed: %s", stage, exc)
+        logging.shutdown()
+        raise SystemExit(1) from None

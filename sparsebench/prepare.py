@@ -1,0 +1,286 @@
+"""Read a BEIR-format collection into the pipeline's canonical files, checking it.
+
+Outputs: corpus.parquet (doc_id, text), queries.parquet (query_id, text), qrels.tsv
+(query-id, corpus-id, score) and dataset.json (counts, checksums, warnings). Ids are
+strings end to end; a document's text is (title + " " + text).strip(), as BEIR builds
+it. The corpus is streamed in blocks, so memory follows the block size plus the id
+column, not the corpus text.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.json as pj
+import pyarrow.parquet as pq
+
+from sparsebench.errors import DataError
+from sparsebench.fileio import atomic_path, file_digest, write_json
+
+log = logging.getLogger(__name__)
+
+CORPUS_SCHEMA = pa.schema([("doc_id", pa.string()), ("text", pa.string())])
+QUERIES_SCHEMA = pa.schema([("query_id", pa.string()), ("text", pa.string())])
+ROW_GROUP_SIZE = 10_000
+_JSON_BLOCK = 8 << 20
+_SAMPLE = 5
+
+
+class Source(Protocol):
+    split: str
+
+    def check(self) -> None: ...
+    def open(self, member: str): ...
+    def fingerprint(self) -> dict[str, Any]: ...
+
+
+def _json_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBatch]:
+    """Stream a JSON-lines member as record batches with the named string fields."""
+    schema = pa.schema([(f, pa.string()) for f in fields])
+    try:
+        reader = pj.open_json(
+            handle,
+            read_options=pj.ReadOptions(block_size=_JSON_BLOCK),
+            parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
+        )
+        yield from reader
+    except pa.ArrowInvalid as exc:
+        message = str(exc)
+        if "_id" in message and ("number" in message or "changed" in message):
+            raise DataError(
+                f"{what}: an `_id` is a JSON number, not a string ({message}). Ids must be "
+                "strings end to end, since '0123' and 123 never match; quote the ids in the file."
+            ) from None
+        raise DataError(f"{what}: not valid JSON lines with string fields: {message}") from None
+
+
+def _combine_text(batch: pa.RecordBatch, has_title: bool) -> pa.Array:
+    text = pc.fill_null(batch.column("text"), "")
+    if has_title:
+        title = pc.fill_null(batch.column("title"), "")
+        text = pc.binary_join_element_wise(title, text, " ")
+    return pc.utf8_trim_whitespace(text)
+
+
+def _check_ids(ids: pa.ChunkedArray, what: str) -> None:
+    if ids.null_count:
+        raise DataError(f"{what}: {ids.null_count} records have no `_id`")
+    empty = pc.equal(pc.utf8_length(ids), 0)
+    if pc.any(empty).as_py():
+        raise DataError(f"{what}: {pc.sum(empty).as_py()} records have an empty `_id`")
+    spaced = pc.match_substring_regex(ids, r"\s")
+    if pc.any(spaced).as_py():
+        example = pc.filter(ids, spaced)[0].as_py()
+        raise DataError(
+            f"{what}: id {example!r} contains whitespace, which TREC run and qrels files cannot hold"
+        )
+    if pc.count_distinct(ids).as_py() != len(ids):
+        counts = pc.value_counts(ids)
+        repeated = pc.filter(counts, pc.greater(counts.field("counts"), 1))
+        examples = repeated.field("values")[:_SAMPLE].to_pylist()
+        raise DataError(
+            f"{what}: {len(repeated)} duplicate ids (e.g. {', '.join(map(repr, examples))}); "
+            "every id must be unique"
+        )
+
+
+def _warn_empty(ids: pa.ChunkedArray, lengths: pa.ChunkedArray, what: str) -> list[str]:
+    empty = pc.equal(lengths, 0)
+    empty_ids = pc.filter(ids, empty).to_pylist()
+    if empty_ids:
+        log.warning(
+            "%s: %d records have empty text (e.g. %s); they are kept but cannot be retrieved",
+            what, len(empty_ids), ", ".join(map(repr, empty_ids[:_SAMPLE])),
+        )
+    return empty_ids
+
+
+def write_corpus(source: Source, out_path: str | Path) -> dict[str, Any]:
+    """Stream the corpus into Parquet; return its counts."""
+    ids: list[pa.Array] = []
+    lengths: list[pa.Array] = []
+    with source.open("corpus") as handle, atomic_path(out_path) as tmp:
+        writer = pq.ParquetWriter(tmp, CORPUS_SCHEMA)
+        try:
+            for batch in _json_batches(handle, ["_id", "title", "text"], "corpus.jsonl"):
+                text = _combine_text(batch, has_title=True)
+                table = pa.table({"doc_id": batch.column("_id"), "text": text}, schema=CORPUS_SCHEMA)
+                writer.write_table(table, row_group_size=ROW_GROUP_SIZE)
+                ids.append(batch.column("_id"))
+                lengths.append(pc.utf8_length(text))
+        finally:
+            writer.close()
+        doc_ids = pa.chunked_array(ids, type=pa.string())
+        if len(doc_ids) == 0:
+            raise DataError("corpus.jsonl holds no documents")
+        _check_ids(doc_ids, "corpus.jsonl")
+    empty = _warn_empty(doc_ids, pa.chunked_array(lengths, type=pa.int32()), "corpus.jsonl")
+    return {"n_docs": len(doc_ids), "n_empty_docs": len(empty), "empty_doc_ids": empty[:100]}
+
+
+def read_queries(source: Source) -> pa.Table:
+    with source.open("queries") as handle:
+        batches = list(_json_batches(handle, ["_id", "text"], "queries.jsonl"))
+    ids = pa.chunked_array([b.column("_id") for b in batches], type=pa.string())
+    text = pa.chunked_array([_combine_text(b, has_title=False) for b in batches], type=pa.string())
+    if len(ids) == 0:
+        raise DataError("queries.jsonl holds no queries")
+    _check_ids(ids, "queries.jsonl")
+    return pa.table({"query_id": ids, "text": text}, schema=QUERIES_SCHEMA)
+
+
+def parse_qrels(handle, what: str = "qrels") -> pd.DataFrame:
+    """Read BEIR TSV qrels (query-id, corpus-id, score; header optional) or TREC qrels
+    (query-id, iteration, doc-id, grade) into a frame of string ids and integer grades.
+    Identical duplicate lines collapse; conflicting grades for one pair are an error."""
+    raw = handle.read()
+    text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    frame = pd.read_csv(
+        io.StringIO(text), sep=r"\s+", header=None, dtype=str, engine="c",
+        keep_default_na=False, comment=None,
+    )
+    if frame.empty:
+        raise DataError(f"{what}: no judgments")
+    if frame.shape[1] == 4:
+        frame = frame[[0, 2, 3]]
+    elif frame.shape[1] != 3:
+        raise DataError(
+            f"{what}: expected 3 columns (query-id corpus-id score) or 4 (TREC: qid iter docid "
+            f"rel), found {frame.shape[1]}"
+        )
+    frame.columns = ["query_id", "doc_id", "grade"]
+    if not _is_int(frame["grade"].iloc[0]):
+        frame = frame.iloc[1:]  # a header line
+    bad = ~frame["grade"].map(_is_int)
+    if bad.any():
+        row = frame[bad].iloc[0]
+        raise DataError(
+            f"{what}: grade {row.grade!r} for ({row.query_id}, {row.doc_id}) is not an integer"
+        )
+    frame = frame.assign(grade=frame["grade"].astype(np.int64)).reset_index(drop=True)
+    pairs = frame.drop_duplicates()
+    conflicts = pairs.duplicated(["query_id", "doc_id"], keep=False)
+    if conflicts.any():
+        row = pairs[conflicts].iloc[0]
+        raise DataError(
+            f"{what}: ({row.query_id}, {row.doc_id}) is judged more than once with different grades"
+        )
+    if len(pairs) != len(frame):
+        log.warning("%s: %d repeated judgment lines collapsed", what, len(frame) - len(pairs))
+    return pairs.reset_index(drop=True)
+
+
+def _is_int(value: str) -> bool:
+    try:
+        int(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _unknown(values: pd.Series, known: pa.ChunkedArray | pa.Array) -> list[str]:
+    distinct = pa.array(values.unique().astype(object), type=pa.string())
+    missing = pc.invert(pc.is_in(distinct, value_set=known))
+    return pc.filter(distinct, missing).to_pylist()
+
+
+def check_qrels(qrels: pd.DataFrame, query_ids: pa.ChunkedArray, doc_ids: pa.ChunkedArray) -> None:
+    """Every judged query and document must exist, or ids are being written differently."""
+    for column, known, where in (
+        ("query_id", query_ids, "queries.jsonl"),
+        ("doc_id", doc_ids, "corpus.jsonl"),
+    ):
+        missing = _unknown(qrels[column], known)
+        if missing:
+            raise DataError(
+                f"qrels name {len(missing)} {column.split('_')[0]} ids that are not in {where} "
+                f"(e.g. {', '.join(map(repr, missing[:_SAMPLE]))}); the qrels belong to another "
+                "collection or ids are written differently"
+            )
+
+
+def write_qrels(path: str | Path, qrels: pd.DataFrame) -> None:
+    """Normalised qrels: BEIR TSV with header, sorted by query then document id."""
+    ordered = qrels.sort_values(["query_id", "doc_id"], kind="stable")
+    with atomic_path(path) as tmp:
+        ordered.rename(columns={"query_id": "query-id", "doc_id": "corpus-id", "grade": "score"}).to_csv(
+            tmp, sep="\t", index=False, lineterminator="\n"
+        )
+
+
+def read_qrels(path: str | Path) -> pd.DataFrame:
+    """Read qrels (normalised, BEIR or TREC format) as query_id, doc_id, grade."""
+    with open(path, "rb") as handle:
+        return parse_qrels(handle, what=str(path))
+
+
+def prepare_dataset(source: Source, out_dir: str | Path, name: str,
+                    settings: dict[str, Any]) -> dict[str, Any]:
+    """Write the canonical files of one dataset into out_dir and return its summary."""
+    out_dir = Path(out_dir)
+    source.check()
+    log.info("preparing %s from %s (split %s)", name, source.fingerprint()["path"], source.split)
+    corpus = write_corpus(source, out_dir / "corpus.parquet")
+    queries = read_queries(source)
+    with source.open("qrels") as handle:
+        qrels = parse_qrels(handle, what=f"qrels/{source.split}.tsv")
+    doc_ids = pq.read_table(out_dir / "corpus.parquet", columns=["doc_id"]).column("doc_id")
+    check_qrels(qrels, queries.column("query_id"), doc_ids)
+    empty_queries = _warn_empty(
+        queries.column("query_id"), pc.utf8_length(queries.column("text")), "queries.jsonl"
+    )
+    with atomic_path(out_dir / "queries.parquet") as tmp:
+        pq.write_table(queries, tmp)
+    write_qrels(out_dir / "qrels.tsv", qrels)
+
+    judged = qrels.groupby("query_id")["grade"].max()
+    summary = {
+        "name": name,
+        "split": source.split,
+        "settings": settings,
+        "source": source.fingerprint(),
+        **corpus,
+        "n_queries": queries.num_rows,
+        "n_judged_queries": int(len(judged)),
+        "n_judged_queries_without_relevant": int((judged <= 0).sum()),
+        "n_qrels": int(len(qrels)),
+        "grades": {str(g): int(c) for g, c in sorted(qrels["grade"].value_counts().items())},
+        "n_empty_queries": len(empty_queries),
+        "empty_query_ids": empty_queries[:100],
+        "files": {
+            f: file_digest(out_dir / f) for f in ("corpus.parquet", "queries.parquet", "qrels.tsv")
+        },
+    }
+    log.info(
+        "%s: %d documents, %d queries (%d judged), %d judgments, grades %s",
+        name, summary["n_docs"], summary["n_queries"], summary["n_judged_queries"],
+        summary["n_qrels"], summary["grades"],
+    )
+    write_json(out_dir / "dataset.json", summary)
+    return summary
+
+
+def read_corpus_slice(path: str | Path, start: int, stop: int) -> pa.Table:
+    """Rows [start, stop) of corpus.parquet, reading only the row groups that hold them."""
+    parquet = pq.ParquetFile(path)
+    tables, offset = [], 0
+    for group in range(parquet.num_row_groups):
+        rows = parquet.metadata.row_group(group).num_rows
+        if offset + rows > start and offset < stop:
+            table = parquet.read_row_group(group)
+            lo, hi = max(start - offset, 0), min(stop - offset, rows)
+            tables.append(table.slice(lo, hi - lo))
+        offset += rows
+        if offset >= stop:
+            break
+    if not tables:
+        return CORPUS_SCHEMA.empty_table()
+    return pa.concat_tables(tables)

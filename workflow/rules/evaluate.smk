@@ -1,0 +1,40 @@
+# Metrics per (model x dataset), then the leaderboard over all pairs.
+
+
+rule evaluate:
+    input:
+        run="results/runs/{model}/{dataset}.trec",
+        qrels="results/data/{dataset}/qrels.tsv",
+        info="results/data/{dataset}/dataset.json",
+    output:
+        metrics="results/eval/{model}/{dataset}/metrics.json",
+        per_query="results/eval/{model}/{dataset}/per_query.tsv",
+        manifest="results/eval/{model}/{dataset}/manifest.json",
+    params:
+        evaluation=sbconfig.evaluation_params(config),
+        model_settings=model_config,
+    log:
+        "results/logs/evaluate/{model}/{dataset}.log",
+    benchmark:
+        "results/benchmarks/evaluate/{model}/{dataset}.tsv"
+    script:
+        f"{SCRIPTS}/evaluate.py"
+
+
+rule leaderboard:
+    input:
+        metrics=expand("results/eval/{model}/{dataset}/metrics.json", model=MODELS, dataset=DATASETS),
+        infos=expand("results/data/{dataset}/dataset.json", dataset=DATASETS),
+    output:
+        table="results/leaderboard.tsv",
+        long="results/metrics.tsv",
+        markdown="results/leaderboard.md",
+        manifest="results/leaderboard.manifest.json",
+    params:
+        metric=config["evaluation"]["primary_metric"],
+        models=MODELS,
+        datasets=DATASETS,
+    log:
+        "results/logs/leaderboard.log",
+    script:
+        f"{SCRIPTS}/leaderboard.py"
