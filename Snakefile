@@ -2,7 +2,7 @@
 #
 #   snakemake --cores all                                  # everything in config.yaml
 #   snakemake --cores all results/eval/bm25/minibeir/metrics.json   # one (model x dataset) pair
-#   snakemake --cores all --configfile config/beir.yaml    # a real BEIR suite
+#   snakemake --cores all --configfile workflow/presets/beir.yaml    # a real BEIR suite
 #
 # The DAG, per (model x dataset):
 #   download -> prepare -> encode_corpus_shard (xN) -> stack_shards -> term_weights
@@ -35,6 +35,10 @@ config.clear()
 config.update(_validated)
 
 os.environ.setdefault(COMMAND_VARIABLE, shlex.join(sys.argv))
+# Jobs import the library from this checkout, installed or not (e.g. in a conda env).
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (workflow.basedir, os.environ.get("PYTHONPATH")) if p
+)
 
 
 include: "workflow/rules/common.smk"

@@ -6,7 +6,8 @@ from sparsebench.logs import stage_logging
 with stage_logging(snakemake.log[0], "download_beir"):
     settings = snakemake.config["download"]
     entry = next(
-        e for e in snakemake.config["datasets"].values()
+        e
+        for e in snakemake.config["datasets"].values()
         if e["source"] == "beir" and e["name"] == snakemake.wildcards.name
     )
     stages.download_beir(

@@ -23,9 +23,39 @@ from sparsebench.errors import ConfigError
 
 # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET.
 LUCENE_ENGLISH_STOPWORDS = (
-    "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into",
-    "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then",
-    "there", "these", "they", "this", "to", "was", "will", "with",
+    "a",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "be",
+    "but",
+    "by",
+    "for",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "no",
+    "not",
+    "of",
+    "on",
+    "or",
+    "such",
+    "that",
+    "the",
+    "their",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "to",
+    "was",
+    "will",
+    "with",
 )
 _SEPARATORS = r"[^\p{L}\p{N}\p{M}_'’.,]+"
 _TRIM = ".,'’"
@@ -80,7 +110,9 @@ class Analyzer:
     def from_config(cls, settings: dict[str, Any]) -> Analyzer:
         return cls(**settings)
 
-    def tokens(self, texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> tuple[np.ndarray, pa.Array]:
+    def tokens(
+        self, texts: pa.Array | pa.ChunkedArray | Sequence[str]
+    ) -> tuple[np.ndarray, pa.Array]:
         """Unstemmed tokens of every text: (text index per token, token strings)."""
         if isinstance(texts, pa.ChunkedArray):
             array = texts.combine_chunks()

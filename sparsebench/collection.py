@@ -7,7 +7,6 @@ binary streams, so an archive is read in place, never unpacked to disk.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from sparsebench.errors import DataError
+from sparsebench.fileio import file_digest
 
 MEMBERS = ("corpus", "queries", "qrels")
 
@@ -57,7 +57,7 @@ class FolderSource:
         digests = {}
         for member in MEMBERS:
             name = _member_name(member, self.split)
-            digests[name] = _sha256_stream(open(self.root / name, "rb"))
+            digests[name] = file_digest(self.root / name)
         return {"kind": "folder", "path": str(self.root), "sha256": digests}
 
 
@@ -74,7 +74,9 @@ class ZipSource:
         if not names:
             if member == "qrels":
                 splits = sorted(
-                    Path(n).stem for n in archive.namelist() if "/qrels/" in "/" + n and n.endswith(".tsv")
+                    Path(n).stem
+                    for n in archive.namelist()
+                    if "/qrels/" in "/" + n and n.endswith(".tsv")
                 )
                 raise DataError(
                     f"{self.archive}: no qrels for split {self.split!r}; "
@@ -96,15 +98,18 @@ class ZipSource:
 
     @contextlib.contextmanager
     def open(self, member: str) -> Iterator[IO[bytes]]:
-        with zipfile.ZipFile(self.archive) as archive, archive.open(self._find(archive, member)) as handle:
+        with (
+            zipfile.ZipFile(self.archive) as archive,
+            archive.open(self._find(archive, member)) as handle,
+        ):
             yield handle
 
     def fingerprint(self) -> dict[str, Any]:
         return {
             "kind": "zip",
             "path": str(self.archive),
-            "md5": _digest_stream(open(self.archive, "rb"), "md5"),
-            "sha256": _sha256_stream(open(self.archive, "rb")),
+            "md5": file_digest(self.archive, "md5"),
+            "sha256": file_digest(self.archive),
         }
 
 
@@ -116,15 +121,3 @@ def builtin_collection_path(name: str) -> Path:
         known = sorted(p.name for p in Path(str(root)).iterdir() if p.is_dir())
         raise DataError(f"no built-in collection {name!r}; built-in: {', '.join(known)}")
     return path
-
-
-def _digest_stream(handle: IO[bytes], algorithm: str) -> str:
-    digest = hashlib.new(algorithm)
-    with handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _sha256_stream(handle: IO[bytes]) -> str:
-    return _digest_stream(handle, "sha256")

@@ -47,7 +47,11 @@ def _with_defaults(validator_class: type) -> type:
 
 
 def _format_error(error: jsonschema.ValidationError) -> str:
-    where = "config." + ".".join(str(p) for p in error.absolute_path) if error.absolute_path else "config"
+    where = (
+        "config." + ".".join(str(p) for p in error.absolute_path)
+        if error.absolute_path
+        else "config"
+    )
     return f"{where}: {error.message}"
 
 

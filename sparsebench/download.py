@@ -7,6 +7,7 @@ final name after its checksum matched.
 from __future__ import annotations
 
 import hashlib
+import http.client
 import logging
 import os
 import time
@@ -48,8 +49,9 @@ def beir_archive(name: str, base_url: str, md5: str | None = None) -> tuple[str,
     return url, md5
 
 
-def download(url: str, target: str | os.PathLike, md5: str, retries: int = 3,
-             timeout_s: float = 60.0) -> str:
+def download(
+    url: str, target: str | os.PathLike, md5: str, retries: int = 3, timeout_s: float = 60.0
+) -> str:
     """Download `url` to `target` if its md5 matches; return the md5.
 
     Retries network errors with backoff; a checksum mismatch is not retried (the source
@@ -59,8 +61,14 @@ def download(url: str, target: str | os.PathLike, md5: str, retries: int = 3,
     for attempt in range(retries + 1):
         try:
             return _download_once(url, target, md5, timeout_s)
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-            if attempt == retries:
+        except (
+            urllib.error.URLError,
+            http.client.HTTPException,
+            TimeoutError,
+            ConnectionError,
+        ) as exc:
+            client_error = isinstance(exc, urllib.error.HTTPError) and 400 <= exc.code < 500
+            if attempt == retries or client_error:
                 raise DownloadError(f"could not download {url}: {exc}") from exc
             wait = 2.0**attempt
             log.warning("download of %s failed (%s); retrying in %.0f s", url, exc, wait)
@@ -90,6 +98,11 @@ def _download_once(url: str, target: Path, md5: str, timeout_s: float) -> str:
                 f"({received} bytes). The archive is corrupt or not the one expected; "
                 "it was not kept."
             )
-    log.info("downloaded %s: %d bytes in %.1f s, md5 %s OK", url, received,
-             time.monotonic() - started, actual)
+    log.info(
+        "downloaded %s: %d bytes in %.1f s, md5 %s OK",
+        url,
+        received,
+        time.monotonic() - started,
+        actual,
+    )
     return actual

@@ -50,8 +50,9 @@ def make_encoder(encoding: dict[str, Any]) -> Encoder:
     raise ConfigError(f"no encoder for model kind {encoding['kind']!r}")
 
 
-def encode_in_batches(encoder: Encoder, texts: pa.Array | Sequence[str],
-                      queries: bool = False) -> LabelledCSR:
+def encode_in_batches(
+    encoder: Encoder, texts: pa.Array | Sequence[str], queries: bool = False
+) -> LabelledCSR:
     """Encode many texts batch by batch; memory follows the encoder's batch size."""
     array = texts if isinstance(texts, pa.Array | pa.ChunkedArray) else pa.array(texts, pa.string())
     encode = encoder.encode_queries if queries else encoder.encode_documents

@@ -25,8 +25,9 @@ def collect_metrics(entries: Sequence[tuple[str, str, str | Path]]) -> pd.DataFr
     return pd.DataFrame(rows, columns=["model", "dataset", "metric", "value"])
 
 
-def leaderboard_table(long: pd.DataFrame, metric: str, models: Sequence[str],
-                      datasets: Sequence[str]) -> pd.DataFrame:
+def leaderboard_table(
+    long: pd.DataFrame, metric: str, models: Sequence[str], datasets: Sequence[str]
+) -> pd.DataFrame:
     """Wide table of one metric, rows and columns in config order, with the average."""
     chosen = long[long["metric"] == metric]
     if chosen.empty:
@@ -38,9 +39,16 @@ def leaderboard_table(long: pd.DataFrame, metric: str, models: Sequence[str],
     return wide
 
 
-def write_leaderboard(long: pd.DataFrame, metric: str, models: Sequence[str],
-                      datasets: Sequence[str], out_tsv: str | Path, out_long: str | Path,
-                      out_md: str | Path, provenance_lines: Sequence[str]) -> pd.DataFrame:
+def write_leaderboard(
+    long: pd.DataFrame,
+    metric: str,
+    models: Sequence[str],
+    datasets: Sequence[str],
+    out_tsv: str | Path,
+    out_long: str | Path,
+    out_md: str | Path,
+    provenance_lines: Sequence[str],
+) -> pd.DataFrame:
     table = leaderboard_table(long, metric, models, datasets)
     with atomic_path(out_tsv) as tmp:
         table.to_csv(tmp, sep="\t", float_format="%.6f", lineterminator="\n")
@@ -73,7 +81,10 @@ def provenance_summary(manifest: dict[str, Any]) -> list[str]:
         "versions: " + ", ".join(f"{k} {v}" for k, v in manifest["versions"].items()),
     ]
     for name, info in manifest.get("datasets", {}).items():
-        lines.append(f"dataset {name}: " + ", ".join(f"{f} sha256 {d[:12]}" for f, d in info["files"].items()))
+        lines.append(
+            f"dataset {name}: "
+            + ", ".join(f"{f} sha256 {d[:12]}" for f, d in info["files"].items())
+        )
     for name, digest in manifest.get("models", {}).items():
         lines.append(f"model {name}: settings sha256 {digest[:12]}")
     lines.append(f"finished: {manifest['finished']}")

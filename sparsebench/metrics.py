@@ -114,7 +114,9 @@ def rank_run(
         raise ValueError(f"query_set must be 'complete' or 'run', not {query_set!r}")
     log.info(
         "Evaluating %d / %d queries (queries of the qrels found in the run; query_set=%s)",
-        len(overlap), len(qrels_queries), query_set,
+        len(overlap),
+        len(qrels_queries),
+        query_set,
     )
     if len(overlap) == 0:
         raise DataError(
@@ -133,9 +135,7 @@ def rank_run(
     row_rank = np.arange(len(row_query)) - starts[row_query] + 1
 
     grades = qrels.set_index(["query_id", "doc_id"])["grade"]
-    keys = pd.MultiIndex.from_arrays(
-        [query_index[row_query], doc_uniques[doc_codes[order]]]
-    )
+    keys = pd.MultiIndex.from_arrays([query_index[row_query], doc_uniques[doc_codes[order]]])
     position = grades.index.get_indexer(keys)
     row_grade = np.where(position >= 0, grades.to_numpy()[position], 0).astype(np.float64)
 
@@ -205,9 +205,10 @@ def _average_precision(ranked: RankedJudgments, k: int | None) -> np.ndarray:
         relevant &= ranked.row_rank <= k
     # rank of each relevant row among the relevant rows of its query = hits so far
     rel_query = ranked.row_query[relevant]
-    hits_so_far = np.arange(1, relevant.sum() + 1) - np.searchsorted(
-        rel_query, np.arange(len(ranked.query_ids))
-    )[rel_query]
+    hits_so_far = (
+        np.arange(1, relevant.sum() + 1)
+        - np.searchsorted(rel_query, np.arange(len(ranked.query_ids)))[rel_query]
+    )
     precision = hits_so_far / ranked.row_rank[relevant]
     total = np.bincount(rel_query, weights=precision, minlength=len(ranked.query_ids))
     return _safe_divide(total, ranked.num_relevant.astype(float))

@@ -49,11 +49,15 @@ def _json_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBat
         reader = pj.open_json(
             handle,
             read_options=pj.ReadOptions(block_size=_JSON_BLOCK),
-            parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
+            parse_options=pj.ParseOptions(
+                explicit_schema=schema, unexpected_field_behavior="ignore"
+            ),
         )
         yield from reader
     except pa.ArrowInvalid as exc:
         message = str(exc)
+        if "Empty JSON stream" in message:
+            return
         if "_id" in message and ("number" in message or "changed" in message):
             raise DataError(
                 f"{what}: an `_id` is a JSON number, not a string ({message}). Ids must be "
@@ -80,7 +84,8 @@ def _check_ids(ids: pa.ChunkedArray, what: str) -> None:
     if pc.any(spaced).as_py():
         example = pc.filter(ids, spaced)[0].as_py()
         raise DataError(
-            f"{what}: id {example!r} contains whitespace, which TREC run and qrels files cannot hold"
+            f"{what}: id {example!r} contains whitespace, which TREC run and qrels files "
+            "cannot hold"
         )
     if pc.count_distinct(ids).as_py() != len(ids):
         counts = pc.value_counts(ids)
@@ -98,7 +103,9 @@ def _warn_empty(ids: pa.ChunkedArray, lengths: pa.ChunkedArray, what: str) -> li
     if empty_ids:
         log.warning(
             "%s: %d records have empty text (e.g. %s); they are kept but cannot be retrieved",
-            what, len(empty_ids), ", ".join(map(repr, empty_ids[:_SAMPLE])),
+            what,
+            len(empty_ids),
+            ", ".join(map(repr, empty_ids[:_SAMPLE])),
         )
     return empty_ids
 
@@ -112,7 +119,9 @@ def write_corpus(source: Source, out_path: str | Path) -> dict[str, Any]:
         try:
             for batch in _json_batches(handle, ["_id", "title", "text"], "corpus.jsonl"):
                 text = _combine_text(batch, has_title=True)
-                table = pa.table({"doc_id": batch.column("_id"), "text": text}, schema=CORPUS_SCHEMA)
+                table = pa.table(
+                    {"doc_id": batch.column("_id"), "text": text}, schema=CORPUS_SCHEMA
+                )
                 writer.write_table(table, row_group_size=ROW_GROUP_SIZE)
                 ids.append(batch.column("_id"))
                 lengths.append(pc.utf8_length(text))
@@ -144,8 +153,13 @@ def parse_qrels(handle, what: str = "qrels") -> pd.DataFrame:
     raw = handle.read()
     text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     frame = pd.read_csv(
-        io.StringIO(text), sep=r"\s+", header=None, dtype=str, engine="c",
-        keep_default_na=False, comment=None,
+        io.StringIO(text),
+        sep=r"\s+",
+        header=None,
+        dtype=str,
+        engine="c",
+        keep_default_na=False,
+        comment=None,
     )
     if frame.empty:
         raise DataError(f"{what}: no judgments")
@@ -211,9 +225,9 @@ def write_qrels(path: str | Path, qrels: pd.DataFrame) -> None:
     """Normalised qrels: BEIR TSV with header, sorted by query then document id."""
     ordered = qrels.sort_values(["query_id", "doc_id"], kind="stable")
     with atomic_path(path) as tmp:
-        ordered.rename(columns={"query_id": "query-id", "doc_id": "corpus-id", "grade": "score"}).to_csv(
-            tmp, sep="\t", index=False, lineterminator="\n"
-        )
+        ordered.rename(
+            columns={"query_id": "query-id", "doc_id": "corpus-id", "grade": "score"}
+        ).to_csv(tmp, sep="\t", index=False, lineterminator="\n")
 
 
 def read_qrels(path: str | Path) -> pd.DataFrame:
@@ -222,8 +236,9 @@ def read_qrels(path: str | Path) -> pd.DataFrame:
         return parse_qrels(handle, what=str(path))
 
 
-def prepare_dataset(source: Source, out_dir: str | Path, name: str,
-                    settings: dict[str, Any]) -> dict[str, Any]:
+def prepare_dataset(
+    source: Source, out_dir: str | Path, name: str, settings: dict[str, Any]
+) -> dict[str, Any]:
     """Write the canonical files of one dataset into out_dir and return its summary."""
     out_dir = Path(out_dir)
     source.check()
@@ -261,8 +276,12 @@ def prepare_dataset(source: Source, out_dir: str | Path, name: str,
     }
     log.info(
         "%s: %d documents, %d queries (%d judged), %d judgments, grades %s",
-        name, summary["n_docs"], summary["n_queries"], summary["n_judged_queries"],
-        summary["n_qrels"], summary["grades"],
+        name,
+        summary["n_docs"],
+        summary["n_queries"],
+        summary["n_judged_queries"],
+        summary["n_qrels"],
+        summary["grades"],
     )
     write_json(out_dir / "dataset.json", summary)
     return summary

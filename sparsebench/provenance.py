@@ -19,8 +19,17 @@ from sparsebench.config import stable_hash
 from sparsebench.fileio import file_digest, read_json, write_json
 
 COMMAND_VARIABLE = "SPARSEBENCH_COMMAND"
-_PACKAGES = ("sparsebench", "snakemake", "numpy", "scipy", "pandas", "pyarrow", "PyStemmer",
-             "torch", "transformers")
+_PACKAGES = (
+    "sparsebench",
+    "snakemake",
+    "numpy",
+    "scipy",
+    "pandas",
+    "pyarrow",
+    "PyStemmer",
+    "torch",
+    "transformers",
+)
 
 
 def now() -> str:
@@ -42,14 +51,21 @@ def command_line() -> str:
     return os.environ.get(COMMAND_VARIABLE) or shlex.join(sys.argv)
 
 
-def manifest(stage: str, settings: dict[str, Any], inputs: dict[str, str | Path],
-             started: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def manifest(
+    stage: str,
+    settings: dict[str, Any],
+    inputs: dict[str, str | Path],
+    started: str,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A manifest for one stage's output; input files are listed with their sha256."""
     return {
         "stage": stage,
         "settings": settings,
         "settings_sha256": stable_hash(settings),
-        "inputs": {name: {"path": str(path), "sha256": file_digest(path)} for name, path in inputs.items()},
+        "inputs": {
+            name: {"path": str(path), "sha256": file_digest(path)} for name, path in inputs.items()
+        },
         **(extra or {}),
         "versions": package_versions(),
         "command": command_line(),
@@ -62,8 +78,12 @@ def manifest(stage: str, settings: dict[str, Any], inputs: dict[str, str | Path]
 def dataset_provenance(dataset_json: str | Path) -> dict[str, Any]:
     """The checksums that identify a prepared dataset (source files and canonical files)."""
     info = read_json(dataset_json)
-    return {"name": info["name"], "split": info["split"], "source": info["source"],
-            "files": info["files"]}
+    return {
+        "name": info["name"],
+        "split": info["split"],
+        "source": info["source"],
+        "files": info["files"],
+    }
 
 
 def write_manifest(path: str | Path, content: dict[str, Any]) -> None:

@@ -96,8 +96,13 @@ def retrieve(
     tie_keys = tie_break_keys(doc_ids)
     doc_position = pd.Index(doc_ids) if ignore_identical_ids else None
     rows_per_batch = batch_rows(n_docs, query_batch_size, max_block_mb)
-    log.info("retrieving top %d for %d queries over %d documents, %d queries per batch",
-             k, queries.shape[0], n_docs, rows_per_batch)
+    log.info(
+        "retrieving top %d for %d queries over %d documents, %d queries per batch",
+        k,
+        queries.shape[0],
+        n_docs,
+        rows_per_batch,
+    )
     for start in range(0, queries.shape[0], rows_per_batch):
         stop = min(start + rows_per_batch, queries.shape[0])
         product = (weighted[start:stop] @ inverted).tocoo()

@@ -17,13 +17,20 @@ import pandas as pd
 from sparsebench.errors import DataError
 
 
-def format_run_lines(query_ids: np.ndarray, doc_ids: np.ndarray, ranks: np.ndarray,
-                     scores: np.ndarray, tag: str) -> str:
+def format_run_lines(
+    query_ids: np.ndarray, doc_ids: np.ndarray, ranks: np.ndarray, scores: np.ndarray, tag: str
+) -> str:
     """Run lines for aligned arrays (already in output order)."""
-    frame = pd.DataFrame({
-        "qid": query_ids, "q0": "Q0", "docid": doc_ids, "rank": ranks,
-        "score": [f"{s:.9g}" for s in scores.astype(np.float64)], "tag": tag,
-    })
+    frame = pd.DataFrame(
+        {
+            "qid": query_ids,
+            "q0": "Q0",
+            "docid": doc_ids,
+            "rank": ranks,
+            "score": [f"{s:.9g}" for s in scores.astype(np.float64)],
+            "tag": tag,
+        }
+    )
     buffer = io.StringIO()
     frame.to_csv(buffer, sep=" ", header=False, index=False, lineterminator="\n")
     return buffer.getvalue()
@@ -31,14 +38,21 @@ def format_run_lines(query_ids: np.ndarray, doc_ids: np.ndarray, ranks: np.ndarr
 
 def write_run_block(handle: IO[str], query_ids, doc_ids, ranks, scores, tag: str) -> None:
     if len(ranks):
-        handle.write(format_run_lines(np.asarray(query_ids), np.asarray(doc_ids), ranks, scores, tag))
+        handle.write(
+            format_run_lines(np.asarray(query_ids), np.asarray(doc_ids), ranks, scores, tag)
+        )
 
 
 def read_run(path: str | Path) -> pd.DataFrame:
     """Read a TREC run as query_id, doc_id (str), score (float64), rank, tag; validated."""
     try:
         frame = pd.read_csv(
-            path, sep=r"\s+", header=None, dtype=str, engine="c", keep_default_na=False,
+            path,
+            sep=r"\s+",
+            header=None,
+            dtype=str,
+            engine="c",
+            keep_default_na=False,
         )
     except pd.errors.EmptyDataError:
         raise DataError(f"{path}: the run file is empty") from None
@@ -54,10 +68,12 @@ def read_run(path: str | Path) -> pd.DataFrame:
     if score.isna().any():
         bad = frame.loc[score.isna(), "score"].iloc[0]
         raise DataError(f"{path}: score {bad!r} is not a number")
-    return pd.DataFrame({
-        "query_id": frame["query_id"].astype(object),
-        "doc_id": frame["doc_id"].astype(object),
-        "score": score.astype(np.float64),
-        "rank": pd.to_numeric(frame["rank"], errors="coerce"),
-        "tag": frame["tag"],
-    })
+    return pd.DataFrame(
+        {
+            "query_id": frame["query_id"].astype(object),
+            "doc_id": frame["doc_id"].astype(object),
+            "score": score.astype(np.float64),
+            "rank": pd.to_numeric(frame["rank"], errors="coerce"),
+            "tag": frame["tag"],
+        }
+    )

@@ -33,8 +33,9 @@ class LabelledCSR:
             )
 
 
-def counts_matrix(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int,
-                  weights: np.ndarray | None = None) -> sp.csr_matrix:
+def counts_matrix(
+    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int, weights: np.ndarray | None = None
+) -> sp.csr_matrix:
     """CSR of summed (row, col) occurrences, canonical (sorted indices, no duplicates)."""
     data = np.ones(len(rows), dtype=np.float32) if weights is None else weights.astype(np.float32)
     matrix = sp.csr_matrix((data, (rows, cols)), shape=(n_rows, n_cols), dtype=np.float32)
@@ -59,7 +60,9 @@ def stack_labelled(parts: Sequence[LabelledCSR]) -> LabelledCSR:
         raise DataError("nothing to stack")
     first = parts[0].terms
     if all(p.terms.equals(first) for p in parts[1:]):
-        return LabelledCSR(_vstack([p.matrix for p in parts], [None] * len(parts), len(first)), first)
+        return LabelledCSR(
+            _vstack([p.matrix for p in parts], [None] * len(parts), len(first)), first
+        )
     for part in parts:
         if not _is_sorted_unique(part.terms):
             raise DataError("parts with different vocabularies must list their terms sorted")
@@ -69,8 +72,9 @@ def stack_labelled(parts: Sequence[LabelledCSR]) -> LabelledCSR:
     return LabelledCSR(_vstack([p.matrix for p in parts], remaps, len(union)), union)
 
 
-def _vstack(matrices: Sequence[sp.csr_matrix], remaps: Sequence[np.ndarray | None],
-            n_cols: int) -> sp.csr_matrix:
+def _vstack(
+    matrices: Sequence[sp.csr_matrix], remaps: Sequence[np.ndarray | None], n_cols: int
+) -> sp.csr_matrix:
     """vstack into preallocated arrays: one copy of the output, one part at a time."""
     n_rows = sum(m.shape[0] for m in matrices)
     nnz = sum(m.nnz for m in matrices)
@@ -82,9 +86,9 @@ def _vstack(matrices: Sequence[sp.csr_matrix], remaps: Sequence[np.ndarray | Non
     row, pos = 0, 0
     for matrix, remap in zip(matrices, remaps, strict=True):
         rows, count = matrix.shape[0], matrix.nnz
-        data[pos:pos + count] = matrix.data
-        indices[pos:pos + count] = matrix.indices if remap is None else remap[matrix.indices]
-        indptr[row + 1:row + rows + 1] = matrix.indptr[1:] + pos
+        data[pos : pos + count] = matrix.data
+        indices[pos : pos + count] = matrix.indices if remap is None else remap[matrix.indices]
+        indptr[row + 1 : row + rows + 1] = matrix.indptr[1:] + pos
         row, pos = row + rows, pos + count
     return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols))
 
@@ -95,8 +99,9 @@ def align_columns(matrix: sp.csr_matrix, terms: pa.Array, vocabulary: pa.Array) 
     target = np.where(np.isnan(target.astype(float)), -1, target).astype(np.int64)
     coo = matrix.tocoo()
     keep = target[coo.col] >= 0
-    return counts_matrix(coo.row[keep], target[coo.col[keep]], matrix.shape[0], len(vocabulary),
-                         coo.data[keep])
+    return counts_matrix(
+        coo.row[keep], target[coo.col[keep]], matrix.shape[0], len(vocabulary), coo.data[keep]
+    )
 
 
 def iter_row_blocks(n_rows: int, block: int) -> Iterable[tuple[int, int]]:

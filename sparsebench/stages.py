@@ -48,8 +48,14 @@ def n_shards(n_docs: int, shard_size: int) -> int:
 # --- data -----------------------------------------------------------------------------
 
 
-def download_beir(name: str, out_zip: str | Path, base_url: str, md5: str | None = None,
-                  retries: int = 3, timeout_s: float = 60.0) -> str:
+def download_beir(
+    name: str,
+    out_zip: str | Path,
+    base_url: str,
+    md5: str | None = None,
+    retries: int = 3,
+    timeout_s: float = 60.0,
+) -> str:
     url, expected = beir_archive(name, base_url, md5)
     return download(url, out_zip, expected, retries=retries, timeout_s=timeout_s)
 
@@ -68,32 +74,49 @@ def dataset_source(entry: dict[str, Any], archive: str | Path | None = None):
     raise DataError(f"unknown dataset source {entry['source']!r}")
 
 
-def prepare(name: str, entry: dict[str, Any], out_dir: str | Path,
-            archive: str | Path | None = None) -> dict[str, Any]:
+def prepare(
+    name: str, entry: dict[str, Any], out_dir: str | Path, archive: str | Path | None = None
+) -> dict[str, Any]:
     return prepare_dataset(dataset_source(entry, archive), out_dir, name, entry)
 
 
 # --- encoding -------------------------------------------------------------------------
 
 
-def encode_corpus_shard(corpus: str | Path, shard: int, shard_size: int,
-                        encoding: dict[str, Any], out_npz: str | Path,
-                        out_terms: str | Path) -> LabelledCSR:
+def encode_corpus_shard(
+    corpus: str | Path,
+    shard: int,
+    shard_size: int,
+    encoding: dict[str, Any],
+    out_npz: str | Path,
+    out_terms: str | Path,
+) -> LabelledCSR:
     """Encode documents [shard * size, (shard + 1) * size) of the corpus."""
     start = shard * shard_size
     table = read_corpus_slice(corpus, start, start + shard_size)
     if table.num_rows == 0:
         raise DataError(f"shard {shard} is empty: the corpus has fewer than {start + 1} documents")
     encoded = encode_in_batches(make_encoder(encoding), table.column("text"))
-    log.info("shard %d: %d documents, %d terms, %d postings", shard, table.num_rows,
-             len(encoded.terms), encoded.matrix.nnz)
+    log.info(
+        "shard %d: %d documents, %d terms, %d postings",
+        shard,
+        table.num_rows,
+        len(encoded.terms),
+        encoded.matrix.nnz,
+    )
     save_csr(out_npz, encoded.matrix)
     write_lines(out_terms, encoded.terms.to_pylist())
     return encoded
 
 
-def stack_shards(shard_npzs: list[str], shard_terms: list[str], corpus: str | Path,
-                 out_npz: str | Path, out_vocab: str | Path, out_doc_ids: str | Path) -> LabelledCSR:
+def stack_shards(
+    shard_npzs: list[str],
+    shard_terms: list[str],
+    corpus: str | Path,
+    out_npz: str | Path,
+    out_vocab: str | Path,
+    out_doc_ids: str | Path,
+) -> LabelledCSR:
     """One corpus matrix over the union vocabulary, rows in corpus order."""
     parts = [
         LabelledCSR(load_csr(npz), pa.array(read_lines(terms), type=pa.string()))
@@ -105,31 +128,46 @@ def stack_shards(shard_npzs: list[str], shard_terms: list[str], corpus: str | Pa
         raise DataError(
             f"the shards hold {stacked.matrix.shape[0]} documents but the corpus has {len(doc_ids)}"
         )
-    log.info("stacked %d shards: %d documents x %d terms, %d postings", len(parts),
-             stacked.matrix.shape[0], stacked.matrix.shape[1], stacked.matrix.nnz)
+    log.info(
+        "stacked %d shards: %d documents x %d terms, %d postings",
+        len(parts),
+        stacked.matrix.shape[0],
+        stacked.matrix.shape[1],
+        stacked.matrix.nnz,
+    )
     save_csr(out_npz, stacked.matrix)
     write_lines(out_vocab, stacked.terms.to_pylist())
     write_lines(out_doc_ids, doc_ids.to_pylist())
     return stacked
 
 
-def term_weights(corpus_npz: str | Path, weighting: dict[str, Any], out_weights: str | Path,
-                 out_idf: str | Path, out_stats: str | Path) -> None:
+def term_weights(
+    corpus_npz: str | Path,
+    weighting: dict[str, Any],
+    out_weights: str | Path,
+    out_idf: str | Path,
+    out_stats: str | Path,
+) -> None:
     """Document weights and the IDF of every term, from the stacked corpus."""
     matrix = load_csr(corpus_npz)
     n_docs = matrix.shape[0]
     df = document_frequencies(matrix)
     weights = idf(df, n_docs, weighting["idf"])
     if weighting["kind"] == "bm25":
-        documents = bm25_document_weights(matrix, weighting["k1"], weighting["b"],
-                                          weighting["k1_plus_one"])
+        documents = bm25_document_weights(
+            matrix, weighting["k1"], weighting["b"], weighting["k1_plus_one"]
+        )
     else:
         documents = matrix
     lengths = np.asarray(matrix.sum(axis=1)).ravel()
     stats = {
-        "n_docs": int(n_docs), "vocabulary": int(matrix.shape[1]), "postings": int(matrix.nnz),
-        "avg_doc_length": float(lengths.mean()), "idf": weighting["idf"],
-        "idf_min": float(weights.min(initial=0.0)), "idf_max": float(weights.max(initial=0.0)),
+        "n_docs": int(n_docs),
+        "vocabulary": int(matrix.shape[1]),
+        "postings": int(matrix.nnz),
+        "avg_doc_length": float(lengths.mean()),
+        "idf": weighting["idf"],
+        "idf_min": float(weights.min(initial=0.0)),
+        "idf_max": float(weights.max(initial=0.0)),
         "weighting": weighting,
     }
     log.info("term weights: %s", stats)
@@ -138,24 +176,37 @@ def term_weights(corpus_npz: str | Path, weighting: dict[str, Any], out_weights:
     write_json(out_stats, stats)
 
 
-def encode_queries(queries: str | Path, qrels: str | Path, vocab: str | Path,
-                   encoding: dict[str, Any], out_npz: str | Path, out_ids: str | Path) -> None:
+def encode_queries(
+    queries: str | Path,
+    qrels: str | Path,
+    vocab: str | Path,
+    encoding: dict[str, Any],
+    out_npz: str | Path,
+    out_ids: str | Path,
+) -> None:
     """Encode the judged queries in the corpus vocabulary (terms unseen in it drop out)."""
     table = pq.read_table(queries)
     judged = set(read_qrels(qrels)["query_id"])
-    keep = np.fromiter((q in judged for q in table.column("query_id").to_pylist()), bool,
-                       count=table.num_rows)
+    keep = np.fromiter(
+        (q in judged for q in table.column("query_id").to_pylist()), bool, count=table.num_rows
+    )
     dropped = int((~keep).sum())
-    log.info("encoding %d of %d queries (%d dropped: they have no qrels in this split)",
-             int(keep.sum()), table.num_rows, dropped)
+    log.info(
+        "encoding %d of %d queries (%d dropped: they have no qrels in this split)",
+        int(keep.sum()),
+        table.num_rows,
+        dropped,
+    )
     table = table.filter(pa.array(keep))
     encoded = encode_in_batches(make_encoder(encoding), table.column("text"), queries=True)
     vocabulary = pa.array(read_lines(vocab), type=pa.string())
     matrix = align_columns(encoded.matrix, encoded.terms, vocabulary)
     empty = int((np.diff(matrix.indptr) == 0).sum())
     if empty:
-        log.warning("%d queries have no term in the corpus vocabulary; they retrieve nothing "
-                    "and score 0", empty)
+        log.warning(
+            "%d queries have no term in the corpus vocabulary; they retrieve nothing and score 0",
+            empty,
+        )
     save_csr(out_npz, matrix)
     write_lines(out_ids, table.column("query_id").to_pylist())
 
@@ -163,10 +214,19 @@ def encode_queries(queries: str | Path, qrels: str | Path, vocab: str | Path,
 # --- retrieval and evaluation ---------------------------------------------------------
 
 
-def retrieve_run(weights: str | Path, idf_path: str | Path, queries_npz: str | Path,
-                 query_ids_path: str | Path, doc_ids_path: str | Path, out_run: str | Path,
-                 k: int, tag: str, ignore_identical_ids: bool = False,
-                 query_batch_size: int = 256, max_block_mb: float = 1024) -> None:
+def retrieve_run(
+    weights: str | Path,
+    idf_path: str | Path,
+    queries_npz: str | Path,
+    query_ids_path: str | Path,
+    doc_ids_path: str | Path,
+    out_run: str | Path,
+    k: int,
+    tag: str,
+    ignore_identical_ids: bool = False,
+    query_batch_size: int = 256,
+    max_block_mb: float = 1024,
+) -> None:
     """Write the TREC run of every encoded query, queries in id order."""
     documents = load_csr(weights)
     if not Path(idf_path).exists():
@@ -184,40 +244,87 @@ def retrieve_run(weights: str | Path, idf_path: str | Path, queries_npz: str | P
     doc_ids = np.array(read_lines(doc_ids_path), dtype=object)
     n_lines = 0
     with atomic_path(out_run) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as handle:
-        for start, batch in retrieve(queries, documents, term_idf, k, doc_ids, query_ids,
-                                     query_batch_size, max_block_mb, ignore_identical_ids):
-            write_run_block(handle, query_ids[start + batch.query_rows], doc_ids[batch.doc_rows],
-                            batch.ranks, batch.scores, tag)
+        for start, batch in retrieve(
+            queries,
+            documents,
+            term_idf,
+            k,
+            doc_ids,
+            query_ids,
+            query_batch_size,
+            max_block_mb,
+            ignore_identical_ids,
+        ):
+            write_run_block(
+                handle,
+                query_ids[start + batch.query_rows],
+                doc_ids[batch.doc_rows],
+                batch.ranks,
+                batch.scores,
+                tag,
+            )
             n_lines += len(batch.ranks)
     log.info("wrote %d run lines for %d queries to %s", n_lines, len(query_ids), out_run)
 
 
-def evaluate(run_path: str | Path, qrels_path: str | Path, settings: dict[str, Any],
-             out_metrics: str | Path, out_per_query: str | Path) -> dict[str, float]:
+def evaluate(
+    run_path: str | Path,
+    qrels_path: str | Path,
+    settings: dict[str, Any],
+    out_metrics: str | Path,
+    out_per_query: str | Path,
+) -> dict[str, float]:
     """Per-query values (long TSV) and means (JSON, keys like "nDCG@10") of a run."""
     names = default_metric_names(settings["cutoffs"])
-    result = evaluate_run(read_run(run_path), read_qrels(qrels_path), names,
-                          relevance_level=settings["relevance_level"],
-                          query_set=settings["query_set"])
-    long = result.per_query.reset_index().melt(id_vars="query_id", var_name="metric",
-                                               value_name="value")
+    result = evaluate_run(
+        read_run(run_path),
+        read_qrels(qrels_path),
+        names,
+        relevance_level=settings["relevance_level"],
+        query_set=settings["query_set"],
+    )
+    long = result.per_query.reset_index().melt(
+        id_vars="query_id", var_name="metric", value_name="value"
+    )
     with atomic_path(out_per_query) as tmp:
         long.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.17g")
     write_json(out_metrics, result.means)
-    log.info("evaluated %d queries (%d in the run): %s", result.n_evaluated, result.n_in_run,
-             ", ".join(f"{m}={result.means[m]:.4f}" for m in names if m.startswith(("nDCG@10", "Recall@100", "MAP", "MRR"))))
+    log.info(
+        "evaluated %d queries (%d in the run): %s",
+        result.n_evaluated,
+        result.n_in_run,
+        ", ".join(
+            f"{m}={result.means[m]:.4f}"
+            for m in names
+            if m.startswith(("nDCG@10", "Recall@100", "MAP", "MRR"))
+        ),
+    )
     return result.means
 
 
-def evaluation_manifest(out_path: str | Path, model: str, dataset: str, model_settings: dict,
-                        eval_settings: dict, dataset_json: str | Path, run_path: str | Path,
-                        metrics_path: str | Path, started: str) -> None:
+def evaluation_manifest(
+    out_path: str | Path,
+    model: str,
+    dataset: str,
+    model_settings: dict,
+    eval_settings: dict,
+    dataset_json: str | Path,
+    run_path: str | Path,
+    metrics_path: str | Path,
+    started: str,
+) -> None:
     metrics = read_json(metrics_path)
-    per_query = pd.read_csv(Path(metrics_path).with_name("per_query.tsv"), sep="\t", dtype={"query_id": str})
+    per_query = pd.read_csv(
+        Path(metrics_path).with_name("per_query.tsv"), sep="\t", dtype={"query_id": str}
+    )
     content = provenance.manifest(
         stage="evaluate",
-        settings={"model": model, "dataset": dataset, "model_settings": model_settings,
-                  "evaluation": eval_settings},
+        settings={
+            "model": model,
+            "dataset": dataset,
+            "model_settings": model_settings,
+            "evaluation": eval_settings,
+        },
         inputs={"run": run_path},
         started=started,
         extra={
@@ -230,9 +337,16 @@ def evaluation_manifest(out_path: str | Path, model: str, dataset: str, model_se
     provenance.write_manifest(out_path, content)
 
 
-def leaderboard(models: list[str], datasets: list[str], metric: str, metrics_files: list[str],
-                dataset_infos: list[str], config: dict[str, Any], outputs: dict[str, str],
-                started: str) -> pd.DataFrame:
+def leaderboard(
+    models: list[str],
+    datasets: list[str],
+    metric: str,
+    metrics_files: list[str],
+    dataset_infos: list[str],
+    config: dict[str, Any],
+    outputs: dict[str, str],
+    started: str,
+) -> pd.DataFrame:
     """leaderboard.tsv (+ .md, long metrics.tsv and a manifest) from every pair's metrics."""
     from sparsebench import leaderboard as board
     from sparsebench.config import encoding_params, stable_hash, weighting_params
@@ -245,8 +359,12 @@ def leaderboard(models: list[str], datasets: list[str], metric: str, metrics_fil
         entries.append((model, dataset, path))
     long = board.collect_metrics(entries)
     model_hashes = {
-        m: stable_hash({"encoding": encoding_params(config["models"][m]),
-                        "weighting": weighting_params(config["models"][m])})
+        m: stable_hash(
+            {
+                "encoding": encoding_params(config["models"][m]),
+                "weighting": weighting_params(config["models"][m]),
+            }
+        )
         for m in models
     }
     content = provenance.manifest(
@@ -256,14 +374,24 @@ def leaderboard(models: list[str], datasets: list[str], metric: str, metrics_fil
         started=started,
         extra={
             "primary_metric": metric,
-            "datasets": {d: provenance.dataset_provenance(i) for d, i in zip(datasets, dataset_infos, strict=True)},
+            "datasets": {
+                d: provenance.dataset_provenance(i)
+                for d, i in zip(datasets, dataset_infos, strict=True)
+            },
             "models": model_hashes,
             "model_settings": {m: config["models"][m] for m in models},
         },
     )
-    table = board.write_leaderboard(long, metric, models, datasets, outputs["table"],
-                                    outputs["long"], outputs["markdown"],
-                                    board.provenance_summary(content))
+    table = board.write_leaderboard(
+        long,
+        metric,
+        models,
+        datasets,
+        outputs["table"],
+        outputs["long"],
+        outputs["markdown"],
+        board.provenance_summary(content),
+    )
     provenance.write_manifest(outputs["manifest"], content)
     log.info("leaderboard (%s):\n%s", metric, table.to_string(float_format="%.4f"))
     return table

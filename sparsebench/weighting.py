@@ -33,9 +33,7 @@ def idf(df: np.ndarray, n_docs: int, variant: str) -> np.ndarray:
     if variant == "lucene":
         return np.log1p((n_docs - df + 0.5) / (df + 0.5))
     if variant == "classic":
-        out = np.zeros_like(df)
-        np.log2(n_docs / df, out=out, where=df > 0)
-        return out
+        return np.where(df > 0, np.log2(n_docs / np.maximum(df, 1.0)), 0.0)
     if variant == "robertson":
         return np.log(np.maximum((n_docs - df + 0.5) / (df + 0.5), 1.0))
     if variant == "none":
@@ -43,8 +41,9 @@ def idf(df: np.ndarray, n_docs: int, variant: str) -> np.ndarray:
     raise ConfigError(f"unknown idf variant {variant!r}; known: {', '.join(IDF_VARIANTS)}")
 
 
-def bm25_document_weights(counts: sp.csr_matrix, k1: float, b: float,
-                          k1_plus_one: bool = False) -> sp.csr_matrix:
+def bm25_document_weights(
+    counts: sp.csr_matrix, k1: float, b: float, k1_plus_one: bool = False
+) -> sp.csr_matrix:
     """tf / (tf + k1 * (1 - b + b * dl / avgdl)), times (k1 + 1) if asked.
 
     dl is the number of analyzed tokens of the document and avgdl its mean over all
@@ -59,5 +58,6 @@ def bm25_document_weights(counts: sp.csr_matrix, k1: float, b: float,
     if k1_plus_one:
         weights *= k1 + 1
     return sp.csr_matrix(
-        (weights.astype(np.float32), counts.indices.copy(), counts.indptr.copy()), shape=counts.shape
+        (weights.astype(np.float32), counts.indices.copy(), counts.indptr.copy()),
+        shape=counts.shape,
     )

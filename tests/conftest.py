@@ -1,0 +1,156 @@
+"""Shared fixtures: paths to ../shared, and tiny BEIR-format collections made by tests."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("SPARSEBENCH_SHARED", REPO.parent / "shared")).resolve()
+
+
+def shared_path(*parts: str) -> Path:
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} is not available (set SPARSEBENCH_SHARED)")
+    return path
+
+
+def write_collection(
+    root: Path, docs, queries, qrels, split: str = "test", qrels_header: bool = True
+) -> Path:
+    """Write a BEIR-format folder. docs: [(id, title, text)], queries: [(id, text)],
+    qrels: [(qid, docid, grade)]. Ids are written exactly as given (str or int)."""
+    (root / "qrels").mkdir(parents=True, exist_ok=True)
+    with open(root / "corpus.jsonl", "w", encoding="utf-8") as handle:
+        for doc_id, title, text in docs:
+            handle.write(json.dumps({"_id": doc_id, "title": title, "text": text}) + "\n")
+    with open(root / "queries.jsonl", "w", encoding="utf-8") as handle:
+        for query_id, text in queries:
+            handle.write(json.dumps({"_id": query_id, "text": text}) + "\n")
+    with open(root / "qrels" / f"{split}.tsv", "w", encoding="utf-8") as handle:
+        if qrels_header:
+            handle.write("query-id\tcorpus-id\tscore\n")
+        for query_id, doc_id, grade in qrels:
+            handle.write(f"{query_id}\t{doc_id}\t{grade}\n")
+    return root
+
+
+TINY_DOCS = [
+    ("d1", "Solar power", "Photovoltaic panels convert sunlight into electricity."),
+    ("d2", "Wind power", "Wind turbines convert the kinetic energy of wind into electricity."),
+    ("d3", "Bread", "Yeast makes bread dough rise before baking in a hot oven."),
+    ("d4", "Sourdough", "Sourdough bread uses a starter of wild yeast and bacteria."),
+    ("d5", "Ocean tides", "Tides are driven by the gravity of the moon and the sun."),
+    ("d6", "Tidal power", "Tidal power plants turn the energy of tides into electricity."),
+    ("d7", "", ""),
+    ("d8", "Moon", "The moon orbits the earth and its gravity raises tides."),
+]
+TINY_QUERIES = [
+    ("q1", "how do solar panels make electricity"),
+    ("q2", "baking bread with yeast"),
+    ("q3", "what causes ocean tides"),
+    ("q4", "energy from tides"),
+    ("q5", "unjudged query about wind"),
+]
+TINY_QRELS = [
+    ("q1", "d1", 2),
+    ("q1", "d2", 0),
+    ("q1", "d6", 1),
+    ("q2", "d3", 2),
+    ("q2", "d4", 1),
+    ("q3", "d5", 2),
+    ("q3", "d8", 1),
+    ("q4", "d6", 2),
+    ("q4", "d5", 1),
+]
+
+
+@pytest.fixture
+def tiny_collection(tmp_path: Path) -> Path:
+    return write_collection(tmp_path / "tiny", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
+
+
+def run_stages(
+    collection: Path,
+    out: Path,
+    model: dict | None = None,
+    shard_size: int = 1000,
+    k: int = 1000,
+    ignore_identical_ids: bool = False,
+    evaluation: dict | None = None,
+) -> Path:
+    """Run every stage of one (model x dataset) pair through the library, as the workflow
+    does; return the output folder."""
+    from sparsebench import stages
+    from sparsebench.config import encoding_params, validate_config, weighting_params
+    from sparsebench.fileio import read_json
+
+    config = validate_config(
+        {
+            "datasets": {"d": {"source": "local", "path": str(collection)}},
+            "models": {"m": model or {"kind": "bm25"}},
+        }
+    )
+    model_cfg = config["models"]["m"]
+    data = out / "data"
+    stages.prepare("d", config["datasets"]["d"], data)
+    n = stages.n_shards(read_json(data / "dataset.json")["n_docs"], shard_size)
+    for shard in range(n):
+        stages.encode_corpus_shard(
+            data / "corpus.parquet",
+            shard,
+            shard_size,
+            encoding_params(model_cfg),
+            out / f"s{shard}.npz",
+            out / f"s{shard}.terms.txt",
+        )
+    stages.stack_shards(
+        [str(out / f"s{i}.npz") for i in range(n)],
+        [str(out / f"s{i}.terms.txt") for i in range(n)],
+        data / "corpus.parquet",
+        out / "corpus.npz",
+        out / "vocab.txt",
+        out / "doc_ids.txt",
+    )
+    stages.term_weights(
+        out / "corpus.npz",
+        weighting_params(model_cfg),
+        out / "weights.npz",
+        out / "idf.npy",
+        out / "term_stats.json",
+    )
+    stages.encode_queries(
+        data / "queries.parquet",
+        data / "qrels.tsv",
+        out / "vocab.txt",
+        encoding_params(model_cfg),
+        out / "queries.npz",
+        out / "query_ids.txt",
+    )
+    stages.retrieve_run(
+        out / "weights.npz",
+        out / "idf.npy",
+        out / "queries.npz",
+        out / "query_ids.txt",
+        out / "doc_ids.txt",
+        out / "run.trec",
+        k=k,
+        tag="m",
+        ignore_identical_ids=ignore_identical_ids,
+    )
+    settings = {"cutoffs": [1, 10, 100, 1000], "query_set": "complete", "relevance_level": 1}
+    stages.evaluate(
+        out / "run.trec",
+        data / "qrels.tsv",
+        {**settings, **(evaluation or {})},
+        out / "metrics.json",
+        out / "per_query.tsv",
+    )
+    return out

@@ -1,0 +1,102 @@
+"""config.yaml validation: defaults filled in, every mistake named with its key path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sparsebench.config import (
+    encoding_params,
+    load_config_file,
+    retrieval_params,
+    validate_config,
+    weighting_params,
+)
+from sparsebench.errors import ConfigError
+
+REPO = Path(__file__).resolve().parents[1]
+MINIMAL = {
+    "datasets": {"d": {"source": "builtin", "name": "minibeir"}},
+    "models": {"bm25": {"kind": "bm25"}},
+}
+
+
+def test_defaults_are_filled_in():
+    config = validate_config(MINIMAL)
+    model = config["models"]["bm25"]
+    assert (model["k1"], model["b"], model["idf"], model["k1_plus_one"]) == (
+        0.9,
+        0.4,
+        "lucene",
+        False,
+    )
+    assert model["analyzer"] == {
+        "lowercase": True,
+        "stopwords": "lucene",
+        "stemmer": "porter",
+        "possessive": True,
+    }
+    assert config["retrieval"]["k"] == 1000
+    assert config["evaluation"]["primary_metric"] == "nDCG@10"
+    assert config["datasets"]["d"]["split"] == "test"
+    assert MINIMAL["models"]["bm25"] == {"kind": "bm25"}  # the input is not modified
+
+
+def test_beir_self_hit_datasets_default_to_dropping_identical_ids():
+    config = validate_config(
+        {
+            **MINIMAL,
+            "datasets": {
+                "arguana": {"source": "beir"},
+                "quora": {"source": "beir"},
+                "scifact": {"source": "beir"},
+                "mine": {"source": "beir", "name": "arguana", "ignore_identical_ids": False},
+            },
+        }
+    )
+    flags = {n: d["ignore_identical_ids"] for n, d in config["datasets"].items()}
+    assert flags == {"arguana": True, "quora": True, "scifact": False, "mine": False}
+    assert retrieval_params(config, "arguana") == {"k": 1000, "ignore_identical_ids": True}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"models": {"x": {"kind": "bm26"}}}, r"config.models.x.kind: unknown model kind 'bm26'"),
+        ({"models": {"x": {"kind": "bm25", "k2": 1}}}, r"config.models.x: .*'k2' was unexpected"),
+        ({"models": {"x": {"kind": "bm25", "b": 2}}}, r"config.models.x.b: 2 is greater"),
+        ({"models": {"x": {"kind": "bm25", "idf": "smart"}}}, r"config.models.x.idf"),
+        ({"datasets": {"d": {"source": "local"}}}, r"config.datasets.d: 'path' is a required"),
+        ({"datasets": {"d": {"source": "ftp"}}}, r"config.datasets.d.source"),
+        ({"datasets": {}}, r"config.datasets"),
+        ({"retrieval": {"k": 0}}, r"config.retrieval.k"),
+        ({"evaluation": {"primary_metric": "NDCG@10"}}, r"primary_metric: unknown metric"),
+        ({"models": {"bad/name": {"kind": "bm25"}}}, r"bad/name"),
+        ({"colour": "blue"}, r"'colour' was unexpected"),
+    ],
+)
+def test_mistakes_are_reported_with_their_path(change, message):
+    with pytest.raises(ConfigError, match=message):
+        validate_config({**MINIMAL, **change})
+
+
+def test_stage_settings_separate_encoding_from_weighting():
+    a = validate_config({**MINIMAL, "models": {"m": {"kind": "bm25", "k1": 0.9}}})["models"]["m"]
+    b = validate_config({**MINIMAL, "models": {"m": {"kind": "bm25", "k1": 1.5}}})["models"]["m"]
+    assert encoding_params(a) == encoding_params(b)
+    assert weighting_params(a) != weighting_params(b)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "config.yaml",
+        *sorted(str(p.relative_to(REPO)) for p in (REPO / "workflow" / "presets").glob("*.yaml")),
+    ],
+)
+def test_shipped_configs_are_valid(path):
+    config = load_config_file(REPO / path)
+    assert config["models"] and config["datasets"]
+    assert yaml.safe_load((REPO / path).read_text())

@@ -1,0 +1,131 @@
+"""Preparing collections: canonical files, and a clear error for every bad input."""
+
+from __future__ import annotations
+
+import json
+import logging
+import zipfile
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
+
+from sparsebench import stages
+from sparsebench.collection import ZipSource
+from sparsebench.errors import DataError
+from sparsebench.fileio import read_json
+from sparsebench.prepare import prepare_dataset, read_corpus_slice
+
+LOCAL = {"source": "local", "split": "test"}
+
+
+def prepare(root, out, **entry):
+    return stages.prepare("x", {**LOCAL, "path": str(root), **entry}, out)
+
+
+def test_canonical_files(tiny_collection, tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    summary = prepare(tiny_collection, tmp_path / "out")
+    corpus = pq.read_table(tmp_path / "out" / "corpus.parquet").to_pydict()
+    assert corpus["doc_id"][:2] == ["d1", "d2"]
+    assert corpus["text"][0] == "Solar power Photovoltaic panels convert sunlight into electricity."
+    assert corpus["text"][6] == ""  # title and text empty: kept, with a warning
+    assert "1 records have empty text (e.g. 'd7')" in caplog.text
+    qrels = pd.read_csv(tmp_path / "out" / "qrels.tsv", sep="\t", dtype=str)
+    assert list(qrels.columns) == ["query-id", "corpus-id", "score"]
+    assert summary["n_docs"] == 8 and summary["n_queries"] == 5
+    assert summary["n_judged_queries"] == 4 and summary["grades"] == {"0": 1, "1": 4, "2": 4}
+    assert set(read_json(tmp_path / "out" / "dataset.json")["files"]) == {
+        "corpus.parquet",
+        "queries.parquet",
+        "qrels.tsv",
+    }
+
+
+def test_corpus_slices_read_only_their_rows(tiny_collection, tmp_path):
+    prepare(tiny_collection, tmp_path)
+    ids = read_corpus_slice(tmp_path / "corpus.parquet", 3, 6).column("doc_id").to_pylist()
+    assert ids == ["d4", "d5", "d6"]
+
+
+def test_ids_keep_leading_zeros(tmp_path):
+    root = write_collection(
+        tmp_path / "c", [("007", "", "bond james")], [("01", "james")], [("01", "007", 1)]
+    )
+    prepare(root, tmp_path / "out")
+    qrels = pd.read_csv(tmp_path / "out" / "qrels.tsv", sep="\t", dtype=str)
+    assert qrels.iloc[0].tolist() == ["01", "007", "1"]
+
+
+def test_trec_format_qrels_are_accepted(tmp_path):
+    root = write_collection(tmp_path / "c", TINY_DOCS, TINY_QUERIES, [])
+    (root / "qrels" / "test.tsv").write_text("q1 0 d1 2\nq2 0 d3 1\n")
+    summary = prepare(root, tmp_path / "out")
+    assert summary["n_qrels"] == 2
+
+
+@pytest.mark.parametrize(
+    ("docs", "queries", "qrels", "message"),
+    [
+        (TINY_DOCS + [("d1", "", "again")], TINY_QUERIES, TINY_QRELS, "duplicate ids.*'d1'"),
+        (TINY_DOCS, TINY_QUERIES + [("q1", "again")], TINY_QRELS, "duplicate ids.*'q1'"),
+        (TINY_DOCS, TINY_QUERIES, TINY_QRELS + [("q9", "d1", 1)], "query ids that are not in"),
+        (TINY_DOCS, TINY_QUERIES, TINY_QRELS + [("q1", "d99", 1)], "doc ids that are not in"),
+        ([(1, "", "int id")], [("q", "x")], [("q", "1", 1)], "is a JSON number"),
+        (TINY_DOCS, [(1, "int query id")], TINY_QRELS, "is a JSON number"),
+        (TINY_DOCS + [("a b", "", "x")], TINY_QUERIES, TINY_QRELS, "contains whitespace"),
+        (TINY_DOCS, TINY_QUERIES, TINY_QRELS + [("q1", "d1", 0)], "different grades"),
+        (TINY_DOCS, TINY_QUERIES, TINY_QRELS + [("q1", "d3", "high")], "not an integer"),
+        ([], TINY_QUERIES, TINY_QRELS, "no documents"),
+    ],
+)
+def test_bad_collections_fail_with_a_clear_message(tmp_path, docs, queries, qrels, message):
+    root = write_collection(tmp_path / "c", docs, queries, qrels)
+    with pytest.raises(DataError, match=message):
+        prepare(root, tmp_path / "out")
+    assert not (tmp_path / "out" / "dataset.json").exists()
+
+
+def test_missing_split_lists_the_available_ones(tiny_collection, tmp_path):
+    with pytest.raises(DataError, match="no qrels for split 'dev'.*available splits: test"):
+        prepare(tiny_collection, tmp_path / "out", split="dev")
+
+
+def test_missing_folder(tmp_path):
+    with pytest.raises(DataError, match="does not exist"):
+        prepare(tmp_path / "nowhere", tmp_path / "out")
+
+
+def test_zip_archives_are_read_in_place(tiny_collection, tmp_path):
+    archive = tmp_path / "tiny.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for path in tiny_collection.rglob("*"):
+            if path.is_file():
+                z.write(path, "tiny/" + path.relative_to(tiny_collection).as_posix())
+    summary = prepare_dataset(ZipSource(archive, "test"), tmp_path / "out", "tiny", {})
+    assert summary["n_docs"] == 8
+    assert summary["source"]["kind"] == "zip" and len(summary["source"]["md5"]) == 32
+
+
+def test_corrupt_zip_is_an_error(tmp_path):
+    archive = tmp_path / "broken.zip"
+    archive.write_bytes(b"PK\x03\x04 this is not really a zip archive")
+    with pytest.raises(DataError, match="not a valid zip archive"):
+        prepare_dataset(ZipSource(archive, "test"), tmp_path / "out", "broken", {})
+
+
+def test_empty_queries_are_kept_with_a_warning(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    root = write_collection(
+        tmp_path / "c", TINY_DOCS, TINY_QUERIES + [("q6", "  ")], TINY_QRELS + [("q6", "d1", 1)]
+    )
+    summary = prepare(root, tmp_path / "out")
+    assert summary["n_empty_queries"] == 1
+    assert "queries.jsonl: 1 records have empty text (e.g. 'q6')" in caplog.text
+
+
+def test_builtin_collection_is_valid(tmp_path):
+    summary = stages.prepare("minibeir", {"source": "builtin", "name": "minibeir"}, tmp_path)
+    assert summary["n_docs"] == 48 and summary["n_judged_queries"] == 16
+    assert json.loads((tmp_path / "dataset.json").read_text())["n_queries"] == 18

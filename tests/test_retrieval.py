@@ -1,0 +1,103 @@
+"""Top-k retrieval against a plain sort of every score, ties and budgets included."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from sparsebench.errors import DataError
+from sparsebench.retrieval import batch_rows, retrieve
+
+
+def random_problem(seed: int, n_docs=400, n_queries=30, vocab=50):
+    rng = np.random.default_rng(seed)
+    # small integer weights: many exactly tied scores
+    docs = sp.random(
+        n_docs,
+        vocab,
+        density=0.08,
+        random_state=rng,
+        format="csr",
+        data_rvs=lambda n: rng.integers(1, 4, n),
+    ).astype(np.float32)
+    queries = sp.random(
+        n_queries,
+        vocab,
+        density=0.1,
+        random_state=rng,
+        format="csr",
+        data_rvs=lambda n: rng.integers(1, 3, n),
+    ).astype(np.float32)
+    idf = rng.integers(1, 3, vocab).astype(np.float64)
+    doc_ids = np.array([f"doc{i:03d}" for i in rng.permutation(n_docs)], dtype=object)
+    query_ids = np.array([f"q{i}" for i in range(n_queries)], dtype=object)
+    return docs, queries, idf, doc_ids, query_ids
+
+
+def reference_top_k(docs, queries, idf, doc_ids, k, skip_ids=None):
+    """Score every document, keep matching ones, sort by (score desc, doc id desc)."""
+    scores = (queries.multiply(idf[None, :].astype(np.float32)).tocsr() @ docs.T).toarray()
+    matching = (queries @ docs.T).toarray() != 0
+    result = []
+    for i in range(queries.shape[0]):
+        rows = [
+            (float(np.float32(scores[i, j])), doc_ids[j])
+            for j in np.nonzero(matching[i])[0]
+            if scores[i, j] != 0 and (skip_ids is None or doc_ids[j] != skip_ids[i])
+        ]
+        rows.sort(key=lambda r: (r[0], r[1]), reverse=True)
+        result.append(rows[:k])
+    return result
+
+
+def collect(docs, queries, idf, doc_ids, query_ids, k, **kwargs):
+    out = [[] for _ in range(queries.shape[0])]
+    for start, batch in retrieve(queries, docs, idf, k, doc_ids, query_ids, **kwargs):
+        for row, doc, score, rank in zip(
+            batch.query_rows, batch.doc_rows, batch.scores, batch.ranks, strict=True
+        ):
+            assert rank == len(out[start + row]) + 1
+            out[start + row].append((float(score), doc_ids[doc]))
+    return out
+
+
+@pytest.mark.parametrize("k", [1, 5, 17, 1000])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_top_k_equals_full_sort_with_tie_order(seed, k):
+    docs, queries, idf, doc_ids, query_ids = random_problem(seed)
+    expected = reference_top_k(docs, queries, idf, doc_ids, k)
+    got = collect(docs, queries, idf, doc_ids, query_ids, k)
+    assert got == expected
+
+
+def test_results_do_not_depend_on_batching():
+    docs, queries, idf, doc_ids, query_ids = random_problem(3)
+    one = collect(docs, queries, idf, doc_ids, query_ids, 10, query_batch_size=1)
+    many = collect(docs, queries, idf, doc_ids, query_ids, 10, query_batch_size=1000)
+    tiny_budget = collect(docs, queries, idf, doc_ids, query_ids, 10, max_block_mb=0.01)
+    assert one == many == tiny_budget
+
+
+def test_memory_budget_bounds_the_batch():
+    assert batch_rows(n_docs=1_000_000, query_batch_size=256, max_block_mb=1024) == 67
+    assert batch_rows(n_docs=10, query_batch_size=256, max_block_mb=1024) == 256
+    assert batch_rows(n_docs=10**9, query_batch_size=256, max_block_mb=1) == 1
+
+
+def test_identical_ids_are_dropped_when_asked():
+    docs, queries, idf, doc_ids, _ = random_problem(4)
+    query_ids = doc_ids[: queries.shape[0]].copy()  # each query's id is also a document id
+    expected = reference_top_k(docs, queries, idf, doc_ids, 20, skip_ids=query_ids)
+    got = collect(docs, queries, idf, doc_ids, query_ids, 20, ignore_identical_ids=True)
+    assert got == expected
+    kept = collect(docs, queries, idf, doc_ids, query_ids, 20)
+    assert kept != got
+
+
+def test_vocabulary_mismatch_is_an_error():
+    docs, queries, idf, doc_ids, query_ids = random_problem(5)
+    with pytest.raises(DataError, match="vocabulary sizes differ"):
+        list(retrieve(queries[:, :-1], docs, idf, 10, doc_ids, query_ids))
+    with pytest.raises(DataError, match="vocabulary sizes differ"):
+        list(retrieve(queries, docs, idf[:-1], 10, doc_ids, query_ids))

@@ -1,0 +1,217 @@
+"""The Snakemake DAG end to end, on a collection made by the test (one served as a BEIR
+archive from 127.0.0.1), run from another directory with its own config file."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import http.server
+import json
+import re
+import subprocess
+import sys
+import threading
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from conftest import REPO, TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
+from test_metrics import trec_eval
+
+from sparsebench.prepare import read_qrels
+from sparsebench.runfile import read_run
+
+pytestmark = pytest.mark.slow
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+
+
+def snakemake(
+    workdir: Path, *args: str, configfile: Path | None = None, check: bool = True
+) -> subprocess.CompletedProcess:
+    command = [
+        *SNAKEMAKE,
+        "-s",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--cores",
+        "2",
+        *args,
+    ]
+    if configfile is not None:
+        command += ["--configfile", str(configfile)]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=workdir.parent)
+    if check and result.returncode != 0:
+        raise AssertionError(f"snakemake failed:\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}")
+    return result
+
+
+def planned_jobs(result: subprocess.CompletedProcess) -> set[tuple[str, str]]:
+    """(rule, wildcards) of every job a dry run plans."""
+    text = result.stdout + result.stderr
+    jobs = set()
+    for block in re.split(r"\n(?=(?:local)?(?:rule|checkpoint) \w+:)", text):
+        head = re.match(r"(?:local)?(?:rule|checkpoint) (\w+):", block)
+        if head:
+            wildcards = re.search(r"wildcards: (.*)", block)
+            jobs.add((head.group(1), wildcards.group(1).strip() if wildcards else ""))
+    return jobs
+
+
+@pytest.fixture(scope="module")
+def beir_server(tmp_path_factory):
+    """Serve a BEIR-layout zip of the tiny collection over HTTP on 127.0.0.1."""
+    root = tmp_path_factory.mktemp("served")
+    collection = write_collection(root / "src", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
+    with zipfile.ZipFile(root / "tinybeir.zip", "w") as archive:
+        for path in sorted(collection.rglob("*")):
+            if path.is_file():
+                archive.write(path, "tinybeir/" + path.relative_to(collection).as_posix())
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
+    handler.log_message = lambda *args: None
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    md5 = hashlib.md5((root / "tinybeir.zip").read_bytes()).hexdigest()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", md5
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def experiment(tmp_path_factory, beir_server):
+    base = tmp_path_factory.mktemp("experiment")
+    url, md5 = beir_server
+    local = write_collection(base / "local", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
+    config = {
+        "datasets": {
+            "web": {"source": "beir", "name": "tinybeir", "base_url": url, "md5": md5},
+            "local": {"source": "local", "path": str(local)},
+        },
+        "models": {
+            "bm25": {"kind": "bm25", "k1": 0.9, "b": 0.4},
+            "bm25-classic-idf": {"kind": "bm25", "k1": 0.9, "b": 0.4, "idf": "classic"},
+        },
+        "corpus": {"shard_size": 3},
+        "retrieval": {"k": 5},
+    }
+    configfile = base / "experiment.yaml"
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    workdir = base / "work"
+    snakemake(workdir, configfile=configfile)
+    return workdir, configfile, config
+
+
+def test_every_pair_has_its_outputs(experiment):
+    workdir, _, _ = experiment
+    results = workdir / "results"
+    for model in ("bm25", "bm25-classic-idf"):
+        for dataset in ("web", "local"):
+            assert (results / "runs" / model / f"{dataset}.trec").stat().st_size > 0
+            metrics = json.loads((results / "eval" / model / dataset / "metrics.json").read_text())
+            assert {"nDCG@10", "Recall@100", "MAP", "MRR"} <= set(metrics)
+            manifest = json.loads(
+                (results / "eval" / model / dataset / "manifest.json").read_text()
+            )
+            assert manifest["versions"]["snakemake"] and manifest["dataset"]["files"]
+            assert manifest["n_queries"] == 4 and "snakemake" in manifest["command"]
+    assert (results / "downloads" / "beir" / "tinybeir.zip").exists()
+    # 8 documents in shards of 3
+    assert sorted(
+        p.name for p in (results / "encode" / "bm25" / "web" / "shards").glob("*.npz")
+    ) == ["0.npz", "1.npz", "2.npz"]
+
+
+def test_metrics_equal_trec_eval_on_the_run_files(experiment):
+    workdir, _, _ = experiment
+    results = workdir / "results"
+    qrels = read_qrels(results / "data" / "local" / "qrels.tsv")
+    run = read_run(results / "runs" / "bm25" / "local.trec")
+    assert (run.groupby("query_id").size() <= 5).all()  # k = 5
+    reference = trec_eval(run, qrels)
+    metrics = json.loads((results / "eval" / "bm25" / "local" / "metrics.json").read_text())
+    assert metrics["nDCG@10"] == pytest.approx(reference["ndcg_cut_10"].mean(), abs=1e-12)
+    assert metrics["MAP"] == pytest.approx(reference["map"].mean(), abs=1e-12)
+
+
+def test_leaderboard(experiment):
+    workdir, _, _ = experiment
+    table = pd.read_csv(workdir / "results" / "leaderboard.tsv", sep="\t", index_col="model")
+    assert list(table.index) == ["bm25", "bm25-classic-idf"]
+    assert list(table.columns) == ["web", "local", "average"]
+    metrics = json.loads(
+        (workdir / "results" / "eval" / "bm25" / "web" / "metrics.json").read_text()
+    )
+    assert table.loc["bm25", "web"] == pytest.approx(metrics["nDCG@10"], abs=1e-6)
+    assert table.loc["bm25", "average"] == pytest.approx(table.loc["bm25", ["web", "local"]].mean())
+    markdown = (workdir / "results" / "leaderboard.md").read_text()
+    assert "nDCG@10" in markdown and "config sha256" in markdown and "dataset web" in markdown
+    long = pd.read_csv(workdir / "results" / "metrics.tsv", sep="\t")
+    assert set(long.columns) == {"model", "dataset", "metric", "value"} and len(long) > 40
+
+
+def test_changing_one_model_plans_only_that_model(experiment, tmp_path):
+    workdir, configfile, config = experiment
+    assert planned_jobs(snakemake(workdir, "-n", configfile=configfile)) == set()
+    changed = json.loads(json.dumps(config))
+    changed["models"]["bm25"]["k1"] = 1.2
+    other = tmp_path / "changed.yaml"
+    other.write_text(yaml.safe_dump(changed, sort_keys=False))
+    jobs = planned_jobs(snakemake(workdir, "-n", configfile=other))
+    expected = {
+        (rule, f"model=bm25, dataset={d}")
+        for rule in ("term_weights", "retrieve", "evaluate")
+        for d in ("web", "local")
+    }
+    assert jobs == expected | {("leaderboard", ""), ("all", "")}
+
+
+def test_changing_a_metric_setting_reruns_only_evaluation(experiment, tmp_path):
+    workdir, _, config = experiment
+    changed = {**config, "evaluation": {"query_set": "run"}}
+    other = tmp_path / "changed.yaml"
+    other.write_text(yaml.safe_dump(changed, sort_keys=False))
+    rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=other))}
+    assert rules == {"evaluate", "leaderboard", "all"}
+
+
+def test_a_single_pair_is_a_target(tmp_path, experiment):
+    _, configfile, _ = experiment
+    jobs = planned_jobs(
+        snakemake(
+            tmp_path / "fresh", "-n", "results/eval/bm25/local/metrics.json", configfile=configfile
+        )
+    )
+    # the shard jobs are planned once the prepare checkpoint has counted the documents
+    assert {rule for rule, _ in jobs} == {
+        "prepare",
+        "stack_shards",
+        "term_weights",
+        "encode_queries",
+        "retrieve",
+        "evaluate",
+    }
+    assert all("bm25-classic-idf" not in w and "web" not in w for _, w in jobs)
+
+
+def test_unknown_model_kind_fails_with_a_clear_message(tmp_path):
+    configfile = tmp_path / "bad.yaml"
+    configfile.write_text(
+        yaml.safe_dump(
+            {
+                "datasets": {"d": {"source": "builtin", "name": "minibeir"}},
+                "models": {"splode": {"kind": "splode"}},
+            }
+        )
+    )
+    result = snakemake(tmp_path / "w", "-n", configfile=configfile, check=False)
+    assert result.returncode != 0
+    assert "config.models.splode.kind: unknown model kind 'splode'" in result.stdout + result.stderr
+
+
+def test_embedded_default_runs_offline_from_any_directory(tmp_path):
+    workdir = tmp_path / "default"
+    snakemake(workdir)
+    table = pd.read_csv(workdir / "results" / "leaderboard.tsv", sep="\t", index_col="model")
+    assert list(table.columns) == ["minibeir", "average"]
+    assert (table["minibeir"] > 0.5).all()
