@@ -8,6 +8,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from sparsebench import provenance
 from sparsebench.errors import SparsebenchError
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -23,6 +24,9 @@ def stage_logging(log_path: str | Path | None, stage: str) -> Iterator[logging.L
         handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
     logging.basicConfig(level=logging.INFO, format=_FORMAT, handlers=handlers, force=True)
     logger = logging.getLogger(f"sparsebench.{stage}")
+    versions = provenance.package_versions()
+    logger.info("stage %s; %s; command: %s", stage,
+                ", ".join(f"{k} {v}" for k, v in versions.items()), provenance.command_line())
     try:
         yield logger
     except SparsebenchError as exc:

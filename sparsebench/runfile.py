@@ -77,3 +77,15 @@ def read_run(path: str | Path) -> pd.DataFrame:
             "tag": frame["tag"],
         }
     )
+
+
+def misordered_queries(run: pd.DataFrame) -> list[str]:
+    """Queries whose lines are not in descending score order in the file.
+
+    Metrics follow the scores (as trec_eval does), not the file order or the rank
+    column; tools that trust the order would score such a run differently.
+    """
+    same_query = run["query_id"].to_numpy()[1:] == run["query_id"].to_numpy()[:-1]
+    rising = np.diff(run["score"].to_numpy(np.float64)) > 0
+    bad = same_query & rising
+    return sorted(set(run["query_id"].to_numpy()[1:][bad]))

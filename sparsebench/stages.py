@@ -34,7 +34,7 @@ from sparsebench.fileio import (
 from sparsebench.metrics import default_metric_names, evaluate_run
 from sparsebench.prepare import prepare_dataset, read_corpus_slice, read_qrels
 from sparsebench.retrieval import retrieve
-from sparsebench.runfile import read_run, write_run_block
+from sparsebench.runfile import misordered_queries, read_run, write_run_block
 from sparsebench.sparse import LabelledCSR, align_columns, stack_labelled
 from sparsebench.weighting import bm25_document_weights, document_frequencies, idf
 
@@ -276,8 +276,14 @@ def evaluate(
 ) -> dict[str, float]:
     """Per-query values (long TSV) and means (JSON, keys like "nDCG@10") of a run."""
     names = default_metric_names(settings["cutoffs"])
+    run = read_run(run_path)
+    unsorted = misordered_queries(run)
+    if unsorted:
+        log.warning(
+            "%d queries of %s are not sorted by score (e.g. %s); metrics follow the scores, "
+            "as trec_eval does, not the file order", len(unsorted), run_path, unsorted[0])
     result = evaluate_run(
-        read_run(run_path),
+        run,
         read_qrels(qrels_path),
         names,
         relevance_level=settings["relevance_level"],
@@ -293,11 +299,7 @@ def evaluate(
         "evaluated %d queries (%d in the run): %s",
         result.n_evaluated,
         result.n_in_run,
-        ", ".join(
-            f"{m}={result.means[m]:.4f}"
-            for m in names
-            if m.startswith(("nDCG@10", "Recall@100", "MAP", "MRR"))
-        ),
+        ", ".join(f"{m}={v:.4f}" for m, v in result.means.items()),
     )
     return result.means
 

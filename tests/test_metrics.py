@@ -141,3 +141,11 @@ def test_integer_ids_are_rejected_with_a_clear_message():
 def test_unknown_metric_names_are_rejected(name):
     with pytest.raises(ValueError):
         parse_metric_name(name)
+
+
+def test_unsorted_run_lines_are_detected():
+    from sparsebench.runfile import misordered_queries
+
+    run = pd.DataFrame({"query_id": ["a", "a", "b", "b"], "doc_id": ["x", "y", "x", "y"],
+                        "score": [1.0, 2.0, 3.0, 1.0]})
+    assert misordered_queries(run) == ["a"]
