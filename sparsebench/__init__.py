@@ -1,0 +1,9 @@
+"""sparsebench: reproducible evaluation of sparse retrieval models on IR benchmarks."""
+
+from sparsebench.metrics import (
+    evaluate_retrieval,
+    evaluate_retrieval_per_query,
+    evaluate_run,
+)
+
+__all__ = ["evaluate_retrieval", "evaluate_retrieval_per_query", "evaluate_run"]

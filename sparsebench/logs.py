@@ -25,8 +25,12 @@ def stage_logging(log_path: str | Path | None, stage: str) -> Iterator[logging.L
     logging.basicConfig(level=logging.INFO, format=_FORMAT, handlers=handlers, force=True)
     logger = logging.getLogger(f"sparsebench.{stage}")
     versions = provenance.package_versions()
-    logger.info("stage %s; %s; command: %s", stage,
-                ", ".join(f"{k} {v}" for k, v in versions.items()), provenance.command_line())
+    logger.info(
+        "stage %s; %s; command: %s",
+        stage,
+        ", ".join(f"{k} {v}" for k, v in versions.items()),
+        provenance.command_line(),
+    )
     try:
         yield logger
     except SparsebenchError as exc:

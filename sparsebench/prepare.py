@@ -9,7 +9,6 @@ column, not the corpus text.
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +23,7 @@ import pyarrow.parquet as pq
 
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path, file_digest, write_json
+from sparsebench.textfiles import first_bad, read_fields
 
 log = logging.getLogger(__name__)
 
@@ -146,40 +146,30 @@ def read_queries(source: Source) -> pa.Table:
     return pa.table({"query_id": ids, "text": text}, schema=QUERIES_SCHEMA)
 
 
-def parse_qrels(handle, what: str = "qrels") -> pd.DataFrame:
+def parse_qrels(source, what: str = "qrels") -> pd.DataFrame:
     """Read BEIR TSV qrels (query-id, corpus-id, score; header optional) or TREC qrels
     (query-id, iteration, doc-id, grade) into a frame of string ids and integer grades.
     Identical duplicate lines collapse; conflicting grades for one pair are an error."""
-    raw = handle.read()
-    text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-    frame = pd.read_csv(
-        io.StringIO(text),
-        sep=r"\s+",
-        header=None,
-        dtype=str,
-        engine="c",
-        keep_default_na=False,
-        comment=None,
-    )
-    if frame.empty:
-        raise DataError(f"{what}: no judgments")
+    frame, lines = read_fields(source, what)
     if frame.shape[1] == 4:
         frame = frame[[0, 2, 3]]
     elif frame.shape[1] != 3:
         raise DataError(
-            f"{what}: expected 3 columns (query-id corpus-id score) or 4 (TREC: qid iter docid "
-            f"rel), found {frame.shape[1]}"
+            f"{what}: line {lines[0]} has {frame.shape[1]} fields; qrels lines have 3 "
+            "(query-id corpus-id score) or 4 (TREC: query-id iteration doc-id grade)"
         )
     frame.columns = ["query_id", "doc_id", "grade"]
-    if not _is_int(frame["grade"].iloc[0]):
-        frame = frame.iloc[1:]  # a header line
-    bad = ~frame["grade"].map(_is_int)
-    if bad.any():
-        row = frame[bad].iloc[0]
+    if not _is_int(frame["grade"].iloc[0]):  # a header line
+        frame, lines = frame.iloc[1:].reset_index(drop=True), lines[1:]
+    if frame.empty:
+        raise DataError(f"{what}: no judgments")
+    grades = pd.to_numeric(frame["grade"], errors="coerce")
+    bad = first_bad(grades.isna() | (grades != grades.round()))
+    if bad is not None:
         raise DataError(
-            f"{what}: grade {row.grade!r} for ({row.query_id}, {row.doc_id}) is not an integer"
+            f"{what}: line {lines[bad]}: grade {frame['grade'][bad]!r} is not an integer"
         )
-    frame = frame.assign(grade=frame["grade"].astype(np.int64)).reset_index(drop=True)
+    frame = frame.assign(grade=grades.astype(np.int64))
     pairs = frame.drop_duplicates()
     conflicts = pairs.duplicated(["query_id", "doc_id"], keep=False)
     if conflicts.any():

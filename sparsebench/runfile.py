@@ -13,8 +13,12 @@ from typing import IO
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
 
 from sparsebench.errors import DataError
+from sparsebench.textfiles import first_bad, read_fields
 
 
 def format_run_lines(
@@ -43,31 +47,66 @@ def write_run_block(handle: IO[str], query_ids, doc_ids, ranks, scores, tag: str
         )
 
 
-def read_run(path: str | Path) -> pd.DataFrame:
-    """Read a TREC run as query_id, doc_id (str), score (float64), rank, tag; validated."""
+_RUN_COLUMNS = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
+_RUN_TYPES = dict(
+    zip(
+        _RUN_COLUMNS,
+        [pa.string(), pa.string(), pa.string(), pa.int64(), pa.float64(), pa.string()],
+        strict=True,
+    )
+)
+
+
+def _read_run_fast(path: str | Path) -> pd.DataFrame | None:
+    """Arrow's CSV reader for the common layout (single spaces or tabs); None when the
+    file needs the general reader (other whitespace, or an error to locate)."""
+    with open(path, "rb") as handle:
+        first = handle.readline()
+    delimiter = "\t" if b"\t" in first else " "
     try:
-        frame = pd.read_csv(
+        table = pacsv.read_csv(
             path,
-            sep=r"\s+",
-            header=None,
-            dtype=str,
-            engine="c",
-            keep_default_na=False,
+            read_options=pacsv.ReadOptions(column_names=_RUN_COLUMNS),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types=_RUN_TYPES, strings_can_be_null=False
+            ),
         )
-    except pd.errors.EmptyDataError:
-        raise DataError(f"{path}: the run file is empty") from None
-    except pd.errors.ParserError as exc:
-        raise DataError(f"{path}: not a TREC run file ({exc})") from None
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    score = table["score"]
+    if score.null_count or not pc.all(pc.is_finite(score)).as_py():
+        return None
+    columns = {
+        "query_id": table["query_id"],
+        "doc_id": table["doc_id"],
+        "score": score,
+        "rank": table["rank"],
+        "tag": table["tag"],
+    }
+    return pa.table(columns).to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def read_run(path: str | Path) -> pd.DataFrame:
+    """Read a TREC run as query_id, doc_id (str), score (float64), rank, tag; validated.
+
+    Like trec_eval, only the score orders documents; the rank column is kept but not used.
+    A malformed line is reported with its line number.
+    """
+    fast = _read_run_fast(path)
+    if fast is not None:
+        return fast
+    frame, lines = read_fields(path, str(path))
     if frame.shape[1] != 6:
         raise DataError(
-            f"{path}: a TREC run line has 6 fields (qid Q0 docid rank score tag), found "
-            f"{frame.shape[1]}"
+            f"{path}: line {lines[0]} has {frame.shape[1]} fields; a TREC run line has 6 "
+            "(qid Q0 docid rank score tag)"
         )
-    frame.columns = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
+    frame.columns = _RUN_COLUMNS
     score = pd.to_numeric(frame["score"], errors="coerce")
-    if score.isna().any():
-        bad = frame.loc[score.isna(), "score"].iloc[0]
-        raise DataError(f"{path}: score {bad!r} is not a number")
+    bad = first_bad(score.isna() | ~np.isfinite(score.fillna(0)))
+    if bad is not None:
+        raise DataError(f"{path}: line {lines[bad]}: score {frame['score'][bad]!r} is not a number")
     return pd.DataFrame(
         {
             "query_id": frame["query_id"].astype(object),
@@ -85,7 +124,12 @@ def misordered_queries(run: pd.DataFrame) -> list[str]:
     Metrics follow the scores (as trec_eval does), not the file order or the rank
     column; tools that trust the order would score such a run differently.
     """
-    same_query = run["query_id"].to_numpy()[1:] == run["query_id"].to_numpy()[:-1]
-    rising = np.diff(run["score"].to_numpy(np.float64)) > 0
-    bad = same_query & rising
-    return sorted(set(run["query_id"].to_numpy()[1:][bad]))
+    queries = pa.array(run["query_id"], from_pandas=True)
+    if isinstance(queries, pa.ChunkedArray):
+        queries = queries.combine_chunks()
+    if len(queries) < 2:
+        return []
+    same_query = pc.equal(queries[1:], queries[:-1]).to_numpy(zero_copy_only=False)
+    rising = np.diff(np.asarray(run["score"], dtype=np.float64)) > 0
+    bad = np.nonzero(same_query & rising)[0] + 1
+    return sorted(set(queries.take(pa.array(bad)).to_pylist()))

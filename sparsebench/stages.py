@@ -281,7 +281,11 @@ def evaluate(
     if unsorted:
         log.warning(
             "%d queries of %s are not sorted by score (e.g. %s); metrics follow the scores, "
-            "as trec_eval does, not the file order", len(unsorted), run_path, unsorted[0])
+            "as trec_eval does, not the file order",
+            len(unsorted),
+            run_path,
+            unsorted[0],
+        )
     result = evaluate_run(
         run,
         read_qrels(qrels_path),

@@ -1,8 +1,11 @@
-"""The metric engine against trec_eval (pytrec_eval-terrier) on hard cases."""
+"""The metric engine against trec_eval (pytrec_eval-terrier) on hard cases: ties,
+graded and negative grades, queries without relevant documents, queries only in the
+run or only in the qrels, runs shorter than the cutoffs."""
 
 from __future__ import annotations
 
 import logging
+import math
 
 import numpy as np
 import pandas as pd
@@ -10,45 +13,96 @@ import pytest
 import pytrec_eval
 
 from sparsebench.errors import DataError
-from sparsebench.metrics import evaluate_run, parse_metric_name
+from sparsebench.measures import default_metric_names, parse_metric_name
+from sparsebench.metrics import evaluate_retrieval, evaluate_retrieval_per_query, evaluate_run
+from sparsebench.runfile import misordered_queries
 
-TREC_NAMES = {
-    "nDCG@1": "ndcg_cut_1",
-    "nDCG@5": "ndcg_cut_5",
-    "nDCG@10": "ndcg_cut_10",
-    "nDCG@1000": "ndcg_cut_1000",
-    "Recall@5": "recall_5",
-    "Recall@100": "recall_100",
-    "P@5": "P_5",
-    "P@10": "P_10",
-    "MAP": "map",
-    "MAP@10": "map_cut_10",
-    "MRR": "recip_rank",
-}
-TREC_MEASURES = {
-    "ndcg_cut.1,5,10,1000",
-    "recall.5,100",
-    "P.5,10",
-    "map",
-    "map_cut.10",
-    "recip_rank",
-}
+CUTOFFS = (1, 3, 5, 10, 20, 100)
 
 
 def trec_eval(run: pd.DataFrame, qrels: pd.DataFrame, level: int = 1) -> pd.DataFrame:
+    """pytrec_eval's per-query values, one row per query of the run with qrels."""
     run_dict: dict = {}
     for q, d, s in run[["query_id", "doc_id", "score"]].itertuples(index=False):
         run_dict.setdefault(q, {})[d] = float(s)
     qrels_dict: dict = {}
     for q, d, g in qrels[["query_id", "doc_id", "grade"]].itertuples(index=False):
         qrels_dict.setdefault(q, {})[d] = int(g)
-    evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, TREC_MEASURES, relevance_level=level)
+    cut = ",".join(map(str, CUTOFFS))
+    measures = {
+        f"ndcg_cut.{cut}",
+        f"recall.{cut}",
+        f"P.{cut}",
+        f"success.{cut}",
+        f"map_cut.{cut}",
+        "map",
+        "recip_rank",
+        "Rprec",
+        "bpref",
+        "gm_map",
+        "iprec_at_recall",
+        "num_rel",
+    }
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, measures, relevance_level=level)
     return pd.DataFrame(evaluator.evaluate(run_dict)).T
 
 
+def reference_values(ref: pd.DataFrame, name: str) -> pd.Series:
+    """The value trec_eval gives for one of our measure names (derived where trec_eval has
+    no measure of that name)."""
+    measure, k = parse_metric_name(name)
+    direct = {
+        "nDCG": "ndcg_cut_{k}",
+        "Recall": "recall_{k}",
+        "P": "P_{k}",
+        "Success": "success_{k}",
+        "MAP": "map_cut_{k}",
+    }
+    if measure in direct and k is not None:
+        return ref[direct[measure].format(k=k)]
+    simple = {
+        "MAP": "map",
+        "MRR": "recip_rank",
+        "R-Precision": "Rprec",
+        "bpref": "bpref",
+        "gMAP": "gm_map",
+    }
+    if k is None and measure in simple:
+        return ref[simple[measure]]
+    if measure == "IPrec":
+        return ref[f"iprec_at_recall_{k:.2f}"]
+    precision, recall = ref[f"P_{k}"], ref[f"recall_{k}"]
+    if measure == "F1":
+        total = precision + recall
+        return (2 * precision * recall / total.where(total > 0, 1)).where(total > 0, 0.0)
+    if measure == "R_cap":
+        capped = np.minimum(k, ref["num_rel"])
+        return (precision * k / capped.where(capped > 0, 1)).where(capped > 0, 0.0)
+    if measure == "MRR":  # MRR@k: the reciprocal rank when the first hit is within k
+        return ref["recip_rank"].where(ref["recip_rank"] >= 1 / k, 0.0)
+    raise AssertionError(name)
+
+
+def exponential_ndcg(run: pd.DataFrame, qrels: pd.DataFrame, k: int) -> dict[str, float]:
+    """nDCG with gain 2^grade - 1, one query at a time, trec_eval's order (float32
+    scores descending, then doc id descending)."""
+    grades = {(q, d): g for q, d, g in qrels.itertuples(index=False)}
+    out = {}
+    for query_id, rows in run.groupby("query_id"):
+        ranked = sorted(
+            zip(rows["score"].astype(np.float32), rows["doc_id"], strict=True), reverse=True
+        )
+        dcg = sum(
+            (2.0 ** max(grades.get((query_id, d), 0), 0) - 1) / math.log2(i + 2)
+            for i, (_, d) in enumerate(ranked[:k])
+        )
+        ideal = sorted((g for (q, _), g in grades.items() if q == query_id and g > 0), reverse=True)
+        idcg = sum((2.0**g - 1) / math.log2(i + 2) for i, g in enumerate(ideal[:k]))
+        out[query_id] = dcg / idcg if idcg > 0 else 0.0
+    return out
+
+
 def random_case(seed: int, n_queries: int = 60, n_docs: int = 300):
-    """Ties in scores, graded and negative grades, queries without relevant documents,
-    queries only in the run, queries only in the qrels, runs shorter than the cutoffs."""
     rng = np.random.default_rng(seed)
     run_rows, qrels_rows = [], []
     for q in range(n_queries):
@@ -57,38 +111,54 @@ def random_case(seed: int, n_queries: int = 60, n_docs: int = 300):
             docs = rng.choice(n_docs, size=rng.integers(1, 80), replace=False)
             scores = rng.integers(0, 6, size=len(docs)) / 4.0  # many ties
             run_rows += [(qid, f"doc{d}", s) for d, s in zip(docs, scores, strict=True)]
-        judged = rng.choice(n_docs, size=rng.integers(1, 20), replace=False)
+        judged = rng.choice(n_docs, size=rng.integers(1, 25), replace=False)
         grades = rng.integers(-1, 4, size=len(judged))
         if q % 7 == 3:
             grades = np.minimum(grades, 0)  # no relevant document
         qrels_rows += [(qid, f"doc{d}", int(g)) for d, g in zip(judged, grades, strict=True)]
     run_rows += [("only-in-run", "doc1", 1.0)]
-    run = pd.DataFrame(run_rows, columns=["query_id", "doc_id", "score"])
-    qrels = pd.DataFrame(qrels_rows, columns=["query_id", "doc_id", "grade"])
-    return run, qrels
+    return (
+        pd.DataFrame(run_rows, columns=["query_id", "doc_id", "score"]),
+        pd.DataFrame(qrels_rows, columns=["query_id", "doc_id", "grade"]),
+    )
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+ALL_METRICS = [m for m in default_metric_names(CUTOFFS) if not m.startswith("nDCG_exp")]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
 @pytest.mark.parametrize("level", [1, 2])
-def test_per_query_values_equal_trec_eval(seed, level):
+def test_every_measure_equals_trec_eval(seed, level):
     run, qrels = random_case(seed)
-    ours = evaluate_run(run, qrels, list(TREC_NAMES), relevance_level=level, query_set="run")
+    ours = evaluate_run(run, qrels, ALL_METRICS, relevance_level=level, query_set="run")
     reference = trec_eval(run, qrels, level)
     assert sorted(ours.per_query.index) == sorted(reference.index)
-    for name, trec_name in TREC_NAMES.items():
-        expected = reference[trec_name].reindex(ours.per_query.index).to_numpy(float)
+    for name in ALL_METRICS:
+        expected = reference_values(reference, name).reindex(ours.per_query.index).to_numpy(float)
         np.testing.assert_allclose(
             ours.per_query[name].to_numpy(), expected, rtol=0, atol=1e-9, err_msg=name
         )
-        assert ours.means[name] == pytest.approx(expected.mean(), abs=1e-9)
+    assert ours.means["nDCG@10"] == pytest.approx(reference["ndcg_cut_10"].mean(), abs=1e-12)
+    assert ours.means["gMAP"] == pytest.approx(np.exp(reference["gm_map"].mean()), abs=1e-12)
+
+
+def test_exponential_gain_ndcg_by_hand():
+    run, qrels = random_case(7)
+    ours = evaluate_run(run, qrels, ["nDCG_exp@5", "nDCG_exp@20", "nDCG@5"], query_set="run")
+    for k in (5, 20):
+        expected = exponential_ndcg(run, qrels, k)
+        got = ours.per_query[f"nDCG_exp@{k}"]
+        assert max(abs(got[q] - v) for q, v in expected.items() if q in got.index) < 1e-12
+    binary = qrels.assign(grade=(qrels["grade"] > 0).astype(int))
+    same = evaluate_run(run, binary, ["nDCG_exp@5", "nDCG@5"], query_set="run").per_query
+    np.testing.assert_allclose(same["nDCG_exp@5"], same["nDCG@5"], atol=1e-15)
 
 
 def test_ties_follow_trec_eval_order_not_file_order():
     # Equal scores: trec_eval ranks the larger doc id first, whatever the file order.
     run = pd.DataFrame({"query_id": ["q"] * 3, "doc_id": ["a", "b", "c"], "score": [1.0] * 3})
     qrels = pd.DataFrame({"query_id": ["q"], "doc_id": ["c"], "grade": [1]})
-    ours = evaluate_run(run, qrels, ["MRR", "nDCG@1"])
-    assert ours.means["MRR"] == 1.0
+    assert evaluate_run(run, qrels, ["MRR"]).means["MRR"] == 1.0
     assert trec_eval(run, qrels)["recip_rank"]["q"] == 1.0
 
 
@@ -96,24 +166,48 @@ def test_scores_are_compared_as_float32_like_trec_eval():
     # Distinct as float64, equal as float32: trec_eval sees a tie.
     run = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "score": [1.0, 1.0 + 1e-12]})
     qrels = pd.DataFrame({"query_id": ["q"], "doc_id": ["b"], "grade": [1]})
-    ours = evaluate_run(run, qrels, ["MRR"])
-    assert ours.means["MRR"] == trec_eval(run, qrels)["recip_rank"]["q"] == 1.0
+    assert (
+        evaluate_run(run, qrels, ["MRR"]).means["MRR"]
+        == trec_eval(run, qrels)["recip_rank"]["q"]
+        == 1.0
+    )
 
 
 def test_complete_query_set_counts_missing_queries_as_zero(caplog):
     caplog.set_level(logging.INFO)
     run, qrels = random_case(5)
-    complete = evaluate_run(run, qrels, ["nDCG@10", "MAP"], query_set="complete")
-    only_run = evaluate_run(run, qrels, ["nDCG@10", "MAP"], query_set="run")
+    names = ["nDCG@10", "MAP", "bpref", "IPrec@0.0"]
+    complete = evaluate_run(run, qrels, names + ["gMAP"], query_set="complete")
+    only_run = evaluate_run(run, qrels, names, query_set="run")
     n_qrels = qrels["query_id"].nunique()
-    assert complete.n_evaluated == n_qrels
+    assert complete.n_evaluated == n_qrels and complete.n_in_run == n_qrels - 6
     assert only_run.n_evaluated == n_qrels - 6  # queries 9, 19, ... 59 are not in the run
     missing = complete.per_query.loc[~complete.per_query.index.isin(only_run.per_query.index)]
-    assert (missing.to_numpy() == 0).all()
+    assert (missing[names].to_numpy() == 0).all()
+    assert (missing["gMAP"] == np.log(1e-5)).all()
     assert complete.means["MAP"] == pytest.approx(
         only_run.per_query["MAP"].sum() / n_qrels, abs=1e-12
     )
     assert f"Evaluating {n_qrels - 6} / {n_qrels} queries" in caplog.text
+
+
+def test_dictionary_api_matches_the_frame_api():
+    run, qrels = random_case(9)
+    retrieved: dict = {}
+    for q, d, s in run.itertuples(index=False):
+        retrieved.setdefault(q, []).append((d, s))
+    judged: dict = {}
+    for q, d, g in qrels.itertuples(index=False):
+        judged.setdefault(q, {})[d] = int(g)
+    means = evaluate_retrieval(retrieved, judged, k_values=[10, 100])
+    assert {"nDCG@10", "Recall@100", "MAP", "MRR", "R_cap@100", "bpref", "gMAP"} <= set(means)
+    assert means["nDCG@10"] == pytest.approx(evaluate_run(run, qrels, ["nDCG@10"]).means["nDCG@10"])
+    per_query = evaluate_retrieval_per_query(retrieved, judged, metrics=["MAP"])
+    assert per_query["q0"]["MAP"] == pytest.approx(trec_eval(run, qrels)["map"]["q0"])
+    as_dicts = {q: dict(pairs) for q, pairs in retrieved.items()}
+    assert evaluate_retrieval(as_dicts, judged, metrics=["MAP"]) == evaluate_retrieval(
+        retrieved, judged, metrics=["MAP"]
+    )
 
 
 def test_no_common_query_is_an_error():
@@ -135,17 +229,24 @@ def test_integer_ids_are_rejected_with_a_clear_message():
     qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["d"], "grade": [1]})
     with pytest.raises(DataError, match="ids must be strings"):
         evaluate_run(run, qrels, ["MAP"])
+    with pytest.raises(DataError, match="ids must be strings"):
+        evaluate_retrieval({"q": [(1, 1.0)]}, {"q": {"1": 1}})
+    with pytest.raises(DataError, match="ids must be strings"):
+        evaluate_retrieval({1: [("d", 1.0)]}, {"1": {"d": 1}})
 
 
-@pytest.mark.parametrize("name", ["ndcg@10", "nDCG", "Recall", "F2@3", "MAP@0"])
+@pytest.mark.parametrize("name", ["ndcg@10", "nDCG", "Recall", "F2@3", "MAP@0", "IPrec@1.5"])
 def test_unknown_metric_names_are_rejected(name):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown metric|needs"):
         parse_metric_name(name)
 
 
 def test_unsorted_run_lines_are_detected():
-    from sparsebench.runfile import misordered_queries
-
-    run = pd.DataFrame({"query_id": ["a", "a", "b", "b"], "doc_id": ["x", "y", "x", "y"],
-                        "score": [1.0, 2.0, 3.0, 1.0]})
+    run = pd.DataFrame(
+        {
+            "query_id": ["a", "a", "b", "b"],
+            "doc_id": ["x", "y", "x", "y"],
+            "score": [1.0, 2.0, 3.0, 1.0],
+        }
+    )
     assert misordered_queries(run) == ["a"]

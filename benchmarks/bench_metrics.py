@@ -1,0 +1,191 @@
+"""Speed and memory of the metric engine against pytrec_eval-terrier, same run, same machine.
+
+A synthetic run of Q queries x D results (default 10,000 x 1,000) with graded qrels
+(grades 0-3, about 40 judgments per query, ties in the scores) is written to files;
+each implementation then runs in its own process, from the files to the per-query
+values, and reports wall time and peak RSS. Values are compared afterwards.
+
+    python benchmarks/bench_metrics.py                  # prints a markdown table
+    python benchmarks/bench_metrics.py --queries 1000   # a quicker look
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+# sparsebench name -> pytrec_eval name
+MEASURES = {
+    "nDCG@10": "ndcg_cut_10",
+    "nDCG@100": "ndcg_cut_100",
+    "Recall@100": "recall_100",
+    "Recall@1000": "recall_1000",
+    "P@10": "P_10",
+    "MAP": "map",
+    "MRR": "recip_rank",
+    "R-Precision": "Rprec",
+    "bpref": "bpref",
+}
+TREC_MEASURES = {
+    "ndcg_cut.10,100",
+    "recall.100,1000",
+    "P.10",
+    "map",
+    "recip_rank",
+    "Rprec",
+    "bpref",
+}
+
+
+def make_data(folder: Path, n_queries: int, depth: int, seed: int = 0) -> tuple[Path, Path]:
+    rng = np.random.default_rng(seed)
+    n_docs = 2_000_000
+    run_path, qrels_path = folder / "run.trec", folder / "qrels.tsv"
+    with open(run_path, "w") as run, open(qrels_path, "w") as qrels:
+        qrels.write("query-id\tcorpus-id\tscore\n")
+        for q in range(n_queries):
+            docs = rng.choice(n_docs, size=depth, replace=False)
+            scores = np.sort(np.round(rng.gamma(2.0, 3.0, size=depth), 2))[::-1]  # ties
+            run.write(
+                "".join(
+                    f"q{q} Q0 d{d} {r} {s:.2f} bench\n"
+                    for r, (d, s) in enumerate(zip(docs, scores, strict=True), 1)
+                )
+            )
+            judged = np.concatenate(
+                [rng.choice(docs[:200], 25, replace=False), rng.choice(n_docs, 15, replace=False)]
+            )
+            grades = rng.integers(0, 4, size=len(judged))
+            qrels.write(
+                "".join(
+                    f"q{q}\td{d}\t{g}\n" for d, g in dict(zip(judged, grades, strict=True)).items()
+                )
+            )
+    return run_path, qrels_path
+
+
+def run_sparsebench(run_path: str, qrels_path: str) -> dict:
+    from sparsebench.metrics import evaluate_run
+    from sparsebench.prepare import read_qrels
+    from sparsebench.runfile import read_run
+
+    start = time.perf_counter()
+    run, qrels = read_run(run_path), read_qrels(qrels_path)
+    loaded = time.perf_counter()
+    result = evaluate_run(run, qrels, list(MEASURES), query_set="run")
+    done = time.perf_counter()
+    return {
+        "load_s": loaded - start,
+        "eval_s": done - loaded,
+        "values": result.per_query.to_dict(orient="index"),
+    }
+
+
+def run_pytrec_eval(run_path: str, qrels_path: str) -> dict:
+    import pytrec_eval
+
+    start = time.perf_counter()
+    with open(run_path) as handle:
+        run = pytrec_eval.parse_run(handle)
+    qrels: dict = {}
+    with open(qrels_path) as handle:
+        next(handle)
+        for line in handle:
+            q, d, g = line.split()
+            qrels.setdefault(q, {})[d] = int(g)
+    loaded = time.perf_counter()
+    values = pytrec_eval.RelevanceEvaluator(qrels, TREC_MEASURES).evaluate(run)
+    done = time.perf_counter()
+    renamed = {q: {ours: v[theirs] for ours, theirs in MEASURES.items()} for q, v in values.items()}
+    return {"load_s": loaded - start, "eval_s": done - loaded, "values": renamed}
+
+
+def child(impl: str, run_path: str, qrels_path: str, out: str) -> None:
+    result = (run_sparsebench if impl == "sparsebench" else run_pytrec_eval)(run_path, qrels_path)
+    result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    Path(out).write_text(json.dumps(result))
+
+
+def measure(impl: str, run_path: Path, qrels_path: Path, folder: Path) -> dict:
+    out = folder / f"{impl}.json"
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, __file__, "--child", impl, str(run_path), str(qrels_path), str(out)],
+        check=True,
+    )
+    result = json.loads(out.read_text())
+    result["process_s"] = time.perf_counter() - start
+    return result
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+        cpu = next((l.split(":", 1)[1].strip() for l in lines if l.startswith("model name")), cpu)
+    except OSError:
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    from importlib import metadata
+
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB, Python {platform.python_version()}, "
+        f"numpy {np.__version__}, pandas {metadata.version('pandas')}, "
+        f"pytrec_eval-terrier {metadata.version('pytrec_eval-terrier')}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--queries", type=int, default=10_000)
+    parser.add_argument("--depth", type=int, default=1_000)
+    parser.add_argument("--child", nargs=4, metavar=("IMPL", "RUN", "QRELS", "OUT"))
+    args = parser.parse_args()
+    if args.child:
+        child(*args.child)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        run_path, qrels_path = make_data(folder, args.queries, args.depth)
+        results = {
+            impl: measure(impl, run_path, qrels_path, folder)
+            for impl in ("pytrec_eval", "sparsebench")
+        }
+    ours, ref = results["sparsebench"], results["pytrec_eval"]
+    diff = max(
+        abs(ours["values"][q][m] - ref["values"][q][m]) for q in ref["values"] for m in MEASURES
+    )
+    print(
+        f"run: {args.queries:,} queries x {args.depth:,} results, graded qrels (0-3); "
+        f"measures: {', '.join(MEASURES)}"
+    )
+    print(f"machine: {machine()}")
+    print(f"largest per-query difference over all measures: {diff:.1e}\n")
+    print("| implementation | load files (s) | evaluate (s) | total (s) | peak RSS (MiB) |")
+    print("|---|---:|---:|---:|---:|")
+    for impl, r in results.items():
+        print(
+            f"| {impl} | {r['load_s']:.2f} | {r['eval_s']:.2f} | {r['load_s'] + r['eval_s']:.2f} "
+            f"| {r['peak_rss_mb']:.0f} |"
+        )
+    speedup_eval = ref["eval_s"] / ours["eval_s"]
+    speedup_total = (ref["load_s"] + ref["eval_s"]) / (ours["load_s"] + ours["eval_s"])
+    print(
+        f"\nsparsebench / pytrec_eval speed-up: evaluate {speedup_eval:.1f}x, "
+        f"files to values {speedup_total:.1f}x; "
+        f"memory ratio {ours['peak_rss_mb'] / ref['peak_rss_mb']:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""`sparsebench evaluate` on files: formats, options, and errors that name file and line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_metrics import random_case, trec_eval
+
+from sparsebench.cli import main
+
+
+@pytest.fixture
+def files(tmp_path):
+    run, qrels = random_case(11)
+    run_path, qrels_path, trec_qrels = tmp_path / "run.trec", tmp_path / "q.tsv", tmp_path / "q.txt"
+    with open(run_path, "w") as handle:
+        for i, (q, d, s) in enumerate(run.itertuples(index=False)):
+            handle.write(f"{q} Q0 {d} {i} {s} tag\n")
+    qrels_path.write_text("query-id\tcorpus-id\tscore\n" + "".join(
+        f"{q}\t{d}\t{g}\n" for q, d, g in qrels.itertuples(index=False)))
+    trec_qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
+    return run, qrels, run_path, qrels_path, trec_qrels
+
+
+def test_means_as_json_equal_trec_eval(files, capsys):
+    run, qrels, run_path, qrels_path, _ = files
+    assert main(["evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
+                 "--query-set", "run", "--quiet"]) == 0
+    means = json.loads(capsys.readouterr().out)
+    reference = trec_eval(run, qrels)
+    for ours, theirs in [("nDCG@10", "ndcg_cut_10"), ("Recall@100", "recall_100"),
+                         ("MAP", "map"), ("MRR", "recip_rank"), ("R-Precision", "Rprec"),
+                         ("bpref", "bpref"), ("P@10", "P_10")]:
+        assert means[ours] == pytest.approx(reference[theirs].mean(), abs=1e-9)
+    assert {"R_cap@100", "MAP@100", "MRR@10", "Success@10", "F1@10", "gMAP"} <= set(means)
+
+
+def test_trec_qrels_per_query_tsv(files, capsys):
+    run, qrels, run_path, _, trec_qrels = files
+    assert main(["evaluate", "--qrels", str(trec_qrels), "--run", str(run_path), "--metrics",
+                 "MAP,nDCG@5", "--per-query", "--format", "tsv", "--quiet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "query_id\tmetric\tvalue"
+    values = {(q, m): float(v) for q, m, v in (line.split("\t") for line in lines[1:])}
+    reference = trec_eval(run, qrels)
+    assert values[("q0", "MAP")] == pytest.approx(reference["map"]["q0"], abs=1e-12)
+    assert {m for _, m in values} == {"MAP", "nDCG@5"}
+
+
+@pytest.mark.parametrize(
+    ("run_text", "message"),
+    [
+        ("q0 Q0 d1 1 1.0 t\nq0 Q0 d2 2 0.5\n", "line 2 has 5 fields"),
+        ("q0 Q0 d1 1 1.0 t\nq0 Q0 d2 2 high t\n", "line 2: score 'high' is not a number"),
+        ("q0 Q0 d1 1 1.0 t\nq0 Q0 d1 2 0.5 t\n", "more than once"),
+        ("q0 Q0 d1 1 1.0 t extra\n", "has 7 fields"),
+        ("", "empty"),
+    ],
+)
+def test_bad_run_files_are_named_with_their_line(files, tmp_path, capsys, run_text, message):
+    bad = tmp_path / "bad.trec"
+    bad.write_text(run_text)
+    assert main(["evaluate", "--qrels", str(files[3]), "--run", str(bad), "--quiet"]) == 1
+    error = capsys.readouterr().err
+    assert message in error
+    if "line" in message:
+        assert str(bad) in error
+
+
+def test_bad_qrels_line_is_named(files, tmp_path, capsys):
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("query-id\tcorpus-id\tscore\nq0\td1\t1\nq0\td2\tyes\n")
+    assert main(["evaluate", "--qrels", str(bad), "--run", str(files[2]), "--quiet"]) == 1
+    assert f"{bad}: line 3: grade 'yes' is not an integer" in capsys.readouterr().err
+
+
+def test_unknown_metric_is_refused(files):
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--qrels", str(files[3]), "--run", str(files[2]), "--metrics", "NDCG@10"])
+
+
+def test_check_config(capsys, tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text("datasets: {d: {source: builtin, name: minibeir}}\nmodels: {m: {kind: bm25}}\n")
+    assert main(["check-config", str(config)]) == 0
+    assert "k1: 0.9" in capsys.readouterr().out
+    config.write_text("datasets: {d: {source: builtin, name: minibeir}}\nmodels: {m: {kind: x}}\n")
+    assert main(["check-config", str(config)]) == 1
+    assert "unknown model kind 'x'" in capsys.readouterr().err
