@@ -132,7 +132,7 @@ def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
         lines = Path("/proc/cpuinfo").read_text().splitlines()
-        cpu = next((l.split(":", 1)[1].strip() for l in lines if l.startswith("model name")), cpu)
+        cpu = next((x.split(":", 1)[1].strip() for x in lines if x.startswith("model name")), cpu)
     except OSError:
         pass
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30

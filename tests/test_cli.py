@@ -82,9 +82,10 @@ def test_unknown_metric_is_refused(files):
 
 def test_check_config(capsys, tmp_path):
     config = tmp_path / "c.yaml"
-    config.write_text("datasets: {d: {source: builtin, name: minibeir}}\nmodels: {m: {kind: bm25}}\n")
+    datasets = "datasets: {d: {source: builtin, name: minibeir}}\n"
+    config.write_text(datasets + "models: {m: {kind: bm25}}\n")
     assert main(["check-config", str(config)]) == 0
     assert "k1: 0.9" in capsys.readouterr().out
-    config.write_text("datasets: {d: {source: builtin, name: minibeir}}\nmodels: {m: {kind: x}}\n")
+    config.write_text(datasets + "models: {m: {kind: x}}\n")
     assert main(["check-config", str(config)]) == 1
     assert "unknown model kind 'x'" in capsys.readouterr().err
