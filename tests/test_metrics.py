@@ -250,3 +250,12 @@ def test_unsorted_run_lines_are_detected():
         }
     )
     assert misordered_queries(run) == ["a"]
+
+
+@pytest.mark.parametrize("relevant", ["a", "z", "é", "Z", "ä", "日本", "aa", "10", "9"])
+def test_tie_order_is_byte_order_for_any_id(relevant):
+    docs = ["a", "z", "é", "Z", "ä", "日本", "aa", "10", "9"]
+    run = pd.DataFrame({"query_id": ["q"] * len(docs), "doc_id": docs, "score": [1.0] * len(docs)})
+    qrels = pd.DataFrame({"query_id": ["q"], "doc_id": [relevant], "grade": [1]})
+    expected = trec_eval(run, qrels)["recip_rank"]["q"]
+    assert evaluate_run(run, qrels, ["MRR"]).means["MRR"] == expected
