@@ -6,7 +6,7 @@
 #
 # The DAG, per (model x dataset):
 #   download -> prepare -> encode_corpus_shard (xN) -> stack_shards -> term_weights
-#   -> encode_queries -> retrieve -> evaluate;  all pairs -> leaderboard
+#   -> encode_queries -> retrieve -> evaluate;  all pairs -> significance -> leaderboard
 import os
 import shlex
 import sys
@@ -53,4 +53,5 @@ rule all:
         "results/leaderboard.tsv",
         "results/leaderboard.md",
         "results/metrics.tsv",
+        "results/significance.md",
     default_target: True

@@ -15,4 +15,5 @@ with stage_logging(snakemake.log[0], "leaderboard"):
         config=dict(snakemake.config),
         outputs=dict(snakemake.output.items()),
         started=started,
+        significance_tsv=snakemake.input.significance,
     )

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from sparsebench.errors import SparsebenchError
 from sparsebench.measures import DEFAULT_CUTOFFS, default_metric_names, parse_metric_name
+from sparsebench.significance import CORRECTIONS, TESTS
 
 
 def _metric_list(text: str) -> list[str]:
@@ -77,9 +78,133 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluate.add_argument("--quiet", action="store_true", help="do not log to stderr")
 
+    compare = commands.add_parser(
+        "compare",
+        help="significance tests between TREC runs (any tool's) on the same qrels",
+        description="Evaluate several runs and test each against the baseline (the first run "
+        "unless --baseline), as the workflow's significance report does.",
+    )
+    compare.add_argument("--qrels", required=True)
+    compare.add_argument("--runs", nargs="+", required=True, help="two or more TREC run files")
+    compare.add_argument("--names", nargs="+", help="a name per run (default: file names)")
+    compare.add_argument("--baseline", help="name of the baseline run (default: the first)")
+    compare.add_argument("--all-pairs", action="store_true", help="test every pair of runs")
+    compare.add_argument("--metrics", type=_metric_list, default=["nDCG@10"])
+    compare.add_argument("--tests", nargs="+", choices=TESTS, default=list(TESTS))
+    compare.add_argument("--primary-test", choices=TESTS, default="t-test")
+    compare.add_argument("--correction", choices=CORRECTIONS, default="holm")
+    compare.add_argument("--alpha", type=float, default=0.05)
+    compare.add_argument("--resamples", type=int, default=10_000)
+    compare.add_argument("--seed", type=int, default=42)
+    compare.add_argument("--query-set", choices=("complete", "run"), default="complete")
+    compare.add_argument("--relevance-level", type=int, default=1)
+    compare.add_argument("--format", choices=("md", "tsv"), default="md")
+    compare.add_argument("--quiet", action="store_true")
+
+    reproduce = commands.add_parser(
+        "check-reproduction", help="hold a leaderboard against published figures; exit 1 on FAIL"
+    )
+    reproduce.add_argument("--leaderboard", required=True, help="results/leaderboard.tsv")
+    reproduce.add_argument(
+        "--expected", default="beir-ndcg10", help="built-in table name (beir-ndcg10) or a TSV path"
+    )
+    reproduce.add_argument(
+        "--model",
+        action="append",
+        required=True,
+        metavar="MODEL=SYSTEM",
+        help="leaderboard model and the expected table's column, e.g. bm25=bm25-flat",
+    )
+    reproduce.add_argument(
+        "--dataset",
+        action="append",
+        default=[],
+        metavar="DATASET=ROW",
+        help="leaderboard column and the expected table's row (default: same)",
+    )
+    reproduce.add_argument("--ok", type=float, default=0.0005)
+    reproduce.add_argument("--okish", type=float, default=0.005)
+
     check = commands.add_parser("check-config", help="validate a config file and print it resolved")
     check.add_argument("config")
     return parser
+
+
+def _mapping(items: Sequence[str], what: str) -> dict[str, str]:
+    pairs = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key or not value:
+            raise SparsebenchError(f"{what} must look like NAME=OTHER, not {item!r}")
+        pairs[key] = value
+    return pairs
+
+
+def _compare(args: argparse.Namespace) -> str:
+    from pathlib import Path
+
+    from sparsebench import comparisons
+    from sparsebench.metrics import evaluate_run
+    from sparsebench.prepare import read_qrels
+    from sparsebench.runfile import read_run
+
+    if len(args.runs) < 2:
+        raise SparsebenchError("compare needs at least two runs")
+    names = args.names or [Path(r).name for r in args.runs]
+    if len(names) != len(args.runs) or len(set(names)) != len(names):
+        raise SparsebenchError("give one distinct name per run (--names)")
+    baseline = args.baseline or names[0]
+    qrels = read_qrels(args.qrels)
+    dataset = Path(args.qrels).stem
+    values = {
+        (name, dataset): evaluate_run(
+            read_run(path),
+            qrels,
+            args.metrics,
+            relevance_level=args.relevance_level,
+            query_set=args.query_set,
+        ).per_query
+        for name, path in zip(names, args.runs, strict=True)
+    }
+    tests = list(dict.fromkeys(args.tests + [args.primary_test]))
+    settings = comparisons.SignificanceSettings(
+        baseline=baseline,
+        all_pairs=args.all_pairs,
+        metrics=tuple(args.metrics),
+        tests=tuple(tests),
+        primary_test=args.primary_test,
+        alpha=args.alpha,
+        correction=args.correction,
+        resamples=args.resamples,
+        seed=args.seed,
+    )
+    table = comparisons.significance_table(values, names, [dataset], settings)
+    if args.format == "tsv":
+        return table.to_csv(sep="\t", index=False, lineterminator="\n", float_format="%.10g")
+    lines = [
+        f"qrels: {args.qrels}",
+        *[f"run {n}: {p}" for n, p in zip(names, args.runs, strict=True)],
+        f"command: sparsebench {' '.join(sys.argv[1:])}",
+    ]
+    return comparisons.markdown_report(values, table, names, [dataset], settings, lines)
+
+
+def _check_reproduction(args: argparse.Namespace) -> tuple[str, int]:
+    import pandas as pd
+
+    from sparsebench import reproduction
+
+    board = pd.read_csv(args.leaderboard, sep="\t", index_col="model")
+    board = board[[c for c in board.columns if not str(c).startswith("sig:")]]
+    expected, metric = reproduction.load_expected(args.expected)
+    datasets = {d: d for d in board.columns if d != "average"}
+    datasets.update(_mapping(args.dataset, "--dataset"))
+    result = reproduction.check(
+        board, expected, _mapping(args.model, "--model"), datasets, args.ok, args.okish
+    )
+    text = reproduction.markdown(result, metric, args.ok, args.okish)
+    failed = int((result["status"] == "FAIL").sum())
+    return text, 1 if failed else 0
 
 
 def _evaluate(args: argparse.Namespace) -> str:
@@ -122,8 +247,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    status = 0
     try:
-        output = _evaluate(args) if args.command == "evaluate" else _check_config(args)
+        if args.command == "evaluate":
+            output = _evaluate(args)
+        elif args.command == "compare":
+            output = _compare(args)
+        elif args.command == "check-reproduction":
+            output, status = _check_reproduction(args)
+        else:
+            output = _check_config(args)
     except SparsebenchError as exc:
         print(f"sparsebench {args.command}: error: {exc}", file=sys.stderr)
         return 1
@@ -131,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"sparsebench {args.command}: error: {exc}", file=sys.stderr)
         return 1
     sys.stdout.write(output if output.endswith("\n") else output + "\n")
-    return 0
+    return status
 
 
 if __name__ == "__main__":

@@ -77,14 +77,48 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(dict.fromkeys(problems)))
     for name, dataset in resolved["datasets"].items():
         _resolve_dataset(name, dataset)
-    primary = resolved["evaluation"]["primary_metric"]
-    from sparsebench.metrics import parse_metric_name
-
-    try:
-        parse_metric_name(primary)
-    except ValueError as exc:
-        raise ConfigError(f"config.evaluation.primary_metric: {exc}") from None
+    _check_metrics(resolved)
+    _check_significance(resolved)
     return resolved
+
+
+def _check_metrics(config: dict[str, Any]) -> None:
+    from sparsebench.measures import parse_metric_name
+
+    named = [("config.evaluation.primary_metric", config["evaluation"]["primary_metric"])]
+    named += [
+        (f"config.significance.metrics[{i}]", m)
+        for i, m in enumerate(config["significance"]["metrics"])
+    ]
+    for where, name in named:
+        try:
+            parse_metric_name(name)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+
+
+def _check_significance(config: dict[str, Any]) -> None:
+    significance = config["significance"]
+    if significance["primary_test"] not in significance["tests"]:
+        raise ConfigError(
+            f"config.significance.primary_test: {significance['primary_test']!r} is not among "
+            f"the tests run ({', '.join(significance['tests'])})"
+        )
+    models = list(config["models"])
+    if not significance["all_pairs"] and len(models) > 1 and significance["baseline"] not in models:
+        raise ConfigError(
+            f"config.significance.baseline: {significance['baseline']!r} is not a model; "
+            f"models: {', '.join(models)}"
+        )
+    for name in config["reproduction"]["models"]:
+        if name not in config["models"]:
+            raise ConfigError(f"config.reproduction.models: {name!r} is not a model")
+
+
+def significance_metrics(config: Mapping[str, Any]) -> list[str]:
+    """The primary metric, then the extra metrics named for significance testing."""
+    names = [config["evaluation"]["primary_metric"], *config["significance"]["metrics"]]
+    return list(dict.fromkeys(names))
 
 
 def _resolve_dataset(name: str, dataset: dict[str, Any]) -> None:
@@ -140,9 +174,15 @@ def retrieval_params(config: Mapping[str, Any], dataset: str) -> dict[str, Any]:
 
 def evaluation_params(config: Mapping[str, Any]) -> dict[str, Any]:
     """What changes the metric files."""
+    from sparsebench.measures import default_metric_names
+
     evaluation = config["evaluation"]
+    cutoffs = sorted(int(k) for k in evaluation["cutoffs"])
     return {
-        "cutoffs": sorted(int(k) for k in evaluation["cutoffs"]),
+        "cutoffs": cutoffs,
+        "metrics": list(
+            dict.fromkeys(default_metric_names(cutoffs) + significance_metrics(config))
+        ),
         "query_set": evaluation["query_set"],
         "relevance_level": int(evaluation["relevance_level"]),
     }

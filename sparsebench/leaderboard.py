@@ -6,7 +6,7 @@ decimals, as published tables do, and states what produced the numbers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,18 +48,35 @@ def write_leaderboard(
     out_long: str | Path,
     out_md: str | Path,
     provenance_lines: Sequence[str],
+    marks: Mapping[tuple[str, str], str] | None = None,
+    notes: str = "",
+    sections: Sequence[str] = (),
 ) -> pd.DataFrame:
+    """Write the TSV (the numbers, then one `sig:{dataset}` column of markers per
+    dataset), the long metrics TSV and the markdown version."""
+    marks = marks or {}
     table = leaderboard_table(long, metric, models, datasets)
+    with_marks = table.copy()
+    for dataset in datasets:
+        with_marks[f"sig:{dataset}"] = [marks.get((m, dataset), "") for m in table.index]
     with atomic_path(out_tsv) as tmp:
-        table.to_csv(tmp, sep="\t", float_format="%.6f", lineterminator="\n")
+        with_marks.to_csv(tmp, sep="\t", float_format="%.6f", lineterminator="\n")
     ordered = long.sort_values(["model", "dataset", "metric"], kind="stable")
     with atomic_path(out_long) as tmp:
         ordered.to_csv(tmp, sep="\t", index=False, float_format="%.6f", lineterminator="\n")
-    write_text(out_md, markdown(table, metric, provenance_lines))
+    write_text(out_md, markdown(table, metric, provenance_lines, marks, notes, sections))
     return table
 
 
-def markdown(table: pd.DataFrame, metric: str, provenance_lines: Sequence[str]) -> str:
+def markdown(
+    table: pd.DataFrame,
+    metric: str,
+    provenance_lines: Sequence[str],
+    marks: Mapping[tuple[str, str], str] | None = None,
+    notes: str = "",
+    sections: Sequence[str] = (),
+) -> str:
+    marks = marks or {}
     header = ["model", *table.columns]
     lines = [
         f"# Leaderboard: {metric}",
@@ -68,10 +85,27 @@ def markdown(table: pd.DataFrame, metric: str, provenance_lines: Sequence[str]) 
         "|" + "|".join(["---"] + ["---:"] * len(table.columns)) + "|",
     ]
     for model, row in table.iterrows():
-        cells = ["" if pd.isna(v) else f"{v:.4f}" for v in row]
+        cells = [
+            "" if pd.isna(v) else f"{v:.4f}{marks.get((model, column), '')}"
+            for column, v in row.items()
+        ]
         lines.append("| " + " | ".join([str(model), *cells]) + " |")
+    if notes:
+        lines += ["", notes]
+    for section in sections:
+        lines += ["", section]
     lines += ["", "## Provenance", "", *[f"- {line}" for line in provenance_lines], ""]
     return "\n".join(lines)
+
+
+def significance_note(settings: Mapping, any_marks: bool) -> str:
+    """The line under the table that explains the markers."""
+    return (
+        f"▲ / ▼: significantly better / worse than the baseline ({settings['baseline']}) by a "
+        f"paired two-sided {settings['primary_test']}, {settings['correction']} correction over "
+        f"the models of each dataset, alpha {settings['alpha']} (see significance.md)."
+        + ("" if any_marks else " No difference is significant.")
+    )
 
 
 def provenance_summary(manifest: dict[str, Any]) -> list[str]:

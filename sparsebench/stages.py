@@ -30,6 +30,7 @@ from sparsebench.fileio import (
     save_csr,
     write_json,
     write_lines,
+    write_text,
 )
 from sparsebench.metrics import default_metric_names, evaluate_run
 from sparsebench.prepare import prepare_dataset, read_corpus_slice, read_qrels
@@ -275,7 +276,7 @@ def evaluate(
     out_per_query: str | Path,
 ) -> dict[str, float]:
     """Per-query values (long TSV) and means (JSON, keys like "nDCG@10") of a run."""
-    names = default_metric_names(settings["cutoffs"])
+    names = settings.get("metrics") or default_metric_names(settings["cutoffs"])
     run = read_run(run_path)
     unsorted = misordered_queries(run)
     if unsorted:
@@ -343,6 +344,88 @@ def evaluation_manifest(
     provenance.write_manifest(out_path, content)
 
 
+def significance_settings(config: dict[str, Any]):
+    from sparsebench.comparisons import SignificanceSettings
+    from sparsebench.config import significance_metrics
+
+    section = config["significance"]
+    return SignificanceSettings(
+        baseline=section["baseline"],
+        all_pairs=section["all_pairs"],
+        metrics=tuple(significance_metrics(config)),
+        tests=tuple(section["tests"]),
+        primary_test=section["primary_test"],
+        alpha=section["alpha"],
+        correction=section["correction"],
+        resamples=section["resamples"],
+        seed=section["seed"],
+    )
+
+
+def _pairs(models: list[str], datasets: list[str], files: list[str]) -> dict[tuple[str, str], str]:
+    """(model, dataset) -> file, for files expanded over models x datasets."""
+    pairs = [(m, d) for m in models for d in datasets]
+    if len(pairs) != len(files):
+        raise DataError(f"expected {len(pairs)} files (models x datasets), got {len(files)}")
+    for (model, dataset), path in zip(pairs, files, strict=True):
+        if f"/{model}/{dataset}/" not in Path(path).as_posix():
+            raise DataError(f"{path} does not belong to ({model}, {dataset})")
+    return dict(zip(pairs, files, strict=True))
+
+
+def significance(
+    models: list[str],
+    datasets: list[str],
+    per_query_files: list[str],
+    config: dict[str, Any],
+    out_tsv: str | Path,
+    out_md: str | Path,
+    started: str,
+) -> pd.DataFrame:
+    """significance.tsv (long) and significance.md from every pair's per-query values."""
+    from sparsebench import comparisons
+    from sparsebench.config import stable_hash
+
+    settings = significance_settings(config)
+    files = _pairs(models, datasets, per_query_files)
+    values = {
+        pair: comparisons.read_per_query(path, settings.metrics) for pair, path in files.items()
+    }
+    if len(models) < 2:
+        log.warning("one model only: nothing to compare")
+        table = pd.DataFrame(columns=comparisons.COLUMNS)
+    else:
+        table = comparisons.significance_table(values, models, datasets, settings)
+    with atomic_path(out_tsv) as tmp:
+        table.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.10g")
+    lines = [
+        f"config sha256: {stable_hash(config)}",
+        f"tests: {', '.join(settings.tests)}; correction: {settings.correction}; "
+        f"alpha: {settings.alpha}; resamples: {settings.resamples}; seed: {settings.seed}",
+        f"command: `{provenance.command_line()}`",
+        "versions: " + ", ".join(f"{k} {v}" for k, v in provenance.package_versions().items()),
+        f"started: {started}; finished: {provenance.now()}",
+    ]
+    write_text(
+        out_md, comparisons.markdown_report(values, table, models, datasets, settings, lines)
+    )
+    log.info(
+        "%d comparisons, %d significant",
+        len(table),
+        int(table["significant"].sum()) if len(table) else 0,
+    )
+    return table
+
+
+def reproduction_targets(config: dict[str, Any]) -> dict[str, str]:
+    """Dataset -> row name of the expected figures (the BEIR name unless mapped)."""
+    mapped = config["reproduction"]["datasets"]
+    return {
+        name: mapped.get(name, entry.get("name", name) if entry["source"] == "beir" else name)
+        for name, entry in config["datasets"].items()
+    }
+
+
 def leaderboard(
     models: list[str],
     datasets: list[str],
@@ -352,18 +435,24 @@ def leaderboard(
     config: dict[str, Any],
     outputs: dict[str, str],
     started: str,
+    significance_tsv: str | Path | None = None,
 ) -> pd.DataFrame:
-    """leaderboard.tsv (+ .md, long metrics.tsv and a manifest) from every pair's metrics."""
+    """leaderboard.tsv (+ .md, long metrics.tsv, reproduction.tsv and a manifest)."""
     from sparsebench import leaderboard as board
+    from sparsebench import reproduction
+    from sparsebench.comparisons import markers
     from sparsebench.config import encoding_params, stable_hash, weighting_params
 
-    pairs = [(m, d) for m in models for d in datasets]
-    entries = []
-    for (model, dataset), path in zip(pairs, metrics_files, strict=True):
-        if f"/{model}/{dataset}/" not in Path(path).as_posix():
-            raise DataError(f"metrics file {path} does not belong to ({model}, {dataset})")
-        entries.append((model, dataset, path))
-    long = board.collect_metrics(entries)
+    files = _pairs(models, datasets, metrics_files)
+    long = board.collect_metrics([(m, d, p) for (m, d), p in files.items()])
+    marks = {}
+    if significance_tsv is not None:
+        table = pd.read_csv(
+            significance_tsv, sep="\t", keep_default_na=False, dtype={"dataset": str, "model": str}
+        )
+        if len(table):
+            table["significant"] = table["significant"].astype(str).str.lower() == "true"
+            marks = markers(table, metric, config["significance"]["primary_test"])
     model_hashes = {
         m: stable_hash(
             {
@@ -376,7 +465,7 @@ def leaderboard(
     content = provenance.manifest(
         stage="leaderboard",
         settings=config,
-        inputs={f"{m}/{d}": p for m, d, p in entries},
+        inputs={f"{m}/{d}": p for (m, d), p in files.items()},
         started=started,
         extra={
             "primary_metric": metric,
@@ -388,6 +477,25 @@ def leaderboard(
             "model_settings": {m: config["models"][m] for m in models},
         },
     )
+    wide = board.leaderboard_table(long, metric, models, datasets)
+    section = config["reproduction"]
+    expected, expected_metric = reproduction.load_expected(section["expected"])
+    checks = (
+        reproduction.check(
+            wide,
+            expected,
+            section["models"],
+            reproduction_targets(config),
+            section["ok"],
+            section["okish"],
+        )
+        if expected_metric == metric
+        else reproduction.check(wide, expected, {}, {})
+    )
+    with atomic_path(outputs["reproduction"]) as tmp:
+        checks.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.6f")
+    notes = board.significance_note(config["significance"], bool(marks))
+    extra_sections = [reproduction.markdown(checks, metric, section["ok"], section["okish"])]
     table = board.write_leaderboard(
         long,
         metric,
@@ -397,6 +505,9 @@ def leaderboard(
         outputs["long"],
         outputs["markdown"],
         board.provenance_summary(content),
+        marks=marks,
+        notes=notes,
+        sections=extra_sections,
     )
     provenance.write_manifest(outputs["manifest"], content)
     log.info("leaderboard (%s):\n%s", metric, table.to_string(float_format="%.4f"))

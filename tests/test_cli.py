@@ -17,29 +17,66 @@ def files(tmp_path):
     with open(run_path, "w") as handle:
         for i, (q, d, s) in enumerate(run.itertuples(index=False)):
             handle.write(f"{q} Q0 {d} {i} {s} tag\n")
-    qrels_path.write_text("query-id\tcorpus-id\tscore\n" + "".join(
-        f"{q}\t{d}\t{g}\n" for q, d, g in qrels.itertuples(index=False)))
+    qrels_path.write_text(
+        "query-id\tcorpus-id\tscore\n"
+        + "".join(f"{q}\t{d}\t{g}\n" for q, d, g in qrels.itertuples(index=False))
+    )
     trec_qrels.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
     return run, qrels, run_path, qrels_path, trec_qrels
 
 
 def test_means_as_json_equal_trec_eval(files, capsys):
     run, qrels, run_path, qrels_path, _ = files
-    assert main(["evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
-                 "--query-set", "run", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--qrels",
+                str(qrels_path),
+                "--run",
+                str(run_path),
+                "--query-set",
+                "run",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     means = json.loads(capsys.readouterr().out)
     reference = trec_eval(run, qrels)
-    for ours, theirs in [("nDCG@10", "ndcg_cut_10"), ("Recall@100", "recall_100"),
-                         ("MAP", "map"), ("MRR", "recip_rank"), ("R-Precision", "Rprec"),
-                         ("bpref", "bpref"), ("P@10", "P_10")]:
+    for ours, theirs in [
+        ("nDCG@10", "ndcg_cut_10"),
+        ("Recall@100", "recall_100"),
+        ("MAP", "map"),
+        ("MRR", "recip_rank"),
+        ("R-Precision", "Rprec"),
+        ("bpref", "bpref"),
+        ("P@10", "P_10"),
+    ]:
         assert means[ours] == pytest.approx(reference[theirs].mean(), abs=1e-9)
     assert {"R_cap@100", "MAP@100", "MRR@10", "Success@10", "F1@10", "gMAP"} <= set(means)
 
 
 def test_trec_qrels_per_query_tsv(files, capsys):
     run, qrels, run_path, _, trec_qrels = files
-    assert main(["evaluate", "--qrels", str(trec_qrels), "--run", str(run_path), "--metrics",
-                 "MAP,nDCG@5", "--per-query", "--format", "tsv", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--qrels",
+                str(trec_qrels),
+                "--run",
+                str(run_path),
+                "--metrics",
+                "MAP,nDCG@5",
+                "--per-query",
+                "--format",
+                "tsv",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "query_id\tmetric\tvalue"
     values = {(q, m): float(v) for q, m, v in (line.split("\t") for line in lines[1:])}

@@ -138,7 +138,7 @@ def test_leaderboard(experiment):
     workdir, _, _ = experiment
     table = pd.read_csv(workdir / "results" / "leaderboard.tsv", sep="\t", index_col="model")
     assert list(table.index) == ["bm25", "bm25-classic-idf"]
-    assert list(table.columns) == ["web", "local", "average"]
+    assert list(table.columns) == ["web", "local", "average", "sig:web", "sig:local"]
     metrics = json.loads(
         (workdir / "results" / "eval" / "bm25" / "web" / "metrics.json").read_text()
     )
@@ -148,6 +148,33 @@ def test_leaderboard(experiment):
     assert "nDCG@10" in markdown and "config sha256" in markdown and "dataset web" in markdown
     long = pd.read_csv(workdir / "results" / "metrics.tsv", sep="\t")
     assert set(long.columns) == {"model", "dataset", "metric", "value"} and len(long) > 40
+
+
+def test_significance_report(experiment):
+    workdir, _, _ = experiment
+    table = pd.read_csv(workdir / "results" / "significance.tsv", sep="\t")
+    assert list(table.columns) == [
+        "dataset",
+        "metric",
+        "model",
+        "baseline",
+        "test",
+        "statistic",
+        "p",
+        "p_adjusted",
+        "significant",
+        "delta",
+        "ci_low",
+        "ci_high",
+        "wins",
+        "ties",
+        "losses",
+        "n_queries",
+    ]
+    assert set(table["model"]) == {"bm25-classic-idf"} and set(table["baseline"]) == {"bm25"}
+    assert set(table["dataset"]) == {"web", "local"} and (table["n_queries"] == 4).all()
+    report = (workdir / "results" / "significance.md").read_text()
+    assert "## web: nDCG@10" in report and "holm" in report and "config sha256" in report
 
 
 def test_changing_one_model_plans_only_that_model(experiment, tmp_path):
@@ -163,7 +190,7 @@ def test_changing_one_model_plans_only_that_model(experiment, tmp_path):
         for rule in ("term_weights", "retrieve", "evaluate")
         for d in ("web", "local")
     }
-    assert jobs == expected | {("leaderboard", ""), ("all", "")}
+    assert jobs == expected | {("significance", ""), ("leaderboard", ""), ("all", "")}
 
 
 def test_changing_a_metric_setting_reruns_only_evaluation(experiment, tmp_path):
@@ -172,7 +199,7 @@ def test_changing_a_metric_setting_reruns_only_evaluation(experiment, tmp_path):
     other = tmp_path / "changed.yaml"
     other.write_text(yaml.safe_dump(changed, sort_keys=False))
     rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=other))}
-    assert rules == {"evaluate", "leaderboard", "all"}
+    assert rules == {"evaluate", "significance", "leaderboard", "all"}
 
 
 def test_a_single_pair_is_a_target(tmp_path, experiment):
@@ -213,5 +240,5 @@ def test_embedded_default_runs_offline_from_any_directory(tmp_path):
     workdir = tmp_path / "default"
     snakemake(workdir)
     table = pd.read_csv(workdir / "results" / "leaderboard.tsv", sep="\t", index_col="model")
-    assert list(table.columns) == ["minibeir", "average"]
+    assert list(table.columns) == ["minibeir", "average", "sig:minibeir"]
     assert (table["minibeir"] > 0.5).all()

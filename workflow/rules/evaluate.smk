@@ -21,19 +21,40 @@ rule evaluate:
         f"{SCRIPTS}/evaluate.py"
 
 
+rule significance:
+    input:
+        per_query=expand("results/eval/{model}/{dataset}/per_query.tsv", model=MODELS, dataset=DATASETS),
+    output:
+        table="results/significance.tsv",
+        markdown="results/significance.md",
+    params:
+        settings=lambda wc: {**config["significance"], "metrics": sbconfig.significance_metrics(config)},
+        models=MODELS,
+        datasets=DATASETS,
+    log:
+        "results/logs/significance.log",
+    benchmark:
+        "results/benchmarks/significance.tsv"
+    script:
+        f"{SCRIPTS}/significance.py"
+
+
 rule leaderboard:
     input:
         metrics=expand("results/eval/{model}/{dataset}/metrics.json", model=MODELS, dataset=DATASETS),
         infos=expand("results/data/{dataset}/dataset.json", dataset=DATASETS),
+        significance="results/significance.tsv",
     output:
         table="results/leaderboard.tsv",
         long="results/metrics.tsv",
         markdown="results/leaderboard.md",
         manifest="results/leaderboard.manifest.json",
+        reproduction="results/reproduction.tsv",
     params:
         metric=config["evaluation"]["primary_metric"],
         models=MODELS,
         datasets=DATASETS,
+        reproduction=config["reproduction"],
     log:
         "results/logs/leaderboard.log",
     script:

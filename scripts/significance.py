@@ -1,0 +1,17 @@
+"""Snakemake script of rule significance: sparsebench.stages.significance."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+from sparsebench.provenance import now
+
+started = now()
+with stage_logging(snakemake.log[0], "significance"):
+    stages.significance(
+        models=list(snakemake.params.models),
+        datasets=list(snakemake.params.datasets),
+        per_query_files=list(snakemake.input.per_query),
+        config=dict(snakemake.config),
+        out_tsv=snakemake.output.table,
+        out_md=snakemake.output.markdown,
+        started=started,
+    )

@@ -1,0 +1,198 @@
+"""Paired significance tests between two systems' per-query values on the same queries.
+
+Tests (two-sided): paired t-test (scipy.stats.ttest_rel), Wilcoxon signed-rank
+(scipy.stats.wilcoxon with scipy's defaults: zero differences dropped, exact or normal
+approximation chosen by scipy), sign test (exact binomial test on wins vs losses, ties
+dropped), paired bootstrap test (queries resampled with replacement from the differences
+centred on zero) and Fisher's randomization test (the sign of each query's difference
+flipped at random). Monte Carlo p-values are (1 + hits) / (1 + resamples), never 0.
+
+Every random draw comes from a generator seeded by the seed in config and the names of
+the comparison, so a report is byte-identical on rerun and adding a model does not move
+the p-values of the others. When every difference is zero, tests that would divide by
+zero report statistic 0 and p = 1 (no evidence of a difference).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import warnings
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from sparsebench.errors import DataError
+
+TESTS = ("t-test", "wilcoxon", "sign", "bootstrap", "randomization")
+CORRECTIONS = ("holm", "bonferroni", "none")
+_BLOCK = 1000  # resamples drawn at once: memory is block x queries
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One test of a model against a baseline on one metric."""
+
+    test: str
+    statistic: float
+    p: float
+    delta: float  # mean(model - baseline)
+    ci_low: float  # 95% bootstrap percentile interval of delta
+    ci_high: float
+    wins: int
+    ties: int
+    losses: int
+    n_queries: int
+
+    def as_row(self) -> dict:
+        return asdict(self)
+
+
+def comparison_seed(seed: int, *names: str) -> np.random.SeedSequence:
+    """A seed derived from the configured seed and the comparison's names."""
+    digest = hashlib.sha256("\x1f".join(names).encode("utf-8")).digest()
+    return np.random.SeedSequence([seed, int.from_bytes(digest[:8], "little")])
+
+
+def align(model: pd.Series, baseline: pd.Series, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """Values of both systems on the same queries, in the same order; refuses query sets
+    that differ (the runs were evaluated on different topics or splits) or hold < 2."""
+    if not model.index.is_unique or not baseline.index.is_unique:
+        raise DataError(f"{what}: per-query values list a query twice")
+    missing_in_model = baseline.index.difference(model.index)
+    missing_in_baseline = model.index.difference(baseline.index)
+    if len(missing_in_model) or len(missing_in_baseline):
+        raise DataError(
+            f"{what}: the two runs were evaluated on different query sets "
+            f"({len(model)} and {len(baseline)} queries, {len(missing_in_model)} only in the "
+            f"baseline, {len(missing_in_baseline)} only in the model, e.g. "
+            f"{(list(missing_in_model) + list(missing_in_baseline))[:3]}); compare runs "
+            "evaluated on the same qrels and query set"
+        )
+    if len(model) < 2:
+        raise DataError(f"{what}: {len(model)} query; a paired test needs at least 2")
+    order = baseline.index.sort_values()
+    return (model.reindex(order).to_numpy(np.float64), baseline.reindex(order).to_numpy(np.float64))
+
+
+def _monte_carlo_p(hits: int, resamples: int) -> float:
+    return (1 + hits) / (1 + resamples)
+
+
+def _bootstrap_means(
+    differences: np.ndarray, resamples: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Means of `resamples` bootstrap samples of the differences (drawn in blocks)."""
+    n = len(differences)
+    means = np.empty(resamples)
+    for start in range(0, resamples, _BLOCK):
+        stop = min(start + _BLOCK, resamples)
+        picks = rng.integers(0, n, size=(stop - start, n))
+        means[start:stop] = differences[picks].mean(axis=1)
+    return means
+
+
+def _randomization_means(
+    differences: np.ndarray, resamples: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Means of the differences with each sign flipped at random, `resamples` times."""
+    n = len(differences)
+    means = np.empty(resamples)
+    for start in range(0, resamples, _BLOCK):
+        stop = min(start + _BLOCK, resamples)
+        signs = rng.integers(0, 2, size=(stop - start, n), dtype=np.int8) * 2 - 1
+        means[start:stop] = (signs * differences).mean(axis=1)
+    return means
+
+
+def _exceeds(null_means: np.ndarray, observed: float) -> int:
+    # a tolerance keeps ties with the observed value (e.g. identical runs) counted
+    return int((np.abs(null_means) >= abs(observed) - 1e-12).sum())
+
+
+def paired_tests(
+    model: np.ndarray,
+    baseline: np.ndarray,
+    tests: Sequence[str] = TESTS,
+    resamples: int = 10_000,
+    seed: np.random.SeedSequence | int = 0,
+) -> list[Comparison]:
+    """Run each test on aligned per-query values; see the module docstring."""
+    model = np.asarray(model, dtype=np.float64)
+    baseline = np.asarray(baseline, dtype=np.float64)
+    if model.shape != baseline.shape or model.ndim != 1:
+        raise DataError("paired tests need two aligned 1-d arrays of per-query values")
+    if len(model) < 2:
+        raise DataError(f"{len(model)} query; a paired test needs at least 2")
+    differences = model - baseline
+    delta = float(differences.mean())
+    wins, losses = int((differences > 0).sum()), int((differences < 0).sum())
+    ties = len(differences) - wins - losses
+    seeds = np.random.SeedSequence(seed).spawn(3) if isinstance(seed, int) else seed.spawn(3)
+    interval_rng, bootstrap_rng, randomization_rng = (np.random.default_rng(s) for s in seeds)
+    interval = np.percentile(_bootstrap_means(differences, resamples, interval_rng), [2.5, 97.5])
+    constant = bool(np.all(differences == differences[0]))
+
+    results = []
+    for test in tests:
+        if test == "t-test":
+            if constant and delta == 0:
+                statistic, p = 0.0, 1.0
+            else:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    outcome = stats.ttest_rel(model, baseline)
+                statistic, p = float(outcome.statistic), float(outcome.pvalue)
+        elif test == "wilcoxon":
+            if wins + losses == 0:
+                statistic, p = 0.0, 1.0
+            else:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    outcome = stats.wilcoxon(model, baseline)
+                statistic, p = float(outcome.statistic), float(outcome.pvalue)
+        elif test == "sign":
+            statistic = float(wins)
+            p = 1.0 if wins + losses == 0 else float(stats.binomtest(wins, wins + losses).pvalue)
+        elif test == "bootstrap":
+            null = _bootstrap_means(differences - delta, resamples, bootstrap_rng)
+            statistic, p = delta, _monte_carlo_p(_exceeds(null, delta), resamples)
+        elif test == "randomization":
+            null = _randomization_means(differences, resamples, randomization_rng)
+            statistic, p = delta, _monte_carlo_p(_exceeds(null, delta), resamples)
+        else:
+            raise ValueError(f"unknown test {test!r}; known: {', '.join(TESTS)}")
+        results.append(
+            Comparison(
+                test,
+                statistic,
+                min(max(p, 0.0), 1.0),
+                delta,
+                float(interval[0]),
+                float(interval[1]),
+                wins,
+                ties,
+                losses,
+                len(differences),
+            )
+        )
+    return results
+
+
+def adjust_p_values(p: Sequence[float], method: str = "holm") -> np.ndarray:
+    """Family-wise error correction: Holm-Bonferroni (step-down), Bonferroni, or none."""
+    values = np.asarray(p, dtype=np.float64)
+    m = len(values)
+    if method == "none" or m == 0:
+        return values.copy()
+    if method == "bonferroni":
+        return np.minimum(values * m, 1.0)
+    if method == "holm":
+        order = np.argsort(values, kind="stable")
+        stepped = np.maximum.accumulate(values[order] * (m - np.arange(m)))
+        adjusted = np.empty(m)
+        adjusted[order] = np.minimum(stepped, 1.0)
+        return adjusted
+    raise ValueError(f"unknown correction {method!r}; known: {', '.join(CORRECTIONS)}")

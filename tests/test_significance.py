@@ -1,0 +1,197 @@
+"""Significance tests against scipy and an independent Monte Carlo implementation,
+the correction, the report tables and the `compare` / `check-reproduction` commands."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from sparsebench.cli import main
+from sparsebench.comparisons import SignificanceSettings, markers, significance_table
+from sparsebench.errors import DataError
+from sparsebench.reproduction import check, load_expected
+from sparsebench.significance import adjust_p_values, align, paired_tests
+
+RNG = np.random.default_rng(7)
+BASE = RNG.beta(2, 3, size=120)
+MODEL = np.clip(BASE + RNG.normal(0.03, 0.1, size=120), 0, 1)
+
+
+def by_test(results):
+    return {r.test: r for r in results}
+
+
+def test_parametric_and_rank_tests_equal_scipy():
+    results = by_test(paired_tests(MODEL, BASE, seed=1))
+    t = stats.ttest_rel(MODEL, BASE)
+    assert results["t-test"].p == pytest.approx(t.pvalue, rel=1e-12)
+    assert results["t-test"].statistic == pytest.approx(t.statistic, rel=1e-12)
+    w = stats.wilcoxon(MODEL, BASE)
+    assert results["wilcoxon"].p == pytest.approx(w.pvalue, rel=1e-12)
+    wins, losses = int((MODEL > BASE).sum()), int((MODEL < BASE).sum())
+    assert results["sign"].p == pytest.approx(
+        stats.binomtest(wins, wins + losses).pvalue, rel=1e-12
+    )
+    assert (results["sign"].wins, results["sign"].losses) == (wins, losses)
+    assert results["t-test"].delta == pytest.approx((MODEL - BASE).mean())
+
+
+def independent_randomization_p(a, b, resamples, seed):
+    rng = np.random.default_rng(seed)
+    d = a - b
+    observed = abs(d.mean())
+    hits = sum(
+        abs((d * rng.choice([-1, 1], size=len(d))).mean()) >= observed - 1e-12
+        for _ in range(resamples)
+    )
+    return (hits + 1) / (resamples + 1)
+
+
+def independent_bootstrap_p(a, b, resamples, seed):
+    rng = np.random.default_rng(seed)
+    d = a - b
+    centred = d - d.mean()
+    hits = sum(
+        abs(rng.choice(centred, size=len(d)).mean()) >= abs(d.mean()) - 1e-12
+        for _ in range(resamples)
+    )
+    return (hits + 1) / (resamples + 1)
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.02, 0.04])
+def test_monte_carlo_tests_agree_with_an_independent_implementation(shift):
+    model = np.clip(BASE + RNG.normal(shift, 0.1, size=120), 0, 1)
+    resamples = 4000
+    ours = by_test(paired_tests(model, BASE, resamples=resamples, seed=3))
+    for test, reference in (
+        ("randomization", independent_randomization_p),
+        ("bootstrap", independent_bootstrap_p),
+    ):
+        expected = reference(model, BASE, resamples, seed=99)
+        # both are Monte Carlo estimates of the same p: allow 4 standard errors of each
+        error = 4 * np.sqrt(2 * expected * (1 - expected) / resamples) + 2 / resamples
+        assert abs(ours[test].p - expected) <= error, (test, ours[test].p, expected)
+    # and they agree with the t-test's answer on such well-behaved data
+    assert abs(ours["randomization"].p - ours["t-test"].p) < 0.03
+
+
+def test_seeded_results_are_stable():
+    first = paired_tests(MODEL, BASE, seed=5)
+    assert first == paired_tests(MODEL, BASE, seed=5)
+    assert first != paired_tests(MODEL, BASE, seed=6)
+
+
+def test_identical_runs_are_never_significant():
+    for result in paired_tests(BASE, BASE.copy(), seed=0):
+        assert result.p == 1.0 and result.delta == 0.0
+        assert (result.wins, result.ties, result.losses) == (0, 120, 0)
+
+
+def test_a_shift_of_a_tenth_is_significant_everywhere():
+    for result in paired_tests(BASE + 0.1, BASE, seed=0):
+        assert result.p < 0.001, result.test
+        assert result.delta == pytest.approx(0.1)
+        assert result.ci_low == pytest.approx(0.1) and result.ci_high == pytest.approx(0.1)
+
+
+def test_holm_and_bonferroni():
+    p = [0.01, 0.04, 0.03, 0.005]
+    # Holm: sorted 0.005*4, 0.01*3, 0.03*2, 0.04*1 with running maximum
+    np.testing.assert_allclose(adjust_p_values(p, "holm"), [0.03, 0.06, 0.06, 0.02])
+    np.testing.assert_allclose(adjust_p_values(p, "bonferroni"), [0.04, 0.16, 0.12, 0.02])
+    np.testing.assert_allclose(adjust_p_values(p, "none"), p)
+    assert adjust_p_values([0.9, 0.8], "holm").max() <= 1.0
+
+
+def test_different_query_sets_and_tiny_sets_are_refused():
+    a = pd.Series([0.1, 0.2, 0.3], index=["q1", "q2", "q3"])
+    b = pd.Series([0.1, 0.2, 0.3], index=["q1", "q2", "q4"])
+    with pytest.raises(DataError, match="different query sets"):
+        align(a, b, "x vs y")
+    with pytest.raises(DataError, match="at least 2"):
+        align(a[:1], a[:1], "x vs y")
+
+
+def frames(values):
+    return {
+        key: pd.DataFrame({"nDCG@10": v}, index=[f"q{i}" for i in range(len(v))])
+        for key, v in values.items()
+    }
+
+
+def test_table_markers_and_correction_family():
+    values = frames(
+        {
+            ("bm25", "d"): BASE,
+            ("better", "d"): BASE + 0.1,
+            ("worse", "d"): BASE - 0.1,
+            ("same", "d"): BASE,
+        }
+    )
+    settings = SignificanceSettings(baseline="bm25", metrics=("nDCG@10",), resamples=500)
+    table = significance_table(values, ["bm25", "better", "worse", "same"], ["d"], settings)
+    assert len(table) == 3 * 5
+    t_tests = table[table["test"] == "t-test"].set_index("model")
+    np.testing.assert_allclose(t_tests["p_adjusted"], adjust_p_values(t_tests["p"], "holm"))
+    assert markers(table, "nDCG@10", "t-test") == {("better", "d"): "▲", ("worse", "d"): "▼"}
+
+
+def test_compare_command(tmp_path, capsys):
+    qrels = tmp_path / "qrels.tsv"
+    qrels.write_text("".join(f"q{i}\td{i}\t1\n" for i in range(40)))
+    runs = []
+    for name, hit_rank in (("a", 1), ("b", 3)):
+        path = tmp_path / f"{name}.trec"
+        lines = []
+        for i in range(40):
+            docs = [f"x{j}" for j in range(5)]
+            docs.insert(hit_rank - 1 if i % 4 else 4, f"d{i}")
+            lines += [f"q{i} Q0 {d} {r} {10 - r} {name}\n" for r, d in enumerate(docs, 1)]
+        path.write_text("".join(lines))
+        runs.append(str(path))
+    assert (
+        main(
+            [
+                "compare",
+                "--qrels",
+                str(qrels),
+                "--runs",
+                *runs,
+                "--metrics",
+                "MRR",
+                "--format",
+                "tsv",
+                "--resamples",
+                "500",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    table = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out), sep="\t")
+    assert set(table["test"]) == {"t-test", "wilcoxon", "sign", "bootstrap", "randomization"}
+    assert (table["model"] == "b.trec").all() and (table["baseline"] == "a.trec").all()
+    assert table["significant"].all() and (table["delta"] < 0).all()
+
+
+def test_reproduction_check(tmp_path, capsys):
+    expected, metric = load_expected("beir-ndcg10")
+    assert metric == "nDCG@10" and expected.loc["scifact", "bm25-flat"] == 0.6789
+    board = pd.DataFrame(
+        {"scifact": [0.6786, 0.6750, 0.60], "average": [0, 0, 0]},
+        index=pd.Index(["a", "b", "c"], name="model"),
+    )
+    result = check(
+        board,
+        expected,
+        {"a": "bm25-flat", "b": "bm25-flat", "c": "bm25-flat"},
+        {"scifact": "scifact"},
+    )
+    assert list(result["status"]) == ["OK", "OKISH", "FAIL"]
+    path = tmp_path / "leaderboard.tsv"
+    board.assign(**{"sig:scifact": ""}).to_csv(path, sep="\t")
+    assert main(["check-reproduction", "--leaderboard", str(path), "--model", "a=bm25-flat"]) == 0
+    assert main(["check-reproduction", "--leaderboard", str(path), "--model", "c=bm25-flat"]) == 1
+    assert "FAIL" in capsys.readouterr().out
