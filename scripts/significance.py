@@ -2,9 +2,7 @@
 
 from sparsebench import stages
 from sparsebench.logs import stage_logging
-from sparsebench.provenance import now
 
-started = now()
 with stage_logging(snakemake.log[0], "significance"):
     stages.significance(
         models=list(snakemake.params.models),
@@ -13,5 +11,4 @@ with stage_logging(snakemake.log[0], "significance"):
         config=dict(snakemake.config),
         out_tsv=snakemake.output.table,
         out_md=snakemake.output.markdown,
-        started=started,
     )

@@ -121,5 +121,4 @@ def provenance_summary(manifest: dict[str, Any]) -> list[str]:
         )
     for name, digest in manifest.get("models", {}).items():
         lines.append(f"model {name}: settings sha256 {digest[:12]}")
-    lines.append(f"finished: {manifest['finished']}")
     return lines

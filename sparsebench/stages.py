@@ -380,7 +380,6 @@ def significance(
     config: dict[str, Any],
     out_tsv: str | Path,
     out_md: str | Path,
-    started: str,
 ) -> pd.DataFrame:
     """significance.tsv (long) and significance.md from every pair's per-query values."""
     from sparsebench import comparisons
@@ -404,7 +403,6 @@ def significance(
         f"alpha: {settings.alpha}; resamples: {settings.resamples}; seed: {settings.seed}",
         f"command: `{provenance.command_line()}`",
         "versions: " + ", ".join(f"{k} {v}" for k, v in provenance.package_versions().items()),
-        f"started: {started}; finished: {provenance.now()}",
     ]
     write_text(
         out_md, comparisons.markdown_report(values, table, models, datasets, settings, lines)

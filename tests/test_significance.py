@@ -195,3 +195,26 @@ def test_reproduction_check(tmp_path, capsys):
     assert main(["check-reproduction", "--leaderboard", str(path), "--model", "a=bm25-flat"]) == 0
     assert main(["check-reproduction", "--leaderboard", str(path), "--model", "c=bm25-flat"]) == 1
     assert "FAIL" in capsys.readouterr().out
+
+
+def test_report_files_are_byte_identical_on_rerun(tmp_path):
+    from sparsebench import stages
+    from sparsebench.config import validate_config
+
+    config = validate_config({"datasets": {"d": {"source": "builtin", "name": "minibeir"}},
+                              "models": {"bm25": {"kind": "bm25"}, "other": {"kind": "bm25"}},
+                              "significance": {"resamples": 300}})
+    files = []
+    for model, values in (("bm25", BASE), ("other", MODEL)):
+        path = tmp_path / model / "d" / "per_query.tsv"
+        path.parent.mkdir(parents=True)
+        pd.DataFrame({"query_id": [f"q{i}" for i in range(len(values))], "metric": "nDCG@10",
+                      "value": values}).to_csv(path, sep="\t", index=False)
+        files.append(str(path))
+    outputs = []
+    for attempt in range(2):
+        tsv, md = tmp_path / f"s{attempt}.tsv", tmp_path / f"s{attempt}.md"
+        stages.significance(["bm25", "other"], ["d"], files, config, tsv, md)
+        outputs.append((tsv.read_bytes(), md.read_bytes()))
+    assert outputs[0] == outputs[1]
+    assert b"| other | bm25 |" in outputs[0][1]
