@@ -1,9 +1,14 @@
 """Snakemake script of rule encode_corpus_shard: sparsebench.stages.encode_corpus_shard."""
 
 from sparsebench import stages
+from sparsebench.config import encoder_model, runtime_params
 from sparsebench.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "encode_corpus_shard"):
+    # batch size and device change speed, not vectors: read from config, not params
+    model = encoder_model(snakemake.config, snakemake.wildcards.encoder)
+    runtime = runtime_params(model, "documents")
+    runtime["threads"] = snakemake.threads
     stages.encode_corpus_shard(
         snakemake.input.corpus,
         int(snakemake.wildcards.shard),
@@ -11,4 +16,5 @@ with stage_logging(snakemake.log[0], "encode_corpus_shard"):
         dict(snakemake.params.encoding),
         snakemake.output.npz,
         snakemake.output.terms,
+        runtime=runtime,
     )

@@ -1,9 +1,13 @@
 """Snakemake script of rule encode_queries: sparsebench.stages.encode_queries."""
 
 from sparsebench import stages
+from sparsebench.config import runtime_params
 from sparsebench.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "encode_queries"):
+    # batch size and device change speed, not vectors: read from config, not params
+    runtime = runtime_params(snakemake.config["models"][snakemake.wildcards.model], "queries")
+    runtime["threads"] = snakemake.threads
     stages.encode_queries(
         snakemake.input.queries,
         snakemake.input.qrels,
@@ -11,4 +15,5 @@ with stage_logging(snakemake.log[0], "encode_queries"):
         dict(snakemake.params.encoding),
         snakemake.output.queries,
         snakemake.output.query_ids,
+        runtime=runtime,
     )

@@ -17,7 +17,7 @@ with stage_logging(snakemake.log[0], "evaluate"):
         snakemake.output.manifest,
         snakemake.wildcards.model,
         snakemake.wildcards.dataset,
-        dict(snakemake.params.model_settings),
+        dict(snakemake.config["models"][snakemake.wildcards.model]),
         dict(snakemake.params.evaluation),
         snakemake.input.info,
         snakemake.input.run,

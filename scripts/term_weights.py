@@ -10,4 +10,5 @@ with stage_logging(snakemake.log[0], "term_weights"):
         snakemake.output.weights,
         snakemake.output.idf,
         snakemake.output.stats,
+        vocab=snakemake.input.vocab,
     )

@@ -19,7 +19,7 @@ import yaml
 
 from sparsebench.errors import ConfigError
 
-MODEL_KINDS = ("bm25",)
+MODEL_KINDS = ("bm25", "splade")
 DATASET_SOURCES = ("builtin", "local", "beir")
 # BEIR datasets whose corpus contains the queries themselves; BEIR and Pyserini drop
 # a retrieved document whose id equals the query id there.
@@ -77,6 +77,11 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(dict.fromkeys(problems)))
     for name, dataset in resolved["datasets"].items():
         _resolve_dataset(name, dataset)
+    for name, model in resolved["models"].items():
+        if model["kind"] == "splade" and not (model.get("model") or model.get("doc_model")):
+            raise ConfigError(
+                f"config.models.{name}: a splade model needs `model` (or `doc_model`)"
+            )
     _check_metrics(resolved)
     _check_significance(resolved)
     return resolved
@@ -144,11 +149,61 @@ def stable_hash(obj: Any) -> str:
 # --- the settings each stage depends on (its Snakemake params) -----------------------
 
 
-def encoding_params(model: Mapping[str, Any]) -> dict[str, Any]:
-    """What changes the encoded corpus shards and the query vectors of a model."""
+def _splade_side(model: Mapping[str, Any], side: str) -> dict[str, Any]:
+    document = side == "documents"
+    name = (
+        model.get("doc_model" if document else "query_model")
+        or model.get("model")
+        or model.get("doc_model")
+    )
+    return {
+        "kind": "splade",
+        "model": name,
+        "max_length": int(model["max_length" if document else "query_max_length"]),
+        "pooling": model["pooling"],
+        "dtype": model["dtype"],
+        "top_k": model.get("top_k") if document else None,
+        "threshold": float(model["threshold"]) if document else 0.0,
+    }
+
+
+def encoding_params(model: Mapping[str, Any], side: str = "documents") -> dict[str, Any]:
+    """What changes a model's encoded documents (side='documents') or queries."""
     if model["kind"] == "bm25":
         return {"kind": "bm25", "analyzer": dict(model["analyzer"])}
+    if model["kind"] == "splade":
+        if side == "queries" and model["query_encoder"] == "tokenizer":
+            return {"kind": "tokenizer", "model": _splade_side(model, "queries")["model"]}
+        return _splade_side(model, side)
     raise ConfigError(f"unknown model kind {model['kind']!r}")
+
+
+def encoder_id(model: Mapping[str, Any]) -> str:
+    """Name of a model's document encoding: models whose documents encode the same way
+    (e.g. BM25 variants that differ in k1, b or IDF; SPLADE with and without IDF) share
+    one set of shards, built once."""
+    return f"{model['kind']}-{stable_hash(encoding_params(model, 'documents'))[:12]}"
+
+
+def encoder_model(config: Mapping[str, Any], encoder: str) -> Mapping[str, Any]:
+    """The first configured model that uses the document encoding `encoder`."""
+    for model in config["models"].values():
+        if encoder_id(model) == encoder:
+            return model
+    raise ConfigError(f"no model encodes documents as {encoder!r}")
+
+
+def runtime_params(model: Mapping[str, Any], side: str = "documents") -> dict[str, Any]:
+    """Settings that change speed only (batch size, device): never a rerun trigger."""
+    if model["kind"] == "splade":
+        batch = model["batch_size" if side == "documents" else "query_batch_size"]
+        return {"batch_size": int(batch), "device": model["device"]}
+    return {}
+
+
+def uses_accelerator(model: Mapping[str, Any]) -> bool:
+    """Whether the model's document encoding wants a GPU (for job resources)."""
+    return model["kind"] == "splade" and model["device"] != "cpu"
 
 
 def weighting_params(model: Mapping[str, Any]) -> dict[str, Any]:
@@ -161,7 +216,21 @@ def weighting_params(model: Mapping[str, Any]) -> dict[str, Any]:
             "idf": model["idf"],
             "k1_plus_one": bool(model["k1_plus_one"]),
         }
+    if model["kind"] == "splade":
+        params = {"kind": "splade", "idf": model["idf"]}
+        if model["idf"] == "model":
+            params["idf_source"] = encoding_params(model, "queries")["model"]
+        return params
     raise ConfigError(f"unknown model kind {model['kind']!r}")
+
+
+def model_fingerprint(model: Mapping[str, Any]) -> dict[str, Any]:
+    """Every setting of a model that changes its results (not batch sizes or devices)."""
+    return {
+        "documents": encoding_params(model, "documents"),
+        "queries": encoding_params(model, "queries"),
+        "weighting": weighting_params(model),
+    }
 
 
 def retrieval_params(config: Mapping[str, Any], dataset: str) -> dict[str, Any]:

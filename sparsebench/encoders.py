@@ -1,7 +1,8 @@
 """Encoders turn texts into sparse vectors with named columns; one class per model kind.
 
-Every encoder returns a LabelledCSR. The BM25 encoder holds raw term counts (the BM25
-saturation needs the corpus statistics and is applied after stacking, in weighting).
+Every encoder has `encode(texts) -> LabelledCSR` and does its own batching. The BM25
+encoder holds raw term counts (the saturation needs corpus statistics and is applied
+after stacking, in weighting); SPLADE encoders hold the model's term weights.
 """
 
 from __future__ import annotations
@@ -17,13 +18,9 @@ from sparsebench.sparse import LabelledCSR, counts_matrix, iter_row_blocks, stac
 
 
 class Encoder(Protocol):
-    """What the pipeline needs of a model's encoder."""
+    """What the pipeline needs of a model's document or query encoder."""
 
-    batch_size: int
-
-    def encode_documents(self, texts: pa.Array) -> LabelledCSR: ...
-
-    def encode_queries(self, texts: pa.Array) -> LabelledCSR: ...
+    def encode(self, texts: pa.Array | Sequence[str]) -> LabelledCSR: ...
 
 
 class TermCountEncoder:
@@ -34,32 +31,65 @@ class TermCountEncoder:
     def __init__(self, analyzer: Analyzer) -> None:
         self.analyzer = analyzer
 
-    def _encode(self, texts: pa.Array) -> LabelledCSR:
+    def _encode_batch(self, texts: pa.Array) -> LabelledCSR:
         batch = self.analyzer.analyze_batch(texts)
         matrix = counts_matrix(batch.text_index, batch.term_ids, batch.n_texts, len(batch.terms))
         return LabelledCSR(matrix, batch.terms)
 
-    encode_documents = _encode
-    encode_queries = _encode
+    def encode(self, texts: pa.Array | Sequence[str]) -> LabelledCSR:
+        array = as_string_array(texts)
+        parts = [
+            self._encode_batch(array.slice(start, stop - start))
+            for start, stop in iter_row_blocks(len(array), self.batch_size)
+        ]
+        return stack_labelled(parts or [self._encode_batch(array)])
 
 
-def make_encoder(encoding: dict[str, Any]) -> Encoder:
-    """The encoder of a model from its encoding settings (config.encoding_params)."""
-    if encoding["kind"] == "bm25":
+def as_string_array(texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> pa.Array:
+    if isinstance(texts, pa.ChunkedArray):
+        return texts.combine_chunks()
+    if isinstance(texts, pa.Array):
+        return texts
+    return pa.array(list(texts), type=pa.string())
+
+
+class _SpladeAdapter:
+    """A SPLADE-family encoder behind the pipeline's interface (lazy torch import)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def encode(self, texts: pa.Array | Sequence[str]) -> LabelledCSR:
+        return self.inner.encode(as_string_array(texts).to_pylist())
+
+
+def make_encoder(encoding: dict[str, Any], runtime: dict[str, Any] | None = None) -> Encoder:
+    """The encoder of one side of a model, from its encoding settings
+    (config.encoding_params) and its speed settings (config.runtime_params)."""
+    runtime = runtime or {}
+    kind = encoding["kind"]
+    if kind == "bm25":
         return TermCountEncoder(Analyzer.from_config(encoding["analyzer"]))
-    raise ConfigError(f"no encoder for model kind {encoding['kind']!r}")
+    if kind in ("splade", "tokenizer") and runtime.get("threads"):
+        import torch
 
+        torch.set_num_threads(int(runtime["threads"]))
+    if kind == "splade":
+        from sparsebench.splade import SpladeEncoder, SpladeSettings
 
-def encode_in_batches(
-    encoder: Encoder, texts: pa.Array | Sequence[str], queries: bool = False
-) -> LabelledCSR:
-    """Encode many texts batch by batch; memory follows the encoder's batch size."""
-    array = texts if isinstance(texts, pa.Array | pa.ChunkedArray) else pa.array(texts, pa.string())
-    encode = encoder.encode_queries if queries else encoder.encode_documents
-    parts = [
-        encode(array.slice(start, stop - start))
-        for start, stop in iter_row_blocks(len(array), encoder.batch_size)
-    ]
-    if not parts:
-        parts = [encode(array)]
-    return stack_labelled(parts)
+        settings = SpladeSettings(
+            model=encoding["model"],
+            max_length=encoding["max_length"],
+            pooling=encoding["pooling"],
+            dtype=encoding["dtype"],
+            top_k=encoding.get("top_k"),
+            threshold=encoding.get("threshold", 0.0),
+            batch_size=runtime.get("batch_size", 32),
+            device=runtime.get("device", "auto"),
+        )
+        return _SpladeAdapter(SpladeEncoder(settings))
+    if kind == "tokenizer":
+        from sparsebench.splade import TokenizerQueryEncoder
+
+        return _SpladeAdapter(TokenizerQueryEncoder(encoding["model"]))
+    raise ConfigError(f"no encoder for model kind {kind!r}")

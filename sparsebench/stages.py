@@ -18,8 +18,9 @@ import pyarrow.parquet as pq
 
 from sparsebench import provenance
 from sparsebench.collection import FolderSource, ZipSource, builtin_collection_path
+from sparsebench.config import model_fingerprint, stable_hash
 from sparsebench.download import beir_archive, download
-from sparsebench.encoders import encode_in_batches, make_encoder
+from sparsebench.encoders import make_encoder
 from sparsebench.errors import DataError
 from sparsebench.fileio import (
     atomic_path,
@@ -91,13 +92,14 @@ def encode_corpus_shard(
     encoding: dict[str, Any],
     out_npz: str | Path,
     out_terms: str | Path,
+    runtime: dict[str, Any] | None = None,
 ) -> LabelledCSR:
     """Encode documents [shard * size, (shard + 1) * size) of the corpus."""
     start = shard * shard_size
     table = read_corpus_slice(corpus, start, start + shard_size)
     if table.num_rows == 0:
         raise DataError(f"shard {shard} is empty: the corpus has fewer than {start + 1} documents")
-    encoded = encode_in_batches(make_encoder(encoding), table.column("text"))
+    encoded = make_encoder(encoding, runtime).encode(table.column("text"))
     log.info(
         "shard %d: %d documents, %d terms, %d postings",
         shard,
@@ -148,12 +150,22 @@ def term_weights(
     out_weights: str | Path,
     out_idf: str | Path,
     out_stats: str | Path,
+    vocab: str | Path | None = None,
 ) -> None:
-    """Document weights and the IDF of every term, from the stacked corpus."""
+    """Document weights and the IDF of every term, from the stacked corpus (`vocab`, the
+    corpus's term list, is needed for an IDF shipped with the model)."""
     matrix = load_csr(corpus_npz)
     n_docs = matrix.shape[0]
     df = document_frequencies(matrix)
-    weights = idf(df, n_docs, weighting["idf"])
+    if weighting["idf"] == "model":
+        from sparsebench.splade import load_idf_json
+
+        if vocab is None:
+            raise DataError("an IDF from the model needs the corpus vocabulary")
+        terms = pa.array(read_lines(vocab), type=pa.string())
+        weights = load_idf_json(weighting["idf_source"], terms)
+    else:
+        weights = idf(df, n_docs, weighting["idf"])
     if weighting["kind"] == "bm25":
         documents = bm25_document_weights(
             matrix, weighting["k1"], weighting["b"], weighting["k1_plus_one"]
@@ -184,6 +196,7 @@ def encode_queries(
     encoding: dict[str, Any],
     out_npz: str | Path,
     out_ids: str | Path,
+    runtime: dict[str, Any] | None = None,
 ) -> None:
     """Encode the judged queries in the corpus vocabulary (terms unseen in it drop out)."""
     table = pq.read_table(queries)
@@ -199,7 +212,7 @@ def encode_queries(
         dropped,
     )
     table = table.filter(pa.array(keep))
-    encoded = encode_in_batches(make_encoder(encoding), table.column("text"), queries=True)
+    encoded = make_encoder(encoding, runtime).encode(table.column("text"))
     vocabulary = pa.array(read_lines(vocab), type=pa.string())
     matrix = align_columns(encoded.matrix, encoded.terms, vocabulary)
     empty = int((np.diff(matrix.indptr) == 0).sum())
@@ -335,7 +348,7 @@ def evaluation_manifest(
         inputs={"run": run_path},
         started=started,
         extra={
-            "model_sha256": provenance.stable_hash(model_settings),
+            "model_sha256": stable_hash(model_fingerprint(model_settings)),
             "dataset": provenance.dataset_provenance(dataset_json),
             "n_queries": int(per_query["query_id"].nunique()),
             "metrics": metrics,
@@ -383,7 +396,6 @@ def significance(
 ) -> pd.DataFrame:
     """significance.tsv (long) and significance.md from every pair's per-query values."""
     from sparsebench import comparisons
-    from sparsebench.config import stable_hash
 
     settings = significance_settings(config)
     files = _pairs(models, datasets, per_query_files)
@@ -439,7 +451,6 @@ def leaderboard(
     from sparsebench import leaderboard as board
     from sparsebench import reproduction
     from sparsebench.comparisons import markers
-    from sparsebench.config import encoding_params, stable_hash, weighting_params
 
     files = _pairs(models, datasets, metrics_files)
     long = board.collect_metrics([(m, d, p) for (m, d), p in files.items()])
@@ -451,15 +462,7 @@ def leaderboard(
         if len(table):
             table["significant"] = table["significant"].astype(str).str.lower() == "true"
             marks = markers(table, metric, config["significance"]["primary_test"])
-    model_hashes = {
-        m: stable_hash(
-            {
-                "encoding": encoding_params(config["models"][m]),
-                "weighting": weighting_params(config["models"][m]),
-            }
-        )
-        for m in models
-    }
+    model_hashes = {m: stable_hash(model_fingerprint(config["models"][m])) for m in models}
     content = provenance.manifest(
         stage="leaderboard",
         settings=config,

@@ -201,15 +201,24 @@ def test_report_files_are_byte_identical_on_rerun(tmp_path):
     from sparsebench import stages
     from sparsebench.config import validate_config
 
-    config = validate_config({"datasets": {"d": {"source": "builtin", "name": "minibeir"}},
-                              "models": {"bm25": {"kind": "bm25"}, "other": {"kind": "bm25"}},
-                              "significance": {"resamples": 300}})
+    config = validate_config(
+        {
+            "datasets": {"d": {"source": "builtin", "name": "minibeir"}},
+            "models": {"bm25": {"kind": "bm25"}, "other": {"kind": "bm25"}},
+            "significance": {"resamples": 300},
+        }
+    )
     files = []
     for model, values in (("bm25", BASE), ("other", MODEL)):
         path = tmp_path / model / "d" / "per_query.tsv"
         path.parent.mkdir(parents=True)
-        pd.DataFrame({"query_id": [f"q{i}" for i in range(len(values))], "metric": "nDCG@10",
-                      "value": values}).to_csv(path, sep="\t", index=False)
+        pd.DataFrame(
+            {
+                "query_id": [f"q{i}" for i in range(len(values))],
+                "metric": "nDCG@10",
+                "value": values,
+            }
+        ).to_csv(path, sep="\t", index=False)
         files.append(str(path))
     outputs = []
     for attempt in range(2):

@@ -7,8 +7,12 @@ from sparsebench.stages import n_shards
 
 DATASETS = list(config["datasets"])
 MODELS = list(config["models"])
+ENCODERS = sorted({sbconfig.encoder_id(m) for m in config["models"].values()})
 SCRIPTS = Path(workflow.basedir) / "scripts"
-ENCODED = "results/encode/{model}/{dataset}"
+# Document encodings are shared by every model that encodes documents the same way;
+# everything from the term weights on belongs to one model.
+ENCODED = "results/encode/{encoder}/{dataset}"
+MODEL_DIR = "results/models/{model}/{dataset}"
 
 
 def _alternatives(names):
@@ -19,6 +23,7 @@ def _alternatives(names):
 wildcard_constraints:
     dataset=_alternatives(DATASETS),
     model=_alternatives(MODELS),
+    encoder=_alternatives(ENCODERS),
     shard=r"\d+",
 
 
@@ -30,6 +35,20 @@ def dataset_config(wildcards):
     return config["datasets"][wildcards.dataset]
 
 
+def encoder_config(wildcards):
+    return sbconfig.encoder_model(config, wildcards.encoder)
+
+
+def encoded(name):
+    """Input function: a file of the document encoding the model uses."""
+
+    def path(wildcards):
+        encoder = sbconfig.encoder_id(model_config(wildcards))
+        return f"results/encode/{encoder}/{wildcards.dataset}/{name}"
+
+    return path
+
+
 def shard_files(suffix):
     """Input function: every shard of a corpus; the count is known after prepare."""
 
@@ -38,7 +57,7 @@ def shard_files(suffix):
         count = n_shards(read_json(info)["n_docs"], config["corpus"]["shard_size"])
         return [
             f"{ENCODED}/shards/{shard}.{suffix}".format(
-                model=wildcards.model, dataset=wildcards.dataset, shard=shard
+                encoder=wildcards.encoder, dataset=wildcards.dataset, shard=shard
             )
             for shard in range(count)
         ]

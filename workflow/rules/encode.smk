@@ -1,4 +1,5 @@
-# Encode corpus shards, stack them, weight terms, encode queries.
+# Encode corpus shards (per document encoding), stack them, then per model: term weights
+# and query vectors.
 
 
 rule encode_corpus_shard:
@@ -8,12 +9,15 @@ rule encode_corpus_shard:
         npz=f"{ENCODED}/shards/{{shard}}.npz",
         terms=f"{ENCODED}/shards/{{shard}}.terms.txt",
     params:
-        encoding=lambda wc: sbconfig.encoding_params(model_config(wc)),
+        encoding=lambda wc: sbconfig.encoding_params(encoder_config(wc), "documents"),
         shard_size=config["corpus"]["shard_size"],
+    threads: lambda wc: 4 if encoder_config(wc)["kind"] == "splade" else 1
+    resources:
+        gpu=lambda wc: int(sbconfig.uses_accelerator(encoder_config(wc))),
     log:
-        "results/logs/encode_corpus_shard/{model}/{dataset}/{shard}.log",
+        "results/logs/encode_corpus_shard/{encoder}/{dataset}/{shard}.log",
     benchmark:
-        "results/benchmarks/encode_corpus_shard/{model}/{dataset}/{shard}.tsv"
+        "results/benchmarks/encode_corpus_shard/{encoder}/{dataset}/{shard}.tsv"
     script:
         f"{SCRIPTS}/encode_corpus_shard.py"
 
@@ -28,20 +32,21 @@ rule stack_shards:
         vocab=f"{ENCODED}/vocab.txt",
         doc_ids=f"{ENCODED}/doc_ids.txt",
     log:
-        "results/logs/stack_shards/{model}/{dataset}.log",
+        "results/logs/stack_shards/{encoder}/{dataset}.log",
     benchmark:
-        "results/benchmarks/stack_shards/{model}/{dataset}.tsv"
+        "results/benchmarks/stack_shards/{encoder}/{dataset}.tsv"
     script:
         f"{SCRIPTS}/stack_shards.py"
 
 
 rule term_weights:
     input:
-        corpus=f"{ENCODED}/corpus.npz",
+        corpus=encoded("corpus.npz"),
+        vocab=encoded("vocab.txt"),
     output:
-        weights=f"{ENCODED}/weights.npz",
-        idf=f"{ENCODED}/idf.npy",
-        stats=f"{ENCODED}/term_stats.json",
+        weights=f"{MODEL_DIR}/weights.npz",
+        idf=f"{MODEL_DIR}/idf.npy",
+        stats=f"{MODEL_DIR}/term_stats.json",
     params:
         weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
     log:
@@ -56,12 +61,13 @@ rule encode_queries:
     input:
         queries="results/data/{dataset}/queries.parquet",
         qrels="results/data/{dataset}/qrels.tsv",
-        vocab=f"{ENCODED}/vocab.txt",
+        vocab=encoded("vocab.txt"),
     output:
-        queries=f"{ENCODED}/queries.npz",
-        query_ids=f"{ENCODED}/query_ids.txt",
+        queries=f"{MODEL_DIR}/queries.npz",
+        query_ids=f"{MODEL_DIR}/query_ids.txt",
     params:
-        encoding=lambda wc: sbconfig.encoding_params(model_config(wc)),
+        encoding=lambda wc: sbconfig.encoding_params(model_config(wc), "queries"),
+    threads: lambda wc: 2 if model_config(wc)["kind"] == "splade" else 1
     log:
         "results/logs/encode_queries/{model}/{dataset}.log",
     benchmark:

@@ -12,7 +12,7 @@ rule evaluate:
         manifest="results/eval/{model}/{dataset}/manifest.json",
     params:
         evaluation=sbconfig.evaluation_params(config),
-        model_settings=model_config,
+        model=lambda wc: sbconfig.model_fingerprint(model_config(wc)),
     log:
         "results/logs/evaluate/{model}/{dataset}.log",
     benchmark:

@@ -3,11 +3,11 @@
 
 rule retrieve:
     input:
-        weights=f"{ENCODED}/weights.npz",
-        idf=f"{ENCODED}/idf.npy",
-        queries=f"{ENCODED}/queries.npz",
-        query_ids=f"{ENCODED}/query_ids.txt",
-        doc_ids=f"{ENCODED}/doc_ids.txt",
+        weights=f"{MODEL_DIR}/weights.npz",
+        idf=f"{MODEL_DIR}/idf.npy",
+        queries=f"{MODEL_DIR}/queries.npz",
+        query_ids=f"{MODEL_DIR}/query_ids.txt",
+        doc_ids=encoded("doc_ids.txt"),
     output:
         run="results/runs/{model}/{dataset}.trec",
     params:

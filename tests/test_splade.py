@@ -1,0 +1,232 @@
+"""SPLADE encoders: vectors equal the SPLADE formula computed directly, on a tiny random
+masked LM built here and on the real ../shared/models/splade-tiny; options, errors, and
+the inference-free query side."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+
+import numpy as np
+import pytest
+from conftest import TINY_DOCS, TINY_QUERIES, shared_path
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from sparsebench.errors import ConfigError  # noqa: E402
+from sparsebench.splade import (  # noqa: E402
+    SpladeEncoder,
+    SpladeSettings,
+    TokenizerQueryEncoder,
+    load_idf_json,
+    select_device,
+)
+
+SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+
+
+def words_of(texts):
+    return sorted({w for t in texts for w in re.findall(r"[a-z]+", t.lower())})
+
+
+def build_masked_lm(folder, architecture="bert", seed=0):
+    """A tiny random masked LM with a made-up vocabulary, saved as a Hugging Face folder."""
+    texts = [f"{t} {x}" for _, t, x in TINY_DOCS] + [q for _, q in TINY_QUERIES]
+    vocab = SPECIAL + words_of(texts) + ["##s", "##ing", "##ed"]
+    tokenizer = transformers.BertTokenizer(vocab={w: i for i, w in enumerate(vocab)})
+    torch.manual_seed(seed)
+    common = dict(vocab_size=len(vocab), max_position_embeddings=64)
+    if architecture == "bert":
+        model = transformers.BertForMaskedLM(
+            transformers.BertConfig(
+                hidden_size=16,
+                num_hidden_layers=1,
+                num_attention_heads=2,
+                intermediate_size=32,
+                **common,
+            )
+        )
+    elif architecture == "roberta":
+        model = transformers.RobertaForMaskedLM(
+            transformers.RobertaConfig(
+                hidden_size=16,
+                num_hidden_layers=1,
+                num_attention_heads=2,
+                intermediate_size=32,
+                pad_token_id=0,
+                **{**common, "max_position_embeddings": 80},
+            )
+        )
+    else:
+        model = transformers.DistilBertForMaskedLM(
+            transformers.DistilBertConfig(
+                dim=16, n_layers=1, n_heads=2, hidden_dim=32, pad_token_id=0, **common
+            )
+        )
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory):
+    return str(build_masked_lm(tmp_path_factory.mktemp("tiny-mlm") / "model"))
+
+
+def direct_splade(model_path, texts, max_length, pooling="max"):
+    """The SPLADE formula, one text at a time, from the full forward pass."""
+    tokenizer = transformers.AutoTokenizer.from_pretrained(model_path)
+    model = transformers.AutoModelForMaskedLM.from_pretrained(model_path).eval()
+    rows = []
+    with torch.no_grad():
+        for text in texts:
+            if not text.strip():
+                rows.append(np.zeros(model.config.vocab_size, np.float32))
+                continue
+            encoded = tokenizer([text], truncation=True, max_length=max_length, return_tensors="pt")
+            logits = model(**encoded).logits
+            activation = torch.log1p(torch.relu(logits)) * encoded["attention_mask"].unsqueeze(-1)
+            pooled = activation.amax(dim=1) if pooling == "max" else activation.sum(dim=1)
+            pooled[0, tokenizer.all_special_ids] = 0
+            rows.append(pooled[0].numpy())
+    return np.stack(rows)
+
+
+TEXTS = [f"{t} {x}" for _, t, x in TINY_DOCS] + ["", "tides " * 40]
+
+
+@pytest.mark.parametrize("pooling", ["max", "sum"])
+@pytest.mark.parametrize("batch_size", [1, 3, 64])
+def test_vectors_equal_the_formula(tiny_model, pooling, batch_size):
+    encoder = SpladeEncoder(
+        SpladeSettings(
+            model=tiny_model, max_length=24, pooling=pooling, batch_size=batch_size, device="cpu"
+        )
+    )
+    ours = encoder.encode(TEXTS).matrix.toarray()
+    np.testing.assert_allclose(ours, direct_splade(tiny_model, TEXTS, 24, pooling), atol=2e-5)
+
+
+@pytest.mark.parametrize("architecture", ["roberta", "distilbert"])
+def test_other_masked_lm_layouts(tmp_path, architecture):
+    path = str(build_masked_lm(tmp_path / architecture, architecture))
+    ours = SpladeEncoder(SpladeSettings(model=path, max_length=24, batch_size=4, device="cpu"))
+    np.testing.assert_allclose(
+        ours.encode(TEXTS[:6]).matrix.toarray(), direct_splade(path, TEXTS[:6], 24), atol=2e-5
+    )
+
+
+def test_real_splade_tiny_equals_the_formula():
+    path = str(shared_path("models", "splade-tiny"))
+    texts = [
+        "Photovoltaic panels convert sunlight into electricity.",
+        "What causes the ocean tides? The gravity of the moon.",
+        "",
+        "sparse retrieval " * 200,
+    ]
+    encoder = SpladeEncoder(SpladeSettings(model=path, max_length=128, batch_size=2, device="cpu"))
+    ours = encoder.encode(texts)
+    np.testing.assert_allclose(ours.matrix.toarray(), direct_splade(path, texts, 128), atol=1e-4)
+    assert ours.terms[2023].as_py() == "this" and len(ours.terms) == 30522
+    assert ours.matrix[2].nnz == 0
+
+
+def test_special_tokens_never_become_terms_and_runs_are_deterministic(tiny_model):
+    encoder = SpladeEncoder(SpladeSettings(model=tiny_model, max_length=24, device="cpu"))
+    first = encoder.encode(TEXTS)
+    assert first.matrix[:, : len(SPECIAL)].nnz == 0
+    second = encoder.encode(TEXTS)
+    assert (first.matrix != second.matrix).nnz == 0
+
+
+def test_pruning(tiny_model):
+    dense = SpladeEncoder(SpladeSettings(model=tiny_model, max_length=24, device="cpu")).encode(
+        TEXTS
+    )
+    top = SpladeEncoder(
+        SpladeSettings(model=tiny_model, max_length=24, device="cpu", top_k=3)
+    ).encode(TEXTS)
+    assert np.diff(top.matrix.indptr).max() <= 3
+    for row in range(len(TEXTS)):
+        kept = top.matrix[row].toarray().ravel()
+        full = dense.matrix[row].toarray().ravel()
+        assert np.allclose(np.sort(kept[kept > 0]), np.sort(full)[::-1][: (kept > 0).sum()][::-1])
+    threshold = float(np.median(dense.matrix.data))
+    cut = SpladeEncoder(
+        SpladeSettings(model=tiny_model, max_length=24, device="cpu", threshold=threshold)
+    ).encode(TEXTS)
+    assert cut.matrix.nnz == int((dense.matrix.data > threshold).sum())
+    assert cut.matrix.data.min() > threshold
+
+
+def test_truncation_is_counted(tiny_model, caplog):
+    caplog.set_level(logging.INFO)
+    encoder = SpladeEncoder(SpladeSettings(model=tiny_model, max_length=12, device="cpu"))
+    encoder.encode(["moon " * 30, "moon", ""])
+    assert encoder.truncated == 1
+    assert "1 of 2 texts exceed max_length 12 tokens" in caplog.text
+    assert "1 empty texts encode to empty vectors" in caplog.text
+
+
+def test_missing_model_folder(tmp_path):
+    with pytest.raises(ConfigError, match="does not exist"):
+        SpladeEncoder(SpladeSettings(model=str(tmp_path / "nope"), device="cpu"))
+
+
+def test_checkpoint_that_is_not_a_masked_lm(tmp_path, tiny_model):
+    gpt = tmp_path / "gpt"
+    transformers.GPT2LMHeadModel(
+        transformers.GPT2Config(
+            n_layer=1, n_embd=16, n_head=2, vocab_size=40, bos_token_id=0, eos_token_id=0
+        )
+    ).save_pretrained(gpt)
+    with pytest.raises(ConfigError, match="not a masked language model"):
+        SpladeEncoder(SpladeSettings(model=str(gpt), device="cpu"))
+    encoder_only = tmp_path / "bert"
+    transformers.BertModel(
+        transformers.BertConfig(
+            vocab_size=40,
+            hidden_size=16,
+            num_hidden_layers=1,
+            num_attention_heads=2,
+            intermediate_size=32,
+        )
+    ).save_pretrained(encoder_only)
+    with pytest.raises(ConfigError, match="not a masked language model"):
+        SpladeEncoder(SpladeSettings(model=str(encoder_only), device="cpu"))
+
+
+def test_device_selection():
+    assert select_device("cpu").type == "cpu"
+    expected = "cuda" if torch.cuda.is_available() else "cpu"
+    assert select_device("auto").type == expected
+    if not torch.cuda.is_available():
+        with pytest.raises(ConfigError, match="CUDA is not available"):
+            select_device("cuda:0")
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+def test_cuda_half_precision_is_close_to_cpu(tiny_model):  # pragma: no cover - GPU only
+    cpu = SpladeEncoder(SpladeSettings(model=tiny_model, max_length=24, device="cpu"))
+    gpu = SpladeEncoder(
+        SpladeSettings(model=tiny_model, max_length=24, device="cuda", dtype="fp16")
+    )
+    np.testing.assert_allclose(
+        gpu.encode(TEXTS).matrix.toarray(), cpu.encode(TEXTS).matrix.toarray(), atol=5e-2
+    )
+
+
+def test_inference_free_query_side(tiny_model, tmp_path):
+    encoder = TokenizerQueryEncoder(tiny_model)
+    encoded = encoder.encode(["moon moon tides", ""])
+    terms = encoded.terms.to_pylist()
+    row = {
+        terms[i]: v for i, v in zip(encoded.matrix[0].indices, encoded.matrix[0].data, strict=True)
+    }
+    assert row == {"moon": 1.0, "tides": 1.0}
+    assert encoded.matrix[1].nnz == 0
+    (tmp_path / "idf.json").write_text(json.dumps({"moon": 2.5, "tides": 0.5}))
+    idf = load_idf_json(str(tmp_path), encoded.terms)
+    assert idf[terms.index("moon")] == 2.5 and idf[terms.index("the")] == 0.0

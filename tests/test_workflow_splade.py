@@ -1,0 +1,114 @@
+"""SPLADE through the whole Snakemake DAG (a tiny random masked LM built by the test),
+and the real splade-tiny on a real collection against random scores."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, run_stages, shared_path, write_collection
+from test_workflow import planned_jobs, snakemake
+
+pytest.importorskip("torch")
+from test_splade import build_masked_lm  # noqa: E402
+
+from sparsebench.fileio import read_json  # noqa: E402
+from sparsebench.metrics import evaluate_run  # noqa: E402
+from sparsebench.prepare import read_qrels  # noqa: E402
+from sparsebench.runfile import read_run  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+
+def test_splade_models_flow_through_the_dag(tmp_path):
+    model = build_masked_lm(tmp_path / "mlm")
+    (model / "idf.json").write_text(json.dumps({"moon": 3.0, "tides": 2.0, "bread": 2.0}))
+    collection = write_collection(tmp_path / "c", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
+    config = {
+        "datasets": {"tiny": {"source": "local", "path": str(collection)}},
+        "models": {
+            "bm25": {"kind": "bm25"},
+            "splade": {"kind": "splade", "model": str(model), "max_length": 32, "device": "cpu"},
+            "splade+idf": {
+                "kind": "splade",
+                "model": str(model),
+                "max_length": 32,
+                "idf": "lucene",
+                "batch_size": 2,
+            },
+            "doc-only": {
+                "kind": "splade",
+                "doc_model": str(model),
+                "query_encoder": "tokenizer",
+                "idf": "model",
+                "max_length": 32,
+            },
+        },
+        "corpus": {"shard_size": 5},
+        "significance": {"resamples": 200},
+    }
+    configfile = tmp_path / "c.yaml"
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    workdir = tmp_path / "work"
+    snakemake(workdir, configfile=configfile)
+    results = workdir / "results"
+    board = pd.read_csv(results / "leaderboard.tsv", sep="\t", index_col="model")
+    assert list(board.index) == ["bm25", "splade", "splade+idf", "doc-only"]
+    assert board["tiny"].notna().all()
+    # the three SPLADE variants share one document encoding: 8 docs in 2 shards, once
+    encodings = sorted(p.name for p in (results / "encode").iterdir())
+    assert len(encodings) == 2 and sum(e.startswith("splade-") for e in encodings) == 1
+    splade_dir = next(p for p in (results / "encode").iterdir() if p.name.startswith("splade-"))
+    assert sorted(p.name for p in (splade_dir / "tiny" / "shards").glob("*.npz")) == [
+        "0.npz",
+        "1.npz",
+    ]
+    idf = np.load(results / "models" / "doc-only" / "tiny" / "idf.npy")
+    vocab = (splade_dir / "tiny" / "vocab.txt").read_text().split("\n")
+    assert idf[vocab.index("moon")] == 3.0 and idf[vocab.index("solar")] == 0.0
+    significance = pd.read_csv(results / "significance.tsv", sep="\t")
+    assert set(significance["model"]) == {"splade", "splade+idf", "doc-only"}
+    # changing the IDF of one variant reruns its weights, not the shared encoding
+    config["models"]["splade+idf"]["idf"] = "classic"
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=configfile))}
+    assert "encode_corpus_shard" not in rules and "term_weights" in rules
+    # batch size is speed only: changing it reruns nothing
+    config["models"]["splade+idf"]["idf"] = "lucene"
+    config["models"]["splade"]["batch_size"] = 7
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    assert planned_jobs(snakemake(workdir, "-n", configfile=configfile)) == set()
+
+
+def test_real_splade_tiny_beats_random_scores(tmp_path):
+    collection = shared_path("data", "time")
+    out = run_stages(
+        collection,
+        tmp_path,
+        model={
+            "kind": "splade",
+            "model": str(shared_path("models", "splade-tiny")),
+            "max_length": 256,
+        },
+        shard_size=500,
+    )
+    ndcg = read_json(out / "metrics.json")["nDCG@10"]
+    run = read_run(out / "run.trec")
+    rng = np.random.default_rng(0)
+    shuffled = run.assign(score=rng.random(len(run)))
+    qrels = read_qrels(collection / "qrels" / "test.tsv")
+    doc_ids = (out / "doc_ids.txt").read_text().split("\n")[:-1]
+    random_run = pd.DataFrame(
+        [
+            (q, d, rng.random())
+            for q in qrels["query_id"].unique()
+            for d in rng.choice(doc_ids, 100, replace=False)
+        ],
+        columns=["query_id", "doc_id", "score"],
+    )
+    random_ndcg = evaluate_run(random_run, qrels, ["nDCG@10"]).means["nDCG@10"]
+    assert ndcg > 0.3 and ndcg > 3 * random_ndcg, (ndcg, random_ndcg)
+    assert evaluate_run(shuffled, qrels, ["nDCG@10"]).means["nDCG@10"] < ndcg
