@@ -201,6 +201,18 @@ def runtime_params(model: Mapping[str, Any], side: str = "documents") -> dict[st
     return {}
 
 
+def local_model_files(model: Mapping[str, Any], side: str = "documents") -> list[str]:
+    """The files of a model given as a local folder (inputs of its encoding jobs, so that
+    replacing the weights reruns them); empty for hub ids and BM25."""
+    from pathlib import Path
+
+    encoding = encoding_params(model, side)
+    folder = Path(str(encoding.get("model", ""))).expanduser() if "model" in encoding else None
+    if folder is None or not folder.is_dir():
+        return []
+    return sorted(str(p) for p in folder.iterdir() if p.is_file())
+
+
 def uses_accelerator(model: Mapping[str, Any]) -> bool:
     """Whether the model's document encoding wants a GPU (for job resources)."""
     return model["kind"] == "splade" and model["device"] != "cpu"

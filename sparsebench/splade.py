@@ -19,7 +19,6 @@ Speed, with vectors unchanged:
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,11 +29,12 @@ import pyarrow as pa
 import scipy.sparse as sp
 
 from sparsebench.errors import ConfigError
+from sparsebench.logs import progress
 from sparsebench.sparse import LabelledCSR
 
 log = logging.getLogger(__name__)
 DTYPES = ("fp32", "fp16", "bf16")
-_LOGIT_BUDGET_BYTES = 256 << 20  # per (batch x length x vocabulary chunk) block
+_LOGIT_BUDGET_BYTES = 32 << 20  # per (batch x length x vocabulary chunk) block
 
 
 @dataclass(frozen=True)
@@ -171,11 +171,13 @@ class SpladeEncoder:
     # -- batching ---------------------------------------------------------------------
 
     def _lengths(self, texts: Sequence[str]) -> np.ndarray:
-        """Token counts without truncation (special tokens included)."""
+        """Token counts (special tokens included), capped at max_length + 1: a count above
+        max_length means the text is truncated."""
         encoded = self.tokenizer(
             list(texts),
             add_special_tokens=True,
-            truncation=False,
+            truncation=True,
+            max_length=self.settings.max_length + 1,
             return_attention_mask=False,
             return_token_type_ids=False,
         )
@@ -204,9 +206,10 @@ class SpladeEncoder:
                     self.settings.max_length,
                 )
             order = order[np.argsort(-np.minimum(lengths, self.settings.max_length), kind="stable")]
-            with torch.inference_mode():
+            with torch.inference_mode(), progress(len(order), "encoding texts") as bar:
                 for start in range(0, len(order), self.batch_size):
                     batch = order[start : start + self.batch_size]
+                    bar.update(len(batch))
                     weights = self._encode_batch([texts[i] for i in batch])
                     row, col = torch.nonzero(weights, as_tuple=True)
                     values = weights[row, col]
@@ -352,7 +355,3 @@ def load_idf_json(model: str, terms: pa.Array) -> np.ndarray:
     return np.array([float(weights.get(t, 0.0)) for t in vocabulary], dtype=np.float64)
 
 
-def chunk_count(vocabulary: int, batch: int, length: int) -> int:
-    """How many vocabulary chunks a batch's projection is split into (for the log)."""
-    chunk = max(1024, min(vocabulary, _LOGIT_BUDGET_BYTES // max(batch * length * 4, 1)))
-    return math.ceil(vocabulary / chunk)

@@ -5,6 +5,7 @@
 rule encode_corpus_shard:
     input:
         corpus="results/data/{dataset}/corpus.parquet",
+        model=lambda wc: sbconfig.local_model_files(encoder_config(wc), "documents"),
     output:
         npz=f"{ENCODED}/shards/{{shard}}.npz",
         terms=f"{ENCODED}/shards/{{shard}}.terms.txt",
@@ -62,6 +63,7 @@ rule encode_queries:
         queries="results/data/{dataset}/queries.parquet",
         qrels="results/data/{dataset}/qrels.tsv",
         vocab=encoded("vocab.txt"),
+        model=lambda wc: sbconfig.local_model_files(model_config(wc), "queries"),
     output:
         queries=f"{MODEL_DIR}/queries.npz",
         query_ids=f"{MODEL_DIR}/query_ids.txt",

@@ -1,0 +1,131 @@
+"""Documents per second and peak memory of the SPLADE encoder against a plain
+transformers loop, same model, same texts, same machine.
+
+The plain loop is the usual recipe: batches in corpus order, padded to the longest text,
+the full (batch x length x vocabulary) logits, log(1 + relu) and the mask applied on
+them, max over tokens, then the dense rows converted to CSR on the CPU. Each
+implementation runs in its own process; vectors are compared afterwards.
+
+    python benchmarks/bench_encode.py                        # ../shared splade-tiny, 256 SciFact docs
+    python benchmarks/bench_encode.py --docs 512 --model PATH
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+HERE = Path(__file__).resolve().parent
+SHARED = HERE.parent.parent / "shared"
+
+
+def load_texts(corpus: Path, n: int) -> list[str]:
+    texts = []
+    with open(corpus, encoding="utf-8") as handle:
+        for line in handle:
+            doc = json.loads(line)
+            texts.append(f"{doc.get('title', '')} {doc.get('text', '')}".strip())
+            if len(texts) == n:
+                break
+    return texts
+
+
+def plain_loop(model_path: str, texts: list[str], max_length: int, batch_size: int):
+    import torch
+    from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(model_path)
+    model = AutoModelForMaskedLM.from_pretrained(model_path).eval()
+    rows = []
+    start = time.perf_counter()
+    with torch.no_grad():
+        for i in range(0, len(texts), batch_size):
+            encoded = tokenizer(texts[i:i + batch_size], padding=True, truncation=True,
+                                max_length=max_length, return_tensors="pt")
+            logits = model(**encoded).logits
+            weights = torch.log1p(torch.relu(logits)) * encoded["attention_mask"].unsqueeze(-1)
+            rows.append(sp.csr_matrix(weights.max(dim=1).values.numpy()))
+    seconds = time.perf_counter() - start
+    matrix = sp.vstack(rows).tocsr()
+    special = tokenizer.all_special_ids
+    matrix[:, special] = 0
+    matrix.eliminate_zeros()
+    return matrix, seconds
+
+
+def sparsebench_encoder(model_path: str, texts: list[str], max_length: int, batch_size: int):
+    from sparsebench.splade import SpladeEncoder, SpladeSettings
+
+    encoder = SpladeEncoder(SpladeSettings(model=model_path, max_length=max_length,
+                                           batch_size=batch_size, device="cpu"))
+    start = time.perf_counter()
+    matrix = encoder.encode(texts).matrix
+    return matrix, time.perf_counter() - start
+
+
+def child(impl: str, model: str, corpus: str, n: int, max_length: int, batch: int, out: str):
+    import torch
+
+    torch.set_num_threads(max(1, len(__import__("os").sched_getaffinity(0))))
+    texts = load_texts(Path(corpus), n)
+    run = plain_loop if impl == "plain" else sparsebench_encoder
+    matrix, seconds = run(model, texts, max_length, batch)
+    sp.save_npz(out + ".npz", matrix)
+    Path(out).write_text(json.dumps({
+        "seconds": seconds, "docs": len(texts),
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--model", default=str(SHARED / "models" / "splade-tiny"))
+    parser.add_argument("--corpus", default=str(SHARED / "data" / "beir-scifact" / "corpus.jsonl"))
+    parser.add_argument("--docs", type=int, default=256)
+    parser.add_argument("--max-length", type=int, default=256)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--child", nargs=7)
+    args = parser.parse_args()
+    if args.child:
+        impl, model, corpus, n, max_length, batch, out = args.child
+        child(impl, model, corpus, int(n), int(max_length), int(batch), out)
+        return
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for impl in ("plain", "sparsebench"):
+            out = str(Path(tmp) / impl)
+            subprocess.run([sys.executable, __file__, "--child", impl, args.model, args.corpus,
+                            str(args.docs), str(args.max_length), str(args.batch_size), out],
+                           check=True)
+            results[impl] = json.loads(Path(out).read_text())
+            results[impl]["matrix"] = sp.load_npz(out + ".npz")
+    plain, ours = results["plain"], results["sparsebench"]
+    difference = abs(plain["matrix"] - ours["matrix"]).max()
+    same_terms = (plain["matrix"] != 0).astype(int) - (ours["matrix"] != 0).astype(int)
+    sys.path.insert(0, str(HERE))
+    from bench_metrics import machine
+
+    print(f"model: {args.model}; {args.docs} SciFact documents (title + text), max_length "
+          f"{args.max_length}, batch {args.batch_size}, CPU")
+    print(f"machine: {machine()}")
+    print(f"largest weight difference: {difference:.1e}; terms present in one only: "
+          f"{abs(same_terms).sum()}\n")
+    print("| implementation | seconds | documents / s | peak RSS (MiB) |")
+    print("|---|---:|---:|---:|")
+    for impl, r in (("plain transformers loop", plain), ("sparsebench SpladeEncoder", ours)):
+        print(f"| {impl} | {r['seconds']:.1f} | {r['docs'] / r['seconds']:.1f} | "
+              f"{r['peak_rss_mb']:.0f} |")
+    print(f"\nspeed-up: {plain['seconds'] / ours['seconds']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
