@@ -21,7 +21,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 import scipy.sparse as sp
 
 HERE = Path(__file__).resolve().parent
