@@ -6,7 +6,7 @@ the full (batch x length x vocabulary) logits, log(1 + relu) and the mask applie
 them, max over tokens, then the dense rows converted to CSR on the CPU. Each
 implementation runs in its own process; vectors are compared afterwards.
 
-    python benchmarks/bench_encode.py                        # ../shared splade-tiny, 256 SciFact docs
+    python benchmarks/bench_encode.py            # ../shared splade-tiny, 256 SciFact docs
     python benchmarks/bench_encode.py --docs 512 --model PATH
 """
 
