@@ -125,6 +125,15 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce.add_argument("--ok", type=float, default=0.0005)
     reproduce.add_argument("--okish", type=float, default=0.005)
 
+    datasets = commands.add_parser("datasets", help="inspect collections")
+    datasets_commands = datasets.add_subparsers(dest="datasets_command", required=True)
+    stats = datasets_commands.add_parser(
+        "stats", help="documents, queries, judged queries, qrels lines, grade histogram"
+    )
+    stats.add_argument("folders", nargs="+", help="BEIR-format folders (or .zip archives)")
+    stats.add_argument("--split", default="test")
+    stats.add_argument("--format", choices=("md", "json"), default="md")
+
     check = commands.add_parser("check-config", help="validate a config file and print it resolved")
     check.add_argument("config")
     return parser
@@ -231,6 +240,22 @@ def _evaluate(args: argparse.Namespace) -> str:
     return "".join(f"{name}\t{value!r}\n" for name, value in result.means.items())
 
 
+def _dataset_stats(args: argparse.Namespace) -> str:
+    from pathlib import Path
+
+    from sparsebench.collection import FolderSource, ZipSource
+    from sparsebench.stats import collection_stats, stats_markdown
+
+    rows = {}
+    for folder in args.folders:
+        path = Path(folder)
+        source = (
+            ZipSource(path, args.split) if path.suffix == ".zip" else FolderSource(path, args.split)
+        )
+        rows[path.name] = collection_stats(source)
+    return json.dumps(rows, indent=2) if args.format == "json" else stats_markdown(rows)
+
+
 def _check_config(args: argparse.Namespace) -> str:
     import yaml
 
@@ -253,6 +278,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             output = _evaluate(args)
         elif args.command == "compare":
             output = _compare(args)
+        elif args.command == "datasets":
+            output = _dataset_stats(args)
         elif args.command == "check-reproduction":
             output, status = _check_reproduction(args)
         else:

@@ -51,5 +51,12 @@ def progress(total: int, description: str):
     """A tqdm bar (rate and ETA) in the job's log file, updated at most every 10 s."""
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=description, file=_log_stream(), mininterval=10, ascii=True,
-                unit="text", disable=total == 0)
+    return tqdm(
+        total=total,
+        desc=description,
+        file=_log_stream(),
+        mininterval=10,
+        ascii=True,
+        unit="text",
+        disable=total == 0,
+    )

@@ -353,5 +353,3 @@ def load_idf_json(model: str, terms: pa.Array) -> np.ndarray:
     weights = json.loads(path.read_text(encoding="utf-8"))
     vocabulary = terms.to_pylist()
     return np.array([float(weights.get(t, 0.0)) for t in vocabulary], dtype=np.float64)
-
-
