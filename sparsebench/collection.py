@@ -67,16 +67,21 @@ class ZipSource:
 
     archive: Path
     split: str
+    subset: str | None = None  # a sub-collection folder (cqadupstack's forums)
 
     def _find(self, archive: zipfile.ZipFile, member: str) -> str:
         wanted = _member_name(member, self.split)
+        if self.subset:
+            wanted = f"{self.subset}/{wanted}"
         names = [n for n in archive.namelist() if n == wanted or n.endswith("/" + wanted)]
         if not names:
             if member == "qrels":
                 splits = sorted(
                     Path(n).stem
                     for n in archive.namelist()
-                    if "/qrels/" in "/" + n and n.endswith(".tsv")
+                    if "/qrels/" in "/" + n
+                    and n.endswith(".tsv")
+                    and (not self.subset or f"/{self.subset}/qrels/" in "/" + n)
                 )
                 raise DataError(
                     f"{self.archive}: no qrels for split {self.split!r}; "
@@ -108,8 +113,44 @@ class ZipSource:
         return {
             "kind": "zip",
             "path": str(self.archive),
+            "subset": self.subset,
             "md5": file_digest(self.archive, "md5"),
             "sha256": file_digest(self.archive),
+        }
+
+
+@dataclass(frozen=True)
+class FilesSource:
+    """Collection files named one by one: a corpus and queries as JSON lines (BEIR) or TSV
+    (id, text / id, title, text), qrels as TREC or BEIR TSV."""
+
+    corpus: Path
+    queries: Path
+    qrels: Path
+    split: str = "test"
+
+    def _path(self, member: str) -> Path:
+        return {"corpus": self.corpus, "queries": self.queries, "qrels": self.qrels}[member]
+
+    def check(self) -> None:
+        for member in MEMBERS:
+            if not self._path(member).is_file():
+                raise DataError(f"the {member} file {self._path(member)} does not exist")
+
+    def format(self, member: str) -> str:
+        return "tsv" if self._path(member).suffix.lower() in (".tsv", ".txt", ".tab") else "jsonl"
+
+    @contextlib.contextmanager
+    def open(self, member: str) -> Iterator[IO[bytes]]:
+        with open(self._path(member), "rb") as handle:
+            yield handle
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {
+            "kind": "files",
+            "path": str(self.corpus.parent),
+            "sha256": {m: file_digest(self._path(m)) for m in MEMBERS},
+            "files": {m: str(self._path(m)) for m in MEMBERS},
         }
 
 

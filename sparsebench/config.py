@@ -75,6 +75,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
             )
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(dict.fromkeys(problems)))
+    resolved["datasets"] = _expand_groups(resolved["datasets"])
     for name, dataset in resolved["datasets"].items():
         _resolve_dataset(name, dataset)
     for name, model in resolved["models"].items():
@@ -126,12 +127,53 @@ def significance_metrics(config: Mapping[str, Any]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+CQADUPSTACK_FORUMS = (
+    "android",
+    "english",
+    "gaming",
+    "gis",
+    "mathematica",
+    "physics",
+    "programmers",
+    "stats",
+    "tex",
+    "unix",
+    "webmasters",
+    "wordpress",
+)
+DEV_SPLIT = frozenset({"msmarco"})  # BEIR datasets evaluated on their dev split
+
+
 def _resolve_dataset(name: str, dataset: dict[str, Any]) -> None:
-    """Fill the defaults that depend on the source (BEIR name, self-hit policy)."""
-    if dataset["source"] == "beir":
+    """Fill the defaults that depend on the source (BEIR name, split, self-hit policy)."""
+    source = dataset["source"]
+    if source == "beir":
         dataset.setdefault("name", name)
         dataset.setdefault("ignore_identical_ids", dataset["name"] in SELF_HIT_DATASETS)
+        dataset.setdefault("split", "dev" if dataset["name"] in DEV_SPLIT else "test")
+    if source in ("miracl", "mmarco"):
+        dataset.setdefault("split", "dev")
+    dataset.setdefault("split", "test")
     dataset.setdefault("ignore_identical_ids", False)
+
+
+def _expand_groups(datasets: dict[str, Any]) -> dict[str, Any]:
+    """cqadupstack becomes its 12 forums, each evaluated on its own and averaged into one
+    leaderboard column (as BEIR reports it)."""
+    expanded: dict[str, Any] = {}
+    for name, entry in datasets.items():
+        beir_name = entry.get("name", name) if isinstance(entry, dict) else None
+        if entry.get("source") == "beir" and beir_name == "cqadupstack" and "subset" not in entry:
+            for forum in CQADUPSTACK_FORUMS:
+                expanded[f"{name}-{forum}"] = {
+                    **entry,
+                    "name": "cqadupstack",
+                    "subset": forum,
+                    "group": name,
+                }
+        else:
+            expanded[name] = entry
+    return expanded
 
 
 def load_config_file(path: str) -> dict[str, Any]:
@@ -167,10 +209,15 @@ def _splade_side(model: Mapping[str, Any], side: str) -> dict[str, Any]:
     }
 
 
-def encoding_params(model: Mapping[str, Any], side: str = "documents") -> dict[str, Any]:
-    """What changes a model's encoded documents (side='documents') or queries."""
+def encoding_params(
+    model: Mapping[str, Any], side: str = "documents", language: str = "en"
+) -> dict[str, Any]:
+    """What changes a model's encoded documents (side='documents') or queries, for a
+    dataset in `language` (the BM25 analyzer follows it unless the model fixes it)."""
     if model["kind"] == "bm25":
-        return {"kind": "bm25", "analyzer": dict(model["analyzer"])}
+        from sparsebench.analysis import resolve_analyzer
+
+        return {"kind": "bm25", "analyzer": resolve_analyzer(dict(model["analyzer"]), language)}
     if model["kind"] == "splade":
         if side == "queries" and model["query_encoder"] == "tokenizer":
             return {"kind": "tokenizer", "model": _splade_side(model, "queries")["model"]}
@@ -178,19 +225,33 @@ def encoding_params(model: Mapping[str, Any], side: str = "documents") -> dict[s
     raise ConfigError(f"unknown model kind {model['kind']!r}")
 
 
-def encoder_id(model: Mapping[str, Any]) -> str:
+def encoder_id(model: Mapping[str, Any], language: str = "en") -> str:
     """Name of a model's document encoding: models whose documents encode the same way
     (e.g. BM25 variants that differ in k1, b or IDF; SPLADE with and without IDF) share
     one set of shards, built once."""
-    return f"{model['kind']}-{stable_hash(encoding_params(model, 'documents'))[:12]}"
+    return f"{model['kind']}-{stable_hash(encoding_params(model, 'documents', language))[:12]}"
+
+
+def dataset_language(config: Mapping[str, Any], dataset: str) -> str:
+    return config["datasets"][dataset].get("language", "en")
+
+
+def encoders(config: Mapping[str, Any]) -> dict[str, tuple[Mapping[str, Any], str]]:
+    """encoder id -> (a model using it, the language it encodes), for every pair."""
+    found: dict[str, tuple[Mapping[str, Any], str]] = {}
+    for model in config["models"].values():
+        for dataset in config["datasets"]:
+            language = dataset_language(config, dataset)
+            found.setdefault(encoder_id(model, language), (model, language))
+    return found
 
 
 def encoder_model(config: Mapping[str, Any], encoder: str) -> Mapping[str, Any]:
     """The first configured model that uses the document encoding `encoder`."""
-    for model in config["models"].values():
-        if encoder_id(model) == encoder:
-            return model
-    raise ConfigError(f"no model encodes documents as {encoder!r}")
+    try:
+        return encoders(config)[encoder][0]
+    except KeyError:
+        raise ConfigError(f"no model encodes documents as {encoder!r}") from None
 
 
 def runtime_params(model: Mapping[str, Any], side: str = "documents") -> dict[str, Any]:
@@ -236,11 +297,11 @@ def weighting_params(model: Mapping[str, Any]) -> dict[str, Any]:
     raise ConfigError(f"unknown model kind {model['kind']!r}")
 
 
-def model_fingerprint(model: Mapping[str, Any]) -> dict[str, Any]:
+def model_fingerprint(model: Mapping[str, Any], language: str = "en") -> dict[str, Any]:
     """Every setting of a model that changes its results (not batch sizes or devices)."""
     return {
-        "documents": encoding_params(model, "documents"),
-        "queries": encoding_params(model, "queries"),
+        "documents": encoding_params(model, "documents", language),
+        "queries": encoding_params(model, "queries", language),
         "weighting": weighting_params(model),
     }
 

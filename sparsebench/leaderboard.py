@@ -26,17 +26,35 @@ def collect_metrics(entries: Sequence[tuple[str, str, str | Path]]) -> pd.DataFr
 
 
 def leaderboard_table(
-    long: pd.DataFrame, metric: str, models: Sequence[str], datasets: Sequence[str]
+    long: pd.DataFrame,
+    metric: str,
+    models: Sequence[str],
+    datasets: Sequence[str],
+    groups: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
-    """Wide table of one metric, rows and columns in config order, with the average."""
+    """Wide table of one metric, rows and columns in config order, with the average.
+
+    Datasets of one group (cqadupstack's forums) become one column, their mean, placed
+    where the first of them is; the average counts each group once, as BEIR does.
+    """
+    groups = groups or {}
     chosen = long[long["metric"] == metric]
     if chosen.empty:
         raise ValueError(f"no values for metric {metric!r}")
     wide = chosen.pivot(index="model", columns="dataset", values="value")
     wide = wide.reindex(index=list(models), columns=list(datasets))
-    wide["average"] = wide[list(datasets)].mean(axis=1, skipna=False)
-    wide.index.name = "model"
-    return wide
+    columns: dict[str, pd.Series] = {}
+    for dataset in datasets:
+        group = groups.get(dataset)
+        if group is None:
+            columns[dataset] = wide[dataset]
+        elif group not in columns:
+            members = [d for d in datasets if groups.get(d) == group]
+            columns[group] = wide[members].mean(axis=1, skipna=False)
+    table = pd.DataFrame(columns, index=wide.index)
+    table["average"] = table.mean(axis=1, skipna=False)
+    table.index.name = "model"
+    return table
 
 
 def write_leaderboard(
@@ -51,13 +69,14 @@ def write_leaderboard(
     marks: Mapping[tuple[str, str], str] | None = None,
     notes: str = "",
     sections: Sequence[str] = (),
+    groups: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Write the TSV (the numbers, then one `sig:{dataset}` column of markers per
     dataset), the long metrics TSV and the markdown version."""
     marks = marks or {}
-    table = leaderboard_table(long, metric, models, datasets)
+    table = leaderboard_table(long, metric, models, datasets, groups)
     with_marks = table.copy()
-    for dataset in datasets:
+    for dataset in (d for d in datasets if d in table.columns):
         with_marks[f"sig:{dataset}"] = [marks.get((m, dataset), "") for m in table.index]
     with atomic_path(out_tsv) as tmp:
         with_marks.to_csv(tmp, sep="\t", float_format="%.6f", lineterminator="\n")

@@ -66,6 +66,46 @@ def _json_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBat
         raise DataError(f"{what}: not valid JSON lines with string fields: {message}") from None
 
 
+def _tsv_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBatch]:
+    """Stream a TSV member (id, text) or (id, title, text), no header, as record batches
+    with the named fields."""
+    import pyarrow.csv as pacsv
+
+    try:
+        reader = pacsv.open_csv(
+            handle,
+            read_options=pacsv.ReadOptions(autogenerate_column_names=True, block_size=_JSON_BLOCK),
+            parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
+            convert_options=pacsv.ConvertOptions(
+                strings_can_be_null=False, column_types={f"f{i}": pa.string() for i in range(3)}
+            ),
+        )
+        for batch in reader:
+            columns = batch.columns
+            if len(columns) not in (2, 3):
+                raise DataError(
+                    f"{what}: a TSV line has 2 (id, text) or 3 (id, title, text) "
+                    f"fields, found {len(columns)}"
+                )
+            values = {"_id": columns[0], "text": columns[-1]}
+            if "title" in fields:
+                values["title"] = (
+                    columns[1] if len(columns) == 3 else pa.nulls(len(batch), pa.string())
+                )
+            yield pa.record_batch([values[f] for f in fields], names=fields)
+    except pa.ArrowInvalid as exc:
+        if "Empty CSV file" in str(exc):
+            return
+        raise DataError(f"{what}: not a valid TSV file: {exc}") from None
+
+
+def _batches(source: Source, handle, member: str, fields: list[str]) -> Iterator[pa.RecordBatch]:
+    """Record batches of a corpus or queries member, JSON lines or TSV."""
+    tsv = getattr(source, "format", lambda m: "jsonl")(member) == "tsv"
+    what = f"{member}.tsv" if tsv else f"{member}.jsonl"
+    yield from (_tsv_batches if tsv else _json_batches)(handle, fields, what)
+
+
 def _combine_text(batch: pa.RecordBatch, has_title: bool) -> pa.Array:
     text = pc.fill_null(batch.column("text"), "")
     if has_title:
@@ -117,7 +157,7 @@ def write_corpus(source: Source, out_path: str | Path) -> dict[str, Any]:
     with source.open("corpus") as handle, atomic_path(out_path) as tmp:
         writer = pq.ParquetWriter(tmp, CORPUS_SCHEMA)
         try:
-            for batch in _json_batches(handle, ["_id", "title", "text"], "corpus.jsonl"):
+            for batch in _batches(source, handle, "corpus", ["_id", "title", "text"]):
                 text = _combine_text(batch, has_title=True)
                 table = pa.table(
                     {"doc_id": batch.column("_id"), "text": text}, schema=CORPUS_SCHEMA
@@ -137,7 +177,7 @@ def write_corpus(source: Source, out_path: str | Path) -> dict[str, Any]:
 
 def read_queries(source: Source) -> pa.Table:
     with source.open("queries") as handle:
-        batches = list(_json_batches(handle, ["_id", "text"], "queries.jsonl"))
+        batches = list(_batches(source, handle, "queries", ["_id", "text"]))
     ids = pa.chunked_array([b.column("_id") for b in batches], type=pa.string())
     text = pa.chunked_array([_combine_text(b, has_title=False) for b in batches], type=pa.string())
     if len(ids) == 0:
@@ -239,6 +279,11 @@ def prepare_dataset(
         qrels = parse_qrels(handle, what=f"qrels/{source.split}.tsv")
     doc_ids = pq.read_table(out_dir / "corpus.parquet", columns=["doc_id"]).column("doc_id")
     check_qrels(qrels, queries.column("query_id"), doc_ids)
+    if settings.get("subsample"):
+        corpus["subsample"] = subsample_corpus(
+            out_dir / "corpus.parquet", doc_ids, qrels, **settings["subsample"]
+        )
+        corpus["n_docs"] = corpus["subsample"]["documents"]
     empty_queries = _warn_empty(
         queries.column("query_id"), pc.utf8_length(queries.column("text")), "queries.jsonl"
     )
@@ -275,6 +320,44 @@ def prepare_dataset(
     )
     write_json(out_dir / "dataset.json", summary)
     return summary
+
+
+def subsample_corpus(
+    path: str | Path, doc_ids: pa.ChunkedArray, qrels: pd.DataFrame, documents: int, seed: int = 0
+) -> dict[str, Any]:
+    """Keep every judged document and random others (seeded) up to `documents` in all;
+    the Parquet file is rewritten one row group at a time."""
+    judged = pc.is_in(
+        doc_ids, value_set=pa.array(qrels["doc_id"].unique().astype(object), type=pa.string())
+    )
+    keep = judged.to_numpy(zero_copy_only=False).copy()
+    n_judged = int(keep.sum())
+    extra = max(documents - n_judged, 0)
+    others = np.nonzero(~keep)[0]
+    if extra < len(others):
+        priority = np.random.default_rng(seed).random(len(others))
+        others = others[np.argpartition(priority, extra)[:extra]] if extra else others[:0]
+    keep[others] = True
+    kept = int(keep.sum())
+    log.warning(
+        "SUBSAMPLE: keeping %d of %d documents (all %d judged ones, seed %d); retrieval on a "
+        "subsample is easier than on the full corpus and its scores are not comparable",
+        kept,
+        len(keep),
+        n_judged,
+        seed,
+    )
+    parquet = pq.ParquetFile(path)
+    with atomic_path(path) as tmp:
+        writer = pq.ParquetWriter(tmp, CORPUS_SCHEMA)
+        offset = 0
+        for group in range(parquet.num_row_groups):
+            table = parquet.read_row_group(group)
+            mask = keep[offset : offset + table.num_rows]
+            offset += table.num_rows
+            writer.write_table(table.filter(pa.array(mask)), row_group_size=ROW_GROUP_SIZE)
+        writer.close()
+    return {"documents": kept, "of": len(keep), "judged": n_judged, "seed": seed}
 
 
 def read_corpus_slice(path: str | Path, start: int, stop: int) -> pa.Table:

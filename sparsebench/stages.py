@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sparsebench import provenance
-from sparsebench.collection import FolderSource, ZipSource, builtin_collection_path
+from sparsebench.collection import FilesSource, FolderSource, ZipSource, builtin_collection_path
 from sparsebench.config import model_fingerprint, stable_hash
 from sparsebench.download import beir_archive, download
 from sparsebench.encoders import make_encoder
@@ -72,7 +72,11 @@ def dataset_source(entry: dict[str, Any], archive: str | Path | None = None):
     if entry["source"] == "beir":
         if archive is None:
             raise DataError("a BEIR dataset needs its downloaded archive")
-        return ZipSource(Path(archive), split)
+        return ZipSource(Path(archive), split, entry.get("subset"))
+    if entry["source"] == "files":
+        return FilesSource(
+            *(Path(entry[m]).expanduser().resolve() for m in ("corpus", "queries", "qrels")), split
+        )
     raise DataError(f"unknown dataset source {entry['source']!r}")
 
 
@@ -478,7 +482,8 @@ def leaderboard(
             "model_settings": {m: config["models"][m] for m in models},
         },
     )
-    wide = board.leaderboard_table(long, metric, models, datasets)
+    groups = {d: e["group"] for d, e in config["datasets"].items() if e.get("group")}
+    wide = board.leaderboard_table(long, metric, models, datasets, groups)
     section = config["reproduction"]
     expected, expected_metric = reproduction.load_expected(section["expected"])
     checks = (
@@ -496,6 +501,16 @@ def leaderboard(
     with atomic_path(outputs["reproduction"]) as tmp:
         checks.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.6f")
     notes = board.significance_note(config["significance"], bool(marks))
+    subsampled = {
+        d: read_json(i).get("subsample") for d, i in zip(datasets, dataset_infos, strict=True)
+    }
+    for dataset, sample in subsampled.items():
+        if sample:
+            notes += (
+                f"\n\nSUBSAMPLE: {dataset} ran on {sample['documents']:,} of {sample['of']:,} "
+                f"documents (every judged document kept, seed {sample['seed']}); its "
+                "scores are not comparable with full-corpus figures."
+            )
     extra_sections = [reproduction.markdown(checks, metric, section["ok"], section["okish"])]
     table = board.write_leaderboard(
         long,
@@ -509,6 +524,7 @@ def leaderboard(
         marks=marks,
         notes=notes,
         sections=extra_sections,
+        groups=groups,
     )
     provenance.write_manifest(outputs["manifest"], content)
     log.info("leaderboard (%s):\n%s", metric, table.to_string(float_format="%.4f"))

@@ -85,6 +85,7 @@ def run_stages(
     k: int = 1000,
     ignore_identical_ids: bool = False,
     evaluation: dict | None = None,
+    dataset: dict | None = None,
 ) -> Path:
     """Run every stage of one (model x dataset) pair through the library, as the workflow
     does; return the output folder."""
@@ -94,11 +95,12 @@ def run_stages(
 
     config = validate_config(
         {
-            "datasets": {"d": {"source": "local", "path": str(collection)}},
+            "datasets": {"d": {"source": "local", "path": str(collection), **(dataset or {})}},
             "models": {"m": model or {"kind": "bm25"}},
         }
     )
     model_cfg = config["models"]["m"]
+    language = config["datasets"]["d"]["language"]
     data = out / "data"
     stages.prepare("d", config["datasets"]["d"], data)
     n = stages.n_shards(read_json(data / "dataset.json")["n_docs"], shard_size)
@@ -107,7 +109,7 @@ def run_stages(
             data / "corpus.parquet",
             shard,
             shard_size,
-            encoding_params(model_cfg),
+            encoding_params(model_cfg, "documents", language),
             out / f"s{shard}.npz",
             out / f"s{shard}.terms.txt",
         )
@@ -130,7 +132,7 @@ def run_stages(
         data / "queries.parquet",
         data / "qrels.tsv",
         out / "vocab.txt",
-        encoding_params(model_cfg),
+        encoding_params(model_cfg, "queries", language),
         out / "queries.npz",
         out / "query_ids.txt",
     )

@@ -7,7 +7,7 @@ from sparsebench.stages import n_shards
 
 DATASETS = list(config["datasets"])
 MODELS = list(config["models"])
-ENCODERS = sorted({sbconfig.encoder_id(m) for m in config["models"].values()})
+ENCODERS = sorted(sbconfig.encoders(config))
 SCRIPTS = Path(workflow.basedir) / "scripts"
 # Document encodings are shared by every model that encodes documents the same way;
 # everything from the term weights on belongs to one model.
@@ -35,15 +35,24 @@ def dataset_config(wildcards):
     return config["datasets"][wildcards.dataset]
 
 
+def language(wildcards):
+    return sbconfig.dataset_language(config, wildcards.dataset)
+
+
 def encoder_config(wildcards):
     return sbconfig.encoder_model(config, wildcards.encoder)
+
+
+def encoder_params(wildcards):
+    model, encoder_language = sbconfig.encoders(config)[wildcards.encoder]
+    return sbconfig.encoding_params(model, "documents", encoder_language)
 
 
 def encoded(name):
     """Input function: a file of the document encoding the model uses."""
 
     def path(wildcards):
-        encoder = sbconfig.encoder_id(model_config(wildcards))
+        encoder = sbconfig.encoder_id(model_config(wildcards), language(wildcards))
         return f"results/encode/{encoder}/{wildcards.dataset}/{name}"
 
     return path

@@ -10,7 +10,7 @@ rule encode_corpus_shard:
         npz=f"{ENCODED}/shards/{{shard}}.npz",
         terms=f"{ENCODED}/shards/{{shard}}.terms.txt",
     params:
-        encoding=lambda wc: sbconfig.encoding_params(encoder_config(wc), "documents"),
+        encoding=encoder_params,
         shard_size=config["corpus"]["shard_size"],
     threads: lambda wc: 4 if encoder_config(wc)["kind"] == "splade" else 1
     resources:
@@ -68,7 +68,7 @@ rule encode_queries:
         queries=f"{MODEL_DIR}/queries.npz",
         query_ids=f"{MODEL_DIR}/query_ids.txt",
     params:
-        encoding=lambda wc: sbconfig.encoding_params(model_config(wc), "queries"),
+        encoding=lambda wc: sbconfig.encoding_params(model_config(wc), "queries", language(wc)),
     threads: lambda wc: 2 if model_config(wc)["kind"] == "splade" else 1
     log:
         "results/logs/encode_queries/{model}/{dataset}.log",

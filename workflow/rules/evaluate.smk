@@ -12,7 +12,7 @@ rule evaluate:
         manifest="results/eval/{model}/{dataset}/manifest.json",
     params:
         evaluation=sbconfig.evaluation_params(config),
-        model=lambda wc: sbconfig.model_fingerprint(model_config(wc)),
+        model=lambda wc: sbconfig.model_fingerprint(model_config(wc), language(wc)),
     log:
         "results/logs/evaluate/{model}/{dataset}.log",
     benchmark:
