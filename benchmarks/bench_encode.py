@@ -48,8 +48,13 @@ def plain_loop(model_path: str, texts: list[str], max_length: int, batch_size: i
     start = time.perf_counter()
     with torch.no_grad():
         for i in range(0, len(texts), batch_size):
-            encoded = tokenizer(texts[i:i + batch_size], padding=True, truncation=True,
-                                max_length=max_length, return_tensors="pt")
+            encoded = tokenizer(
+                texts[i : i + batch_size],
+                padding=True,
+                truncation=True,
+                max_length=max_length,
+                return_tensors="pt",
+            )
             logits = model(**encoded).logits
             weights = torch.log1p(torch.relu(logits)) * encoded["attention_mask"].unsqueeze(-1)
             rows.append(sp.csr_matrix(weights.max(dim=1).values.numpy()))
@@ -64,8 +69,9 @@ def plain_loop(model_path: str, texts: list[str], max_length: int, batch_size: i
 def sparsebench_encoder(model_path: str, texts: list[str], max_length: int, batch_size: int):
     from sparsebench.splade import SpladeEncoder, SpladeSettings
 
-    encoder = SpladeEncoder(SpladeSettings(model=model_path, max_length=max_length,
-                                           batch_size=batch_size, device="cpu"))
+    encoder = SpladeEncoder(
+        SpladeSettings(model=model_path, max_length=max_length, batch_size=batch_size, device="cpu")
+    )
     start = time.perf_counter()
     matrix = encoder.encode(texts).matrix
     return matrix, time.perf_counter() - start
@@ -79,10 +85,15 @@ def child(impl: str, model: str, corpus: str, n: int, max_length: int, batch: in
     run = plain_loop if impl == "plain" else sparsebench_encoder
     matrix, seconds = run(model, texts, max_length, batch)
     sp.save_npz(out + ".npz", matrix)
-    Path(out).write_text(json.dumps({
-        "seconds": seconds, "docs": len(texts),
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-    }))
+    Path(out).write_text(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "docs": len(texts),
+                "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            }
+        )
+    )
 
 
 def main() -> None:
@@ -102,9 +113,21 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for impl in ("plain", "sparsebench"):
             out = str(Path(tmp) / impl)
-            subprocess.run([sys.executable, __file__, "--child", impl, args.model, args.corpus,
-                            str(args.docs), str(args.max_length), str(args.batch_size), out],
-                           check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    __file__,
+                    "--child",
+                    impl,
+                    args.model,
+                    args.corpus,
+                    str(args.docs),
+                    str(args.max_length),
+                    str(args.batch_size),
+                    out,
+                ],
+                check=True,
+            )
             results[impl] = json.loads(Path(out).read_text())
             results[impl]["matrix"] = sp.load_npz(out + ".npz")
     plain, ours = results["plain"], results["sparsebench"]
@@ -113,16 +136,22 @@ def main() -> None:
     sys.path.insert(0, str(HERE))
     from bench_metrics import machine
 
-    print(f"model: {args.model}; {args.docs} SciFact documents (title + text), max_length "
-          f"{args.max_length}, batch {args.batch_size}, CPU")
+    print(
+        f"model: {args.model}; {args.docs} SciFact documents (title + text), max_length "
+        f"{args.max_length}, batch {args.batch_size}, CPU"
+    )
     print(f"machine: {machine()}")
-    print(f"largest weight difference: {difference:.1e}; terms present in one only: "
-          f"{abs(same_terms).sum()}\n")
+    print(
+        f"largest weight difference: {difference:.1e}; terms present in one only: "
+        f"{abs(same_terms).sum()}\n"
+    )
     print("| implementation | seconds | documents / s | peak RSS (MiB) |")
     print("|---|---:|---:|---:|")
     for impl, r in (("plain transformers loop", plain), ("sparsebench SpladeEncoder", ours)):
-        print(f"| {impl} | {r['seconds']:.1f} | {r['docs'] / r['seconds']:.1f} | "
-              f"{r['peak_rss_mb']:.0f} |")
+        print(
+            f"| {impl} | {r['seconds']:.1f} | {r['docs'] / r['seconds']:.1f} | "
+            f"{r['peak_rss_mb']:.0f} |"
+        )
     print(f"\nspeed-up: {plain['seconds'] / ours['seconds']:.2f}x")
 
 

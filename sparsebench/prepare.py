@@ -9,6 +9,7 @@ column, not the corpus text.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Iterator
 from pathlib import Path
@@ -150,14 +151,24 @@ def _warn_empty(ids: pa.ChunkedArray, lengths: pa.ChunkedArray, what: str) -> li
     return empty_ids
 
 
+@contextlib.contextmanager
+def corpus_batches(source: Source) -> Iterator[Iterator[pa.RecordBatch]]:
+    """The corpus as record batches (_id, title, text), from files or a hub source."""
+    if hasattr(source, "corpus_batches"):
+        yield source.corpus_batches()
+        return
+    with source.open("corpus") as handle:
+        yield _batches(source, handle, "corpus", ["_id", "title", "text"])
+
+
 def write_corpus(source: Source, out_path: str | Path) -> dict[str, Any]:
     """Stream the corpus into Parquet; return its counts."""
     ids: list[pa.Array] = []
     lengths: list[pa.Array] = []
-    with source.open("corpus") as handle, atomic_path(out_path) as tmp:
+    with corpus_batches(source) as batches, atomic_path(out_path) as tmp:
         writer = pq.ParquetWriter(tmp, CORPUS_SCHEMA)
         try:
-            for batch in _batches(source, handle, "corpus", ["_id", "title", "text"]):
+            for batch in batches:
                 text = _combine_text(batch, has_title=True)
                 table = pa.table(
                     {"doc_id": batch.column("_id"), "text": text}, schema=CORPUS_SCHEMA
@@ -169,10 +180,20 @@ def write_corpus(source: Source, out_path: str | Path) -> dict[str, Any]:
             writer.close()
         doc_ids = pa.chunked_array(ids, type=pa.string())
         if len(doc_ids) == 0:
-            raise DataError("corpus.jsonl holds no documents")
-        _check_ids(doc_ids, "corpus.jsonl")
-    empty = _warn_empty(doc_ids, pa.chunked_array(lengths, type=pa.int32()), "corpus.jsonl")
+            raise DataError("the corpus holds no documents")
+        _check_ids(doc_ids, "corpus")
+    empty = _warn_empty(doc_ids, pa.chunked_array(lengths, type=pa.int32()), "corpus")
     return {"n_docs": len(doc_ids), "n_empty_docs": len(empty), "empty_doc_ids": empty[:100]}
+
+
+def read_queries_and_qrels(source: Source) -> tuple[pa.Table, pd.DataFrame]:
+    if hasattr(source, "queries_and_qrels"):
+        queries, qrels = source.queries_and_qrels()
+        _check_ids(queries.column("query_id"), "queries")
+        return queries.cast(QUERIES_SCHEMA), qrels
+    with source.open("qrels") as handle:
+        qrels = parse_qrels(handle, what=f"qrels/{source.split}.tsv")
+    return read_queries(source), qrels
 
 
 def read_queries(source: Source) -> pa.Table:
@@ -274,9 +295,7 @@ def prepare_dataset(
     source.check()
     log.info("preparing %s from %s (split %s)", name, source.fingerprint()["path"], source.split)
     corpus = write_corpus(source, out_dir / "corpus.parquet")
-    queries = read_queries(source)
-    with source.open("qrels") as handle:
-        qrels = parse_qrels(handle, what=f"qrels/{source.split}.tsv")
+    queries, qrels = read_queries_and_qrels(source)
     doc_ids = pq.read_table(out_dir / "corpus.parquet", columns=["doc_id"]).column("doc_id")
     check_qrels(qrels, queries.column("query_id"), doc_ids)
     if settings.get("subsample"):

@@ -73,6 +73,31 @@ def dataset_source(entry: dict[str, Any], archive: str | Path | None = None):
         if archive is None:
             raise DataError("a BEIR dataset needs its downloaded archive")
         return ZipSource(Path(archive), split, entry.get("subset"))
+    if entry["source"] == "miracl":
+        from sparsebench.hub import MiraclSource
+
+        options = {
+            k: entry[k] for k in ("corpus", "topics", "corpus_files", "topics_files") if k in entry
+        }
+        return MiraclSource(entry["language"], split, **options)
+    if entry["source"] == "mmarco":
+        from sparsebench.hub import MmarcoSource
+
+        if "qrels" not in entry:
+            raise DataError("an mmarco dataset needs `qrels:` (the MS MARCO qrels of its split)")
+        options = {
+            k: entry[k]
+            for k in (
+                "query_language",
+                "corpus",
+                "queries",
+                "corpus_files",
+                "queries_files",
+                "qrels_md5",
+            )
+            if k in entry
+        }
+        return MmarcoSource(entry["language"], entry["qrels"], split=split, **options)
     if entry["source"] == "files":
         return FilesSource(
             *(Path(entry[m]).expanduser().resolve() for m in ("corpus", "queries", "qrels")), split

@@ -32,11 +32,20 @@ def test_defaults_are_filled_in():
         "lucene",
         False,
     )
-    assert model["analyzer"] == {"lowercase": True, "stopwords": "auto", "stemmer": "auto",
-                                 "tokenizer": "auto", "possessive": "auto"}
-    assert encoding_params(model)["analyzer"] == {"lowercase": True, "stopwords": "lucene",
-                                                  "stemmer": "porter", "tokenizer": "words",
-                                                  "possessive": True}
+    assert model["analyzer"] == {
+        "lowercase": True,
+        "stopwords": "auto",
+        "stemmer": "auto",
+        "tokenizer": "auto",
+        "possessive": "auto",
+    }
+    assert encoding_params(model)["analyzer"] == {
+        "lowercase": True,
+        "stopwords": "lucene",
+        "stemmer": "porter",
+        "tokenizer": "words",
+        "possessive": True,
+    }
     assert config["retrieval"]["k"] == 1000
     assert config["evaluation"]["primary_metric"] == "nDCG@10"
     assert config["datasets"]["d"]["split"] == "test"

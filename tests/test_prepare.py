@@ -129,3 +129,41 @@ def test_builtin_collection_is_valid(tmp_path):
     summary = stages.prepare("minibeir", {"source": "builtin", "name": "minibeir"}, tmp_path)
     assert summary["n_docs"] == 48 and summary["n_judged_queries"] == 16
     assert json.loads((tmp_path / "dataset.json").read_text())["n_queries"] == 18
+
+
+def test_subsample_keeps_every_judged_document(tmp_path, caplog):
+    from conftest import shared_path
+
+    caplog.set_level(logging.WARNING)
+    folder = shared_path("data", "cranfield")
+    entry = {**LOCAL, "path": str(folder), "subsample": {"documents": 1000, "seed": 3}}
+    summary = stages.prepare("x", entry, tmp_path / "a")
+    assert summary["n_docs"] == 1000
+    assert summary["subsample"] == {"documents": 1000, "of": 1400, "judged": 924, "seed": 3}
+    kept = set(pq.read_table(tmp_path / "a" / "corpus.parquet")["doc_id"].to_pylist())
+    judged = set(pd.read_csv(tmp_path / "a" / "qrels.tsv", sep="\t", dtype=str)["corpus-id"])
+    assert judged <= kept and len(kept) == 1000
+    assert "SUBSAMPLE: keeping 1000 of 1400 documents" in caplog.text
+    again = stages.prepare("x", entry, tmp_path / "b")  # seeded: the same sample
+    assert again["files"]["corpus.parquet"] == summary["files"]["corpus.parquet"]
+
+
+def test_files_source_reads_tsv_and_trec_qrels(tmp_path):
+    (tmp_path / "c.tsv").write_text(
+        "d1\tSolar power\tPanels convert sunlight\nd2\tWind\tTurbines\n"
+    )
+    (tmp_path / "q.tsv").write_text("q1\tsolar panels\n")
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\n")
+    entry = {
+        "source": "files",
+        "corpus": str(tmp_path / "c.tsv"),
+        "split": "test",
+        "queries": str(tmp_path / "q.tsv"),
+        "qrels": str(tmp_path / "qrels.txt"),
+    }
+    stages.prepare("x", entry, tmp_path / "out")
+    corpus = pq.read_table(tmp_path / "out" / "corpus.parquet").to_pydict()
+    assert corpus == {
+        "doc_id": ["d1", "d2"],
+        "text": ["Solar power Panels convert sunlight", "Wind Turbines"],
+    }

@@ -3,11 +3,19 @@ from sparsebench.stages import dataset_source
 
 
 def prepare_inputs(wildcards):
+    """The files a dataset is read from, so that touching them reruns its column."""
     entry = dataset_config(wildcards)
-    if entry["source"] == "beir":
+    source = entry["source"]
+    if source == "beir":
         return {"archive": f"results/downloads/beir/{entry['name']}.zip"}
+    if source == "files":
+        return {"files": [entry["corpus"], entry["queries"], entry["qrels"]]}
+    if source in ("miracl", "mmarco"):  # local copies only; hub files are fetched by the job
+        keys = ("corpus", "topics", "queries", "qrels")
+        folders = [Path(entry[k]).expanduser() for k in keys if k in entry]
+        return {"files": [str(p) for f in folders if f.exists()
+                          for p in ([f] if f.is_file() else sorted(f.rglob("*"))) if p.is_file()]}
     root = dataset_source(entry).root
-    # the source files are inputs, so touching them reruns this dataset's column
     return {
         "files": [root / "corpus.jsonl", root / "queries.jsonl", root / "qrels" / f"{entry['split']}.tsv"]
     }
