@@ -15,5 +15,8 @@ with stage_logging(snakemake.log[0], "retrieve"):
         tag=snakemake.wildcards.model,
         query_batch_size=speed["query_batch_size"],
         max_block_mb=speed["max_block_mb"],
+        threads=snakemake.threads,
+        backend=speed["backend"],
+        device=speed["device"],
         **snakemake.params.retrieval,
     )

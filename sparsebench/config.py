@@ -314,6 +314,15 @@ def retrieval_params(config: Mapping[str, Any], dataset: str) -> dict[str, Any]:
     }
 
 
+def retrieve_memory_mb(weights_npz: str, config: Mapping[str, Any]) -> int:
+    """Memory a retrieve job declares: the document matrix and its term-major copy, the
+    query-batch budget, and the interpreter."""
+    from pathlib import Path
+
+    matrix_mb = Path(weights_npz).stat().st_size / 2**20 if Path(weights_npz).exists() else 0
+    return int(2.5 * matrix_mb + config["retrieval"]["max_block_mb"] + 512)
+
+
 def evaluation_params(config: Mapping[str, Any]) -> dict[str, Any]:
     """What changes the metric files."""
     from sparsebench.measures import default_metric_names

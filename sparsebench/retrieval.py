@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +24,7 @@ import scipy.sparse as sp
 from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
-_BYTES_PER_SCORE = 16  # dense float32 block plus the sparse product that fills it
+_BYTES_PER_SCORE = 24  # a stored score: value, column index, and the selection's copies
 
 
 @dataclass(frozen=True)
@@ -43,28 +44,62 @@ def tie_break_keys(doc_ids: Sequence[str]) -> np.ndarray:
 
 
 def batch_rows(n_docs: int, query_batch_size: int, max_block_mb: float) -> int:
-    """Queries per batch so that a batch's score block stays within the budget."""
+    """Queries per batch so that a batch's scores stay within the budget even when every
+    document matches every query (the worst case)."""
     fit = int(max_block_mb * 2**20 // max(n_docs * _BYTES_PER_SCORE, 1))
     return max(1, min(query_batch_size, fit))
 
 
-def top_k_block(block: np.ndarray, k: int, tie_keys: np.ndarray) -> RetrievedBatch:
-    """Top k of each row of a dense score block (-inf = not retrieved)."""
-    n_rows, n_cols = block.shape
-    if n_cols > k:
-        part = np.argpartition(-block, k - 1, axis=1)[:, :k]
-        threshold = np.take_along_axis(block, part, axis=1).min(axis=1)
-    else:
-        threshold = np.full(n_rows, -np.inf, dtype=block.dtype)
-    candidates = (block >= threshold[:, None]) & np.isfinite(block)
-    rows, cols = np.nonzero(candidates)
-    scores = block[rows, cols]
-    order = np.lexsort((-tie_keys[cols], -scores, rows))
-    rows, cols, scores = rows[order], cols[order], scores[order]
+def top_k_sparse(
+    scores: sp.csr_matrix, k: int, tie_keys: np.ndarray, excluded: np.ndarray | None = None
+) -> RetrievedBatch:
+    """Top k of each row of a (queries x documents) CSR of scores; only stored entries
+    (documents that matched) are candidates. `excluded` gives, per row, a document that
+    must not be returned (-1 for none).
+
+    Per row, one partition of that row's matches finds the k-th largest score, and every
+    match at or above it (ties included) is a candidate; the candidates, about k per row,
+    are then sorted by score and the tie key. The work follows the postings touched."""
+    n_rows = scores.shape[0]
+    data, indices, indptr = scores.data, scores.indices, scores.indptr
+    positions = []
+    for row in range(n_rows):
+        lo, hi = int(indptr[row]), int(indptr[row + 1])
+        values = data[lo:hi]
+        if excluded is not None and excluded[row] >= 0:
+            hit = np.flatnonzero(indices[lo:hi] == excluded[row])
+            if len(hit):
+                values = values.copy()
+                values[hit] = -np.inf
+        if hi - lo > k:
+            kth = np.partition(values, hi - lo - k)[hi - lo - k]
+            chosen = np.flatnonzero(values >= kth)
+        else:
+            chosen = np.arange(hi - lo)
+        if excluded is not None:
+            chosen = chosen[np.isfinite(values[chosen])]
+        positions.append(chosen + lo)
+    counts = np.fromiter((len(p) for p in positions), dtype=np.int64, count=n_rows)
+    flat = np.concatenate(positions) if positions else np.zeros(0, np.int64)
+    rows = np.repeat(np.arange(n_rows), counts)
+    return rank_candidates(rows, indices[flat].astype(np.int64), data[flat], n_rows, k, tie_keys)
+
+
+def rank_candidates(
+    rows: np.ndarray,
+    cols: np.ndarray,
+    values: np.ndarray,
+    n_rows: int,
+    k: int,
+    tie_keys: np.ndarray,
+) -> RetrievedBatch:
+    """Order candidates by score descending, then tie key descending, and keep k per row."""
+    order = np.lexsort((-tie_keys[cols], -values, rows))
+    rows, cols, values = rows[order], cols[order], values[order]
     starts = np.searchsorted(rows, np.arange(n_rows))
     ranks = np.arange(len(rows)) - starts[rows] + 1
-    keep = ranks <= k
-    return RetrievedBatch(rows[keep], cols[keep], scores[keep], ranks[keep])
+    top = ranks <= k
+    return RetrievedBatch(rows[top], cols[top], values[top], ranks[top])
 
 
 def retrieve(
@@ -77,11 +112,13 @@ def retrieve(
     query_batch_size: int = 256,
     max_block_mb: float = 1024,
     ignore_identical_ids: bool = False,
+    threads: int = 1,
 ) -> Iterator[tuple[int, RetrievedBatch]]:
-    """Yield (first query index, results) for consecutive batches of queries.
+    """Yield (first query index, results) for consecutive batches of queries, in order.
 
     queries: (Q x V) query weights; documents: (N x V) document weights;
-    query_term_weights: (V,) multiplied into the query weights (the IDF).
+    query_term_weights: (V,) multiplied into the query weights (the IDF). With threads > 1
+    batches are scored in parallel (the sparse products and partitions release the GIL).
     """
     n_docs, vocab = documents.shape
     if queries.shape[1] != vocab or len(query_term_weights) != vocab:
@@ -94,22 +131,34 @@ def retrieve(
     weighted = sp.csr_matrix(queries.multiply(query_term_weights[None, :].astype(np.float32)))
     inverted = sp.csr_matrix(documents.T)  # term-major: rows are posting lists
     tie_keys = tie_break_keys(doc_ids)
-    doc_position = pd.Index(doc_ids) if ignore_identical_ids else None
+    excluded = None
+    if ignore_identical_ids:
+        excluded = pd.Index(doc_ids).get_indexer(list(query_ids)).astype(np.int64)
     rows_per_batch = batch_rows(n_docs, query_batch_size, max_block_mb)
     log.info(
-        "retrieving top %d for %d queries over %d documents, %d queries per batch",
+        "retrieving top %d for %d queries over %d documents, %d queries per batch, %d threads",
         k,
         queries.shape[0],
         n_docs,
         rows_per_batch,
+        threads,
     )
-    for start in range(0, queries.shape[0], rows_per_batch):
+
+    def run(start: int) -> tuple[int, RetrievedBatch]:
         stop = min(start + rows_per_batch, queries.shape[0])
-        product = (weighted[start:stop] @ inverted).tocoo()
-        block = np.full((stop - start, n_docs), -np.inf, dtype=np.float32)
-        block[product.row, product.col] = product.data
-        if doc_position is not None:
-            hits = doc_position.get_indexer(list(query_ids[start:stop]))
-            found = hits >= 0
-            block[np.nonzero(found)[0], hits[found]] = -np.inf
-        yield start, top_k_block(block, k, tie_keys)
+        scores = weighted[start:stop] @ inverted
+        skip = None if excluded is None else excluded[start:stop]
+        return start, top_k_sparse(scores, k, tie_keys, skip)
+
+    starts = range(0, queries.shape[0], rows_per_batch)
+    if threads <= 1:
+        yield from map(run, starts)
+        return
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        pending = []
+        for start in starts:
+            pending.append(pool.submit(run, start))
+            if len(pending) > threads:  # bounded: at most threads + 1 batches in memory
+                yield pending.pop(0).result()
+        for job in pending:
+            yield job.result()

@@ -257,6 +257,32 @@ def encode_queries(
 # --- retrieval and evaluation ---------------------------------------------------------
 
 
+def _retrieval_backend(backend: str, device: str):
+    """The retrieval function for `backend` (auto: torch on CUDA when present)."""
+    if backend == "auto":
+        use_torch = False
+        if device != "cpu":
+            try:
+                import torch
+
+                use_torch = torch.cuda.is_available()
+            except ImportError:
+                use_torch = False
+        backend = "torch" if use_torch else "scipy"
+    if backend == "torch":
+        from sparsebench.retrieval_torch import retrieve_torch
+
+        def run(*args, threads: int = 1, **kwargs):
+            return retrieve_torch(*args, **kwargs)
+
+        return run
+
+    def run_scipy(*args, device: str = "auto", **kwargs):
+        return retrieve(*args, **kwargs)
+
+    return run_scipy
+
+
 def retrieve_run(
     weights: str | Path,
     idf_path: str | Path,
@@ -269,8 +295,12 @@ def retrieve_run(
     ignore_identical_ids: bool = False,
     query_batch_size: int = 256,
     max_block_mb: float = 1024,
+    threads: int = 1,
+    backend: str = "auto",
+    device: str = "auto",
 ) -> None:
-    """Write the TREC run of every encoded query, queries in id order."""
+    """Write the TREC run of every encoded query, queries in id order. The backend
+    (scipy on CPU threads, or torch on a CUDA device) changes speed, not results."""
     documents = load_csr(weights)
     if not Path(idf_path).exists():
         raise DataError(f"missing IDF file {idf_path}: run the term_weights stage first")
@@ -287,16 +317,18 @@ def retrieve_run(
     doc_ids = np.array(read_lines(doc_ids_path), dtype=object)
     n_lines = 0
     with atomic_path(out_run) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as handle:
-        for start, batch in retrieve(
+        for start, batch in _retrieval_backend(backend, device)(
             queries,
             documents,
             term_idf,
             k,
             doc_ids,
             query_ids,
-            query_batch_size,
-            max_block_mb,
-            ignore_identical_ids,
+            query_batch_size=query_batch_size,
+            max_block_mb=max_block_mb,
+            ignore_identical_ids=ignore_identical_ids,
+            threads=threads,
+            device=device,
         ):
             write_run_block(
                 handle,

@@ -76,11 +76,12 @@ def test_results_do_not_depend_on_batching():
     one = collect(docs, queries, idf, doc_ids, query_ids, 10, query_batch_size=1)
     many = collect(docs, queries, idf, doc_ids, query_ids, 10, query_batch_size=1000)
     tiny_budget = collect(docs, queries, idf, doc_ids, query_ids, 10, max_block_mb=0.01)
-    assert one == many == tiny_budget
+    threaded = collect(docs, queries, idf, doc_ids, query_ids, 10, query_batch_size=4, threads=2)
+    assert one == many == tiny_budget == threaded
 
 
 def test_memory_budget_bounds_the_batch():
-    assert batch_rows(n_docs=1_000_000, query_batch_size=256, max_block_mb=1024) == 67
+    assert batch_rows(n_docs=1_000_000, query_batch_size=256, max_block_mb=1024) == 44
     assert batch_rows(n_docs=10, query_batch_size=256, max_block_mb=1024) == 256
     assert batch_rows(n_docs=10**9, query_batch_size=256, max_block_mb=1) == 1
 
@@ -101,3 +102,36 @@ def test_vocabulary_mismatch_is_an_error():
         list(retrieve(queries[:, :-1], docs, idf, 10, doc_ids, query_ids))
     with pytest.raises(DataError, match="vocabulary sizes differ"):
         list(retrieve(queries, docs, idf[:-1], 10, doc_ids, query_ids))
+
+
+def test_torch_backend_agrees_with_scipy():
+    pytest.importorskip("torch")
+    from sparsebench.retrieval_torch import retrieve_torch
+
+    for seed in (0, 1):
+        docs, queries, idf, doc_ids, query_ids = random_problem(seed)
+        expected = collect(docs, queries, idf, doc_ids, query_ids, 17)
+        got = [[] for _ in range(queries.shape[0])]
+        for start, batch in retrieve_torch(
+            queries,
+            docs,
+            idf,
+            17,
+            doc_ids,
+            query_ids,
+            query_batch_size=7,
+            max_block_mb=0.001,
+            device="cpu",
+        ):
+            for row, doc, score in zip(batch.query_rows, batch.doc_rows, batch.scores, strict=True):
+                got[start + row].append((float(score), doc_ids[doc]))
+        assert got == expected
+    self_ids = doc_ids[: queries.shape[0]].copy()
+    expected = reference_top_k(docs, queries, idf, doc_ids, 20, skip_ids=self_ids)
+    got = [[] for _ in range(queries.shape[0])]
+    for start, batch in retrieve_torch(
+        queries, docs, idf, 20, doc_ids, self_ids, ignore_identical_ids=True, device="cpu"
+    ):
+        for row, doc, score in zip(batch.query_rows, batch.doc_rows, batch.scores, strict=True):
+            got[start + row].append((float(score), doc_ids[doc]))
+    assert got == expected

@@ -12,6 +12,9 @@ rule retrieve:
         run="results/runs/{model}/{dataset}.trec",
     params:
         retrieval=lambda wc: sbconfig.retrieval_params(config, wc.dataset),
+    threads: 2
+    resources:
+        mem_mb=lambda wc, input: sbconfig.retrieve_memory_mb(input.weights, config),
     log:
         "results/logs/retrieve/{model}/{dataset}.log",
     benchmark:

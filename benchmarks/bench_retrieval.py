@@ -1,0 +1,231 @@
+"""Retrieval speed and memory on synthetic corpora with a Zipfian vocabulary.
+
+Shapes: BM25-like (documents of ~60 distinct terms out of 1M, term counts, queries of ~5
+terms) and SPLADE-like (documents of ~150 weighted terms out of a 30,522 vocabulary,
+queries of ~30). Each run compares, on the same corpus and queries, in one process per
+implementation (peak RSS is per process):
+
+  sparsebench   retrieval.retrieve (term-major products, bounded blocks, threads)
+  reference     the usual loop: per query a dense query vector, corpus.dot, argpartition
+  bm25s         bm25s on the same BM25 index (BM25-like shape only)
+
+and checks that sparsebench's top-k equals the reference loop's.
+
+    python benchmarks/bench_retrieval.py --docs 100000 --shape bm25
+    python benchmarks/bench_retrieval.py --sizes 10000 100000 1000000   # the full table
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+HERE = Path(__file__).resolve().parent
+SHAPES = {  # vocabulary, terms per document, terms per query, weighted?
+    "bm25": (1_000_000, 60, 5, False),
+    "splade": (30_522, 150, 30, True),
+}
+
+
+def zipf_terms(rng, vocabulary: int, size: int) -> np.ndarray:
+    """Term ids with Zipfian frequencies (rank r drawn with probability ~ 1/r)."""
+    ranks = np.floor(np.exp(rng.random(size) * np.log(vocabulary))).astype(np.int64) - 1
+    return np.minimum(ranks, vocabulary - 1)
+
+
+def make_matrix(rng, rows: int, vocabulary: int, terms: int, weighted: bool) -> sp.csr_matrix:
+    counts = np.maximum(rng.poisson(terms, rows), 1)
+    row = np.repeat(np.arange(rows), counts)
+    col = zipf_terms(rng, vocabulary, int(counts.sum()))
+    data = (
+        rng.gamma(1.5, 0.6, len(col)).astype(np.float32)
+        if weighted
+        else np.ones(len(col), np.float32)
+    )
+    matrix = sp.csr_matrix((data, (row, col)), shape=(rows, vocabulary), dtype=np.float32)
+    matrix.sum_duplicates()
+    return matrix
+
+
+def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 0) -> None:
+    vocabulary, doc_terms, query_terms, weighted = SHAPES[shape]
+    rng = np.random.default_rng(seed)
+    corpus = make_matrix(rng, docs, vocabulary, doc_terms, weighted)
+    query = make_matrix(rng, queries, vocabulary, query_terms, weighted)
+    if not weighted:  # BM25: saturated document weights, Lucene IDF on the query side
+        from sparsebench.weighting import bm25_document_weights, document_frequencies, idf
+
+        sp.save_npz(folder / "counts.npz", corpus)
+        weights = idf(document_frequencies(corpus), docs, "lucene")
+        corpus = bm25_document_weights(corpus, 0.9, 0.4)
+    else:
+        weights = np.ones(vocabulary)
+    sp.save_npz(folder / "corpus.npz", corpus)
+    sp.save_npz(folder / "queries.npz", query)
+    np.save(folder / "idf.npy", weights)
+
+
+def run_sparsebench(folder: Path, k: int) -> dict:
+    from sparsebench.retrieval import retrieve
+
+    corpus, queries = (
+        sp.load_npz(folder / "corpus.npz").tocsr(),
+        sp.load_npz(folder / "queries.npz").tocsr(),
+    )
+    weights = np.load(folder / "idf.npy")
+    doc_ids = np.array([f"d{i:08d}" for i in range(corpus.shape[0])], dtype=object)
+    query_ids = np.array([f"q{i}" for i in range(queries.shape[0])], dtype=object)
+    start = time.perf_counter()
+    top = np.full((queries.shape[0], k), -1, np.int64)
+    for first, batch in retrieve(queries, corpus, weights, k, doc_ids, query_ids, threads=2):
+        top[first + batch.query_rows, batch.ranks - 1] = batch.doc_rows
+    return {"seconds": time.perf_counter() - start, "top": top}
+
+
+def run_reference(folder: Path, k: int) -> dict:
+    """Per query: dense query vector, corpus.dot, argpartition (the usual recipe)."""
+    corpus, queries = (
+        sp.load_npz(folder / "corpus.npz").tocsr(),
+        sp.load_npz(folder / "queries.npz").tocsr(),
+    )
+    weights = np.load(folder / "idf.npy").astype(np.float32)
+    start = time.perf_counter()
+    top = np.full((queries.shape[0], k), -1, np.int64)
+    for i in range(queries.shape[0]):
+        dense = queries[i].toarray().ravel() * weights
+        scores = corpus.dot(dense)
+        matched = np.nonzero(scores)[0]
+        if len(matched) > k:  # every document tied with the k-th stays a candidate
+            kth = -np.partition(-scores[matched], k - 1)[k - 1]
+            matched = matched[scores[matched] >= kth]
+        order = np.lexsort((-matched, -scores[matched]))[:k]  # ties: larger id first
+        top[i, : len(order)] = matched[order]
+    return {"seconds": time.perf_counter() - start, "top": top}
+
+
+def run_bm25s(folder: Path, k: int) -> dict:
+    import bm25s
+
+    counts = sp.load_npz(folder / "counts.npz").tocsr()
+    queries = sp.load_npz(folder / "queries.npz").tocsr()
+    tokens = [
+        np.repeat(counts.indices[a:b], counts.data[a:b].astype(int)).tolist()
+        for a, b in zip(counts.indptr[:-1], counts.indptr[1:], strict=True)
+    ]
+    query_tokens = [
+        np.repeat(queries.indices[a:b], queries.data[a:b].astype(int)).tolist()
+        for a, b in zip(queries.indptr[:-1], queries.indptr[1:], strict=True)
+    ]
+    retriever = bm25s.BM25(method="lucene", k1=0.9, b=0.4)
+    vocabulary = {str(i): i for i in range(counts.shape[1])}
+    retriever.index(bm25s.tokenization.Tokenized(ids=tokens, vocab=vocabulary), show_progress=False)
+    start = time.perf_counter()
+    results, _ = retriever.retrieve(
+        bm25s.tokenization.Tokenized(ids=query_tokens, vocab=vocabulary),
+        k=k,
+        show_progress=False,
+        n_threads=0,
+    )
+    return {"seconds": time.perf_counter() - start, "top": None}
+
+
+def child(impl: str, folder: str, k: int, out: str) -> None:
+    run = {"sparsebench": run_sparsebench, "reference": run_reference, "bm25s": run_bm25s}[impl]
+    result = run(Path(folder), k)
+    if result["top"] is not None:
+        np.save(out + ".npy", result["top"])
+    Path(out).write_text(
+        json.dumps(
+            {
+                "seconds": result["seconds"],
+                "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            }
+        )
+    )
+
+
+def measure(shape: str, docs: int, queries: int, k: int, reference: bool) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        make_problem(folder, docs, queries, shape)
+        corpus = sp.load_npz(folder / "corpus.npz")
+        query = sp.load_npz(folder / "queries.npz")
+        postings = np.bincount(corpus.indices, minlength=corpus.shape[1])
+        touched = int(postings[query.indices].sum())
+        impls = (
+            ["sparsebench"]
+            + (["reference"] if reference else [])
+            + (["bm25s"] if shape == "bm25" else [])
+        )
+        rows = {}
+        for impl in impls:
+            out = str(folder / impl)
+            subprocess.run(
+                [sys.executable, __file__, "--child", impl, str(folder), str(k), out], check=True
+            )
+            rows[impl] = json.loads(Path(out).read_text())
+            if Path(out + ".npy").exists():
+                rows[impl]["top"] = np.load(out + ".npy")
+        if "reference" in rows:
+            rows["sparsebench"]["identical"] = bool(
+                np.array_equal(rows["sparsebench"]["top"], rows["reference"]["top"])
+            )
+        corpus_mb = (corpus.data.nbytes + corpus.indices.nbytes + corpus.indptr.nbytes) / 2**20
+    return {"rows": rows, "postings": touched, "queries": queries, "corpus_mb": corpus_mb}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--shapes", nargs="+", default=["bm25", "splade"], choices=list(SHAPES))
+    parser.add_argument("--queries", type=int, default=1000)
+    parser.add_argument("--k", type=int, default=1000)
+    parser.add_argument(
+        "--reference-max",
+        type=int,
+        default=1_000_000,
+        help="skip the reference loop above this many documents",
+    )
+    parser.add_argument("--child", nargs=4)
+    args = parser.parse_args()
+    if args.child:
+        impl, folder, k, out = args.child
+        child(impl, folder, int(k), out)
+        return
+    sys.path.insert(0, str(HERE))
+    from bench_metrics import machine
+
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
+    ).stdout.strip()
+    print(f"machine: {machine()}; commit {commit}; {args.queries} queries, k = {args.k}\n")
+    print(
+        "| shape | documents | implementation | seconds | queries/s | postings/s | peak RSS (MiB) "
+        "| corpus (MiB) | top-k = reference |"
+    )
+    print("|---|---:|---|---:|---:|---:|---:|---:|---|")
+    for shape in args.shapes:
+        for docs in args.sizes:
+            result = measure(shape, docs, args.queries, args.k, docs <= args.reference_max)
+            for impl, row in result["rows"].items():
+                seconds = row["seconds"]
+                print(
+                    f"| {shape} | {docs:,} | {impl} | {seconds:.2f} | "
+                    f"{result['queries'] / seconds:,.0f} | {result['postings'] / seconds:,.0f} | "
+                    f"{row['peak_rss_mb']:.0f} | {result['corpus_mb']:.0f} | "
+                    f"{row.get('identical', '')} |",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()
