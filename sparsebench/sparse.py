@@ -93,6 +93,43 @@ def _vstack(
     return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols))
 
 
+def stack_npz_files(paths: Sequence[str], terms: Sequence[pa.Array]) -> LabelledCSR:
+    """Stack CSR .npz files (scipy layout) over the union of their vocabularies, reading
+    one file at a time into preallocated output arrays: peak memory is about one copy
+    of the output plus one shard."""
+    if not paths:
+        raise DataError("nothing to stack")
+    shapes = []
+    for path in paths:
+        with np.load(path) as archive:
+            indptr = archive["indptr"]
+            shapes.append((len(indptr) - 1, int(indptr[-1])))
+    first = terms[0]
+    if all(t.equals(first) for t in terms[1:]):
+        union, remaps = first, [None] * len(paths)
+    else:
+        for listed in terms:
+            if not _is_sorted_unique(listed):
+                raise DataError("shards with different vocabularies must list their terms sorted")
+        union = pc.unique(pa.chunked_array(list(terms), type=pa.string()))
+        union = pc.take(union, pc.array_sort_indices(union))
+        remaps = [pc.index_in(t, value_set=union).to_numpy().astype(np.int64) for t in terms]
+    n_rows, nnz = sum(r for r, _ in shapes), sum(n for _, n in shapes)
+    index_dtype = np.int64 if max(nnz, len(union)) > np.iinfo(np.int32).max else np.int32
+    data = np.empty(nnz, dtype=np.float32)
+    indices = np.empty(nnz, dtype=index_dtype)
+    indptr = np.zeros(n_rows + 1, dtype=index_dtype)
+    row = pos = 0
+    for path, (rows, count), remap in zip(paths, shapes, remaps, strict=True):
+        with np.load(path) as archive:
+            data[pos:pos + count] = archive["data"]
+            shard_indices = archive["indices"]
+            indices[pos:pos + count] = shard_indices if remap is None else remap[shard_indices]
+            indptr[row + 1:row + rows + 1] = archive["indptr"][1:] + pos
+        row, pos = row + rows, pos + count
+    return LabelledCSR(sp.csr_matrix((data, indices, indptr), shape=(n_rows, len(union))), union)
+
+
 def align_columns(matrix: sp.csr_matrix, terms: pa.Array, vocabulary: pa.Array) -> sp.csr_matrix:
     """Move a matrix onto another vocabulary; columns whose term is absent are dropped."""
     target = pc.index_in(terms, value_set=vocabulary).to_numpy(zero_copy_only=False)

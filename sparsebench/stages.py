@@ -37,7 +37,7 @@ from sparsebench.metrics import default_metric_names, evaluate_run
 from sparsebench.prepare import prepare_dataset, read_corpus_slice, read_qrels
 from sparsebench.retrieval import retrieve
 from sparsebench.runfile import misordered_queries, read_run, write_run_block
-from sparsebench.sparse import LabelledCSR, align_columns, stack_labelled
+from sparsebench.sparse import LabelledCSR, align_columns, stack_npz_files
 from sparsebench.weighting import bm25_document_weights, document_frequencies, idf
 
 log = logging.getLogger(__name__)
@@ -150,11 +150,9 @@ def stack_shards(
     out_doc_ids: str | Path,
 ) -> LabelledCSR:
     """One corpus matrix over the union vocabulary, rows in corpus order."""
-    parts = [
-        LabelledCSR(load_csr(npz), pa.array(read_lines(terms), type=pa.string()))
-        for npz, terms in zip(shard_npzs, shard_terms, strict=True)
-    ]
-    stacked = stack_labelled(parts)
+    stacked = stack_npz_files(
+        list(shard_npzs), [pa.array(read_lines(t), type=pa.string()) for t in shard_terms]
+    )
     doc_ids = pq.read_table(corpus, columns=["doc_id"]).column("doc_id")
     if len(doc_ids) != stacked.matrix.shape[0]:
         raise DataError(
@@ -162,7 +160,7 @@ def stack_shards(
         )
     log.info(
         "stacked %d shards: %d documents x %d terms, %d postings",
-        len(parts),
+        len(shard_npzs),
         stacked.matrix.shape[0],
         stacked.matrix.shape[1],
         stacked.matrix.nnz,
