@@ -153,7 +153,7 @@ def child(impl: str, folder: str, k: int, out: str) -> None:
     )
 
 
-def measure(shape: str, docs: int, queries: int, k: int, reference: bool) -> dict:
+def measure(shape: str, docs: int, queries: int, k: int, reference: bool, bm25s: bool) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         make_problem(folder, docs, queries, shape)
@@ -195,6 +195,8 @@ def main() -> None:
         default=1_000_000,
         help="skip the reference loop above this many documents",
     )
+    parser.add_argument("--bm25s-max", type=int, default=100_000,
+                        help="skip bm25s above this many documents (its indexing is slow)")
     parser.add_argument("--child", nargs=4)
     args = parser.parse_args()
     if args.child:
@@ -215,7 +217,8 @@ def main() -> None:
     print("|---|---:|---|---:|---:|---:|---:|---:|---|")
     for shape in args.shapes:
         for docs in args.sizes:
-            result = measure(shape, docs, args.queries, args.k, docs <= args.reference_max)
+            result = measure(shape, docs, args.queries, args.k, docs <= args.reference_max,
+                             docs <= args.bm25s_max)
             for impl, row in result["rows"].items():
                 seconds = row["seconds"]
                 print(

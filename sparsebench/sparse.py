@@ -122,10 +122,10 @@ def stack_npz_files(paths: Sequence[str], terms: Sequence[pa.Array]) -> Labelled
     row = pos = 0
     for path, (rows, count), remap in zip(paths, shapes, remaps, strict=True):
         with np.load(path) as archive:
-            data[pos:pos + count] = archive["data"]
+            data[pos : pos + count] = archive["data"]
             shard_indices = archive["indices"]
-            indices[pos:pos + count] = shard_indices if remap is None else remap[shard_indices]
-            indptr[row + 1:row + rows + 1] = archive["indptr"][1:] + pos
+            indices[pos : pos + count] = shard_indices if remap is None else remap[shard_indices]
+            indptr[row + 1 : row + rows + 1] = archive["indptr"][1:] + pos
         row, pos = row + rows, pos + count
     return LabelledCSR(sp.csr_matrix((data, indices, indptr), shape=(n_rows, len(union))), union)
 

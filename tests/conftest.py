@@ -88,71 +88,15 @@ def run_stages(
     dataset: dict | None = None,
 ) -> Path:
     """Run every stage of one (model x dataset) pair through the library, as the workflow
-    does; return the output folder."""
-    from sparsebench import stages
-    from sparsebench.config import encoding_params, validate_config, weighting_params
-    from sparsebench.fileio import read_json
+    does (sparsebench.api.run_pair); return the output folder."""
+    from sparsebench.api import run_pair
 
-    config = validate_config(
-        {
-            "datasets": {"d": {"source": "local", "path": str(collection), **(dataset or {})}},
-            "models": {"m": model or {"kind": "bm25"}},
-        }
+    entry = {
+        "source": "local",
+        "path": str(collection),
+        "ignore_identical_ids": ignore_identical_ids,
+        **(dataset or {}),
+    }
+    return run_pair(
+        entry, model or {"kind": "bm25"}, out, shard_size=shard_size, k=k, evaluation=evaluation
     )
-    model_cfg = config["models"]["m"]
-    language = config["datasets"]["d"]["language"]
-    data = out / "data"
-    stages.prepare("d", config["datasets"]["d"], data)
-    n = stages.n_shards(read_json(data / "dataset.json")["n_docs"], shard_size)
-    for shard in range(n):
-        stages.encode_corpus_shard(
-            data / "corpus.parquet",
-            shard,
-            shard_size,
-            encoding_params(model_cfg, "documents", language),
-            out / f"s{shard}.npz",
-            out / f"s{shard}.terms.txt",
-        )
-    stages.stack_shards(
-        [str(out / f"s{i}.npz") for i in range(n)],
-        [str(out / f"s{i}.terms.txt") for i in range(n)],
-        data / "corpus.parquet",
-        out / "corpus.npz",
-        out / "vocab.txt",
-        out / "doc_ids.txt",
-    )
-    stages.term_weights(
-        out / "corpus.npz",
-        weighting_params(model_cfg),
-        out / "weights.npz",
-        out / "idf.npy",
-        out / "term_stats.json",
-    )
-    stages.encode_queries(
-        data / "queries.parquet",
-        data / "qrels.tsv",
-        out / "vocab.txt",
-        encoding_params(model_cfg, "queries", language),
-        out / "queries.npz",
-        out / "query_ids.txt",
-    )
-    stages.retrieve_run(
-        out / "weights.npz",
-        out / "idf.npy",
-        out / "queries.npz",
-        out / "query_ids.txt",
-        out / "doc_ids.txt",
-        out / "run.trec",
-        k=k,
-        tag="m",
-        ignore_identical_ids=ignore_identical_ids,
-    )
-    settings = {"cutoffs": [1, 10, 100, 1000], "query_set": "complete", "relevance_level": 1}
-    stages.evaluate(
-        out / "run.trec",
-        data / "qrels.tsv",
-        {**settings, **(evaluation or {})},
-        out / "metrics.json",
-        out / "per_query.tsv",
-    )
-    return out
