@@ -164,7 +164,7 @@ def measure(shape: str, docs: int, queries: int, k: int, reference: bool, bm25s:
         impls = (
             ["sparsebench"]
             + (["reference"] if reference else [])
-            + (["bm25s"] if shape == "bm25" else [])
+            + (["bm25s"] if shape == "bm25" and bm25s else [])
         )
         rows = {}
         for impl in impls:
