@@ -35,9 +35,10 @@ config.clear()
 config.update(_validated)
 
 os.environ.setdefault(COMMAND_VARIABLE, shlex.join(sys.argv))
-# Jobs import the library from this checkout, installed or not (e.g. in a conda env).
+# Jobs import the library from this checkout, installed or not (e.g. in a conda env),
+# and a custom encoder module from the working directory.
 os.environ["PYTHONPATH"] = os.pathsep.join(
-    p for p in (workflow.basedir, os.environ.get("PYTHONPATH")) if p
+    p for p in (workflow.basedir, os.getcwd(), os.environ.get("PYTHONPATH")) if p
 )
 
 

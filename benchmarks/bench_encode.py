@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,9 @@ from pathlib import Path
 import scipy.sparse as sp
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from bench_metrics import peak_rss_mb  # noqa: E402
+
 SHARED = HERE.parent.parent / "shared"
 
 
@@ -90,7 +92,7 @@ def child(impl: str, model: str, corpus: str, n: int, max_length: int, batch: in
             {
                 "seconds": seconds,
                 "docs": len(texts),
-                "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                "peak_rss_mb": peak_rss_mb(),
             }
         )
     )

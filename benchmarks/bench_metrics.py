@@ -110,9 +110,18 @@ def run_pytrec_eval(run_path: str, qrels_path: str) -> dict:
     return {"load_s": loaded - start, "eval_s": done - loaded, "values": renamed}
 
 
+def peak_rss_mb() -> float:
+    """This process's peak resident set (VmHWM): unlike ru_maxrss it is not inherited
+    from the parent that forked the process."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def child(impl: str, run_path: str, qrels_path: str, out: str) -> None:
     result = (run_sparsebench if impl == "sparsebench" else run_pytrec_eval)(run_path, qrels_path)
-    result["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result["peak_rss_mb"] = peak_rss_mb()
     Path(out).write_text(json.dumps(result))
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -30,6 +29,9 @@ import numpy as np
 import scipy.sparse as sp
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from bench_metrics import peak_rss_mb  # noqa: E402
+
 SHAPES = {  # vocabulary, terms per document, terms per query, weighted?
     "bm25": (1_000_000, 60, 5, False),
     "splade": (30_522, 150, 30, True),
@@ -147,7 +149,7 @@ def child(impl: str, folder: str, k: int, out: str) -> None:
         json.dumps(
             {
                 "seconds": result["seconds"],
-                "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                "peak_rss_mb": peak_rss_mb(),
             }
         )
     )
@@ -195,8 +197,12 @@ def main() -> None:
         default=1_000_000,
         help="skip the reference loop above this many documents",
     )
-    parser.add_argument("--bm25s-max", type=int, default=100_000,
-                        help="skip bm25s above this many documents (its indexing is slow)")
+    parser.add_argument(
+        "--bm25s-max",
+        type=int,
+        default=100_000,
+        help="skip bm25s above this many documents (its indexing is slow)",
+    )
     parser.add_argument("--child", nargs=4)
     args = parser.parse_args()
     if args.child:
@@ -217,8 +223,14 @@ def main() -> None:
     print("|---|---:|---|---:|---:|---:|---:|---:|---|")
     for shape in args.shapes:
         for docs in args.sizes:
-            result = measure(shape, docs, args.queries, args.k, docs <= args.reference_max,
-                             docs <= args.bm25s_max)
+            result = measure(
+                shape,
+                docs,
+                args.queries,
+                args.k,
+                docs <= args.reference_max,
+                docs <= args.bm25s_max,
+            )
             for impl, row in result["rows"].items():
                 seconds = row["seconds"]
                 print(

@@ -19,7 +19,7 @@ import yaml
 
 from sparsebench.errors import ConfigError
 
-MODEL_KINDS = ("bm25", "splade")
+MODEL_KINDS = ("bm25", "splade", "python")
 DATASET_SOURCES = ("builtin", "local", "beir")
 # BEIR datasets whose corpus contains the queries themselves; BEIR and Pyserini drop
 # a retrieved document whose id equals the query id there.
@@ -218,6 +218,16 @@ def encoding_params(
         from sparsebench.analysis import resolve_analyzer
 
         return {"kind": "bm25", "analyzer": resolve_analyzer(dict(model["analyzer"]), language)}
+    if model["kind"] == "python":
+        from sparsebench.custom import source_digest
+
+        return {
+            "kind": "python",
+            "encoder": model["encoder"],
+            "options": dict(model["options"]),
+            "side": side,
+            "code_sha256": source_digest(model["encoder"]),
+        }
     if model["kind"] == "splade":
         if side == "queries" and model["query_encoder"] == "tokenizer":
             return {"kind": "tokenizer", "model": _splade_side(model, "queries")["model"]}
@@ -259,6 +269,8 @@ def runtime_params(model: Mapping[str, Any], side: str = "documents") -> dict[st
     if model["kind"] == "splade":
         batch = model["batch_size" if side == "documents" else "query_batch_size"]
         return {"batch_size": int(batch), "device": model["device"]}
+    if model["kind"] == "python":
+        return {"batch_size": int(model["batch_size"])}
     return {}
 
 
@@ -289,6 +301,8 @@ def weighting_params(model: Mapping[str, Any]) -> dict[str, Any]:
             "idf": model["idf"],
             "k1_plus_one": bool(model["k1_plus_one"]),
         }
+    if model["kind"] == "python":
+        return {"kind": "python", "idf": model["idf"]}
     if model["kind"] == "splade":
         params = {"kind": "splade", "idf": model["idf"]}
         if model["idf"] == "model":

@@ -88,6 +88,15 @@ def make_encoder(encoding: dict[str, Any], runtime: dict[str, Any] | None = None
             device=runtime.get("device", "auto"),
         )
         return _SpladeAdapter(SpladeEncoder(settings))
+    if kind == "python":
+        from sparsebench.custom import PythonEncoder
+
+        return PythonEncoder(
+            encoding["encoder"],
+            encoding["options"],
+            encoding["side"],
+            runtime.get("batch_size", 1024),
+        )
     if kind == "tokenizer":
         from sparsebench.splade import TokenizerQueryEncoder
 

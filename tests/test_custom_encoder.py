@@ -1,0 +1,103 @@
+"""Bring-your-own encoders: a class written here runs through the whole DAG, lands on
+the leaderboard with significance verdicts, and bad encoders fail clearly."""
+
+from __future__ import annotations
+
+import sys
+
+import pandas as pd
+import pytest
+import yaml
+from conftest import REPO, TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
+from test_workflow import snakemake
+
+from sparsebench import api
+from sparsebench.custom import PythonEncoder
+from sparsebench.errors import ConfigError, DataError
+
+WORD_ENCODER = '''
+class WordEncoder:
+    """Each distinct lowercased word weighs 1 (a toy, but a real encoder)."""
+
+    def __init__(self, words):
+        self.vocabulary = list(words)
+        self.vocab_size = len(self.vocabulary)
+        self.index = {w: i for i, w in enumerate(self.vocabulary)}
+
+    def _encode(self, text):
+        return {self.index[w]: 1.0 for w in text.lower().split() if w in self.index}
+
+    def encode_documents(self, texts):
+        return [self._encode(t) for t in texts]
+
+    def encode_queries(self, texts):
+        return [self._encode(t) for t in texts]
+
+
+class Broken:
+    vocab_size = 3
+
+    def encode_documents(self, texts):
+        return [{7: 1.0} for _ in texts]
+
+    def encode_queries(self, texts):
+        return [{} for _ in texts]
+'''
+WORDS = sorted({w for _, t, x in TINY_DOCS for w in f"{t} {x}".lower().split()})
+
+
+@pytest.fixture
+def encoder_module(tmp_path, monkeypatch):
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "my_encoders.py").write_text(WORD_ENCODER)
+    monkeypatch.syspath_prepend(str(tmp_path / "mods"))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "mods"))
+    yield "my_encoders"
+    sys.modules.pop("my_encoders", None)
+
+
+def test_custom_encoder_through_the_dag(tmp_path, encoder_module):
+    collection = write_collection(tmp_path / "c", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
+    config = {
+        "datasets": {"tiny": {"source": "local", "path": str(collection)}},
+        "models": {
+            "bm25": {"kind": "bm25"},
+            "words": {"kind": "python", "encoder": f"{encoder_module}:WordEncoder",
+                      "options": {"words": WORDS}, "idf": "lucene"},
+        },
+        "corpus": {"shard_size": 3},
+        "significance": {"resamples": 200},
+    }
+    configfile = tmp_path / "c.yaml"
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    snakemake(tmp_path / "work", configfile=configfile)
+    results = tmp_path / "work" / "results"
+    board = pd.read_csv(results / "leaderboard.tsv", sep="\t", index_col="model")
+    assert list(board.index) == ["bm25", "words"] and board.loc["words", "tiny"] > 0
+    significance = pd.read_csv(results / "significance.tsv", sep="\t")
+    assert set(significance["model"]) == {"words"} and significance["p"].between(0, 1).all()
+    vocab = (next((results / "encode").glob("python-*")) / "tiny" / "vocab.txt").read_text()
+    assert vocab.split("\n")[:3] == WORDS[:3]  # the encoder's own column names
+
+
+def test_the_documented_example_encoder(tiny_collection):
+    sys.path.insert(0, str(REPO / "docs" / "examples"))
+    try:
+        metrics = api.evaluate_sparse_model(
+            {"kind": "python", "encoder": "trigram_encoder:TrigramEncoder",
+             "options": {"dimensions": 4096}, "idf": "lucene"}, tiny_collection)
+    finally:
+        sys.path.remove(str(REPO / "docs" / "examples"))
+    assert metrics["nDCG@10"] > 0.5
+
+
+def test_bad_encoders_fail_clearly(encoder_module):
+    with pytest.raises(ConfigError, match="cannot import"):
+        PythonEncoder("no_such_module:X", {}, "documents")
+    with pytest.raises(ConfigError, match="has no 'Missing'"):
+        PythonEncoder(f"{encoder_module}:Missing", {}, "documents")
+    with pytest.raises(ConfigError, match="cannot build"):
+        PythonEncoder(f"{encoder_module}:WordEncoder", {"colour": 1}, "documents")
+    broken = PythonEncoder(f"{encoder_module}:Broken", {}, "documents")
+    with pytest.raises(DataError, match="outside"):
+        broken.encode(["a text"])
