@@ -132,6 +132,24 @@ def _metric_names(k_values: Sequence[int] | None, metrics: Sequence[str] | None)
     return default_metric_names(k_values if k_values is not None else DEFAULT_CUTOFFS)
 
 
+def evaluate_dicts(
+    all_retrieved: Mapping[str, Any],
+    all_qrels: Mapping[str, Mapping[str, int]],
+    k_values: Sequence[int] | None = None,
+    metrics: Sequence[str] | None = None,
+    relevance_level: int = 1,
+    query_set: str = "complete",
+) -> Evaluation:
+    """evaluate_run on the dictionaries of the usual recipe."""
+    return evaluate_run(
+        run_frame(all_retrieved),
+        qrels_frame(all_qrels),
+        _metric_names(k_values, metrics),
+        relevance_level,
+        query_set,
+    )
+
+
 def evaluate_retrieval(
     all_retrieved: Mapping[str, Any],
     all_qrels: Mapping[str, Mapping[str, int]],
@@ -145,12 +163,8 @@ def evaluate_retrieval(
     all_retrieved: {qid: [(doc_id, score), ...]} (or {qid: {doc_id: score}});
     all_qrels: {qid: {doc_id: grade}}. Ids must be strings.
     """
-    return evaluate_run(
-        run_frame(all_retrieved),
-        qrels_frame(all_qrels),
-        _metric_names(k_values, metrics),
-        relevance_level,
-        query_set,
+    return evaluate_dicts(
+        all_retrieved, all_qrels, k_values, metrics, relevance_level, query_set
     ).means
 
 
@@ -163,11 +177,6 @@ def evaluate_retrieval_per_query(
     query_set: str = "complete",
 ) -> dict[str, dict[str, float]]:
     """Per-query values: {qid: {"nDCG@10": ..., ...}} (the input of significance tests)."""
-    result = evaluate_run(
-        run_frame(all_retrieved),
-        qrels_frame(all_qrels),
-        _metric_names(k_values, metrics),
-        relevance_level,
-        query_set,
-    )
-    return result.per_query.to_dict(orient="index")
+    return evaluate_dicts(
+        all_retrieved, all_qrels, k_values, metrics, relevance_level, query_set
+    ).per_query.to_dict(orient="index")

@@ -102,6 +102,25 @@ def rank_candidates(
     return RetrievedBatch(rows[top], cols[top], values[top], ranks[top])
 
 
+def check_inputs(
+    queries: sp.csr_matrix,
+    documents: sp.csr_matrix,
+    query_term_weights: np.ndarray,
+    doc_ids: Sequence[str],
+    query_ids: Sequence[str],
+) -> int:
+    """Refuse matrices and id lists that do not belong together; return the document count."""
+    n_docs, vocab = documents.shape
+    if queries.shape[1] != vocab or len(query_term_weights) != vocab:
+        raise DataError(
+            f"vocabulary sizes differ: queries {queries.shape[1]}, documents {vocab}, "
+            f"IDF {len(query_term_weights)}; were they encoded by the same model?"
+        )
+    if len(doc_ids) != n_docs or len(query_ids) != queries.shape[0]:
+        raise DataError("id lists do not match the matrices they label")
+    return n_docs
+
+
 def retrieve(
     queries: sp.csr_matrix,
     documents: sp.csr_matrix,
@@ -120,14 +139,7 @@ def retrieve(
     query_term_weights: (V,) multiplied into the query weights (the IDF). With threads > 1
     batches are scored in parallel (the sparse products and partitions release the GIL).
     """
-    n_docs, vocab = documents.shape
-    if queries.shape[1] != vocab or len(query_term_weights) != vocab:
-        raise DataError(
-            f"vocabulary sizes differ: queries {queries.shape[1]}, documents {vocab}, "
-            f"IDF {len(query_term_weights)}; were they encoded by the same model?"
-        )
-    if len(doc_ids) != n_docs or len(query_ids) != queries.shape[0]:
-        raise DataError("id lists do not match the matrices they label")
+    n_docs = check_inputs(queries, documents, query_term_weights, doc_ids, query_ids)
     weighted = sp.csr_matrix(queries.multiply(query_term_weights[None, :].astype(np.float32)))
     inverted = sp.csr_matrix(documents.T)  # term-major: rows are posting lists
     tie_keys = tie_break_keys(doc_ids)

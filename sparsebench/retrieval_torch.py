@@ -16,8 +16,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from sparsebench.errors import DataError
-from sparsebench.retrieval import RetrievedBatch, rank_candidates, tie_break_keys
+from sparsebench.retrieval import RetrievedBatch, check_inputs, rank_candidates, tie_break_keys
 
 log = logging.getLogger(__name__)
 
@@ -70,12 +69,7 @@ def retrieve_torch(
     from sparsebench.splade import select_device
 
     target = select_device(device)
-    n_docs, vocab = documents.shape
-    if queries.shape[1] != vocab or len(query_term_weights) != vocab:
-        raise DataError(
-            f"vocabulary sizes differ: queries {queries.shape[1]}, documents {vocab}, "
-            f"IDF {len(query_term_weights)}; were they encoded by the same model?"
-        )
+    n_docs = check_inputs(queries, documents, query_term_weights, doc_ids, query_ids)
     weighted = sp.csr_matrix(queries.multiply(query_term_weights[None, :].astype(np.float32)))
     tie_keys = tie_break_keys(doc_ids)
     excluded = pd.Index(doc_ids).get_indexer(list(query_ids)) if ignore_identical_ids else None

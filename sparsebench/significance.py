@@ -81,30 +81,33 @@ def _monte_carlo_p(hits: int, resamples: int) -> float:
     return (1 + hits) / (1 + resamples)
 
 
-def _bootstrap_means(
-    differences: np.ndarray, resamples: int, rng: np.random.Generator
+def _resampled_means(
+    differences: np.ndarray, resamples: int, rng: np.random.Generator, randomize_signs: bool
 ) -> np.ndarray:
-    """Means of `resamples` bootstrap samples of the differences (drawn in blocks)."""
+    """Means of `resamples` resamples of the differences, drawn in blocks: queries drawn
+    with replacement (bootstrap) or each difference's sign flipped at random."""
     n = len(differences)
     means = np.empty(resamples)
     for start in range(0, resamples, _BLOCK):
-        stop = min(start + _BLOCK, resamples)
-        picks = rng.integers(0, n, size=(stop - start, n))
-        means[start:stop] = differences[picks].mean(axis=1)
+        size = (min(start + _BLOCK, resamples) - start, n)
+        if randomize_signs:
+            sample = (rng.integers(0, 2, size=size, dtype=np.int8) * 2 - 1) * differences
+        else:
+            sample = differences[rng.integers(0, n, size=size)]
+        means[start : start + size[0]] = sample.mean(axis=1)
     return means
+
+
+def _bootstrap_means(
+    differences: np.ndarray, resamples: int, rng: np.random.Generator
+) -> np.ndarray:
+    return _resampled_means(differences, resamples, rng, randomize_signs=False)
 
 
 def _randomization_means(
     differences: np.ndarray, resamples: int, rng: np.random.Generator
 ) -> np.ndarray:
-    """Means of the differences with each sign flipped at random, `resamples` times."""
-    n = len(differences)
-    means = np.empty(resamples)
-    for start in range(0, resamples, _BLOCK):
-        stop = min(start + _BLOCK, resamples)
-        signs = rng.integers(0, 2, size=(stop - start, n), dtype=np.int8) * 2 - 1
-        means[start:stop] = (signs * differences).mean(axis=1)
-    return means
+    return _resampled_means(differences, resamples, rng, randomize_signs=True)
 
 
 def _exceeds(null_means: np.ndarray, observed: float) -> int:
