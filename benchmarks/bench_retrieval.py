@@ -72,6 +72,7 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
     else:
         weights = np.ones(vocabulary)
     sp.save_npz(folder / "corpus.npz", corpus)
+    sp.save_npz(folder / "postings.npz", sp.csr_matrix(corpus.T))
     sp.save_npz(folder / "queries.npz", query)
     np.save(folder / "idf.npy", weights)
 
@@ -79,16 +80,17 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
 def run_sparsebench(folder: Path, k: int) -> dict:
     from sparsebench.retrieval import retrieve
 
-    corpus, queries = (
-        sp.load_npz(folder / "corpus.npz").tocsr(),
-        sp.load_npz(folder / "queries.npz").tocsr(),
-    )
+    # as the retrieve stage: the term-major copy of the corpus only (postings.npz)
+    postings = sp.load_npz(folder / "postings.npz").tocsr()
+    queries = sp.load_npz(folder / "queries.npz").tocsr()
     weights = np.load(folder / "idf.npy")
-    doc_ids = np.array([f"d{i:08d}" for i in range(corpus.shape[0])], dtype=object)
+    doc_ids = np.array([f"d{i:08d}" for i in range(postings.shape[1])], dtype=object)
     query_ids = np.array([f"q{i}" for i in range(queries.shape[0])], dtype=object)
     start = time.perf_counter()
     top = np.full((queries.shape[0], k), -1, np.int64)
-    for first, batch in retrieve(queries, corpus, weights, k, doc_ids, query_ids, threads=2):
+    for first, batch in retrieve(
+        queries, None, weights, k, doc_ids, query_ids, threads=2, postings=postings
+    ):
         top[first + batch.query_rows, batch.ranks - 1] = batch.doc_rows
     return {"seconds": time.perf_counter() - start, "top": top}
 

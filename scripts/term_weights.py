@@ -11,4 +11,5 @@ with stage_logging(snakemake.log[0], "term_weights"):
         snakemake.output.idf,
         snakemake.output.stats,
         vocab=snakemake.input.vocab,
+        out_postings=snakemake.output.postings,
     )

@@ -104,13 +104,13 @@ def rank_candidates(
 
 def check_inputs(
     queries: sp.csr_matrix,
-    documents: sp.csr_matrix,
+    document_shape: tuple[int, int],
     query_term_weights: np.ndarray,
     doc_ids: Sequence[str],
     query_ids: Sequence[str],
 ) -> int:
     """Refuse matrices and id lists that do not belong together; return the document count."""
-    n_docs, vocab = documents.shape
+    n_docs, vocab = document_shape
     if queries.shape[1] != vocab or len(query_term_weights) != vocab:
         raise DataError(
             f"vocabulary sizes differ: queries {queries.shape[1]}, documents {vocab}, "
@@ -132,6 +132,7 @@ def retrieve(
     max_block_mb: float = 1024,
     ignore_identical_ids: bool = False,
     threads: int = 1,
+    postings: sp.csr_matrix | None = None,
 ) -> Iterator[tuple[int, RetrievedBatch]]:
     """Yield (first query index, results) for consecutive batches of queries, in order.
 
@@ -139,9 +140,11 @@ def retrieve(
     query_term_weights: (V,) multiplied into the query weights (the IDF). With threads > 1
     batches are scored in parallel (the sparse products and partitions release the GIL).
     """
-    n_docs = check_inputs(queries, documents, query_term_weights, doc_ids, query_ids)
+    # term-major: rows are posting lists (pass `postings` to skip the transposition and
+    # hold only one copy of the corpus)
+    inverted = postings if postings is not None else sp.csr_matrix(documents.T)
+    n_docs = check_inputs(queries, inverted.shape[::-1], query_term_weights, doc_ids, query_ids)
     weighted = sp.csr_matrix(queries.multiply(query_term_weights[None, :].astype(np.float32)))
-    inverted = sp.csr_matrix(documents.T)  # term-major: rows are posting lists
     tie_keys = tie_break_keys(doc_ids)
     excluded = None
     if ignore_identical_ids:

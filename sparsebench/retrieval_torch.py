@@ -69,7 +69,7 @@ def retrieve_torch(
     from sparsebench.splade import select_device
 
     target = select_device(device)
-    n_docs = check_inputs(queries, documents, query_term_weights, doc_ids, query_ids)
+    n_docs = check_inputs(queries, documents.shape, query_term_weights, doc_ids, query_ids)
     weighted = sp.csr_matrix(queries.multiply(query_term_weights[None, :].astype(np.float32)))
     tie_keys = tie_break_keys(doc_ids)
     excluded = pd.Index(doc_ids).get_indexer(list(query_ids)) if ignore_identical_ids else None

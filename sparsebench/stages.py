@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+import scipy.sparse as sp
 
 from sparsebench import provenance
 from sparsebench.collection import FilesSource, FolderSource, ZipSource, builtin_collection_path
@@ -178,6 +179,7 @@ def term_weights(
     out_idf: str | Path,
     out_stats: str | Path,
     vocab: str | Path | None = None,
+    out_postings: str | Path | None = None,
 ) -> None:
     """Document weights and the IDF of every term, from the stacked corpus (`vocab`, the
     corpus's term list, is needed for an IDF shipped with the model)."""
@@ -212,6 +214,8 @@ def term_weights(
     }
     log.info("term weights: %s", stats)
     save_csr(out_weights, documents)
+    if out_postings is not None:  # the term-major copy retrieval scores against
+        save_csr(out_postings, sp.csr_matrix(documents.T))
     save_array(out_idf, weights)
     write_json(out_stats, stats)
 
@@ -255,19 +259,22 @@ def encode_queries(
 # --- retrieval and evaluation ---------------------------------------------------------
 
 
+def _backend_name(backend: str, device: str) -> str:
+    """'auto' is torch when a CUDA device is there (and not refused), else scipy."""
+    if backend != "auto":
+        return backend
+    if device == "cpu":
+        return "scipy"
+    try:
+        import torch
+    except ImportError:
+        return "scipy"
+    return "torch" if torch.cuda.is_available() else "scipy"
+
+
 def _retrieval_backend(backend: str, device: str):
     """The retrieval function for `backend` (auto: torch on CUDA when present)."""
-    if backend == "auto":
-        use_torch = False
-        if device != "cpu":
-            try:
-                import torch
-
-                use_torch = torch.cuda.is_available()
-            except ImportError:
-                use_torch = False
-        backend = "torch" if use_torch else "scipy"
-    if backend == "torch":
+    if _backend_name(backend, device) == "torch":
         from sparsebench.retrieval_torch import retrieve_torch
 
         def run(*args, threads: int = 1, **kwargs):
@@ -298,15 +305,21 @@ def retrieve_run(
     device: str = "auto",
 ) -> None:
     """Write the TREC run of every encoded query, queries in id order. The backend
-    (scipy on CPU threads, or torch on a CUDA device) changes speed, not results."""
-    documents = load_csr(weights)
+    (scipy on CPU threads, or torch on a CUDA device) changes speed, not results.
+    `weights` is the document-major matrix, or its term-major copy (postings.npz: one
+    copy of the corpus in memory, no transposition) for the scipy backend."""
+    matrix = load_csr(weights)
+    term_major = Path(weights).name.startswith("postings")
+    if term_major and _backend_name(backend, device) == "torch":
+        matrix, term_major = sp.csr_matrix(matrix.T), False
+    vocab_size = matrix.shape[0] if term_major else matrix.shape[1]
     if not Path(idf_path).exists():
         raise DataError(f"missing IDF file {idf_path}: run the term_weights stage first")
     term_idf = np.load(idf_path)
-    if term_idf.shape != (documents.shape[1],) or not np.all(np.isfinite(term_idf)):
+    if term_idf.shape != (vocab_size,) or not np.all(np.isfinite(term_idf)):
         raise DataError(
             f"{idf_path}: IDF of shape {term_idf.shape} does not fit a vocabulary of "
-            f"{documents.shape[1]} terms (or holds non-finite values)"
+            f"{vocab_size} terms (or holds non-finite values)"
         )
     query_ids = np.array(read_lines(query_ids_path), dtype=object)
     queries = load_csr(queries_npz)
@@ -317,7 +330,7 @@ def retrieve_run(
     with atomic_path(out_run) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as handle:
         for start, batch in _retrieval_backend(backend, device)(
             queries,
-            documents,
+            None if term_major else matrix,
             term_idf,
             k,
             doc_ids,
@@ -327,6 +340,7 @@ def retrieve_run(
             ignore_identical_ids=ignore_identical_ids,
             threads=threads,
             device=device,
+            **({"postings": matrix} if term_major else {}),
         ):
             write_run_block(
                 handle,

@@ -46,6 +46,7 @@ rule term_weights:
         vocab=encoded("vocab.txt"),
     output:
         weights=f"{MODEL_DIR}/weights.npz",
+        postings=f"{MODEL_DIR}/postings.npz",
         idf=f"{MODEL_DIR}/idf.npy",
         stats=f"{MODEL_DIR}/term_stats.json",
     params:

@@ -3,7 +3,7 @@
 
 rule retrieve:
     input:
-        weights=f"{MODEL_DIR}/weights.npz",
+        weights=f"{MODEL_DIR}/postings.npz",  # term-major: one copy of the corpus in memory
         idf=f"{MODEL_DIR}/idf.npy",
         queries=f"{MODEL_DIR}/queries.npz",
         query_ids=f"{MODEL_DIR}/query_ids.txt",
