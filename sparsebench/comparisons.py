@@ -91,6 +91,8 @@ def significance_table(
     for dataset, metric in itertools.product(datasets, settings.metrics):
         family = []
         for model, baseline in pairs_to_compare(models, settings):
+            if (model, dataset) not in values or (baseline, dataset) not in values:
+                continue  # an external run that does not cover this dataset
             what = f"{model} vs {baseline} on {dataset} ({metric})"
             a, b = align(
                 values[(model, dataset)][metric], values[(baseline, dataset)][metric], what
@@ -138,7 +140,12 @@ def summary(
     marks = markers(table, metric, test)
     rows = []
     for model in models:
-        scores = [aggregate(metric, values[(model, d)][metric].to_numpy()) for d in datasets]
+        scores = [
+            aggregate(metric, values[(model, d)][metric].to_numpy())
+            if (model, d) in values
+            else float("nan")
+            for d in datasets
+        ]
         rows.append(
             {
                 "model": model,

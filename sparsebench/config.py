@@ -19,7 +19,7 @@ import yaml
 
 from sparsebench.errors import ConfigError
 
-MODEL_KINDS = ("bm25", "splade", "python")
+MODEL_KINDS = ("bm25", "splade", "python", "run")
 DATASET_SOURCES = ("builtin", "local", "beir")
 # BEIR datasets whose corpus contains the queries themselves; BEIR and Pyserini drop
 # a retrieved document whose id equals the query id there.
@@ -246,10 +246,30 @@ def dataset_language(config: Mapping[str, Any], dataset: str) -> str:
     return config["datasets"][dataset].get("language", "en")
 
 
+def run_path(model: Mapping[str, Any], dataset: str) -> str:
+    """The file of an external run model for one dataset."""
+    return model["path"].replace("{dataset}", dataset)
+
+
+def covered_pairs(config: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(model, dataset) pairs to evaluate: every pair, except datasets an external run
+    model has no file for."""
+    from pathlib import Path
+
+    return [
+        (m, d)
+        for m, model in config["models"].items()
+        for d in config["datasets"]
+        if model["kind"] != "run" or Path(run_path(model, d)).expanduser().is_file()
+    ]
+
+
 def encoders(config: Mapping[str, Any]) -> dict[str, tuple[Mapping[str, Any], str]]:
     """encoder id -> (a model using it, the language it encodes), for every pair."""
     found: dict[str, tuple[Mapping[str, Any], str]] = {}
     for model in config["models"].values():
+        if model["kind"] == "run":
+            continue
         for dataset in config["datasets"]:
             language = dataset_language(config, dataset)
             found.setdefault(encoder_id(model, language), (model, language))
@@ -313,6 +333,8 @@ def weighting_params(model: Mapping[str, Any]) -> dict[str, Any]:
 
 def model_fingerprint(model: Mapping[str, Any], language: str = "en") -> dict[str, Any]:
     """Every setting of a model that changes its results (not batch sizes or devices)."""
+    if model["kind"] == "run":
+        return {"run": model["path"]}
     return {
         "documents": encoding_params(model, "documents", language),
         "queries": encoding_params(model, "queries", language),

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import scipy.sparse as sp
 
@@ -259,6 +260,30 @@ def encode_queries(
 # --- retrieval and evaluation ---------------------------------------------------------
 
 
+def import_run(
+    run_path: str | Path, corpus: str | Path, queries: str | Path, out_run: str | Path
+) -> None:
+    """Check an external TREC run against the dataset and put it where the workflow's own
+    runs go: every document and query id must occur in the dataset."""
+    run = read_run(run_path)
+    checks = (
+        ("doc_id", corpus, "doc_id", "documents"),
+        ("query_id", queries, "query_id", "queries"),
+    )
+    for column, table, key, what in checks:
+        known = pq.read_table(table, columns=[key]).column(key)
+        ids = pa.array(run[column].unique().astype(object), type=pa.string())
+        unknown = ids.filter(pc.invert(pc.is_in(ids, value_set=known))).to_pylist()
+        if unknown:
+            raise DataError(
+                f"{run_path}: {len(unknown)} {what} ids do not occur in the dataset (e.g. "
+                f"{', '.join(map(repr, unknown[:5]))}); is it a run of another collection?"
+            )
+    with atomic_path(out_run) as tmp:
+        tmp.write_bytes(Path(run_path).read_bytes())
+    log.info("imported %s: %d lines, %d queries", run_path, len(run), run["query_id"].nunique())
+
+
 def _backend_name(backend: str, device: str) -> str:
     """'auto' is torch when a CUDA device is there (and not refused), else scipy."""
     if backend != "auto":
@@ -449,14 +474,16 @@ def significance_settings(config: dict[str, Any]):
 
 
 def _pairs(models: list[str], datasets: list[str], files: list[str]) -> dict[tuple[str, str], str]:
-    """(model, dataset) -> file, for files expanded over models x datasets."""
-    pairs = [(m, d) for m in models for d in datasets]
-    if len(pairs) != len(files):
-        raise DataError(f"expected {len(pairs)} files (models x datasets), got {len(files)}")
-    for (model, dataset), path in zip(pairs, files, strict=True):
-        if f"/{model}/{dataset}/" not in Path(path).as_posix():
-            raise DataError(f"{path} does not belong to ({model}, {dataset})")
-    return dict(zip(pairs, files, strict=True))
+    """(model, dataset) -> file, from paths .../{model}/{dataset}/{file} (a run model may
+    cover only some datasets)."""
+    pairs = {}
+    for path in files:
+        parts = Path(path).parts
+        model, dataset = parts[-3], parts[-2]
+        if model not in models or dataset not in datasets:
+            raise DataError(f"{path} does not belong to a configured (model, dataset) pair")
+        pairs[(model, dataset)] = path
+    return pairs
 
 
 def significance(

@@ -58,12 +58,32 @@ def encoder_module(tmp_path, monkeypatch):
 
 def test_custom_encoder_through_the_dag(tmp_path, encoder_module):
     collection = write_collection(tmp_path / "c", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
+    other = write_collection(tmp_path / "o", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    # a run made elsewhere, for one of the two datasets: judged documents by grade
+    lines = [
+        f"{q} Q0 {d} {r} {10 - r} elsewhere\n"
+        for q in ("q1", "q2", "q3", "q4")
+        for r, (_, d, _) in enumerate(
+            sorted((x for x in TINY_QRELS if x[0] == q), key=lambda x: -x[2]), 1
+        )
+    ]
+    (runs / "tiny.trec").write_text("".join(lines))
     config = {
-        "datasets": {"tiny": {"source": "local", "path": str(collection)}},
+        "datasets": {
+            "tiny": {"source": "local", "path": str(collection)},
+            "other": {"source": "local", "path": str(other)},
+        },
         "models": {
             "bm25": {"kind": "bm25"},
-            "words": {"kind": "python", "encoder": f"{encoder_module}:WordEncoder",
-                      "options": {"words": WORDS}, "idf": "lucene"},
+            "words": {
+                "kind": "python",
+                "encoder": f"{encoder_module}:WordEncoder",
+                "options": {"words": WORDS},
+                "idf": "lucene",
+            },
+            "elsewhere": {"kind": "run", "path": str(runs / "{dataset}.trec")},
         },
         "corpus": {"shard_size": 3},
         "significance": {"resamples": 200},
@@ -73,9 +93,13 @@ def test_custom_encoder_through_the_dag(tmp_path, encoder_module):
     snakemake(tmp_path / "work", configfile=configfile)
     results = tmp_path / "work" / "results"
     board = pd.read_csv(results / "leaderboard.tsv", sep="\t", index_col="model")
-    assert list(board.index) == ["bm25", "words"] and board.loc["words", "tiny"] > 0
+    assert list(board.index) == ["bm25", "words", "elsewhere"] and board.loc["words", "tiny"] > 0
+    assert board.loc["elsewhere", "tiny"] == 1.0  # the judged documents in grade order
+    assert pd.isna(board.loc["elsewhere", "other"]) and pd.isna(board.loc["elsewhere", "average"])
     significance = pd.read_csv(results / "significance.tsv", sep="\t")
-    assert set(significance["model"]) == {"words"} and significance["p"].between(0, 1).all()
+    assert set(significance["model"]) == {"words", "elsewhere"}
+    assert set(significance[significance["model"] == "elsewhere"]["dataset"]) == {"tiny"}
+    assert significance["p"].between(0, 1).all()
     vocab = (next((results / "encode").glob("python-*")) / "tiny" / "vocab.txt").read_text()
     assert vocab.split("\n")[:3] == WORDS[:3]  # the encoder's own column names
 
@@ -84,8 +108,14 @@ def test_the_documented_example_encoder(tiny_collection):
     sys.path.insert(0, str(REPO / "docs" / "examples"))
     try:
         metrics = api.evaluate_sparse_model(
-            {"kind": "python", "encoder": "trigram_encoder:TrigramEncoder",
-             "options": {"dimensions": 4096}, "idf": "lucene"}, tiny_collection)
+            {
+                "kind": "python",
+                "encoder": "trigram_encoder:TrigramEncoder",
+                "options": {"dimensions": 4096},
+                "idf": "lucene",
+            },
+            tiny_collection,
+        )
     finally:
         sys.path.remove(str(REPO / "docs" / "examples"))
     assert metrics["nDCG@10"] > 0.5
@@ -101,3 +131,23 @@ def test_bad_encoders_fail_clearly(encoder_module):
     broken = PythonEncoder(f"{encoder_module}:Broken", {}, "documents")
     with pytest.raises(DataError, match="outside"):
         broken.encode(["a text"])
+
+
+def test_external_run_with_foreign_ids_is_refused(tmp_path, tiny_collection):
+    from sparsebench import stages
+
+    stages.prepare(
+        "tiny",
+        {"source": "local", "path": str(tiny_collection), "split": "test"},
+        tmp_path / "data",
+    )
+    run = tmp_path / "run.trec"
+    run.write_text("q1 Q0 d1 1 2.0 x\nq1 Q0 NCT0042 2 1.0 x\n")
+    with pytest.raises(DataError, match="documents ids do not occur in the dataset.*NCT0042"):
+        stages.import_run(
+            run,
+            tmp_path / "data" / "corpus.parquet",
+            tmp_path / "data" / "queries.parquet",
+            tmp_path / "out.trec",
+        )
+    assert not (tmp_path / "out.trec").exists()

@@ -7,6 +7,10 @@ from sparsebench.stages import n_shards
 
 DATASETS = list(config["datasets"])
 MODELS = list(config["models"])
+RUN_MODELS = [m for m, entry in config["models"].items() if entry["kind"] == "run"]
+ENCODING_MODELS = [m for m in MODELS if m not in RUN_MODELS]
+# every (model x dataset) pair, except datasets an external run has no file for
+PAIRS = sbconfig.covered_pairs(config)
 ENCODERS = sorted(sbconfig.encoders(config))
 SCRIPTS = Path(workflow.basedir) / "scripts"
 # Document encodings are shared by every model that encodes documents the same way;
@@ -16,7 +20,14 @@ MODEL_DIR = "results/models/{model}/{dataset}"
 
 
 def _alternatives(names):
+    if not names:
+        return "(?!)"  # matches nothing
     return "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+
+
+def pair_files(name):
+    """results/eval/{model}/{dataset}/{name} of every evaluated pair."""
+    return [f"results/eval/{m}/{d}/{name}" for m, d in PAIRS]
 
 
 # Wildcards only match configured names, so a typo in a target is reported as such.

@@ -23,7 +23,7 @@ rule evaluate:
 
 rule significance:
     input:
-        per_query=expand("results/eval/{model}/{dataset}/per_query.tsv", model=MODELS, dataset=DATASETS),
+        per_query=pair_files("per_query.tsv"),
     output:
         table="results/significance.tsv",
         markdown="results/significance.md",
@@ -41,7 +41,7 @@ rule significance:
 
 rule leaderboard:
     input:
-        metrics=expand("results/eval/{model}/{dataset}/metrics.json", model=MODELS, dataset=DATASETS),
+        metrics=pair_files("metrics.json"),
         infos=expand("results/data/{dataset}/dataset.json", dataset=DATASETS),
         significance="results/significance.tsv",
     output:

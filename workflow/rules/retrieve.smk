@@ -15,9 +15,27 @@ rule retrieve:
     threads: 2
     resources:
         mem_mb=lambda wc, input: sbconfig.retrieve_memory_mb(input.weights, config),
+    wildcard_constraints:
+        model=_alternatives(ENCODING_MODELS),
     log:
         "results/logs/retrieve/{model}/{dataset}.log",
     benchmark:
         "results/benchmarks/retrieve/{model}/{dataset}.tsv"
     script:
         f"{SCRIPTS}/retrieve.py"
+
+
+rule import_run:
+    """An external run (kind: run) checked against the dataset, beside the others."""
+    input:
+        run=lambda wc: sbconfig.run_path(model_config(wc), wc.dataset),
+        corpus="results/data/{dataset}/corpus.parquet",
+        queries="results/data/{dataset}/queries.parquet",
+    output:
+        run="results/runs/{model}/{dataset}.trec",
+    wildcard_constraints:
+        model=_alternatives(RUN_MODELS),
+    log:
+        "results/logs/import_run/{model}/{dataset}.log",
+    script:
+        f"{SCRIPTS}/import_run.py"

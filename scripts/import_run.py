@@ -1,0 +1,12 @@
+"""Snakemake script of rule import_run: sparsebench.stages.import_run."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "import_run"):
+    stages.import_run(
+        snakemake.input.run,
+        snakemake.input.corpus,
+        snakemake.input.queries,
+        snakemake.output.run,
+    )
