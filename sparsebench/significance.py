@@ -140,22 +140,16 @@ def paired_tests(
 
     results = []
     for test in tests:
-        if test == "t-test":
-            if constant and delta == 0:
-                statistic, p = 0.0, 1.0
-            else:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", RuntimeWarning)
-                    outcome = stats.ttest_rel(model, baseline)
-                statistic, p = float(outcome.statistic), float(outcome.pvalue)
-        elif test == "wilcoxon":
-            if wins + losses == 0:
-                statistic, p = 0.0, 1.0
-            else:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", RuntimeWarning)
-                    outcome = stats.wilcoxon(model, baseline)
-                statistic, p = float(outcome.statistic), float(outcome.pvalue)
+        if test in ("t-test", "wilcoxon"):
+            # all differences zero: scipy would divide by zero; there is no evidence
+            no_difference = (constant and delta == 0) if test == "t-test" else wins + losses == 0
+            statistic, p = (
+                (0.0, 1.0)
+                if no_difference
+                else _scipy_test(
+                    stats.ttest_rel if test == "t-test" else stats.wilcoxon, model, baseline
+                )
+            )
         elif test == "sign":
             statistic = float(wins)
             p = 1.0 if wins + losses == 0 else float(stats.binomtest(wins, wins + losses).pvalue)
@@ -182,6 +176,14 @@ def paired_tests(
             )
         )
     return results
+
+
+def _scipy_test(test, model: np.ndarray, baseline: np.ndarray) -> tuple[float, float]:
+    """(statistic, p) of a scipy.stats paired test, quiet about near-constant input."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        outcome = test(model, baseline)
+    return float(outcome.statistic), float(outcome.pvalue)
 
 
 def adjust_p_values(p: Sequence[float], method: str = "holm") -> np.ndarray:
