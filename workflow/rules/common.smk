@@ -13,6 +13,8 @@ ENCODING_MODELS = [m for m in MODELS if m not in RUN_MODELS]
 PAIRS = sbconfig.covered_pairs(config)
 ENCODERS = sorted(sbconfig.encoders(config))
 SCRIPTS = Path(workflow.basedir) / "scripts"
+ENV_CPU = str(Path(workflow.basedir) / "envs" / "cpu.yaml")
+ENV_GPU = str(Path(workflow.basedir) / "envs" / "gpu.yaml")
 # Document encodings are shared by every model that encodes documents the same way;
 # everything from the term weights on belongs to one model.
 ENCODED = "results/encode/{encoder}/{dataset}"

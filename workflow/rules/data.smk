@@ -38,6 +38,8 @@ rule download_beir:
     wildcard_constraints:
         name=r"[A-Za-z0-9._-]+",
     retries: 1
+    conda:
+        ENV_CPU
     script:
         f"{SCRIPTS}/download_beir.py"
 
@@ -56,5 +58,7 @@ checkpoint prepare:
         "results/logs/prepare/{dataset}.log",
     benchmark:
         "results/benchmarks/prepare/{dataset}.tsv"
+    conda:
+        ENV_CPU
     script:
         f"{SCRIPTS}/prepare.py"

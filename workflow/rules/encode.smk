@@ -15,6 +15,8 @@ rule encode_corpus_shard:
     threads: lambda wc: 4 if encoder_config(wc)["kind"] == "splade" else 1
     resources:
         gpu=lambda wc: int(sbconfig.uses_accelerator(encoder_config(wc))),
+    conda:
+        lambda wc: ENV_GPU if encoder_config(wc)["kind"] == "splade" else ENV_CPU
     log:
         "results/logs/encode_corpus_shard/{encoder}/{dataset}/{shard}.log",
     benchmark:
@@ -32,6 +34,8 @@ rule stack_shards:
         corpus=f"{ENCODED}/corpus.npz",
         vocab=f"{ENCODED}/vocab.txt",
         doc_ids=f"{ENCODED}/doc_ids.txt",
+    conda:
+        ENV_CPU
     log:
         "results/logs/stack_shards/{encoder}/{dataset}.log",
     benchmark:
@@ -51,6 +55,8 @@ rule term_weights:
         stats=f"{MODEL_DIR}/term_stats.json",
     params:
         weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
+    conda:
+        ENV_CPU
     log:
         "results/logs/term_weights/{model}/{dataset}.log",
     benchmark:
@@ -71,6 +77,8 @@ rule encode_queries:
     params:
         encoding=lambda wc: sbconfig.encoding_params(model_config(wc), "queries", language(wc)),
     threads: lambda wc: 2 if model_config(wc)["kind"] == "splade" else 1
+    conda:
+        lambda wc: ENV_GPU if model_config(wc)["kind"] == "splade" else ENV_CPU
     log:
         "results/logs/encode_queries/{model}/{dataset}.log",
     benchmark:

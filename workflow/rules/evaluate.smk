@@ -17,6 +17,8 @@ rule evaluate:
         "results/logs/evaluate/{model}/{dataset}.log",
     benchmark:
         "results/benchmarks/evaluate/{model}/{dataset}.tsv"
+    conda:
+        ENV_CPU
     script:
         f"{SCRIPTS}/evaluate.py"
 
@@ -35,6 +37,8 @@ rule significance:
         "results/logs/significance.log",
     benchmark:
         "results/benchmarks/significance.tsv"
+    conda:
+        ENV_CPU
     script:
         f"{SCRIPTS}/significance.py"
 
@@ -57,5 +61,7 @@ rule leaderboard:
         reproduction=config["reproduction"],
     log:
         "results/logs/leaderboard.log",
+    conda:
+        ENV_CPU
     script:
         f"{SCRIPTS}/leaderboard.py"

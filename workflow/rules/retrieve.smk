@@ -21,6 +21,8 @@ rule retrieve:
         "results/logs/retrieve/{model}/{dataset}.log",
     benchmark:
         "results/benchmarks/retrieve/{model}/{dataset}.tsv"
+    conda:
+        ENV_CPU
     script:
         f"{SCRIPTS}/retrieve.py"
 
@@ -37,5 +39,7 @@ rule import_run:
         model=_alternatives(RUN_MODELS),
     log:
         "results/logs/import_run/{model}/{dataset}.log",
+    conda:
+        ENV_CPU
     script:
         f"{SCRIPTS}/import_run.py"

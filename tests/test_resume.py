@@ -1,0 +1,65 @@
+"""A killed run (kill -9 in the middle of encoding) resumes to byte-identical results."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import yaml
+from conftest import REPO, shared_path
+from test_workflow import snakemake
+
+pytestmark = pytest.mark.slow
+
+
+def outputs(workdir):
+    results = workdir / "results"
+    files = sorted(results.glob("runs/*/*.trec")) + sorted(results.glob("eval/*/*/metrics.json"))
+    files += sorted(results.glob("eval/*/*/per_query.tsv")) + [results / "leaderboard.tsv"]
+    return {p.relative_to(results).as_posix(): p.read_bytes() for p in files}
+
+
+def test_kill_during_encoding_then_rerun_gives_identical_outputs(tmp_path):
+    config = {
+        "datasets": {"npl": {"source": "local", "path": str(shared_path("data", "npl"))}},
+        "models": {"bm25": {"kind": "bm25"}},
+        "corpus": {"shard_size": 400},
+        "significance": {"resamples": 200},
+    }
+    configfile = tmp_path / "c.yaml"
+    configfile.write_text(yaml.safe_dump(config))
+    killed = tmp_path / "killed"
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(killed),
+        "--configfile",
+        str(configfile),
+        "--cores",
+        "1",
+    ]
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    shards = killed / "results" / "encode"
+    deadline = time.time() + 120
+    while time.time() < deadline and not list(shards.glob("*/npl/shards/3.npz")):
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    done = len(list(shards.glob("*/npl/shards/*.npz")))
+    assert 0 < done < 29, done  # killed in the middle of encoding
+    assert not list(shards.glob("*/npl/shards/.*tmp*"))  # no half-written file left behind
+    snakemake(killed, "--unlock", configfile=configfile)  # a hard kill leaves the lock
+    snakemake(killed, "--rerun-incomplete", configfile=configfile)
+    clean = tmp_path / "clean"
+    snakemake(clean, configfile=configfile)
+    assert outputs(killed) == outputs(clean)
