@@ -2,6 +2,9 @@
 
 from sparsebench import stages
 from sparsebench.logs import stage_logging
+from sparsebench.provenance import now
+
+started = now()
 
 with stage_logging(snakemake.log[0], "significance"):
     stages.significance(
@@ -11,4 +14,6 @@ with stage_logging(snakemake.log[0], "significance"):
         config=dict(snakemake.config),
         out_tsv=snakemake.output.table,
         out_md=snakemake.output.markdown,
+        out_manifest=snakemake.output.manifest,
+        started=started,
     )

@@ -75,6 +75,38 @@ def manifest(
     }
 
 
+def model_provenance(model: dict[str, Any]) -> dict[str, Any]:
+    """What identifies a model: its settings hash, and for models read from local folders
+    the sha256 of every file (hub ids are recorded as given, with the revision the hub
+    cache resolved if there is one); external runs by their files."""
+    from sparsebench.config import model_fingerprint
+
+    record: dict[str, Any] = {"settings_sha256": stable_hash(model_fingerprint(model))}
+    sources = [model.get(k) for k in ("model", "doc_model", "query_model") if model.get(k)]
+    for source in dict.fromkeys(sources):
+        folder = Path(str(source)).expanduser()
+        if folder.is_dir():
+            record[str(source)] = {
+                p.name: file_digest(p) for p in sorted(folder.iterdir()) if p.is_file()
+            }
+        else:
+            record[str(source)] = {"hub_id": source, "revision": _hub_revision(str(source))}
+    return record
+
+
+def _hub_revision(repo_id: str) -> str | None:
+    """The commit of a hub model in the local cache, if it was downloaded."""
+    try:
+        from huggingface_hub import scan_cache_dir
+
+        for repo in scan_cache_dir().repos:
+            if repo.repo_id == repo_id:
+                return sorted(r.commit_hash for r in repo.revisions)[-1]
+    except Exception:  # noqa: BLE001 (no cache, no hub library: no revision to report)
+        return None
+    return None
+
+
 def dataset_provenance(dataset_json: str | Path) -> dict[str, Any]:
     """The checksums that identify a prepared dataset (source files and canonical files)."""
     info = read_json(dataset_json)

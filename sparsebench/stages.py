@@ -447,6 +447,7 @@ def evaluation_manifest(
         started=started,
         extra={
             "model_sha256": stable_hash(model_fingerprint(model_settings)),
+            "model": provenance.model_provenance(model_settings),
             "dataset": provenance.dataset_provenance(dataset_json),
             "n_queries": int(per_query["query_id"].nunique()),
             "metrics": metrics,
@@ -493,6 +494,8 @@ def significance(
     config: dict[str, Any],
     out_tsv: str | Path,
     out_md: str | Path,
+    out_manifest: str | Path | None = None,
+    started: str | None = None,
 ) -> pd.DataFrame:
     """significance.tsv (long) and significance.md from every pair's per-query values."""
     from sparsebench import comparisons
@@ -519,6 +522,24 @@ def significance(
     write_text(
         out_md, comparisons.markdown_report(values, table, models, datasets, settings, lines)
     )
+    if out_manifest is not None:
+        provenance.write_manifest(
+            out_manifest,
+            provenance.manifest(
+                stage="significance",
+                settings=config,
+                inputs={f"{m}/{d}": p for (m, d), p in files.items()},
+                started=started or provenance.now(),
+                extra={
+                    "tests": list(settings.tests),
+                    "correction": settings.correction,
+                    "alpha": settings.alpha,
+                    "resamples": settings.resamples,
+                    "seed": settings.seed,
+                    "models": {m: provenance.model_provenance(config["models"][m]) for m in models},
+                },
+            ),
+        )
     log.info(
         "%d comparisons, %d significant",
         len(table),
@@ -563,6 +584,7 @@ def leaderboard(
             table["significant"] = table["significant"].astype(str).str.lower() == "true"
             marks = markers(table, metric, config["significance"]["primary_test"])
     model_hashes = {m: stable_hash(model_fingerprint(config["models"][m])) for m in models}
+    model_records = {m: provenance.model_provenance(config["models"][m]) for m in models}
     content = provenance.manifest(
         stage="leaderboard",
         settings=config,
@@ -575,6 +597,7 @@ def leaderboard(
                 for d, i in zip(datasets, dataset_infos, strict=True)
             },
             "models": model_hashes,
+            "model_provenance": model_records,
             "model_settings": {m: config["models"][m] for m in models},
         },
     )

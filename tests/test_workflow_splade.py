@@ -71,6 +71,12 @@ def test_splade_models_flow_through_the_dag(tmp_path):
     assert idf[vocab.index("moon")] == 3.0 and idf[vocab.index("solar")] == 0.0
     significance = pd.read_csv(results / "significance.tsv", sep="\t")
     assert set(significance["model"]) == {"splade", "splade+idf", "doc-only"}
+    # provenance: the local model's files by checksum, beside every report
+    manifest = json.loads((results / "leaderboard.manifest.json").read_text())
+    files = manifest["model_provenance"]["splade"][str(model)]
+    assert set(files) >= {"config.json", "model.safetensors"} and len(files["config.json"]) == 64
+    report = json.loads((results / "significance.manifest.json").read_text())
+    assert report["tests"] and report["command"] and report["versions"]["snakemake"]
     # changing the IDF of one variant reruns its weights, not the shared encoding
     config["models"]["splade+idf"]["idf"] = "classic"
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))

@@ -29,6 +29,7 @@ rule significance:
     output:
         table="results/significance.tsv",
         markdown="results/significance.md",
+        manifest="results/significance.manifest.json",
     params:
         settings=lambda wc: {**config["significance"], "metrics": sbconfig.significance_metrics(config)},
         models=MODELS,
