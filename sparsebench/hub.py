@@ -113,8 +113,8 @@ def _corpus_batch(records: dict[str, list], id_field: str, has_title: bool) -> p
     )
 
 
-def read_fields_tabbed(path: Path) -> tuple[pd.DataFrame, None]:
-    """id \\t text lines (text may hold spaces)."""
+def read_topics(path: Path) -> pa.Table:
+    """Topics as `id \\t text` lines (the text may hold spaces): query_id, text."""
     frame = pd.read_csv(
         path,
         sep="\t",
@@ -126,7 +126,12 @@ def read_fields_tabbed(path: Path) -> tuple[pd.DataFrame, None]:
         usecols=[0, 1],
         engine="c",
     )
-    return frame, None
+    return pa.table(
+        {
+            "query_id": pa.array(frame["id"], pa.string()),
+            "text": pa.array(frame["text"], pa.string()),
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -173,15 +178,7 @@ class MiraclSource:
         from sparsebench.prepare import parse_qrels
 
         name = f"{self._prefix()}-{self.split}.tsv"
-        topics = read_fields_tabbed(
-            fetch_file(self.topics, f"{self._prefix()}/topics/topics.{name}")
-        )[0]
-        queries = pa.table(
-            {
-                "query_id": pa.array(topics["id"], pa.string()),
-                "text": pa.array(topics["text"], pa.string()),
-            }
-        )
+        queries = read_topics(fetch_file(self.topics, f"{self._prefix()}/topics/topics.{name}"))
         qrels_path = fetch_file(self.topics, f"{self._prefix()}/qrels/qrels.{name}")
         return queries, parse_qrels(qrels_path.open("rb"), what=str(qrels_path))
 
@@ -233,13 +230,7 @@ class MmarcoSource:
             self.queries_files
             or f"data/google/queries/{self.split}/{language}_queries.{self.split}.tsv"
         )
-        topics = read_fields_tabbed(fetch_file(self.queries, relative))[0]
-        queries = pa.table(
-            {
-                "query_id": pa.array(topics["id"], pa.string()),
-                "text": pa.array(topics["text"], pa.string()),
-            }
-        )
+        queries = read_topics(fetch_file(self.queries, relative))
         with self._qrels_file() as path:
             return queries, parse_qrels(Path(path).open("rb"), what=str(path))
 

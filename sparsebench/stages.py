@@ -233,9 +233,8 @@ def encode_queries(
     """Encode the judged queries in the corpus vocabulary (terms unseen in it drop out)."""
     table = pq.read_table(queries)
     judged = set(read_qrels(qrels)["query_id"])
-    keep = np.fromiter(
-        (q in judged for q in table.column("query_id").to_pylist()), bool, count=table.num_rows
-    )
+    keep = pc.is_in(table.column("query_id"), value_set=pa.array(sorted(judged), pa.string()))
+    keep = keep.to_numpy(zero_copy_only=False)
     dropped = int((~keep).sum())
     log.info(
         "encoding %d of %d queries (%d dropped: they have no qrels in this split)",

@@ -21,7 +21,7 @@ def collection_stats(source: Source) -> dict[str, Any]:
             no_title = pc.equal(pc.utf8_length(title), 0)
             no_text = pc.equal(pc.utf8_length(text), 0)
             n_docs += batch.num_rows
-            with_title += batch.num_rows - pc.sum(no_title).as_py() if batch.num_rows else 0
+            with_title += batch.num_rows - (pc.sum(no_title).as_py() or 0)
             empty_text += pc.sum(no_text).as_py() or 0
             empty_both += pc.sum(pc.and_(no_title, no_text)).as_py() or 0
     with source.open("queries") as handle:
