@@ -15,6 +15,9 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version
 
+# Plan with the library the jobs run (PYTHONPATH below): the one beside this Snakefile.
+sys.path.insert(0, workflow.basedir)
+
 from sparsebench.config import validate_config
 from sparsebench.errors import ConfigError
 from sparsebench.provenance import COMMAND_VARIABLE
@@ -40,6 +43,15 @@ os.environ.setdefault(COMMAND_VARIABLE, shlex.join(sys.argv))
 os.environ["PYTHONPATH"] = os.pathsep.join(
     p for p in (workflow.basedir, os.getcwd(), os.environ.get("PYTHONPATH")) if p
 )
+
+
+# Light rules run in the Snakemake process itself, not as cluster jobs: downloads (compute
+# nodes often have no internet) and the reports over all pairs.
+localrules:
+    all,
+    download_beir,
+    significance,
+    leaderboard,
 
 
 include: "workflow/rules/common.smk"

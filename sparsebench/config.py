@@ -306,11 +306,6 @@ def local_model_files(model: Mapping[str, Any], side: str = "documents") -> list
     return sorted(str(p) for p in folder.iterdir() if p.is_file())
 
 
-def uses_accelerator(model: Mapping[str, Any]) -> bool:
-    """Whether the model's document encoding wants a GPU (for job resources)."""
-    return model["kind"] == "splade" and model["device"] != "cpu"
-
-
 def weighting_params(model: Mapping[str, Any]) -> dict[str, Any]:
     """What changes the document weights and the IDF of a model."""
     if model["kind"] == "bm25":
@@ -348,15 +343,6 @@ def retrieval_params(config: Mapping[str, Any], dataset: str) -> dict[str, Any]:
         "k": int(config["retrieval"]["k"]),
         "ignore_identical_ids": bool(config["datasets"][dataset]["ignore_identical_ids"]),
     }
-
-
-def retrieve_memory_mb(weights_npz: str, config: Mapping[str, Any]) -> int:
-    """Memory a retrieve job declares: the document matrix and its term-major copy, the
-    query-batch budget, and the interpreter."""
-    from pathlib import Path
-
-    matrix_mb = Path(weights_npz).stat().st_size / 2**20 if Path(weights_npz).exists() else 0
-    return int(2.5 * matrix_mb + config["retrieval"]["max_block_mb"] + 512)
 
 
 def evaluation_params(config: Mapping[str, Any]) -> dict[str, Any]:

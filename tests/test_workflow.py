@@ -7,7 +7,9 @@ import functools
 import hashlib
 import http.server
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -28,12 +30,16 @@ SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
 
 def snakemake(
-    workdir: Path, *args: str, configfile: Path | None = None, check: bool = True
+    workdir: Path,
+    *args: str,
+    configfile: Path | None = None,
+    check: bool = True,
+    snakefile: Path = REPO / "Snakefile",
 ) -> subprocess.CompletedProcess:
     command = [
         *SNAKEMAKE,
         "-s",
-        str(REPO / "Snakefile"),
+        str(snakefile),
         "--directory",
         str(workdir),
         "--cores",
@@ -192,13 +198,72 @@ def test_changing_one_model_plans_only_that_model(experiment, tmp_path):
     assert jobs == expected | {("significance", ""), ("leaderboard", ""), ("all", "")}
 
 
+REPORTS = {("significance", ""), ("leaderboard", ""), ("all", "")}
+
+
+def pair_jobs(rules, datasets=("web", "local"), models=("bm25", "bm25-classic-idf")):
+    return {(r, f"model={m}, dataset={d}") for r in rules for m in models for d in datasets}
+
+
 def test_changing_a_metric_setting_reruns_only_evaluation(experiment, tmp_path):
     workdir, _, config = experiment
     changed = {**config, "evaluation": {"query_set": "run"}}
     other = tmp_path / "changed.yaml"
     other.write_text(yaml.safe_dump(changed, sort_keys=False))
-    rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=other))}
-    assert rules == {"evaluate", "significance", "leaderboard", "all"}
+    jobs = planned_jobs(snakemake(workdir, "-n", configfile=other))
+    assert jobs == pair_jobs(["evaluate"]) | REPORTS
+
+
+def test_editing_a_dataset_source_reruns_only_its_column(experiment):
+    workdir, configfile, config = experiment
+    source = Path(config["datasets"]["local"]["path"]) / "corpus.jsonl"
+    before, text = source.stat(), source.read_text()
+    try:
+        # a bare touch of a small file changes nothing: Snakemake compares its checksum
+        source.touch()
+        assert planned_jobs(snakemake(workdir, "-n", configfile=configfile)) == set()
+        source.write_text(text + json.dumps({"_id": "new", "title": "", "text": "x"}) + "\n")
+        jobs = planned_jobs(snakemake(workdir, "-n", configfile=configfile))
+    finally:
+        source.write_text(text)
+        os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
+    encoder = {w for r, w in jobs if r == "stack_shards"}
+    assert len(encoder) == 1 and encoder.pop().endswith("dataset=local")
+    # the shards are planned once prepare has run (a checkpoint)
+    assert {job for job in jobs if job[0] != "stack_shards"} == (
+        {("prepare", "dataset=local")}
+        | pair_jobs(["term_weights", "encode_queries", "retrieve", "evaluate"], ["local"])
+        | REPORTS
+    )
+
+
+@pytest.mark.parametrize(
+    ("module", "first"),
+    [
+        ("weighting.py", ["term_weights"]),
+        ("retrieval.py", ["retrieve"]),
+        ("measures.py", []),  # evaluate, and the significance report, read measures
+    ],
+)
+def test_editing_the_library_code_of_a_stage_reruns_that_stage(experiment, tmp_path, module, first):
+    workdir, configfile, _ = experiment
+    copy = tmp_path / "checkout"
+    copy.mkdir()
+    for name in ("Snakefile", "config.yaml", "workflow", "scripts", "sparsebench", "envs"):
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, copy / name, symlinks=True)
+        else:
+            shutil.copy2(source, copy / name)
+    snakefile = copy / "Snakefile"
+    assert (
+        planned_jobs(snakemake(workdir, "-n", configfile=configfile, snakefile=snakefile)) == set()
+    )
+    with (copy / "sparsebench" / module).open("a") as edited:
+        edited.write("# an edit\n")
+    jobs = planned_jobs(snakemake(workdir, "-n", configfile=configfile, snakefile=snakefile))
+    downstream = ["retrieve", "evaluate"] if first == ["term_weights"] else ["evaluate"]
+    assert jobs == pair_jobs(first + downstream) | REPORTS
 
 
 def test_a_single_pair_is_a_target(tmp_path, experiment):

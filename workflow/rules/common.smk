@@ -2,6 +2,8 @@
 import re
 
 from sparsebench import config as sbconfig
+from sparsebench import jobresources
+from sparsebench.codehash import stage_code_digest
 from sparsebench.fileio import read_json
 from sparsebench.stages import n_shards
 
@@ -12,6 +14,7 @@ ENCODING_MODELS = [m for m in MODELS if m not in RUN_MODELS]
 # every (model x dataset) pair, except datasets an external run has no file for
 PAIRS = sbconfig.covered_pairs(config)
 ENCODERS = sorted(sbconfig.encoders(config))
+SHARD_SIZE = config["corpus"]["shard_size"]
 SCRIPTS = Path(workflow.basedir) / "scripts"
 ENV_CPU = str(Path(workflow.basedir) / "envs" / "cpu.yaml")
 ENV_GPU = str(Path(workflow.basedir) / "envs" / "gpu.yaml")
@@ -76,7 +79,7 @@ def shard_files(suffix):
 
     def files(wildcards):
         info = checkpoints.prepare.get(dataset=wildcards.dataset).output.info
-        count = n_shards(read_json(info)["n_docs"], config["corpus"]["shard_size"])
+        count = n_shards(read_json(info)["n_docs"], SHARD_SIZE)
         return [
             f"{ENCODED}/shards/{shard}.{suffix}".format(
                 encoder=wildcards.encoder, dataset=wildcards.dataset, shard=shard
@@ -85,3 +88,9 @@ def shard_files(suffix):
         ]
 
     return files
+
+
+def library_code(stage):
+    """A param that reruns a rule when the sparsebench code its stage runs changes
+    (Snakemake's own `code` trigger sees only the thin script)."""
+    return stage_code_digest(stage)

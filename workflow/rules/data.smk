@@ -32,6 +32,7 @@ rule download_beir:
     output:
         "results/downloads/beir/{name}.zip",
     params:
+        library=library_code("download_beir"),
         md5=lambda wc: beir_entry(wc.name).get("md5"),
     log:
         "results/logs/download_beir/{name}.log",
@@ -53,6 +54,7 @@ checkpoint prepare:
         qrels="results/data/{dataset}/qrels.tsv",
         info="results/data/{dataset}/dataset.json",
     params:
+        library=library_code("prepare"),
         entry=dataset_config,
     log:
         "results/logs/prepare/{dataset}.log",

@@ -10,11 +10,15 @@ rule encode_corpus_shard:
         npz=f"{ENCODED}/shards/{{shard}}.npz",
         terms=f"{ENCODED}/shards/{{shard}}.terms.txt",
     params:
+        library=library_code("encode_corpus_shard"),
         encoding=encoder_params,
-        shard_size=config["corpus"]["shard_size"],
+        shard_size=SHARD_SIZE,
     threads: lambda wc: 4 if encoder_config(wc)["kind"] == "splade" else 1
     resources:
-        gpu=lambda wc: int(sbconfig.uses_accelerator(encoder_config(wc))),
+        # a shard is one job: what it asks for follows the shard size and the encoder
+        mem_mb=lambda wc: jobresources.encode_memory_mb(encoder_config(wc), SHARD_SIZE),
+        runtime=lambda wc: jobresources.encode_runtime_min(encoder_config(wc), SHARD_SIZE),
+        gpu=lambda wc: jobresources.encode_gpus(encoder_config(wc)),
     conda:
         lambda wc: ENV_GPU if encoder_config(wc)["kind"] == "splade" else ENV_CPU
     log:
@@ -34,6 +38,8 @@ rule stack_shards:
         corpus=f"{ENCODED}/corpus.npz",
         vocab=f"{ENCODED}/vocab.txt",
         doc_ids=f"{ENCODED}/doc_ids.txt",
+    params:
+        library=library_code("stack_shards"),
     conda:
         ENV_CPU
     log:
@@ -54,6 +60,7 @@ rule term_weights:
         idf=f"{MODEL_DIR}/idf.npy",
         stats=f"{MODEL_DIR}/term_stats.json",
     params:
+        library=library_code("term_weights"),
         weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
     conda:
         ENV_CPU
@@ -75,6 +82,7 @@ rule encode_queries:
         queries=f"{MODEL_DIR}/queries.npz",
         query_ids=f"{MODEL_DIR}/query_ids.txt",
     params:
+        library=library_code("encode_queries"),
         encoding=lambda wc: sbconfig.encoding_params(model_config(wc), "queries", language(wc)),
     threads: lambda wc: 2 if model_config(wc)["kind"] == "splade" else 1
     conda:

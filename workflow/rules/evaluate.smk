@@ -11,6 +11,7 @@ rule evaluate:
         per_query="results/eval/{model}/{dataset}/per_query.tsv",
         manifest="results/eval/{model}/{dataset}/manifest.json",
     params:
+        library=library_code("evaluate"),
         evaluation=sbconfig.evaluation_params(config),
         model=lambda wc: sbconfig.model_fingerprint(model_config(wc), language(wc)),
     log:
@@ -31,6 +32,7 @@ rule significance:
         markdown="results/significance.md",
         manifest="results/significance.manifest.json",
     params:
+        library=library_code("significance"),
         settings=lambda wc: {**config["significance"], "metrics": sbconfig.significance_metrics(config)},
         models=MODELS,
         datasets=DATASETS,
@@ -56,6 +58,7 @@ rule leaderboard:
         manifest="results/leaderboard.manifest.json",
         reproduction="results/reproduction.tsv",
     params:
+        library=library_code("leaderboard"),
         metric=config["evaluation"]["primary_metric"],
         models=MODELS,
         datasets=DATASETS,

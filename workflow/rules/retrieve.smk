@@ -11,10 +11,11 @@ rule retrieve:
     output:
         run="results/runs/{model}/{dataset}.trec",
     params:
+        library=library_code("retrieve_run"),
         retrieval=lambda wc: sbconfig.retrieval_params(config, wc.dataset),
     threads: 2
     resources:
-        mem_mb=lambda wc, input: sbconfig.retrieve_memory_mb(input.weights, config),
+        mem_mb=lambda wc, input: jobresources.retrieve_memory_mb(input.weights, config),
     wildcard_constraints:
         model=_alternatives(ENCODING_MODELS),
     log:
@@ -35,6 +36,8 @@ rule import_run:
         queries="results/data/{dataset}/queries.parquet",
     output:
         run="results/runs/{model}/{dataset}.trec",
+    params:
+        library=library_code("import_run"),
     wildcard_constraints:
         model=_alternatives(RUN_MODELS),
     log:

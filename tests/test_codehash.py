@@ -1,0 +1,84 @@
+"""The code digest that reruns a stage when the library code it runs changes."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from sparsebench import codehash
+
+
+@pytest.fixture
+def package_copy(tmp_path, monkeypatch):
+    """A copy of the sparsebench sources that a test may edit."""
+    copy = tmp_path / "sparsebench"
+    shutil.copytree(codehash.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    cached = (codehash._tree, codehash._definitions, codehash.stage_code)
+    cached += (codehash.stage_code_digest,)
+
+    def clear():
+        for function in cached:
+            function.cache_clear()
+
+    monkeypatch.setattr(codehash, "PACKAGE_DIR", copy)
+    clear()
+    yield copy, clear
+    monkeypatch.undo()
+    clear()
+
+
+def digests(stages=("term_weights", "evaluate", "encode_corpus_shard", "retrieve_run")):
+    return {stage: codehash.stage_code_digest(stage) for stage in stages}
+
+
+def test_each_stage_reaches_its_own_modules_only():
+    evaluate = codehash.stage_modules("evaluate")
+    assert {"sparsebench.measures", "sparsebench.metrics", "sparsebench.ranking"} <= set(evaluate)
+    assert not {"sparsebench.weighting", "sparsebench.retrieval", "sparsebench.encoders"} & set(
+        evaluate
+    )
+    encode = codehash.stage_modules("encode_corpus_shard")
+    assert {"sparsebench.encoders", "sparsebench.analysis", "sparsebench.sparse"} <= set(encode)
+    assert not {"sparsebench.measures", "sparsebench.metrics"} & set(encode)
+    assert "sparsebench.weighting" in codehash.stage_modules("term_weights")
+    assert "sparsebench.retrieval" in codehash.stage_modules("retrieve_run")
+
+
+def test_editing_a_module_changes_the_digest_of_the_stages_that_use_it(package_copy):
+    copy, clear = package_copy
+    before = digests()
+    with (copy / "weighting.py").open("a") as module:
+        module.write("# a comment is an edit too, as for Snakemake's code trigger\n")
+    clear()
+    after = digests()
+    assert after["term_weights"] != before["term_weights"]
+    assert {k: v for k, v in after.items() if k != "term_weights"} == {
+        k: v for k, v in before.items() if k != "term_weights"
+    }
+
+
+def test_editing_one_stage_function_changes_only_its_digest(package_copy):
+    copy, clear = package_copy
+    before = digests()
+    stages = copy / "stages.py"
+    text = stages.read_text()
+    marker = "def evaluate(\n"
+    assert marker in text
+    stages.write_text(text.replace(marker, "def _helper():\n    return 1\n\n\n" + marker))
+    clear()
+    assert digests() == before  # a new function nobody calls changes nothing
+    start = text.index(marker)
+    body = text.index('"""', text.index('"""', start) + 3) + 3  # after its docstring
+    stages.write_text(text[:body] + "\n    _unused = 0" + text[body:])
+    clear()
+    after = digests()
+    assert after["evaluate"] != before["evaluate"]
+    assert {k: after[k] for k in after if k != "evaluate"} == {
+        k: before[k] for k in before if k != "evaluate"
+    }
+
+
+def test_an_unknown_stage_is_an_error():
+    with pytest.raises(KeyError, match="no function 'encode_everything'"):
+        codehash.stage_code_digest("encode_everything")

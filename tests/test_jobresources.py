@@ -1,0 +1,46 @@
+"""What jobs ask a scheduler for follows the shard, the encoder and the index."""
+
+from __future__ import annotations
+
+from sparsebench import jobresources
+from sparsebench.config import validate_config
+
+CONFIG = validate_config(
+    {
+        "datasets": {"d": {"source": "builtin", "name": "minibeir"}},
+        "models": {
+            "bm25": {"kind": "bm25"},
+            "splade": {"kind": "splade", "model": "naver/splade-cocondenser-ensembledistil"},
+            "splade-cpu": {
+                "kind": "splade",
+                "model": "naver/splade-cocondenser-ensembledistil",
+                "device": "cpu",
+            },
+        },
+    }
+)
+BM25, SPLADE, SPLADE_CPU = (CONFIG["models"][m] for m in ("bm25", "splade", "splade-cpu"))
+
+
+def test_encode_jobs_grow_with_the_shard_and_ask_a_gpu_only_for_learned_encoders():
+    assert jobresources.encode_gpus(SPLADE) == 1
+    assert jobresources.encode_gpus(SPLADE_CPU) == jobresources.encode_gpus(BM25) == 0
+    for model in (BM25, SPLADE, SPLADE_CPU):
+        small = jobresources.encode_memory_mb(model, 1_000)
+        assert jobresources.encode_memory_mb(model, 100_000) > small > 0
+        assert jobresources.encode_runtime_min(model, 1_000) == jobresources.MIN_RUNTIME_MIN
+    big = 1_000_000
+    assert (
+        jobresources.encode_runtime_min(SPLADE_CPU, big)
+        > jobresources.encode_runtime_min(SPLADE, big)
+        > jobresources.encode_runtime_min(BM25, big)
+    )
+    assert jobresources.encode_memory_mb(SPLADE, big) > jobresources.encode_memory_mb(BM25, big)
+
+
+def test_retrieve_memory_follows_the_index_and_the_block_budget(tmp_path):
+    index = tmp_path / "postings.npz"
+    empty = jobresources.retrieve_memory_mb(index, CONFIG)  # not written yet
+    assert empty == CONFIG["retrieval"]["max_block_mb"] + 512
+    index.write_bytes(b"\0" * 100 * 2**20)
+    assert jobresources.retrieve_memory_mb(index, CONFIG) == empty + 250

@@ -1,0 +1,114 @@
+"""The same DAG on a real SLURM cluster through profiles/slurm: results byte-identical to a
+local run's.
+
+The cluster is one already running (sbatch answers), or the single-node SLURM on
+127.0.0.1 that ../shared/tools/slurm/start-local-slurm.sh installs and starts (as root;
+stopped again afterwards). Where neither is possible the test is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import REPO, SHARED, shared_path
+from test_workflow import snakemake
+
+pytestmark = pytest.mark.slow
+SLURM_TOOLS = SHARED / "tools" / "slurm"
+# A hung Snakemake ignores SIGTERM: interrupt it, then kill it.
+TIME_LIMIT = ["timeout", "-s", "INT", "-k", "30", "900"]
+# Outputs that name the command or the time they were made, and logs
+VARYING = ("logs/", "benchmarks/", "manifest.json", "leaderboard.md", "significance.md")
+
+
+def _cluster_answers() -> bool:
+    if shutil.which("sbatch") is None or shutil.which("scontrol") is None:
+        return False
+    ping = subprocess.run(["scontrol", "ping"], capture_output=True, text=True, timeout=30)
+    return "is UP" in ping.stdout
+
+
+@pytest.fixture(scope="module")
+def slurm_cluster():
+    if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
+        pytest.skip("snakemake-executor-plugin-slurm is not installed (pip install -e '.[slurm]')")
+    if _cluster_answers():
+        yield
+        return
+    start = SLURM_TOOLS / "start-local-slurm.sh"
+    if not start.exists():
+        pytest.skip(f"no SLURM answers and {start} is not available to start one")
+    if os.geteuid() != 0:
+        pytest.skip(f"no SLURM answers; starting one with {start} needs root")
+    started = subprocess.run(["bash", str(start)], capture_output=True, text=True, timeout=1200)
+    if started.returncode != 0 or not _cluster_answers():
+        pytest.skip(f"the local SLURM did not start:\n{started.stderr[-2000:]}")
+    yield
+    subprocess.run(["bash", str(SLURM_TOOLS / "stop-local-slurm.sh")], capture_output=True)
+
+
+def _results(workdir: Path) -> dict[str, bytes]:
+    results = workdir / "results"
+    return {
+        path.relative_to(results).as_posix(): path.read_bytes()
+        for path in sorted(results.rglob("*"))
+        if path.is_file() and not any(v in path.relative_to(results).as_posix() for v in VARYING)
+    }
+
+
+def test_slurm_profile_gives_the_local_results_byte_for_byte(slurm_cluster, tmp_path):
+    config = {
+        "datasets": {"adi": {"source": "local", "path": str(shared_path("data", "adi"))}},
+        "models": {
+            "bm25": {"kind": "bm25"},
+            "bm25-classic-idf": {"kind": "bm25", "idf": "classic"},
+        },
+        "corpus": {"shard_size": 30},  # 82 documents: 3 shards, 3 encode jobs
+    }
+    configfile = tmp_path / "experiment.yaml"
+    configfile.write_text(yaml.safe_dump(config))
+    snakemake(tmp_path / "local", configfile=configfile)
+
+    on_slurm = tmp_path / "slurm"
+    command = [
+        *TIME_LIMIT,
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(on_slurm),
+        "--configfile",
+        str(configfile),
+        "--profile",
+        str(REPO / "profiles" / "slurm"),
+        "--slurm-init-seconds-before-status-checks",
+        "1",
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log[-6000:]
+
+    # every job but the local rules went through sbatch: prepare, 3 shards, stack,
+    # and per model term weights, queries, retrieve and evaluate
+    submitted = log.count("has been submitted with SLURM jobid")
+    assert submitted == 1 + 3 + 1 + 2 * 4, log[-4000:]
+    local = _results(tmp_path / "local")
+    assert len(local) > 20
+    assert _results(on_slurm) == local
+
+    manifest = json.loads((on_slurm / "results" / "leaderboard.manifest.json").read_text())
+    reference = json.loads(
+        (tmp_path / "local" / "results" / "leaderboard.manifest.json").read_text()
+    )
+    assert "--profile" in manifest["command"]
+    assert manifest["settings_sha256"] == reference["settings_sha256"]
