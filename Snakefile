@@ -58,6 +58,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/encode.smk"
 include: "workflow/rules/retrieve.smk"
+include: "workflow/rules/tune.smk"
 include: "workflow/rules/evaluate.smk"
 
 

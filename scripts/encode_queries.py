@@ -1,12 +1,13 @@
 """Snakemake script of rule encode_queries: sparsebench.stages.encode_queries."""
 
 from sparsebench import stages
-from sparsebench.config import runtime_params
+from sparsebench.config import encoder_model, runtime_params
 from sparsebench.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "encode_queries"):
     # batch size and device change speed, not vectors: read from config, not params
-    runtime = runtime_params(snakemake.config["models"][snakemake.wildcards.model], "queries")
+    model = encoder_model(snakemake.config, snakemake.wildcards.query_encoder, "queries")
+    runtime = runtime_params(model, "queries")
     runtime["threads"] = snakemake.threads
     stages.encode_queries(
         snakemake.input.queries,

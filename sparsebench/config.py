@@ -11,6 +11,7 @@ import copy
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from importlib import resources
 from typing import Any
 
@@ -19,7 +20,10 @@ import yaml
 
 from sparsebench.errors import ConfigError
 
-MODEL_KINDS = ("bm25", "splade", "python", "run")
+# Lexical kinds analyze text into term counts (one shared document encoding) and differ
+# only in their term weights: BM25, and its classic limits for teaching and sanity checks.
+LEXICAL_KINDS = ("bm25", "binary", "tfidf")
+MODEL_KINDS = (*LEXICAL_KINDS, "splade", "python", "run")
 DATASET_SOURCES = ("builtin", "local", "beir")
 # BEIR datasets whose corpus contains the queries themselves; BEIR and Pyserini drop
 # a retrieved document whose id equals the query id there.
@@ -63,6 +67,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(config, Mapping):
         raise ConfigError("the configuration must be a mapping with 'datasets' and 'models'")
     resolved = copy.deepcopy(dict(config))
+    sweeps = _take_sweeps(resolved)
     schema = load_schema()
     validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
     problems = [_format_error(e) for e in sorted(validator.iter_errors(resolved), key=str)]
@@ -83,15 +88,80 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
             raise ConfigError(
                 f"config.models.{name}: a splade model needs `model` (or `doc_model`)"
             )
+    _put_sweeps(resolved, sweeps)
     _check_metrics(resolved)
     _check_significance(resolved)
     return resolved
+
+
+def _take_sweeps(config: dict[str, Any]) -> dict[str, Any]:
+    """Replace each model with grid or range values by its variants (plain models, then
+    validated like any other); return what _put_sweeps needs to restore the order."""
+    from sparsebench.tuning import expand_sweep
+
+    models = config.get("models")
+    if not isinstance(models, Mapping):
+        return {}
+    expanded: dict[str, Any] = {}
+    sweeps: dict[str, Any] = {}
+    metric = (config.get("evaluation") or {}).get("primary_metric")
+    for name, entry in models.items():
+        found = expand_sweep(name, entry, metric) if isinstance(entry, Mapping) else None
+        if found is None:
+            expanded[name] = entry
+            continue
+        sweep, variants = found
+        clash = set(variants) & set(models)
+        if clash:
+            raise ConfigError(f"config.models: {sorted(clash)} clash with variants of {name}")
+        sweeps[name] = sweep
+        expanded.update(variants)
+    config["models"] = expanded
+    return sweeps
+
+
+def _put_sweeps(config: dict[str, Any], sweeps: Mapping[str, Any]) -> None:
+    """Put each swept model back, as kind `tuned`, where it was, its variants after it."""
+    if not sweeps:
+        return
+    variant_of = {v: name for name, sweep in sweeps.items() for v in sweep.variants}
+    models: dict[str, Any] = {}
+    for name, entry in config["models"].items():
+        owner = variant_of.get(name)
+        if owner is not None and owner not in models:
+            sweep = sweeps[owner]
+            if sweep.metric is None:
+                sweep = replace(sweep, metric=config["evaluation"]["primary_metric"])
+            base = {k: v for k, v in entry.items() if k not in sweep.parameters}
+            models[owner] = {"kind": "tuned", "base": base, "sweep": sweep.as_dict()}
+        models[name] = {**entry, "variant_of": owner} if owner else entry
+    config["models"] = models
+
+
+def is_variant(model: Mapping[str, Any]) -> bool:
+    """A point of a parameter sweep (a model that is run but not reported)."""
+    return "variant_of" in model
+
+
+def reported_models(config: Mapping[str, Any]) -> list[str]:
+    """Models on the leaderboard and in the significance tests: all but sweep variants."""
+    return [m for m, entry in config["models"].items() if not is_variant(entry)]
+
+
+def sweep_variants(config: Mapping[str, Any], model: str) -> list[str]:
+    """The variants of a tuned model, in grid order."""
+    return list(config["models"][model]["sweep"]["variants"])
 
 
 def _check_metrics(config: dict[str, Any]) -> None:
     from sparsebench.measures import parse_metric_name
 
     named = [("config.evaluation.primary_metric", config["evaluation"]["primary_metric"])]
+    named += [
+        (f"config.models.{name}.tune.metric", entry["sweep"]["metric"])
+        for name, entry in config["models"].items()
+        if entry["kind"] == "tuned"
+    ]
     named += [
         (f"config.significance.metrics[{i}]", m)
         for i, m in enumerate(config["significance"]["metrics"])
@@ -110,15 +180,21 @@ def _check_significance(config: dict[str, Any]) -> None:
             f"config.significance.primary_test: {significance['primary_test']!r} is not among "
             f"the tests run ({', '.join(significance['tests'])})"
         )
-    models = list(config["models"])
+    models = reported_models(config)
     if not significance["all_pairs"] and len(models) > 1 and significance["baseline"] not in models:
         raise ConfigError(
             f"config.significance.baseline: {significance['baseline']!r} is not a model; "
             f"models: {', '.join(models)}"
         )
     for name in config["reproduction"]["models"]:
-        if name not in config["models"]:
+        if name not in models:
             raise ConfigError(f"config.reproduction.models: {name!r} is not a model")
+
+
+def tuning_metrics(config: Mapping[str, Any]) -> list[str]:
+    """The metrics parameter sweeps choose their points by."""
+    tuned = [m["sweep"]["metric"] for m in config["models"].values() if m["kind"] == "tuned"]
+    return list(dict.fromkeys(tuned))
 
 
 def significance_metrics(config: Mapping[str, Any]) -> list[str]:
@@ -214,7 +290,7 @@ def encoding_params(
 ) -> dict[str, Any]:
     """What changes a model's encoded documents (side='documents') or queries, for a
     dataset in `language` (the BM25 analyzer follows it unless the model fixes it)."""
-    if model["kind"] == "bm25":
+    if model["kind"] in LEXICAL_KINDS:
         from sparsebench.analysis import resolve_analyzer
 
         return {"kind": "bm25", "analyzer": resolve_analyzer(dict(model["analyzer"]), language)}
@@ -235,11 +311,19 @@ def encoding_params(
     raise ConfigError(f"unknown model kind {model['kind']!r}")
 
 
-def encoder_id(model: Mapping[str, Any], language: str = "en") -> str:
-    """Name of a model's document encoding: models whose documents encode the same way
-    (e.g. BM25 variants that differ in k1, b or IDF; SPLADE with and without IDF) share
-    one set of shards, built once."""
-    return f"{model['kind']}-{stable_hash(encoding_params(model, 'documents', language))[:12]}"
+def encoder_id(model: Mapping[str, Any], language: str = "en", side: str = "documents") -> str:
+    """Name of a model's document (or query) encoding: models that encode documents the
+    same way (e.g. BM25 variants that differ in k1, b or IDF; SPLADE with and without IDF)
+    share one set of shards, built once; models that also encode queries the same way
+    into that vocabulary share the encoded queries."""
+    params = encoding_params(model, "documents", language)
+    if side == "queries":
+        params = {
+            "documents": encoder_id(model, language),
+            "queries": encoding_params(model, "queries", language),
+        }
+    kind = encoding_params(model, side, language)["kind"]
+    return f"{kind}-{stable_hash(params)[:12]}"
 
 
 def dataset_language(config: Mapping[str, Any], dataset: str) -> str:
@@ -260,28 +344,33 @@ def covered_pairs(config: Mapping[str, Any]) -> list[tuple[str, str]]:
         (m, d)
         for m, model in config["models"].items()
         for d in config["datasets"]
-        if model["kind"] != "run" or Path(run_path(model, d)).expanduser().is_file()
+        if not is_variant(model)
+        and (model["kind"] != "run" or Path(run_path(model, d)).expanduser().is_file())
     ]
 
 
-def encoders(config: Mapping[str, Any]) -> dict[str, tuple[Mapping[str, Any], str]]:
+def encoders(
+    config: Mapping[str, Any], side: str = "documents"
+) -> dict[str, tuple[Mapping[str, Any], str]]:
     """encoder id -> (a model using it, the language it encodes), for every pair."""
     found: dict[str, tuple[Mapping[str, Any], str]] = {}
     for model in config["models"].values():
-        if model["kind"] == "run":
+        if model["kind"] in ("run", "tuned"):
             continue
         for dataset in config["datasets"]:
             language = dataset_language(config, dataset)
-            found.setdefault(encoder_id(model, language), (model, language))
+            found.setdefault(encoder_id(model, language, side), (model, language))
     return found
 
 
-def encoder_model(config: Mapping[str, Any], encoder: str) -> Mapping[str, Any]:
-    """The first configured model that uses the document encoding `encoder`."""
+def encoder_model(
+    config: Mapping[str, Any], encoder: str, side: str = "documents"
+) -> Mapping[str, Any]:
+    """The first configured model that uses the document (or query) encoding `encoder`."""
     try:
-        return encoders(config)[encoder][0]
+        return encoders(config, side)[encoder][0]
     except KeyError:
-        raise ConfigError(f"no model encodes documents as {encoder!r}") from None
+        raise ConfigError(f"no model encodes {side} as {encoder!r}") from None
 
 
 def runtime_params(model: Mapping[str, Any], side: str = "documents") -> dict[str, Any]:
@@ -316,6 +405,10 @@ def weighting_params(model: Mapping[str, Any]) -> dict[str, Any]:
             "idf": model["idf"],
             "k1_plus_one": bool(model["k1_plus_one"]),
         }
+    if model["kind"] == "binary":  # tf / (tf + 0) = 1 for every matching term
+        return {"kind": "bm25", "k1": 0.0, "b": 0.0, "idf": model["idf"], "k1_plus_one": False}
+    if model["kind"] == "tfidf":
+        return {"kind": "tf", "idf": model["idf"]}
     if model["kind"] == "python":
         return {"kind": "python", "idf": model["idf"]}
     if model["kind"] == "splade":
@@ -330,6 +423,8 @@ def model_fingerprint(model: Mapping[str, Any], language: str = "en") -> dict[st
     """Every setting of a model that changes its results (not batch sizes or devices)."""
     if model["kind"] == "run":
         return {"run": model["path"]}
+    if model["kind"] == "tuned":
+        return {"base": model["base"], "sweep": model["sweep"]}
     return {
         "documents": encoding_params(model, "documents", language),
         "queries": encoding_params(model, "queries", language),
@@ -354,7 +449,11 @@ def evaluation_params(config: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "cutoffs": cutoffs,
         "metrics": list(
-            dict.fromkeys(default_metric_names(cutoffs) + significance_metrics(config))
+            dict.fromkeys(
+                default_metric_names(cutoffs)
+                + significance_metrics(config)
+                + tuning_metrics(config)
+            )
         ),
         "query_set": evaluation["query_set"],
         "relevance_level": int(evaluation["relevance_level"]),

@@ -70,20 +70,27 @@ def write_leaderboard(
     notes: str = "",
     sections: Sequence[str] = (),
     groups: Mapping[str, str] | None = None,
+    tuned: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Write the TSV (the numbers, then one `sig:{dataset}` column of markers per
-    dataset), the long metrics TSV and the markdown version."""
+    dataset, and a `tuning` column saying how tuned models were tuned, when there are
+    some), the long metrics TSV and the markdown version."""
     marks = marks or {}
+    tuned = tuned or {}
     table = leaderboard_table(long, metric, models, datasets, groups)
     with_marks = table.copy()
     for dataset in (d for d in datasets if d in table.columns):
         with_marks[f"sig:{dataset}"] = [marks.get((m, dataset), "") for m in table.index]
+    if tuned:
+        with_marks["tuning"] = [tuned.get(m, "") for m in table.index]
     with atomic_path(out_tsv) as tmp:
         with_marks.to_csv(tmp, sep="\t", float_format="%.6f", lineterminator="\n")
     ordered = long.sort_values(["model", "dataset", "metric"], kind="stable")
     with atomic_path(out_long) as tmp:
         ordered.to_csv(tmp, sep="\t", index=False, float_format="%.6f", lineterminator="\n")
-    write_text(out_md, markdown(table, metric, provenance_lines, marks, notes, sections))
+    labelled = table.rename(index={m: f"{m} (tuned)" for m in tuned})
+    marks = {(f"{m} (tuned)" if m in tuned else m, d): v for (m, d), v in marks.items()}
+    write_text(out_md, markdown(labelled, metric, provenance_lines, marks, notes, sections))
     return table
 
 

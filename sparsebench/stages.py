@@ -200,6 +200,8 @@ def term_weights(
         documents = bm25_document_weights(
             matrix, weighting["k1"], weighting["b"], weighting["k1_plus_one"]
         )
+    elif weighting["kind"] == "tf":  # raw term frequencies
+        documents = matrix.astype(np.float32)
     else:
         documents = matrix
     lengths = np.asarray(matrix.sum(axis=1)).ravel()
@@ -281,6 +283,45 @@ def import_run(
     with atomic_path(out_run) as tmp:
         tmp.write_bytes(Path(run_path).read_bytes())
     log.info("imported %s: %d lines, %d queries", run_path, len(run), run["query_id"].nunique())
+
+
+def tune(
+    model: str,
+    dataset: str,
+    sweep: dict[str, Any],
+    per_query_files: list[str],
+    run_files: list[str],
+    outputs: dict[str, str],
+) -> None:
+    """The tuned model's run (cross-validated), the choice per fold and the metric surface."""
+    from sparsebench import tuning
+
+    settings = tuning.Sweep.from_dict(model, sweep)
+    variants = list(settings.variants)
+    scores = tuning.per_query_scores(
+        dict(zip(variants, per_query_files, strict=True)), settings.metric
+    )
+    result = tuning.cross_validate(scores, settings)
+    for choice in result.choices:
+        log.info(
+            "%s on %s, fold %d: %s (%s %.4f on %d training queries; %.4f held out)",
+            model,
+            dataset,
+            choice["fold"],
+            choice["variant"],
+            settings.metric,
+            choice["train_score"],
+            choice["train_queries"],
+            choice["held_out_score"],
+        )
+    held_out: dict[str, list[str]] = {}
+    for choice in result.choices:
+        held_out.setdefault(choice["variant"], []).extend(choice["held_out_queries"])
+    runs = dict(zip(variants, run_files, strict=True))
+    tuning.compose_run(runs, held_out, model, outputs["run"])
+    tuning.write_selection(result, settings, dataset, outputs["selection"])
+    with atomic_path(outputs["surface"]) as tmp:
+        result.surface.to_csv(tmp, sep="\t", lineterminator="\n", float_format="%.6f")
 
 
 def _backend_name(backend: str, device: str) -> str:
@@ -569,7 +610,7 @@ def leaderboard(
 ) -> pd.DataFrame:
     """leaderboard.tsv (+ .md, long metrics.tsv, reproduction.tsv and a manifest)."""
     from sparsebench import leaderboard as board
-    from sparsebench import reproduction
+    from sparsebench import reproduction, tuning
     from sparsebench.comparisons import markers
 
     files = _pairs(models, datasets, metrics_files)
@@ -629,6 +670,16 @@ def leaderboard(
                 f"documents (every judged document kept, seed {sample['seed']}); its "
                 "scores are not comparable with full-corpus figures."
             )
+    tuned = {
+        m: tuning.describe(config["models"][m]["sweep"])
+        for m in models
+        if config["models"][m]["kind"] == "tuned"
+    }
+    for model, how in tuned.items():
+        notes += (
+            f"\n\nTUNED: {model}: {how}; each query is scored by the point chosen on the "
+            f"other folds (results/tuning/{model}/<dataset>/selection.json)."
+        )
     extra_sections = [reproduction.markdown(checks, metric, section["ok"], section["okish"])]
     table = board.write_leaderboard(
         long,
@@ -643,6 +694,7 @@ def leaderboard(
         notes=notes,
         sections=extra_sections,
         groups=groups,
+        tuned=tuned,
     )
     provenance.write_manifest(outputs["manifest"], content)
     log.info("leaderboard (%s):\n%s", metric, table.to_string(float_format="%.4f"))

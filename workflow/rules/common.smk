@@ -8,12 +8,15 @@ from sparsebench.fileio import read_json
 from sparsebench.stages import n_shards
 
 DATASETS = list(config["datasets"])
-MODELS = list(config["models"])
+MODELS = list(config["models"])  # with the variants of parameter sweeps
+REPORTED_MODELS = sbconfig.reported_models(config)  # on the leaderboard: without them
 RUN_MODELS = [m for m, entry in config["models"].items() if entry["kind"] == "run"]
-ENCODING_MODELS = [m for m in MODELS if m not in RUN_MODELS]
-# every (model x dataset) pair, except datasets an external run has no file for
+TUNED_MODELS = [m for m, entry in config["models"].items() if entry["kind"] == "tuned"]
+ENCODING_MODELS = [m for m in MODELS if m not in RUN_MODELS + TUNED_MODELS]
+# every reported (model x dataset) pair, except datasets an external run has no file for
 PAIRS = sbconfig.covered_pairs(config)
 ENCODERS = sorted(sbconfig.encoders(config))
+QUERY_ENCODERS = sorted(sbconfig.encoders(config, "queries"))
 SHARD_SIZE = config["corpus"]["shard_size"]
 SCRIPTS = Path(workflow.basedir) / "scripts"
 ENV_CPU = str(Path(workflow.basedir) / "envs" / "cpu.yaml")
@@ -21,6 +24,7 @@ ENV_GPU = str(Path(workflow.basedir) / "envs" / "gpu.yaml")
 # Document encodings are shared by every model that encodes documents the same way;
 # everything from the term weights on belongs to one model.
 ENCODED = "results/encode/{encoder}/{dataset}"
+ENCODED_QUERIES = "results/encode/{encoder}/{dataset}/queries/{query_encoder}"
 MODEL_DIR = "results/models/{model}/{dataset}"
 
 
@@ -40,6 +44,7 @@ wildcard_constraints:
     dataset=_alternatives(DATASETS),
     model=_alternatives(MODELS),
     encoder=_alternatives(ENCODERS),
+    query_encoder=_alternatives(QUERY_ENCODERS),
     shard=r"\d+",
 
 
@@ -59,6 +64,10 @@ def encoder_config(wildcards):
     return sbconfig.encoder_model(config, wildcards.encoder)
 
 
+def query_encoder_config(wildcards):
+    return sbconfig.encoder_model(config, wildcards.query_encoder, "queries")
+
+
 def encoder_params(wildcards):
     model, encoder_language = sbconfig.encoders(config)[wildcards.encoder]
     return sbconfig.encoding_params(model, "documents", encoder_language)
@@ -70,6 +79,20 @@ def encoded(name):
     def path(wildcards):
         encoder = sbconfig.encoder_id(model_config(wildcards), language(wildcards))
         return f"results/encode/{encoder}/{wildcards.dataset}/{name}"
+
+    return path
+
+
+def encoded_queries(name):
+    """Input function: a file of the query encoding the model uses."""
+
+    def path(wildcards):
+        model, lang = model_config(wildcards), language(wildcards)
+        return ENCODED_QUERIES.format(
+            encoder=sbconfig.encoder_id(model, lang),
+            dataset=wildcards.dataset,
+            query_encoder=sbconfig.encoder_id(model, lang, "queries"),
+        ) + f"/{name}"
 
     return path
 

@@ -76,20 +76,22 @@ rule encode_queries:
     input:
         queries="results/data/{dataset}/queries.parquet",
         qrels="results/data/{dataset}/qrels.tsv",
-        vocab=encoded("vocab.txt"),
-        model=lambda wc: sbconfig.local_model_files(model_config(wc), "queries"),
+        vocab=f"{ENCODED}/vocab.txt",
+        model=lambda wc: sbconfig.local_model_files(query_encoder_config(wc), "queries"),
     output:
-        queries=f"{MODEL_DIR}/queries.npz",
-        query_ids=f"{MODEL_DIR}/query_ids.txt",
+        queries=f"{ENCODED_QUERIES}/queries.npz",
+        query_ids=f"{ENCODED_QUERIES}/query_ids.txt",
     params:
         library=library_code("encode_queries"),
-        encoding=lambda wc: sbconfig.encoding_params(model_config(wc), "queries", language(wc)),
-    threads: lambda wc: 2 if model_config(wc)["kind"] == "splade" else 1
+        encoding=lambda wc: sbconfig.encoding_params(
+            query_encoder_config(wc), "queries", language(wc)
+        ),
+    threads: lambda wc: 2 if query_encoder_config(wc)["kind"] == "splade" else 1
     conda:
-        lambda wc: ENV_GPU if model_config(wc)["kind"] == "splade" else ENV_CPU
+        lambda wc: ENV_GPU if query_encoder_config(wc)["kind"] == "splade" else ENV_CPU
     log:
-        "results/logs/encode_queries/{model}/{dataset}.log",
+        "results/logs/encode_queries/{encoder}/{dataset}/{query_encoder}.log",
     benchmark:
-        "results/benchmarks/encode_queries/{model}/{dataset}.tsv"
+        "results/benchmarks/encode_queries/{encoder}/{dataset}/{query_encoder}.tsv"
     script:
         f"{SCRIPTS}/encode_queries.py"

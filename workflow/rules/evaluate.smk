@@ -34,7 +34,7 @@ rule significance:
     params:
         library=library_code("significance"),
         settings=lambda wc: {**config["significance"], "metrics": sbconfig.significance_metrics(config)},
-        models=MODELS,
+        models=REPORTED_MODELS,
         datasets=DATASETS,
     log:
         "results/logs/significance.log",
@@ -60,7 +60,7 @@ rule leaderboard:
     params:
         library=library_code("leaderboard"),
         metric=config["evaluation"]["primary_metric"],
-        models=MODELS,
+        models=REPORTED_MODELS,
         datasets=DATASETS,
         reproduction=config["reproduction"],
     log:

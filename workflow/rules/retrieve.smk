@@ -5,8 +5,8 @@ rule retrieve:
     input:
         weights=f"{MODEL_DIR}/postings.npz",  # term-major: one copy of the corpus in memory
         idf=f"{MODEL_DIR}/idf.npy",
-        queries=f"{MODEL_DIR}/queries.npz",
-        query_ids=f"{MODEL_DIR}/query_ids.txt",
+        queries=encoded_queries("queries.npz"),
+        query_ids=encoded_queries("query_ids.txt"),
         doc_ids=encoded("doc_ids.txt"),
     output:
         run="results/runs/{model}/{dataset}.trec",

@@ -1,0 +1,14 @@
+"""Snakemake script of rule tune: sparsebench.stages.tune."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "tune"):
+    stages.tune(
+        snakemake.wildcards.model,
+        snakemake.wildcards.dataset,
+        dict(snakemake.params.sweep),
+        list(snakemake.input.per_query),
+        list(snakemake.input.runs),
+        dict(snakemake.output.items()),
+    )
