@@ -16,4 +16,5 @@ with stage_logging(snakemake.log[0], "leaderboard"):
         outputs=dict(snakemake.output.items()),
         started=started,
         significance_tsv=snakemake.input.significance,
+        selections=list(snakemake.input.selections),
     )

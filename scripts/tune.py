@@ -8,6 +8,7 @@ with stage_logging(snakemake.log[0], "tune"):
         snakemake.wildcards.model,
         snakemake.wildcards.dataset,
         dict(snakemake.params.sweep),
+        snakemake.input.info,
         list(snakemake.input.per_query),
         list(snakemake.input.runs),
         dict(snakemake.output.items()),

@@ -10,6 +10,7 @@ column, not the corpus text.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ import pyarrow.compute as pc
 import pyarrow.json as pj
 import pyarrow.parquet as pq
 
+from sparsebench.collection import FolderSource, ZipSource
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path, file_digest, write_json
 from sparsebench.textfiles import first_bad, read_fields
@@ -298,6 +300,13 @@ def prepare_dataset(
     queries, qrels = read_queries_and_qrels(source)
     doc_ids = pq.read_table(out_dir / "corpus.parquet", columns=["doc_id"]).column("doc_id")
     check_qrels(qrels, queries.column("query_id"), doc_ids)
+    tuning = _tuning_source(source, settings.get("tuning_split", "auto"))
+    tuning_qrels = qrels.iloc[:0]
+    if tuning is not None:
+        tuning_queries, tuning_qrels = read_queries_and_qrels(tuning)
+        queries = _union_queries(queries, tuning_queries)
+        check_qrels(tuning_qrels, queries.column("query_id"), doc_ids)
+        tuning_qrels = _without_evaluated_queries(tuning_qrels, qrels, tuning.split)
     if settings.get("subsample"):
         corpus["subsample"] = subsample_corpus(
             out_dir / "corpus.parquet", doc_ids, qrels, **settings["subsample"]
@@ -309,6 +318,7 @@ def prepare_dataset(
     with atomic_path(out_dir / "queries.parquet") as tmp:
         pq.write_table(queries, tmp)
     write_qrels(out_dir / "qrels.tsv", qrels)
+    write_qrels(out_dir / "qrels.tuning.tsv", tuning_qrels)
 
     judged = qrels.groupby("query_id")["grade"].max()
     summary = {
@@ -322,6 +332,8 @@ def prepare_dataset(
         "n_judged_queries_without_relevant": int((judged <= 0).sum()),
         "n_qrels": int(len(qrels)),
         "grades": {str(g): int(c) for g, c in sorted(qrels["grade"].value_counts().items())},
+        "tuning_split": None if tuning is None else tuning.split,
+        "n_tuning_queries": int(tuning_qrels["query_id"].nunique()),
         "n_empty_queries": len(empty_queries),
         "empty_query_ids": empty_queries[:100],
         "files": {
@@ -339,6 +351,54 @@ def prepare_dataset(
     )
     write_json(out_dir / "dataset.json", summary)
     return summary
+
+
+TUNING_SPLITS = ("train", "dev")  # looked for, in this order, by tuning_split: auto
+
+
+def _tuning_source(source: Source, tuning_split: str) -> Source | None:
+    """The same collection opened on its training split: the one named, or with `auto` the
+    first of train and dev that a BEIR folder or archive has (other than the evaluated
+    split); None for `none`."""
+    if tuning_split == "none":
+        return None
+    if tuning_split != "auto":
+        if tuning_split == source.split:
+            raise DataError(f"tuning_split {tuning_split!r} is the evaluated split itself")
+        named = dataclasses.replace(source, split=tuning_split)
+        named.check()
+        return named
+    if not isinstance(source, FolderSource | ZipSource):
+        return None
+    for split in TUNING_SPLITS:
+        if split != source.split:
+            candidate = dataclasses.replace(source, split=split)
+            try:
+                candidate.check()
+            except DataError:
+                continue
+            return candidate
+    return None
+
+
+def _union_queries(queries: pa.Table, more: pa.Table) -> pa.Table:
+    """queries, then the queries of `more` whose ids it lacks (splits may keep their topics
+    in separate files, as MIRACL does)."""
+    new = pc.invert(pc.is_in(more.column("query_id"), value_set=queries.column("query_id")))
+    return pa.concat_tables([queries, more.filter(new).cast(queries.schema)])
+
+
+def _without_evaluated_queries(tuning: pd.DataFrame, evaluated: pd.DataFrame, split: str):
+    """Training judgments of queries that are not evaluated: a query in both splits would
+    be tuned on and then scored."""
+    shared = tuning["query_id"].isin(set(evaluated["query_id"]))
+    if shared.any():
+        log.warning(
+            "%d queries of split %s are also evaluated; they are left out of tuning",
+            tuning.loc[shared, "query_id"].nunique(),
+            split,
+        )
+    return tuning[~shared]
 
 
 def subsample_corpus(

@@ -289,11 +289,14 @@ def tune(
     model: str,
     dataset: str,
     sweep: dict[str, Any],
+    dataset_info: str | Path,
     per_query_files: list[str],
     run_files: list[str],
     outputs: dict[str, str],
 ) -> None:
-    """The tuned model's run (cross-validated), the choice per fold and the metric surface."""
+    """The tuned model's run, the choice (per fold, or once on the training split) and the
+    metric surface. `per_query_files` hold the variants' scores on the queries they are
+    chosen on: the training split's, or the evaluated ones for cross-validation."""
     from sparsebench import tuning
 
     settings = tuning.Sweep.from_dict(model, sweep)
@@ -301,25 +304,30 @@ def tune(
     scores = tuning.per_query_scores(
         dict(zip(variants, per_query_files, strict=True)), settings.metric
     )
-    result = tuning.cross_validate(scores, settings)
+    info = read_json(dataset_info)
+    split = info["tuning_split"] if tuning.uses_training_split(sweep, info) else None
+    if split:
+        result = tuning.choose_on_split(scores, settings, split)
+        chosen: dict[str, list[str] | None] = {result.choices[0]["variant"]: None}
+    else:
+        result = tuning.cross_validate(scores, settings)
+        chosen = {}
+        for choice in result.choices:
+            chosen.setdefault(choice["variant"], []).extend(choice["held_out_queries"])
     for choice in result.choices:
         log.info(
-            "%s on %s, fold %d: %s (%s %.4f on %d training queries; %.4f held out)",
+            "%s on %s%s: %s (%s %.4f on %d training queries)",
             model,
             dataset,
-            choice["fold"],
+            f", split {split}" if split else f", fold {choice['fold']}",
             choice["variant"],
             settings.metric,
             choice["train_score"],
             choice["train_queries"],
-            choice["held_out_score"],
         )
-    held_out: dict[str, list[str]] = {}
-    for choice in result.choices:
-        held_out.setdefault(choice["variant"], []).extend(choice["held_out_queries"])
     runs = dict(zip(variants, run_files, strict=True))
-    tuning.compose_run(runs, held_out, model, outputs["run"])
-    tuning.write_selection(result, settings, dataset, outputs["selection"])
+    tuning.compose_run(runs, chosen, model, outputs["run"])
+    tuning.write_selection(result, settings, dataset, outputs["selection"], split)
     with atomic_path(outputs["surface"]) as tmp:
         result.surface.to_csv(tmp, sep="\t", lineterminator="\n", float_format="%.6f")
 
@@ -607,8 +615,10 @@ def leaderboard(
     outputs: dict[str, str],
     started: str,
     significance_tsv: str | Path | None = None,
+    selections: list[str] | None = None,
 ) -> pd.DataFrame:
-    """leaderboard.tsv (+ .md, long metrics.tsv, reproduction.tsv and a manifest)."""
+    """leaderboard.tsv (+ .md, long metrics.tsv, reproduction.tsv and a manifest);
+    `selections`: the selection.json of every tuned (model x dataset) pair."""
     from sparsebench import leaderboard as board
     from sparsebench import reproduction, tuning
     from sparsebench.comparisons import markers
@@ -670,15 +680,19 @@ def leaderboard(
                 f"documents (every judged document kept, seed {sample['seed']}); its "
                 "scores are not comparable with full-corpus figures."
             )
+    chosen_by: dict[str, dict[str, str]] = {}
+    for path in selections or []:
+        selection = read_json(path)
+        chosen_by.setdefault(selection["model"], {})[selection["dataset"]] = selection["chosen_by"]
     tuned = {
-        m: tuning.describe(config["models"][m]["sweep"])
+        m: tuning.describe(config["models"][m]["sweep"], chosen_by.get(m))
         for m in models
         if config["models"][m]["kind"] == "tuned"
     }
     for model, how in tuned.items():
         notes += (
-            f"\n\nTUNED: {model}: {how}; each query is scored by the point chosen on the "
-            f"other folds (results/tuning/{model}/<dataset>/selection.json)."
+            f"\n\nTUNED: {model}: {how}. With cross-validation each query is scored by "
+            f"the point chosen on the other folds (results/tuning/{model}/<dataset>/)."
         )
     extra_sections = [reproduction.markdown(checks, metric, section["ok"], section["okish"])]
     table = board.write_leaderboard(

@@ -31,6 +31,9 @@ from sparsebench.fileio import atomic_path
 from sparsebench.textfiles import read_fields
 
 SWEEP_KEYS = ("grid", "range")
+# auto: the dataset's training split when it has one, else cross-validation;
+# split: the training split or an error; cv: cross-validation over the evaluated queries
+METHODS = ("auto", "split", "cv")
 VARIANT_SEPARATOR = "+"
 
 
@@ -84,6 +87,7 @@ class Sweep:
     metric: str | None
     folds: int
     seed: int
+    method: str = "auto"  # auto: a training split when the dataset has one, else cv
 
     @classmethod
     def from_dict(cls, model: str, entry: Mapping[str, Any]) -> Sweep:
@@ -94,6 +98,7 @@ class Sweep:
             metric=entry["metric"],
             folds=int(entry["folds"]),
             seed=int(entry["seed"]),
+            method=entry["method"],
         )
 
     def as_dict(self) -> dict[str, Any]:
@@ -101,7 +106,7 @@ class Sweep:
             "parameters": self.parameters,
             "variants": self.variants,
             "metric": self.metric,
-            "method": "cross-validation",
+            "method": self.method,
             "folds": self.folds,
             "seed": self.seed,
         }
@@ -121,9 +126,14 @@ def expand_sweep(
         key: grid_values(spec, f"config.models.{name}.{key}") for key, spec in swept.items()
     }
     tune = dict(entry.get("tune") or {})
-    unknown = set(tune) - {"metric", "folds", "seed"}
+    unknown = set(tune) - {"metric", "folds", "seed", "method"}
     if unknown:
         raise ConfigError(f"config.models.{name}.tune: unknown keys {sorted(unknown)}")
+    method = tune.get("method", "auto")
+    if method not in METHODS:
+        raise ConfigError(
+            f"config.models.{name}.tune.method: {method!r}; one of {', '.join(METHODS)}"
+        )
     folds = tune.get("folds", 5)
     if not isinstance(folds, int) or folds < 2:
         raise ConfigError(f"config.models.{name}.tune.folds: an integer >= 2, got {folds!r}")
@@ -142,20 +152,59 @@ def expand_sweep(
         metric=tune.get("metric", primary_metric),  # None: the primary metric, once known
         folds=folds,
         seed=int(tune.get("seed", 42)),
+        method=method,
     )
     return sweep, entries
 
 
-def describe(sweep: Mapping[str, Any]) -> str:
-    """One line that says how a tuned model was tuned (for the leaderboard)."""
+def describe(sweep: Mapping[str, Any], methods: Mapping[str, str] | None = None) -> str:
+    """One line that says how a tuned model was tuned (for the leaderboard); `methods`:
+    dataset -> how its point was chosen (from the selection files)."""
     grids = " x ".join(
         f"{name} in {{{', '.join(_format_value(v) for v in values)}}}"
         for name, values in sweep["parameters"].items()
     )
-    return (
-        f"{grids} ({len(sweep['variants'])} points), chosen by {sweep['folds']}-fold "
-        f"cross-validation over the test queries (seed {sweep['seed']}) on {sweep['metric']}"
+    how = {
+        "cv": f"by {sweep['folds']}-fold cross-validation over the evaluated queries "
+        f"(seed {sweep['seed']})",
+        "split": "on the dataset's training split",
+        "auto": "on the dataset's training split when it has one, else by "
+        f"{sweep['folds']}-fold cross-validation over the evaluated queries (seed {sweep['seed']})",
+    }[sweep["method"]]
+    per_dataset = "; ".join(f"{d}: {m}" for d, m in (methods or {}).items())
+    return f"{grids} ({len(sweep['variants'])} points), chosen {how} on {sweep['metric']}" + (
+        f" [{per_dataset}]" if per_dataset else ""
     )
+
+
+def uses_training_split(sweep: Mapping[str, Any], dataset_info: Mapping[str, Any]) -> bool:
+    """Whether a sweep chooses on the dataset's training split (else cross-validation)."""
+    split = dataset_info.get("tuning_split")
+    if sweep["method"] == "split" and not split:
+        raise DataError(
+            f"tune.method is split, but dataset {dataset_info['name']} has no training split "
+            "(set the dataset's tuning_split, or use method auto or cv)"
+        )
+    return sweep["method"] != "cv" and bool(split)
+
+
+def choose_on_split(scores: pd.DataFrame, sweep: Sweep, split: str) -> Selection:
+    """The point with the best mean over the training split's queries (`scores`)."""
+    scores = scores[list(sweep.variants)]
+    variant, score = best_variant(scores, scores.index)
+    surface = pd.DataFrame(
+        [sweep.variants[v] for v in scores.columns], index=scores.columns.rename("variant")
+    )
+    surface[f"mean_{split}_queries"] = scores.mean(axis=0)
+    choice = {
+        "fold": None,
+        "split": split,
+        "variant": variant,
+        "point": sweep.variants[variant],
+        "train_queries": len(scores),
+        "train_score": score,
+    }
+    return Selection(folds=pd.Series(dtype=np.int64), choices=[choice], surface=surface)
 
 
 def assign_folds(query_ids: Sequence[str], folds: int, seed: int) -> pd.Series:
@@ -179,13 +228,16 @@ def best_variant(scores: pd.DataFrame, queries: pd.Index) -> tuple[str, float]:
 
 
 @dataclass(frozen=True)
-class CrossValidation:
-    folds: pd.Series  # query_id -> fold
+class Selection:
+    """How a sweep's point was chosen: per fold (or once, on a training split) the variant,
+    its point and scores, and the metric surface over the grid."""
+
+    folds: pd.Series  # query_id -> fold (empty on a training split)
     choices: list[dict[str, Any]]  # per fold: variant, point, train score, held-out score
-    surface: pd.DataFrame  # per variant: its point, mean on all queries, train mean per fold
+    surface: pd.DataFrame  # per variant: its point and mean scores
 
 
-def cross_validate(scores: pd.DataFrame, sweep: Sweep) -> CrossValidation:
+def cross_validate(scores: pd.DataFrame, sweep: Sweep) -> Selection:
     """Choose a variant per fold from the other folds' queries.
 
     `scores`: one row per judged query (index query_id), one column per variant (in grid
@@ -218,7 +270,7 @@ def cross_validate(scores: pd.DataFrame, sweep: Sweep) -> CrossValidation:
                 "held_out_score": float(scores.loc[held_out, variant].mean()),
             }
         )
-    return CrossValidation(folds=folds, choices=choices, surface=surface)
+    return Selection(folds=folds, choices=choices, surface=surface)
 
 
 def per_query_scores(files: Mapping[str, str | Path], metric: str) -> pd.DataFrame:
@@ -237,16 +289,19 @@ def per_query_scores(files: Mapping[str, str | Path], metric: str) -> pd.DataFra
 
 
 def compose_run(
-    runs: Mapping[str, str | Path], held_out: Mapping[str, Sequence[str]], tag: str, out: str | Path
+    runs: Mapping[str, str | Path],
+    held_out: Mapping[str, Sequence[str] | None],
+    tag: str,
+    out: str | Path,
 ) -> None:
-    """A run made of each variant's lines for the queries it was chosen for (lines copied
-    as written, the tag replaced), grouped by query in sorted order."""
+    """A run made of each variant's lines for the queries it was chosen for (None: all of
+    them), lines copied as written with the tag replaced, grouped by query in sorted order."""
     parts = []
     for variant, queries in held_out.items():
         frame, _ = read_fields(runs[variant], str(runs[variant]))
         if frame.shape[1] != 6:
             raise DataError(f"{runs[variant]}: not a TREC run (6 fields per line)")
-        parts.append(frame[frame[0].isin(set(queries))])
+        parts.append(frame if queries is None else frame[frame[0].isin(set(queries))])
     table = pd.concat(parts, ignore_index=True).sort_values(0, kind="stable")
     # within a query the chosen variant's own (ranked) order is kept
     lines = table[0].str.cat([table[i] for i in range(1, 5)] + [pd.Series(tag, table.index)], " ")
@@ -254,14 +309,19 @@ def compose_run(
         Path(tmp).write_text("\n".join(lines) + "\n" if len(lines) else "", encoding="utf-8")
 
 
-def write_selection(result: CrossValidation, sweep: Sweep, dataset: str, out: str | Path) -> None:
+def write_selection(
+    result: Selection, sweep: Sweep, dataset: str, out: str | Path, split: str | None
+) -> None:
     payload = {
         "model": sweep.model,
         "dataset": dataset,
         **sweep.as_dict(),
+        "chosen_by": f"training split {split}" if split else f"{sweep.folds}-fold cross-validation",
         "choices": result.choices,
-        "held_out_mean_of_folds": float(np.mean([c["held_out_score"] for c in result.choices])),
     }
+    if not split:
+        held_out = [c["held_out_score"] for c in result.choices]
+        payload["held_out_mean_of_folds"] = float(np.mean(held_out))
     payload.pop("variants")
     with atomic_path(out) as tmp:
         Path(tmp).write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")

@@ -167,3 +167,48 @@ def test_files_source_reads_tsv_and_trec_qrels(tmp_path):
         "doc_id": ["d1", "d2"],
         "text": ["Solar power Panels convert sunlight", "Wind Turbines"],
     }
+
+
+def with_train_split(collection, qrels):
+    with open(collection / "qrels" / "train.tsv", "w", encoding="utf-8") as handle:
+        handle.write("query-id\tcorpus-id\tscore\n")
+        handle.writelines(f"{q}\t{d}\t{g}\n" for q, d, g in qrels)
+    return collection
+
+
+def test_a_train_split_is_kept_for_tuning(tiny_collection, tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    # q1 is judged in both splits: it is evaluated, so it is not tuned on
+    with_train_split(tiny_collection, [("q5", "d2", 1), ("q1", "d1", 1)])
+    summary = prepare(tiny_collection, tmp_path / "auto")
+    assert summary["tuning_split"] == "train" and summary["n_tuning_queries"] == 1
+    tuning = pd.read_csv(tmp_path / "auto" / "qrels.tuning.tsv", sep="\t", dtype=str)
+    assert tuning.values.tolist() == [["q5", "d2", "1"]]
+    assert "1 queries of split train are also evaluated; they are left out" in caplog.text
+    # the evaluated qrels are untouched
+    assert pd.read_csv(tmp_path / "auto" / "qrels.tsv", sep="\t", dtype=str).shape[0] == 9
+    none = prepare(tiny_collection, tmp_path / "none", tuning_split="none")
+    assert none["tuning_split"] is None and none["n_tuning_queries"] == 0
+    empty = pd.read_csv(tmp_path / "none" / "qrels.tuning.tsv", sep="\t")
+    assert list(empty.columns) == ["query-id", "corpus-id", "score"] and empty.empty
+
+
+def test_without_a_train_split_nothing_is_tuned_on(tiny_collection, tmp_path):
+    assert prepare(tiny_collection, tmp_path / "out")["tuning_split"] is None
+
+
+@pytest.mark.parametrize(
+    ("tuning_split", "message"),
+    [("dev", "no qrels for split 'dev'"), ("test", "'test' is the evaluated split itself")],
+)
+def test_a_named_tuning_split_must_exist_and_differ(
+    tiny_collection, tmp_path, tuning_split, message
+):
+    with pytest.raises(DataError, match=message):
+        prepare(tiny_collection, tmp_path / "out", tuning_split=tuning_split)
+
+
+def test_training_judgments_must_name_known_documents(tiny_collection, tmp_path):
+    with_train_split(tiny_collection, [("q5", "nope", 1)])
+    with pytest.raises(DataError, match="qrels name 1 doc ids that are not in corpus.jsonl"):
+        prepare(tiny_collection, tmp_path / "out")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pandas as pd
 import pytest
 import yaml
-from conftest import shared_path
+from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, shared_path, write_collection
 from test_workflow import planned_jobs, snakemake
 
 pytestmark = pytest.mark.slow
@@ -34,9 +35,10 @@ def swept(tmp_path_factory):
     configfile = base / "sweep.yaml"
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
     workdir = base / "work"
-    planned = planned_jobs(snakemake(workdir, "-n", configfile=configfile))
-    snakemake(workdir, configfile=configfile)
-    return workdir, configfile, planned
+    # the jobs that ran (a dry run cannot list the variants' jobs yet: whether they are
+    # scored on a training split is known once the prepare checkpoint has run)
+    ran = planned_jobs(snakemake(workdir, configfile=configfile))
+    return workdir, configfile, ran
 
 
 def test_the_term_count_encoding_runs_once_for_the_whole_grid(swept):
@@ -56,7 +58,7 @@ def test_the_tuned_score_is_the_mean_of_held_out_queries(swept):
     selection = json.loads(
         (results / "tuning" / "bm25-tuned" / "adi" / "selection.json").read_text()
     )
-    assert selection["method"] == "cross-validation" and len(selection["choices"]) == 5
+    assert selection["chosen_by"] == "5-fold cross-validation" and len(selection["choices"]) == 5
     held_out = []
     for choice in selection["choices"]:
         per_query = pd.read_csv(
@@ -77,7 +79,7 @@ def test_the_leaderboard_marks_the_tuned_row_and_hides_the_points(swept):
     table = pd.read_csv(workdir / "results" / "leaderboard.tsv", sep="\t", index_col="model")
     assert list(table.index) == ["bm25", "bm25-tuned"]
     assert table.loc["bm25-tuned", "tuning"].startswith("k1 in {0.6, 1.2, 1.8} x b in {0.3, 0.75}")
-    assert "5-fold cross-validation" in table.loc["bm25-tuned", "tuning"]
+    assert "[adi: 5-fold cross-validation]" in table.loc["bm25-tuned", "tuning"]
     markdown = (workdir / "results" / "leaderboard.md").read_text()
     assert "| bm25-tuned (tuned) |" in markdown and "TUNED: bm25-tuned" in markdown
     surface = pd.read_csv(
@@ -102,3 +104,46 @@ def test_changing_the_grid_reencodes_nothing(swept, tmp_path):
         "leaderboard",
         "all",
     }
+
+
+TRAIN_QRELS = [("q3", "d5", 2), ("q3", "d8", 1), ("q4", "d6", 2), ("q5", "d2", 1)]
+
+
+def test_a_dataset_with_a_train_split_is_tuned_on_it_and_evaluated_once(tmp_path):
+    collection = write_collection(tmp_path / "tiny", TINY_DOCS, TINY_QUERIES, TINY_QRELS[:5])
+    write_collection(tmp_path / "train", TINY_DOCS, TINY_QUERIES, TRAIN_QRELS, split="train")
+    shutil.copy(tmp_path / "train" / "qrels" / "train.tsv", collection / "qrels" / "train.tsv")
+    config = {
+        "datasets": {"tiny": {"source": "local", "path": str(collection)}},
+        "models": {
+            "bm25": {"kind": "bm25"},
+            "t": {"kind": "bm25", "k1": {"grid": [0.5, 3.0]}, "b": {"grid": [0.0, 1.0]}},
+        },
+        "significance": {"resamples": 100},
+    }
+    configfile = tmp_path / "c.yaml"
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    workdir = tmp_path / "work"
+    snakemake(workdir, configfile=configfile)
+    results = workdir / "results"
+    info = json.loads((results / "data" / "tiny" / "dataset.json").read_text())
+    assert info["tuning_split"] == "train" and info["n_tuning_queries"] == 3
+    selection = json.loads((results / "tuning" / "t" / "tiny" / "selection.json").read_text())
+    assert selection["chosen_by"] == "training split train" and len(selection["choices"]) == 1
+    means = {}
+    for variant in ("t+k1_0.5+b_0", "t+k1_0.5+b_1", "t+k1_3+b_0", "t+k1_3+b_1"):
+        per_query = pd.read_csv(
+            results / "tuning" / "eval" / variant / "tiny" / "per_query.tsv", sep="\t"
+        )
+        values = per_query[per_query["metric"] == "nDCG@10"]
+        assert set(values["query_id"]) == {"q3", "q4", "q5"}  # training queries only
+        means[variant] = values["value"].mean()
+        # no variant is ever scored on the evaluated queries
+        assert not (results / "eval" / variant).exists()
+    chosen = selection["choices"][0]["variant"]
+    assert chosen == max(means, key=lambda v: (means[v], -list(means).index(v)))
+    tuned = (results / "runs" / "t" / "tiny.trec").read_text().splitlines()
+    source = (results / "runs" / chosen / "tiny.trec").read_text().splitlines()
+    assert tuned == [line.rsplit(" ", 1)[0] + " t" for line in source]
+    table = pd.read_csv(results / "leaderboard.tsv", sep="\t", index_col="model")
+    assert "[tiny: training split train]" in table.loc["t", "tuning"]

@@ -24,7 +24,12 @@ ENV_GPU = str(Path(workflow.basedir) / "envs" / "gpu.yaml")
 # Document encodings are shared by every model that encodes documents the same way;
 # everything from the term weights on belongs to one model.
 ENCODED = "results/encode/{encoder}/{dataset}"
-ENCODED_QUERIES = "results/encode/{encoder}/{dataset}/queries/{query_encoder}"
+# queryset: the evaluated queries, or the training split's (parameter sweeps tune on it)
+ENCODED_QUERIES = "results/encode/{encoder}/{dataset}/queries/{query_encoder}/{queryset}"
+QRELS = {
+    "evaluation": "results/data/{dataset}/qrels.tsv",
+    "tuning": "results/data/{dataset}/qrels.tuning.tsv",
+}
 MODEL_DIR = "results/models/{model}/{dataset}"
 
 
@@ -45,6 +50,7 @@ wildcard_constraints:
     model=_alternatives(MODELS),
     encoder=_alternatives(ENCODERS),
     query_encoder=_alternatives(QUERY_ENCODERS),
+    queryset="evaluation|tuning",
     shard=r"\d+",
 
 
@@ -83,16 +89,18 @@ def encoded(name):
     return path
 
 
-def encoded_queries(name):
+def encoded_queries(name, queryset="evaluation"):
     """Input function: a file of the query encoding the model uses."""
 
     def path(wildcards):
         model, lang = model_config(wildcards), language(wildcards)
-        return ENCODED_QUERIES.format(
+        folder = ENCODED_QUERIES.format(
             encoder=sbconfig.encoder_id(model, lang),
             dataset=wildcards.dataset,
             query_encoder=sbconfig.encoder_id(model, lang, "queries"),
-        ) + f"/{name}"
+            queryset=queryset,
+        )
+        return f"{folder}/{name}"
 
     return path
 

@@ -52,6 +52,7 @@ checkpoint prepare:
         corpus="results/data/{dataset}/corpus.parquet",
         queries="results/data/{dataset}/queries.parquet",
         qrels="results/data/{dataset}/qrels.tsv",
+        tuning_qrels="results/data/{dataset}/qrels.tuning.tsv",
         info="results/data/{dataset}/dataset.json",
     params:
         library=library_code("prepare"),

@@ -75,7 +75,7 @@ rule term_weights:
 rule encode_queries:
     input:
         queries="results/data/{dataset}/queries.parquet",
-        qrels="results/data/{dataset}/qrels.tsv",
+        qrels=lambda wc: QRELS[wc.queryset].format(dataset=wc.dataset),
         vocab=f"{ENCODED}/vocab.txt",
         model=lambda wc: sbconfig.local_model_files(query_encoder_config(wc), "queries"),
     output:
@@ -90,8 +90,8 @@ rule encode_queries:
     conda:
         lambda wc: ENV_GPU if query_encoder_config(wc)["kind"] == "splade" else ENV_CPU
     log:
-        "results/logs/encode_queries/{encoder}/{dataset}/{query_encoder}.log",
+        "results/logs/encode_queries/{encoder}/{dataset}/{query_encoder}/{queryset}.log",
     benchmark:
-        "results/benchmarks/encode_queries/{encoder}/{dataset}/{query_encoder}.tsv"
+        "results/benchmarks/encode_queries/{encoder}/{dataset}/{query_encoder}/{queryset}.tsv"
     script:
         f"{SCRIPTS}/encode_queries.py"

@@ -24,6 +24,21 @@ rule evaluate:
         f"{SCRIPTS}/evaluate.py"
 
 
+use rule evaluate as evaluate_tuning with:
+    input:
+        run="results/tuning/runs/{model}/{dataset}.trec",
+        qrels="results/data/{dataset}/qrels.tuning.tsv",
+        info="results/data/{dataset}/dataset.json",
+    output:
+        metrics="results/tuning/eval/{model}/{dataset}/metrics.json",
+        per_query="results/tuning/eval/{model}/{dataset}/per_query.tsv",
+        manifest="results/tuning/eval/{model}/{dataset}/manifest.json",
+    log:
+        "results/logs/evaluate_tuning/{model}/{dataset}.log",
+    benchmark:
+        "results/benchmarks/evaluate_tuning/{model}/{dataset}.tsv"
+
+
 rule significance:
     input:
         per_query=pair_files("per_query.tsv"),
@@ -51,6 +66,9 @@ rule leaderboard:
         metrics=pair_files("metrics.json"),
         infos=expand("results/data/{dataset}/dataset.json", dataset=DATASETS),
         significance="results/significance.tsv",
+        selections=[
+            f"results/tuning/{m}/{d}/selection.json" for m, d in PAIRS if m in TUNED_MODELS
+        ],
     output:
         table="results/leaderboard.tsv",
         long="results/metrics.tsv",

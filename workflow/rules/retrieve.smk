@@ -28,6 +28,21 @@ rule retrieve:
         f"{SCRIPTS}/retrieve.py"
 
 
+use rule retrieve as retrieve_tuning with:
+    input:
+        weights=f"{MODEL_DIR}/postings.npz",
+        idf=f"{MODEL_DIR}/idf.npy",
+        queries=encoded_queries("queries.npz", "tuning"),
+        query_ids=encoded_queries("query_ids.txt", "tuning"),
+        doc_ids=encoded("doc_ids.txt"),
+    output:
+        run="results/tuning/runs/{model}/{dataset}.trec",
+    log:
+        "results/logs/retrieve_tuning/{model}/{dataset}.log",
+    benchmark:
+        "results/benchmarks/retrieve_tuning/{model}/{dataset}.tsv"
+
+
 rule import_run:
     """An external run (kind: run) checked against the dataset, beside the others."""
     input:

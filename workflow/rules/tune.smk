@@ -1,23 +1,27 @@
-# Parameter sweeps: every variant is run and evaluated like a model; the tuned model's run
-# is made of the variants chosen by cross-validation, each on queries it was not chosen on.
+# Parameter sweeps: every variant is run like a model; the tuned model's run is the variant
+# chosen on the dataset's training queries or, without them, made by cross-validation of
+# the variants chosen per fold, each on the queries it was not chosen on.
+from sparsebench.tuning import uses_training_split
 
 
-def variant_files(pattern):
-    """Input function: one file per variant of the tuned model, in grid order."""
-
-    def files(wildcards):
-        return [
-            pattern.format(model=variant, dataset=wildcards.dataset)
-            for variant in sbconfig.sweep_variants(config, wildcards.model)
-        ]
-
-    return files
+def tuning_inputs(wildcards):
+    """The variants' per-query scores on the queries the point is chosen on (the training
+    split's, or the evaluated ones for cross-validation: known once prepare has run) and
+    their runs on the evaluated queries."""
+    info = checkpoints.prepare.get(dataset=wildcards.dataset).output.info
+    sweep = model_config(wildcards)["sweep"]
+    scored = "results/tuning/eval" if uses_training_split(sweep, read_json(info)) else "results/eval"
+    variants = sbconfig.sweep_variants(config, wildcards.model)
+    return {
+        "info": info,
+        "per_query": [f"{scored}/{v}/{wildcards.dataset}/per_query.tsv" for v in variants],
+        "runs": [f"results/runs/{v}/{wildcards.dataset}.trec" for v in variants],
+    }
 
 
 rule tune:
     input:
-        per_query=variant_files("results/eval/{model}/{dataset}/per_query.tsv"),
-        runs=variant_files("results/runs/{model}/{dataset}.trec"),
+        unpack(tuning_inputs),
     output:
         run="results/runs/{model}/{dataset}.trec",
         selection="results/tuning/{model}/{dataset}/selection.json",
