@@ -5,13 +5,12 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
 import yaml
-from conftest import REPO, shared_path
-from test_workflow import snakemake
+from conftest import shared_path
+from test_workflow import snakemake, snakemake_command
 
 pytestmark = pytest.mark.slow
 
@@ -33,19 +32,7 @@ def test_kill_during_encoding_then_rerun_gives_identical_outputs(tmp_path):
     configfile = tmp_path / "c.yaml"
     configfile.write_text(yaml.safe_dump(config))
     killed = tmp_path / "killed"
-    command = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(killed),
-        "--configfile",
-        str(configfile),
-        "--cores",
-        "1",
-    ]
+    command = snakemake_command(killed, "--cores", "1", configfile=configfile)
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )

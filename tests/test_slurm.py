@@ -13,13 +13,12 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 from conftest import REPO, SHARED, shared_path
-from test_workflow import snakemake
+from test_workflow import snakemake, snakemake_command
 
 pytestmark = pytest.mark.slow
 SLURM_TOOLS = SHARED / "tools" / "slurm"
@@ -78,30 +77,23 @@ def test_slurm_profile_gives_the_local_results_byte_for_byte(slurm_cluster, tmp_
     snakemake(tmp_path / "local", configfile=configfile)
 
     on_slurm = tmp_path / "slurm"
-    command = [
-        *TIME_LIMIT,
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(on_slurm),
-        "--configfile",
-        str(configfile),
+    command = TIME_LIMIT + snakemake_command(
+        on_slurm,
         "--profile",
         str(REPO / "profiles" / "slurm"),
         "--slurm-init-seconds-before-status-checks",
         "1",
-    ]
+        configfile=configfile,
+    )
     result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
     log = result.stdout + result.stderr
     assert result.returncode == 0, log[-6000:]
 
-    # every job but the local rules went through sbatch: prepare, 3 shards, stack,
-    # and per model term weights, queries, retrieve and evaluate
+    # every job but the local rules went through sbatch: prepare, 3 shards, stack, the
+    # queries (encoded once for both models), and per model term weights, retrieve and
+    # evaluate
     submitted = log.count("has been submitted with SLURM jobid")
-    assert submitted == 1 + 3 + 1 + 2 * 4, log[-4000:]
+    assert submitted == 1 + 3 + 1 + 1 + 2 * 3, log[-4000:]
     local = _results(tmp_path / "local")
     assert len(local) > 20
     assert _results(on_slurm) == local

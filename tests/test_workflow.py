@@ -29,6 +29,20 @@ pytestmark = pytest.mark.slow
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
 
+def snakemake_command(
+    workdir: Path,
+    *args: str,
+    configfile: Path | None = None,
+    snakefile: Path = REPO / "Snakefile",
+) -> list[str]:
+    """The command line of a Snakemake run of this workflow in `workdir`; `args` go last
+    (e.g. `--cores 1`, or `--profile` instead of the default `--cores 2`)."""
+    command = [*SNAKEMAKE, "-s", str(snakefile), "--directory", str(workdir)]
+    if configfile is not None:
+        command += ["--configfile", str(configfile)]
+    return command + list(args or ())
+
+
 def snakemake(
     workdir: Path,
     *args: str,
@@ -36,18 +50,9 @@ def snakemake(
     check: bool = True,
     snakefile: Path = REPO / "Snakefile",
 ) -> subprocess.CompletedProcess:
-    command = [
-        *SNAKEMAKE,
-        "-s",
-        str(snakefile),
-        "--directory",
-        str(workdir),
-        "--cores",
-        "2",
-        *args,
-    ]
-    if configfile is not None:
-        command += ["--configfile", str(configfile)]
+    command = snakemake_command(
+        workdir, "--cores", "2", *args, configfile=configfile, snakefile=snakefile
+    )
     result = subprocess.run(command, capture_output=True, text=True, cwd=workdir.parent)
     if check and result.returncode != 0:
         raise AssertionError(f"snakemake failed:\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}")
