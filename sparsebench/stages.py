@@ -495,8 +495,10 @@ def significance(
     out_md: str | Path,
     out_manifest: str | Path | None = None,
     started: str | None = None,
+    out_intervals: str | Path | None = None,
 ) -> pd.DataFrame:
-    """significance.tsv (long) and significance.md from every pair's per-query values."""
+    """significance.tsv (long) and significance.md from every pair's per-query values, and
+    each model's scores with their 95% bootstrap intervals (intervals.tsv)."""
     from sparsebench import comparisons
 
     settings = significance_settings(config)
@@ -511,6 +513,10 @@ def significance(
         table = comparisons.significance_table(values, models, datasets, settings)
     with atomic_path(out_tsv) as tmp:
         table.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.10g")
+    if out_intervals is not None:
+        intervals = comparisons.score_intervals(values, models, datasets, settings)
+        with atomic_path(out_intervals) as tmp:
+            intervals.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.10g")
     lines = [
         f"config sha256: {stable_hash(config)}",
         f"tests: {', '.join(settings.tests)}; correction: {settings.correction}; "

@@ -30,6 +30,7 @@ rule significance:
         table="results/significance.tsv",
         markdown="results/significance.md",
         manifest="results/significance.manifest.json",
+        intervals="results/intervals.tsv",
     params:
         settings=lambda wc: {**config["significance"], "metrics": sbconfig.significance_metrics(config)},
         models=MODELS,
