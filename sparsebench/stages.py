@@ -35,6 +35,7 @@ from sparsebench.fileio import (
     write_lines,
     write_text,
 )
+from sparsebench.logs import progress
 from sparsebench.metrics import default_metric_names, evaluate_run
 from sparsebench.prepare import prepare_dataset, read_corpus_slice, read_qrels
 from sparsebench.retrieval import retrieve
@@ -351,7 +352,11 @@ def retrieve_run(
     query_ids, queries = query_ids[order], queries[order]
     doc_ids = np.array(read_lines(doc_ids_path), dtype=object)
     n_lines = 0
-    with atomic_path(out_run) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+    with (
+        atomic_path(out_run) as tmp,
+        open(tmp, "w", encoding="utf-8", newline="\n") as handle,
+        progress(len(query_ids), "retrieving", unit="query") as bar,
+    ):
         for start, batch in _retrieval_backend(backend, device)(
             queries,
             None if term_major else matrix,
@@ -375,6 +380,7 @@ def retrieve_run(
                 tag,
             )
             n_lines += len(batch.ranks)
+            bar.update(batch.n_queries)
     log.info("wrote %d run lines for %d queries to %s", n_lines, len(query_ids), out_run)
 
 
@@ -387,23 +393,26 @@ def evaluate(
 ) -> dict[str, float]:
     """Per-query values (long TSV) and means (JSON, keys like "nDCG@10") of a run."""
     names = settings.get("metrics") or default_metric_names(settings["cutoffs"])
-    run = read_run(run_path)
-    unsorted = misordered_queries(run)
-    if unsorted:
-        log.warning(
-            "%d queries of %s are not sorted by score (e.g. %s); metrics follow the scores, "
-            "as trec_eval does, not the file order",
-            len(unsorted),
-            run_path,
-            unsorted[0],
+    with progress(2 + len(names), "evaluating", unit="step") as bar:
+        run = read_run(run_path)
+        bar.update()  # then ranking and judging, then one step per measure
+        unsorted = misordered_queries(run)
+        if unsorted:
+            log.warning(
+                "%d queries of %s are not sorted by score (e.g. %s); metrics follow the "
+                "scores, as trec_eval does, not the file order",
+                len(unsorted),
+                run_path,
+                unsorted[0],
+            )
+        result = evaluate_run(
+            run,
+            read_qrels(qrels_path),
+            names,
+            relevance_level=settings["relevance_level"],
+            query_set=settings["query_set"],
+            step=bar.update,
         )
-    result = evaluate_run(
-        run,
-        read_qrels(qrels_path),
-        names,
-        relevance_level=settings["relevance_level"],
-        query_set=settings["query_set"],
-    )
     long = result.per_query.reset_index().melt(
         id_vars="query_id", var_name="metric", value_name="value"
     )
