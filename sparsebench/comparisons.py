@@ -72,6 +72,21 @@ def read_per_query(path: str | Path, metrics: Sequence[str]) -> pd.DataFrame:
     return chosen.pivot(index="query_id", columns="metric", values="value").astype(np.float64)
 
 
+def read_significance(path: str | Path) -> pd.DataFrame:
+    """A significance.tsv as written (COLUMNS), `significant` as booleans."""
+    table = pd.read_csv(
+        path,
+        sep="\t",
+        keep_default_na=False,
+        dtype={"dataset": str, "model": str, "baseline": str},
+    )
+    missing = sorted(set(COLUMNS) - set(table.columns))
+    if missing:
+        raise DataError(f"{path} is not a significance table: no {', '.join(missing)} column")
+    table["significant"] = table["significant"].astype(str).str.lower() == "true"
+    return table
+
+
 def pairs_to_compare(
     models: Sequence[str], settings: SignificanceSettings
 ) -> list[tuple[str, str]]:

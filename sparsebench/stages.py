@@ -585,17 +585,14 @@ def leaderboard(
     """leaderboard.tsv (+ .md, long metrics.tsv, reproduction.tsv and a manifest)."""
     from sparsebench import leaderboard as board
     from sparsebench import reproduction
-    from sparsebench.comparisons import markers
+    from sparsebench.comparisons import markers, read_significance
 
     files = _pairs(models, datasets, metrics_files)
     long = board.collect_metrics([(m, d, p) for (m, d), p in files.items()])
     marks = {}
     if significance_tsv is not None:
-        table = pd.read_csv(
-            significance_tsv, sep="\t", keep_default_na=False, dtype={"dataset": str, "model": str}
-        )
+        table = read_significance(significance_tsv)
         if len(table):
-            table["significant"] = table["significant"].astype(str).str.lower() == "true"
             marks = markers(table, metric, config["significance"]["primary_test"])
     model_hashes = {m: stable_hash(model_fingerprint(config["models"][m])) for m in models}
     model_records = {m: provenance.model_provenance(config["models"][m]) for m in models}
@@ -662,3 +659,150 @@ def leaderboard(
     provenance.write_manifest(outputs["manifest"], content)
     log.info("leaderboard (%s):\n%s", metric, table.to_string(float_format="%.4f"))
     return table
+
+
+# --- the visual report ----------------------------------------------------------------
+
+
+def _read_intervals(path: str | Path) -> pd.DataFrame:
+    return pd.read_csv(
+        path, sep="\t", keep_default_na=False, dtype={"dataset": str, "model": str, "metric": str}
+    )
+
+
+def report_leaderboard(
+    leaderboard_tsv: str | Path,
+    intervals_tsv: str | Path,
+    significance_tsv: str | Path,
+    models: list[str],
+    datasets: list[str],
+    config: dict[str, Any],
+    out_html: str | Path,
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """The leaderboard as an HTML table and as bars per dataset, with each score's 95%
+    bootstrap interval and the leaderboard's significance marks."""
+    from sparsebench.comparisons import markers, read_significance
+    from sparsebench.leaderboard import significance_note
+    from sparsebench.report import figures, tables
+    from sparsebench.report.style import save_figure
+
+    metric = config["evaluation"]["primary_metric"]
+    settings = config["significance"]
+    table = pd.read_csv(leaderboard_tsv, sep="\t", index_col="model", dtype={"model": str})
+    table = table[[c for c in table.columns if not c.startswith("sig:")]]
+    intervals = _read_intervals(intervals_tsv)
+    comparisons = read_significance(significance_tsv)
+    marks = markers(comparisons, metric, settings["primary_test"]) if len(comparisons) else {}
+    notes = [
+        significance_note(settings, bool(marks)),
+        "Error bars and [low, high]: 95% bootstrap intervals of the mean over the queries "
+        f"({settings['resamples']:,} resamples, seed {settings['seed']}).",
+    ]
+    write_text(out_html, tables.leaderboard_html(table, intervals, marks, metric, notes))
+    chart = figures.leaderboard_chart(intervals, marks, models, datasets, metric, " ".join(notes))
+    save_figure(chart, out_png, out_svg)
+
+
+def report_precision_recall(
+    dataset: str,
+    models: list[str],
+    metrics_files: list[str],
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """Precision-recall curves (11-point interpolated precision) of every model on one
+    dataset, from the models' metrics.json files (.../{model}/{dataset}/metrics.json)."""
+    from sparsebench.report import data, figures
+    from sparsebench.report.style import save_figure
+
+    files = _pairs(models, [dataset], metrics_files)
+    ordered = {m: files[(m, dataset)] for m in models if (m, dataset) in files}
+    save_figure(
+        figures.precision_recall_chart(data.precision_recall(ordered), dataset), out_png, out_svg
+    )
+
+
+def report_query_differences(
+    model: str,
+    dataset: str,
+    model_per_query: str | Path,
+    baseline_per_query: str | Path,
+    significance_tsv: str | Path,
+    config: dict[str, Any],
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """The model's per-query differences from the baseline on the primary metric, sorted,
+    with the significance stage's verdict on them."""
+    from sparsebench.comparisons import read_significance
+    from sparsebench.report import data, figures
+    from sparsebench.report.style import save_figure
+
+    metric = config["evaluation"]["primary_metric"]
+    settings = config["significance"]
+    baseline, test = settings["baseline"], settings["primary_test"]
+    differences = data.read_query_differences(
+        model_per_query, baseline_per_query, metric, f"{model} vs {baseline} on {dataset}"
+    )
+    summary = f"mean Δ {differences.mean():+.4f}"
+    row = data.comparison_row(
+        read_significance(significance_tsv), model, baseline, dataset, metric, test
+    )
+    if row is not None:
+        verdict = "significant" if row["significant"] else "not significant"
+        summary += (
+            f", 95% interval [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]; {test} "
+            f"p = {row['p_adjusted']:.4g} ({settings['correction']} correction): {verdict} "
+            f"at alpha {settings['alpha']}"
+        )
+    chart = figures.query_difference_chart(differences, model, baseline, dataset, metric, summary)
+    save_figure(chart, out_png, out_svg)
+
+
+def report_costs(
+    benchmark_files: list[str],
+    config: dict[str, Any],
+    out_tsv: str | Path,
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> pd.DataFrame:
+    """costs.tsv (every job's wall time, CPU time and peak memory, by rule, dataset and
+    model) and the figure of each rule's total."""
+    from sparsebench import costs
+    from sparsebench.report import figures
+    from sparsebench.report.style import save_figure
+
+    table = costs.cost_table(benchmark_files, config)
+    costs.write_cost_table(table, out_tsv)
+    chart = figures.cost_chart(
+        costs.rule_costs(table), "Cost of each stage over all datasets and models"
+    )
+    save_figure(chart, out_png, out_svg)
+    log.info("%d jobs, %.1f s of wall time in total", len(table), table["wall_s"].sum())
+    return table
+
+
+def report_dataset_costs(
+    costs_tsv: str | Path, dataset: str, out_png: str | Path, out_svg: str | Path
+) -> None:
+    """The cost of each stage on one dataset, per model (and per shared encoding)."""
+    from sparsebench import costs
+    from sparsebench.report import figures
+    from sparsebench.report.style import save_figure
+
+    rows = costs.dataset_costs(costs.read_cost_table(costs_tsv), dataset)
+    save_figure(figures.cost_chart(rows, f"Cost of each stage on {dataset}"), out_png, out_svg)
+
+
+def report_provenance(
+    leaderboard_manifest: str | Path, significance_manifest: str | Path, out_html: str | Path
+) -> None:
+    """The provenance block: command, versions, dataset and model checksums, settings."""
+    from sparsebench.report import tables
+
+    write_text(
+        out_html,
+        tables.provenance_html(read_json(leaderboard_manifest), read_json(significance_manifest)),
+    )

@@ -3,6 +3,9 @@
 
 
 rule encode_corpus_shard:
+    message:
+        "encode_corpus_shard: documents of shard {wildcards.shard} of {wildcards.dataset} "
+        "with the {wildcards.encoder} encoding"
     input:
         corpus="results/data/{dataset}/corpus.parquet",
         model=lambda wc: sbconfig.local_model_files(encoder_config(wc), "documents"),
@@ -26,6 +29,8 @@ rule encode_corpus_shard:
 
 
 rule stack_shards:
+    message:
+        "stack_shards: the {wildcards.encoder} shards of {wildcards.dataset} into one matrix"
     input:
         npz=shard_files("npz"),
         terms=shard_files("terms.txt"),
@@ -45,6 +50,8 @@ rule stack_shards:
 
 
 rule term_weights:
+    message:
+        "term_weights: document weights and IDF of {wildcards.model} on {wildcards.dataset}"
     input:
         corpus=encoded("corpus.npz"),
         vocab=encoded("vocab.txt"),
@@ -66,6 +73,8 @@ rule term_weights:
 
 
 rule encode_queries:
+    message:
+        "encode_queries: the judged queries for {wildcards.model} on {wildcards.dataset}"
     input:
         queries="results/data/{dataset}/queries.parquet",
         qrels="results/data/{dataset}/qrels.tsv",

@@ -2,6 +2,8 @@
 
 
 rule retrieve:
+    message:
+        f"retrieve: top-{config['retrieval']['k']} for {{wildcards.model}} on {{wildcards.dataset}}"
     input:
         weights=f"{MODEL_DIR}/postings.npz",  # term-major: one copy of the corpus in memory
         idf=f"{MODEL_DIR}/idf.npy",
@@ -29,6 +31,9 @@ rule retrieve:
 
 rule import_run:
     """An external run (kind: run) checked against the dataset, beside the others."""
+    message:
+        "import_run: the external run of {wildcards.model} on {wildcards.dataset}, checked "
+        "against the dataset"
     input:
         run=lambda wc: sbconfig.run_path(model_config(wc), wc.dataset),
         corpus="results/data/{dataset}/corpus.parquet",
@@ -39,6 +44,8 @@ rule import_run:
         model=_alternatives(RUN_MODELS),
     log:
         "results/logs/import_run/{model}/{dataset}.log",
+    benchmark:
+        "results/benchmarks/import_run/{model}/{dataset}.tsv"
     conda:
         ENV_CPU
     script:
