@@ -48,16 +48,37 @@ def snakemake(
     return result
 
 
+REPORT_RULES = {
+    "report_leaderboard",
+    "report_precision_recall",
+    "report_query_differences",
+    "report_costs",
+    "report_dataset_costs",
+    "report_provenance",
+}
+
+
 def planned_jobs(result: subprocess.CompletedProcess) -> set[tuple[str, str]]:
-    """(rule, wildcards) of every job a dry run plans."""
+    """(rule, what) of every job a dry run plans: the job's message after the rule name
+    ("Job 3: retrieve: top-5 for bm25 on web"), or its wildcards for a rule without one."""
     text = result.stdout + result.stderr
-    jobs = set()
+    jobs = {(m[1], m[2].strip()) for m in re.finditer(r"^Job \d+: (\w+): (.*)$", text, re.M)}
     for block in re.split(r"\n(?=(?:local)?(?:rule|checkpoint) \w+:)", text):
         head = re.match(r"(?:local)?(?:rule|checkpoint) (\w+):", block)
         if head:
             wildcards = re.search(r"wildcards: (.*)", block)
             jobs.add((head.group(1), wildcards.group(1).strip() if wildcards else ""))
     return jobs
+
+
+def pair_jobs(jobs: set[tuple[str, str]], rules: set[str]) -> set[tuple[str, str, str]]:
+    """(rule, model, dataset) of the planned jobs of `rules`, whose messages name the
+    pair as "{model} on {dataset}"."""
+    return {
+        (rule, *re.search(r"(\S+) on ([^\s,]+)", what).groups())
+        for rule, what in jobs
+        if rule in rules
+    }
 
 
 @pytest.fixture(scope="module")
@@ -184,12 +205,17 @@ def test_changing_one_model_plans_only_that_model(experiment, tmp_path):
     other = tmp_path / "changed.yaml"
     other.write_text(yaml.safe_dump(changed, sort_keys=False))
     jobs = planned_jobs(snakemake(workdir, "-n", configfile=other))
-    expected = {
-        (rule, f"model=bm25, dataset={d}")
-        for rule in ("term_weights", "retrieve", "evaluate")
-        for d in ("web", "local")
+    per_pair = {"term_weights", "retrieve", "evaluate"}
+    assert pair_jobs(jobs, per_pair) == {
+        (rule, "bm25", d) for rule in per_pair for d in ("web", "local")
     }
-    assert jobs == expected | {("significance", ""), ("leaderboard", ""), ("all", "")}
+    assert {rule for rule, _ in jobs} == per_pair | {"significance", "leaderboard", "all"} | (
+        REPORT_RULES
+    )
+    differences = pair_jobs(jobs, {"report_query_differences"})
+    assert differences == {
+        ("report_query_differences", "bm25-classic-idf", d) for d in ("web", "local")
+    }
 
 
 def test_changing_a_metric_setting_reruns_only_evaluation(experiment, tmp_path):
@@ -198,7 +224,7 @@ def test_changing_a_metric_setting_reruns_only_evaluation(experiment, tmp_path):
     other = tmp_path / "changed.yaml"
     other.write_text(yaml.safe_dump(changed, sort_keys=False))
     rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=other))}
-    assert rules == {"evaluate", "significance", "leaderboard", "all"}
+    assert rules == {"evaluate", "significance", "leaderboard", "all"} | REPORT_RULES
 
 
 def test_a_single_pair_is_a_target(tmp_path, experiment):

@@ -25,6 +25,8 @@ td.number { text-align: right; white-space: nowrap; }
 .interval { color: #444; font-size: 85%; }
 code, pre { font-family: "DejaVu Sans Mono", monospace; font-size: 12px; }
 pre { background: #f6f6f6; padding: 0.8em; overflow-x: auto; }
+table.keys td { word-break: break-all; }
+table.keys th { font-weight: normal; white-space: nowrap; }
 p.note { max-width: 60em; }
 """
 
@@ -70,22 +72,32 @@ def leaderboard_html(
     return page(f"Leaderboard: {metric}", body)
 
 
-def _value(value: Any) -> str:
-    """A manifest value as HTML: mappings as nested tables, lists inline, text escaped."""
-    if isinstance(value, Mapping):
-        if not value:
-            return "–"
-        rows = "".join(
-            f"<tr><th>{html.escape(str(k))}</th><td>{_value(v)}</td></tr>" for k, v in value.items()
-        )
-        return f"<table>{rows}</table>"
-    if isinstance(value, list | tuple):
-        if all(not isinstance(v, Mapping | list | tuple) for v in value):
-            return html.escape(", ".join(map(str, value))) or "–"
-        return "".join(_value(v) for v in value)
-    if value is None:
+def _leaves(value: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    """(key path, value) of every leaf of nested mappings (lists of plain values are one
+    leaf)."""
+    if isinstance(value, Mapping) and value:
+        return [leaf for k, v in value.items() for leaf in _leaves(v, (*path, str(k)))]
+    if isinstance(value, list | tuple) and any(isinstance(v, Mapping) for v in value):
+        return [leaf for i, v in enumerate(value) for leaf in _leaves(v, (*path, str(i)))]
+    return [(path, value)]
+
+
+def _text(value: Any) -> str:
+    if value is None or value == {} or value == []:
         return "–"
-    return f"<code>{html.escape(str(value))}</code>"
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+def _key_table(value: Mapping[str, Any]) -> str:
+    """Nested mappings as one table of "a › b › c" keys and their values."""
+    rows = "".join(
+        f"<tr><th>{html.escape(' › '.join(keys))}</th>"
+        f"<td><code>{html.escape(_text(leaf))}</code></td></tr>"
+        for keys, leaf in _leaves(value)
+    )
+    return f'<table class="keys">{rows}</table>'
 
 
 def provenance_html(leaderboard: Mapping[str, Any], significance: Mapping[str, Any]) -> str:
@@ -119,7 +131,7 @@ def provenance_html(leaderboard: Mapping[str, Any], significance: Mapping[str, A
         ("Models (settings sha256, sha256 of model files or hub revision)", models),
         ("Significance tests", tests),
     ]
-    body = "".join(f"<h2>{html.escape(t)}</h2>\n{_value(v)}\n" for t, v in sections)
+    body = "".join(f"<h2>{html.escape(t)}</h2>\n{_key_table(v or {})}\n" for t, v in sections)
     config = yaml.safe_dump(leaderboard["settings"], sort_keys=False, allow_unicode=True)
     body += f"<h2>Configuration</h2>\n<pre>{html.escape(config)}</pre>\n"
     return page("Provenance", body)

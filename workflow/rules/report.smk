@@ -99,8 +99,8 @@ rule report_precision_recall:
 
 rule report_query_differences:
     message:
-        f"report_query_differences: {PRIMARY_METRIC} of {{wildcards.model}} minus {BASELINE} "
-        "on each query of {wildcards.dataset}, sorted"
+        "report_query_differences: {wildcards.model} on {wildcards.dataset} minus "
+        f"{BASELINE}, query by query, sorted ({PRIMARY_METRIC})"
     input:
         model="results/eval/{model}/{dataset}/per_query.tsv",
         baseline=f"results/eval/{BASELINE}/{{dataset}}/per_query.tsv",
