@@ -690,7 +690,9 @@ def report_leaderboard(
 
     metric = config["evaluation"]["primary_metric"]
     settings = config["significance"]
-    table = pd.read_csv(leaderboard_tsv, sep="\t", index_col="model", dtype={"model": str})
+    table = pd.read_csv(
+        leaderboard_tsv, sep="\t", index_col="model", dtype={"model": str}, keep_default_na=False
+    )
     table = table[[c for c in table.columns if not c.startswith("sig:")]]
     intervals = _read_intervals(intervals_tsv)
     comparisons = read_significance(significance_tsv)
