@@ -237,6 +237,12 @@ def test_leaderboard_bars_show_the_means_intervals_and_marks(n_datasets):
     assert (len(figure.axes) == 1) == (n_datasets == 1)  # many datasets: rows of bars
 
 
+def test_a_leaderboard_without_intervals_of_the_metric_is_refused():
+    intervals = intervals_table(["bm25"], ["adi"], metric="MAP")
+    with pytest.raises(DataError, match="no scores with intervals of nDCG@10"):
+        figures.leaderboard_chart(intervals, {}, ["bm25"], ["adi"], "nDCG@10", "")
+
+
 def test_precision_recall_lines_are_apart_in_black_and_white():
     curves = pd.DataFrame(
         {m: np.linspace(0.9 - 0.1 * i, 0.05, 11) for i, m in enumerate(LONG_MODELS)},

@@ -272,3 +272,19 @@ def test_score_intervals_are_seeded_bootstrap_intervals_of_the_mean():
     assert mean_interval(np.full(9, 0.5), 500, np.random.default_rng(0)) == (0.5, 0.5)
     with pytest.raises(DataError, match="at least one value"):
         mean_interval(np.array([]), 500, np.random.default_rng(0))
+
+
+def test_a_significance_table_is_read_back_and_other_files_are_refused(tmp_path):
+    from sparsebench.comparisons import read_significance
+
+    settings = SignificanceSettings(resamples=200)
+    frames = {(m, "d"): pd.DataFrame({"nDCG@10": v}) for m, v in (("bm25", BASE), ("x", MODEL))}
+    table = significance_table(frames, ["bm25", "x"], ["d"], settings)
+    path = tmp_path / "significance.tsv"
+    table.to_csv(path, sep="\t", index=False)
+    back = read_significance(path)
+    assert back["significant"].tolist() == table["significant"].tolist()
+    assert back["significant"].dtype == bool
+    (tmp_path / "other.tsv").write_text("dataset\tmodel\n")
+    with pytest.raises(DataError, match="not a significance table: no baseline"):
+        read_significance(tmp_path / "other.tsv")

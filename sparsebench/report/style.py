@@ -13,14 +13,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.text import Text
 
-matplotlib.use("Agg")  # files only, no display
-
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.text import Text  # noqa: E402
-
-from sparsebench.fileio import atomic_path  # noqa: E402
+from sparsebench.fileio import atomic_path
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +76,8 @@ def styled(function: F) -> F:
 
 
 def new_figure(width: float, height: float) -> Figure:
-    """A figure (inches) with constrained layout, not registered with pyplot."""
+    """A figure (inches) with constrained layout on the Agg canvas (files only): pyplot
+    and the session's backend are never involved."""
     figure = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(figure)
     return figure
