@@ -5,10 +5,12 @@ again gives the same files."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import REPO
 from matplotlib.container import ErrorbarContainer
 from matplotlib.patches import Rectangle
 
@@ -173,6 +175,23 @@ def test_cost_table_names_every_job_and_sums_per_dataset(tmp_path, cost_config):
         == table.loc[table["rule"] == "evaluate", "peak_rss_mib"].max()
     )
     assert list(totals.index)[0].startswith("download_beir")  # pipeline order
+
+
+def test_the_benchmark_layout_is_the_rules_own():
+    rules = "".join(p.read_text() for p in sorted((REPO / "workflow" / "rules").glob("*.smk")))
+    declared = dict(
+        re.findall(
+            r"(?:rule|checkpoint) (\w+):(?:(?!\n(?:rule|checkpoint) ).)*?benchmark:\s*"
+            r'"([^"]+)"',
+            rules,
+            re.S,
+        )
+    )
+    pipeline = {rule: path for rule, path in declared.items() if not rule.startswith("report")}
+    assert set(pipeline) == set(costs.LAYOUT)  # every pipeline job is measured
+    for rule, path in pipeline.items():
+        wildcards = {name: "{" + name + "}" for name in costs.LAYOUT[rule]}
+        assert costs.benchmark_path(rule, **wildcards) == path, rule
 
 
 def test_benchmarks_with_repeats_and_missing_values(tmp_path):
