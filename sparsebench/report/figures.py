@@ -196,7 +196,8 @@ def cost_chart(rows: pd.DataFrame, title: str) -> Figure:
     labels = [wrap(label, 44) for label in rows["label"]]
     lines = [label.count("\n") + 1 for label in labels]
     height = 1.3 + sum(0.14 + 0.14 * n for n in lines)
-    figure = new_figure(11.0, height)
+    longest = max(len(line) for label in labels for line in label.split("\n"))
+    figure = new_figure(min(11.0, 7.0 + 0.075 * longest), height)  # labels, then two panels
     time_ax, memory_ax = figure.subplots(1, 2, sharey=True)
     y = np.arange(len(rows))
     for ax, column, style, unit, axis_label in (
