@@ -7,6 +7,7 @@
 # The DAG, per (model x dataset):
 #   download -> prepare -> encode_corpus_shard (xN) -> stack_shards -> term_weights
 #   -> encode_queries -> retrieve -> evaluate;  all pairs -> significance -> leaderboard
+#   -> the visual report (results/report/; `snakemake --report report.html` packages it)
 import os
 import shlex
 import sys
@@ -60,6 +61,10 @@ include: "workflow/rules/encode.smk"
 include: "workflow/rules/retrieve.smk"
 include: "workflow/rules/tune.smk"
 include: "workflow/rules/evaluate.smk"
+include: "workflow/rules/report.smk"
+
+
+report: "workflow/report/workflow.rst"
 
 
 rule all:
@@ -68,4 +73,5 @@ rule all:
         "results/leaderboard.md",
         "results/metrics.tsv",
         "results/significance.md",
+        REPORT_FILES,
     default_target: True

@@ -16,4 +16,5 @@ with stage_logging(snakemake.log[0], "significance"):
         out_md=snakemake.output.markdown,
         out_manifest=snakemake.output.manifest,
         started=started,
+        out_intervals=snakemake.output.intervals,
     )

@@ -52,6 +52,10 @@ class FolderSource:
         with open(self.root / _member_name(member, self.split), "rb") as handle:
             yield handle
 
+    def size(self, member: str) -> int:
+        """Bytes of a member (what reading it takes, for progress)."""
+        return (self.root / _member_name(member, self.split)).stat().st_size
+
     def fingerprint(self) -> dict[str, Any]:
         """sha256 of each member file, for the dataset's provenance."""
         digests = {}
@@ -109,6 +113,11 @@ class ZipSource:
         ):
             yield handle
 
+    def size(self, member: str) -> int:
+        """Uncompressed bytes of a member."""
+        with zipfile.ZipFile(self.archive) as archive:
+            return archive.getinfo(self._find(archive, member)).file_size
+
     def fingerprint(self) -> dict[str, Any]:
         return {
             "kind": "zip",
@@ -144,6 +153,9 @@ class FilesSource:
     def open(self, member: str) -> Iterator[IO[bytes]]:
         with open(self._path(member), "rb") as handle:
             yield handle
+
+    def size(self, member: str) -> int:
+        return self._path(member).stat().st_size
 
     def fingerprint(self) -> dict[str, Any]:
         return {

@@ -12,8 +12,15 @@ import numpy as np
 import pandas as pd
 
 from sparsebench.errors import DataError
-from sparsebench.measures import aggregate
-from sparsebench.significance import TESTS, adjust_p_values, align, comparison_seed, paired_tests
+from sparsebench.measures import aggregate, from_mean
+from sparsebench.significance import (
+    TESTS,
+    adjust_p_values,
+    align,
+    comparison_seed,
+    mean_interval,
+    paired_tests,
+)
 
 COLUMNS = [
     "dataset",
@@ -33,6 +40,7 @@ COLUMNS = [
     "losses",
     "n_queries",
 ]
+INTERVAL_COLUMNS = ["dataset", "metric", "model", "mean", "ci_low", "ci_high", "n_queries"]
 BETTER, WORSE = "▲", "▼"
 
 
@@ -62,6 +70,21 @@ def read_per_query(path: str | Path, metrics: Sequence[str]) -> pd.DataFrame:
         raise DataError(f"{path} has no values for {', '.join(missing)}")
     chosen = long[long["metric"].isin(list(metrics))]
     return chosen.pivot(index="query_id", columns="metric", values="value").astype(np.float64)
+
+
+def read_significance(path: str | Path) -> pd.DataFrame:
+    """A significance.tsv as written (COLUMNS), `significant` as booleans."""
+    table = pd.read_csv(
+        path,
+        sep="\t",
+        keep_default_na=False,
+        dtype={"dataset": str, "model": str, "baseline": str},
+    )
+    missing = sorted(set(COLUMNS) - set(table.columns))
+    if missing:
+        raise DataError(f"{path} is not a significance table: no {', '.join(missing)} column")
+    table["significant"] = table["significant"].astype(str).str.lower() == "true"
+    return table
 
 
 def pairs_to_compare(
@@ -116,6 +139,36 @@ def significance_table(
                 row["significant"] = bool(p_adjusted < settings.alpha)
         rows += family
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def score_intervals(
+    values: Mapping[tuple[str, str], pd.DataFrame],
+    models: Sequence[str],
+    datasets: Sequence[str],
+    settings: SignificanceSettings,
+) -> pd.DataFrame:
+    """Long table (INTERVAL_COLUMNS) of each model's score on each dataset and metric with
+    its 95% bootstrap interval, the error bars of the report. Each cell has its own seed
+    (from the configured seed and its names), so adding a model moves no other interval."""
+    rows = []
+    for dataset, metric, model in itertools.product(datasets, settings.metrics, models):
+        if (model, dataset) not in values:
+            continue  # an external run that does not cover this dataset
+        scores = values[(model, dataset)][metric].to_numpy()
+        seed = comparison_seed(settings.seed, "mean", dataset, metric, model)
+        low, high = mean_interval(scores, settings.resamples, np.random.default_rng(seed))
+        rows.append(
+            {
+                "dataset": dataset,
+                "metric": metric,
+                "model": model,
+                "mean": aggregate(metric, scores),
+                "ci_low": from_mean(metric, low),
+                "ci_high": from_mean(metric, high),
+                "n_queries": len(scores),
+            }
+        )
+    return pd.DataFrame(rows, columns=INTERVAL_COLUMNS)
 
 
 def markers(table: pd.DataFrame, metric: str, test: str) -> dict[tuple[str, str], str]:

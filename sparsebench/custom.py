@@ -25,6 +25,7 @@ import pyarrow as pa
 import scipy.sparse as sp
 
 from sparsebench.errors import ConfigError, DataError
+from sparsebench.logs import progress
 from sparsebench.sparse import LabelledCSR
 
 
@@ -117,11 +118,11 @@ class PythonEncoder:
         method = (
             self.inner.encode_documents if self.side == "documents" else self.inner.encode_queries
         )
-        parts = [
-            self._to_csr(
-                method(texts[i : i + self.batch_size]), len(texts[i : i + self.batch_size])
-            )
-            for i in range(0, len(texts), self.batch_size)
-        ]
+        parts = []
+        with progress(len(texts), "encoding texts") as bar:
+            for i in range(0, len(texts), self.batch_size):
+                batch = texts[i : i + self.batch_size]
+                parts.append(self._to_csr(method(batch), len(batch)))
+                bar.update(len(batch))
         matrix = sp.vstack(parts, format="csr") if parts else sp.csr_matrix((0, self.vocab_size))
         return LabelledCSR(sp.csr_matrix(matrix, dtype=np.float32), self.terms)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from sparsebench.errors import DownloadError
 from sparsebench.fileio import atomic_path
+from sparsebench.logs import progress
 
 log = logging.getLogger(__name__)
 _BLOCK = 1 << 20
@@ -85,10 +86,12 @@ def _download_once(url: str, target: Path, md5: str, timeout_s: float) -> str:
         with urllib.request.urlopen(request, timeout=timeout_s) as response, open(tmp, "wb") as out:
             total = int(response.headers.get("Content-Length") or 0)
             log.info("downloading %s (%s bytes)", url, total or "unknown")
-            for block in iter(lambda: response.read(_BLOCK), b""):
-                out.write(block)
-                digest.update(block)
-                received += len(block)
+            with progress(total or None, "downloading", unit="B", scale=True) as bar:
+                for block in iter(lambda: response.read(_BLOCK), b""):
+                    out.write(block)
+                    digest.update(block)
+                    received += len(block)
+                    bar.update(len(block))
         if total and received != total:
             raise DownloadError(f"download of {url} stopped after {received} of {total} bytes")
         actual = digest.hexdigest()

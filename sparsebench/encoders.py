@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from sparsebench.analysis import Analyzer
 from sparsebench.errors import ConfigError
+from sparsebench.logs import progress
 from sparsebench.sparse import LabelledCSR, counts_matrix, iter_row_blocks, stack_labelled
 
 
@@ -38,10 +39,11 @@ class TermCountEncoder:
 
     def encode(self, texts: pa.Array | Sequence[str]) -> LabelledCSR:
         array = as_string_array(texts)
-        parts = [
-            self._encode_batch(array.slice(start, stop - start))
-            for start, stop in iter_row_blocks(len(array), self.batch_size)
-        ]
+        parts = []
+        with progress(len(array), "encoding texts") as bar:  # one update per batch: cheap
+            for start, stop in iter_row_blocks(len(array), self.batch_size):
+                parts.append(self._encode_batch(array.slice(start, stop - start)))
+                bar.update(stop - start)
         return stack_labelled(parts or [self._encode_batch(array)])
 
 

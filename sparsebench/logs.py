@@ -47,8 +47,11 @@ def _log_stream():
     return sys.stderr
 
 
-def progress(total: int, description: str):
-    """A tqdm bar (rate and ETA) in the job's log file, updated at most every 10 s."""
+def progress(total: int | None, description: str, unit: str = "text", scale: bool = False):
+    """A tqdm bar (rate and ETA) in the job's log file, updated at most every 10 s.
+
+    total None counts without an ETA; scale=True prints 1.2M instead of 1200000 (and KiB,
+    MiB for unit="B")."""
     from tqdm import tqdm
 
     return tqdm(
@@ -57,6 +60,8 @@ def progress(total: int, description: str):
         file=_log_stream(),
         mininterval=10,
         ascii=True,
-        unit="text",
+        unit=unit,
+        unit_scale=scale,
+        unit_divisor=1024 if unit == "B" else 1000,
         disable=total == 0,
     )

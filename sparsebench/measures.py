@@ -72,9 +72,13 @@ def aggregate(name: str, values: np.ndarray) -> float:
     """The summary over queries: the mean, or for gMAP the geometric mean."""
     if len(values) == 0:
         return float("nan")
-    if name == "gMAP":
-        return float(np.exp(np.mean(values)))
-    return float(np.mean(values))
+    return from_mean(name, float(np.mean(values)))
+
+
+def from_mean(name: str, mean: float) -> float:
+    """The summary of a metric from the mean of its per-query values (gMAP's per-query
+    values are logarithms, so its summary is the exponential of their mean)."""
+    return float(np.exp(mean)) if name == "gMAP" else float(mean)
 
 
 def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:

@@ -4,7 +4,7 @@ rules, measures.py for the definitions)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,20 +51,25 @@ def evaluate_run(
     metrics: Sequence[str] | None = None,
     relevance_level: int = 1,
     query_set: str = "complete",
+    step: Callable[[], object] | None = None,
 ) -> Evaluation:
     """Evaluate `run` (query_id, doc_id, score) against `qrels` (query_id, doc_id, grade).
 
-    metrics: names such as "nDCG@10" (default: every measure at the default cutoffs).
+    metrics: names such as "nDCG@10" (default: every measure at the default cutoffs);
+    step: called once the run is ranked and after each measure (progress).
     """
     names = list(metrics) if metrics is not None else default_metric_names()
     for name in names:
         parse_metric_name(name)
+    step = step or (lambda: None)
     ranked = rank_run(run, qrels, relevance_level=relevance_level, query_set=query_set)
+    step()
     calculator = MeasureCalculator(ranked)
-    table = pd.DataFrame(
-        {name: calculator.compute(name) for name in names},
-        index=pd.Index(ranked.query_ids, name="query_id"),
-    )
+    values = {}
+    for name in names:
+        values[name] = calculator.compute(name)
+        step()
+    table = pd.DataFrame(values, index=pd.Index(ranked.query_ids, name="query_id"))
     return Evaluation(
         per_query=table,
         means={name: aggregate(name, table[name].to_numpy()) for name in names},

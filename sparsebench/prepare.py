@@ -22,10 +22,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
 import pyarrow.parquet as pq
+from tqdm.utils import CallbackIOWrapper
 
 from sparsebench.collection import FolderSource, ZipSource
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path, file_digest, write_json
+from sparsebench.logs import progress
 from sparsebench.textfiles import first_bad, read_fields
 
 log = logging.getLogger(__name__)
@@ -42,6 +44,7 @@ class Source(Protocol):
 
     def check(self) -> None: ...
     def open(self, member: str): ...
+    def size(self, member: str) -> int: ...
     def fingerprint(self) -> dict[str, Any]: ...
 
 
@@ -155,12 +158,24 @@ def _warn_empty(ids: pa.ChunkedArray, lengths: pa.ChunkedArray, what: str) -> li
 
 @contextlib.contextmanager
 def corpus_batches(source: Source) -> Iterator[Iterator[pa.RecordBatch]]:
-    """The corpus as record batches (_id, title, text), from files or a hub source."""
+    """The corpus as record batches (_id, title, text), from files or a hub source, with
+    progress in the log: bytes read of a file (rate and ETA), documents of a hub stream."""
     if hasattr(source, "corpus_batches"):
-        yield source.corpus_batches()
+        with progress(None, "reading corpus", unit="doc", scale=True) as bar:
+            yield _counted(source.corpus_batches(), bar)
         return
-    with source.open("corpus") as handle:
-        yield _batches(source, handle, "corpus", ["_id", "title", "text"])
+    with (
+        source.open("corpus") as handle,
+        progress(source.size("corpus"), "reading corpus", unit="B", scale=True) as bar,
+    ):
+        counted = CallbackIOWrapper(bar.update, handle, "read")
+        yield _batches(source, counted, "corpus", ["_id", "title", "text"])
+
+
+def _counted(batches: Iterator[pa.RecordBatch], bar) -> Iterator[pa.RecordBatch]:
+    for batch in batches:
+        bar.update(batch.num_rows)
+        yield batch
 
 
 def write_corpus(source: Source, out_path: str | Path) -> dict[str, Any]:

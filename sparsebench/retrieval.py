@@ -35,6 +35,7 @@ class RetrievedBatch:
     doc_rows: np.ndarray  # (R,) document index
     scores: np.ndarray  # (R,) float32
     ranks: np.ndarray  # (R,) 1-based
+    n_queries: int  # queries in the batch, with or without results
 
 
 def tie_break_keys(doc_ids: Sequence[str]) -> np.ndarray:
@@ -99,7 +100,7 @@ def rank_candidates(
     starts = np.searchsorted(rows, np.arange(n_rows))
     ranks = np.arange(len(rows)) - starts[rows] + 1
     top = ranks <= k
-    return RetrievedBatch(rows[top], cols[top], values[top], ranks[top])
+    return RetrievedBatch(rows[top], cols[top], values[top], ranks[top], n_rows)
 
 
 def check_inputs(

@@ -110,6 +110,19 @@ def _randomization_means(
     return _resampled_means(differences, resamples, rng, randomize_signs=True)
 
 
+def mean_interval(
+    values: np.ndarray, resamples: int, rng: np.random.Generator, level: float = 0.95
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of per-query values (queries drawn with
+    replacement `resamples` times): how far the mean could move on other queries."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim != 1 or len(values) == 0:
+        raise DataError("a bootstrap interval needs a 1-d array of at least one value")
+    tail = 50 * (1 - level)
+    low, high = np.percentile(_bootstrap_means(values, resamples, rng), [tail, 100 - tail])
+    return float(low), float(high)
+
+
 def _exceeds(null_means: np.ndarray, observed: float) -> int:
     # a tolerance keeps ties with the observed value (e.g. identical runs) counted
     return int((np.abs(null_means) >= abs(observed) - 1e-12).sum())
@@ -135,7 +148,7 @@ def paired_tests(
     ties = len(differences) - wins - losses
     seeds = np.random.SeedSequence(seed).spawn(3) if isinstance(seed, int) else seed.spawn(3)
     interval_rng, bootstrap_rng, randomization_rng = (np.random.default_rng(s) for s in seeds)
-    interval = np.percentile(_bootstrap_means(differences, resamples, interval_rng), [2.5, 97.5])
+    interval = mean_interval(differences, resamples, interval_rng)
     constant = bool(np.all(differences == differences[0]))
 
     results = []

@@ -35,6 +35,7 @@ from sparsebench.fileio import (
     write_lines,
     write_text,
 )
+from sparsebench.logs import progress
 from sparsebench.metrics import default_metric_names, evaluate_run
 from sparsebench.prepare import prepare_dataset, read_corpus_slice, read_qrels
 from sparsebench.retrieval import retrieve
@@ -400,7 +401,11 @@ def retrieve_run(
     query_ids, queries = query_ids[order], queries[order]
     doc_ids = np.array(read_lines(doc_ids_path), dtype=object)
     n_lines = 0
-    with atomic_path(out_run) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+    with (
+        atomic_path(out_run) as tmp,
+        open(tmp, "w", encoding="utf-8", newline="\n") as handle,
+        progress(len(query_ids), "retrieving", unit="query") as bar,
+    ):
         for start, batch in _retrieval_backend(backend, device)(
             queries,
             None if term_major else matrix,
@@ -424,6 +429,7 @@ def retrieve_run(
                 tag,
             )
             n_lines += len(batch.ranks)
+            bar.update(batch.n_queries)
     log.info("wrote %d run lines for %d queries to %s", n_lines, len(query_ids), out_run)
 
 
@@ -436,23 +442,26 @@ def evaluate(
 ) -> dict[str, float]:
     """Per-query values (long TSV) and means (JSON, keys like "nDCG@10") of a run."""
     names = settings.get("metrics") or default_metric_names(settings["cutoffs"])
-    run = read_run(run_path)
-    unsorted = misordered_queries(run)
-    if unsorted:
-        log.warning(
-            "%d queries of %s are not sorted by score (e.g. %s); metrics follow the scores, "
-            "as trec_eval does, not the file order",
-            len(unsorted),
-            run_path,
-            unsorted[0],
+    with progress(2 + len(names), "evaluating", unit="step") as bar:
+        run = read_run(run_path)
+        bar.update()  # then ranking and judging, then one step per measure
+        unsorted = misordered_queries(run)
+        if unsorted:
+            log.warning(
+                "%d queries of %s are not sorted by score (e.g. %s); metrics follow the "
+                "scores, as trec_eval does, not the file order",
+                len(unsorted),
+                run_path,
+                unsorted[0],
+            )
+        result = evaluate_run(
+            run,
+            read_qrels(qrels_path),
+            names,
+            relevance_level=settings["relevance_level"],
+            query_set=settings["query_set"],
+            step=bar.update,
         )
-    result = evaluate_run(
-        run,
-        read_qrels(qrels_path),
-        names,
-        relevance_level=settings["relevance_level"],
-        query_set=settings["query_set"],
-    )
     long = result.per_query.reset_index().melt(
         id_vars="query_id", var_name="metric", value_name="value"
     )
@@ -544,8 +553,10 @@ def significance(
     out_md: str | Path,
     out_manifest: str | Path | None = None,
     started: str | None = None,
+    out_intervals: str | Path | None = None,
 ) -> pd.DataFrame:
-    """significance.tsv (long) and significance.md from every pair's per-query values."""
+    """significance.tsv (long) and significance.md from every pair's per-query values, and
+    each model's scores with their 95% bootstrap intervals (intervals.tsv)."""
     from sparsebench import comparisons
 
     settings = significance_settings(config)
@@ -560,6 +571,10 @@ def significance(
         table = comparisons.significance_table(values, models, datasets, settings)
     with atomic_path(out_tsv) as tmp:
         table.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.10g")
+    if out_intervals is not None:
+        intervals = comparisons.score_intervals(values, models, datasets, settings)
+        with atomic_path(out_intervals) as tmp:
+            intervals.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.10g")
     lines = [
         f"config sha256: {stable_hash(config)}",
         f"tests: {', '.join(settings.tests)}; correction: {settings.correction}; "
@@ -621,17 +636,14 @@ def leaderboard(
     `selections`: the selection.json of every tuned (model x dataset) pair."""
     from sparsebench import leaderboard as board
     from sparsebench import reproduction, tuning
-    from sparsebench.comparisons import markers
+    from sparsebench.comparisons import markers, read_significance
 
     files = _pairs(models, datasets, metrics_files)
     long = board.collect_metrics([(m, d, p) for (m, d), p in files.items()])
     marks = {}
     if significance_tsv is not None:
-        table = pd.read_csv(
-            significance_tsv, sep="\t", keep_default_na=False, dtype={"dataset": str, "model": str}
-        )
+        table = read_significance(significance_tsv)
         if len(table):
-            table["significant"] = table["significant"].astype(str).str.lower() == "true"
             marks = markers(table, metric, config["significance"]["primary_test"])
     model_hashes = {m: stable_hash(model_fingerprint(config["models"][m])) for m in models}
     model_records = {m: provenance.model_provenance(config["models"][m]) for m in models}
@@ -713,3 +725,177 @@ def leaderboard(
     provenance.write_manifest(outputs["manifest"], content)
     log.info("leaderboard (%s):\n%s", metric, table.to_string(float_format="%.4f"))
     return table
+
+
+# --- the visual report ----------------------------------------------------------------
+
+
+def _read_intervals(path: str | Path) -> pd.DataFrame:
+    return pd.read_csv(
+        path, sep="\t", keep_default_na=False, dtype={"dataset": str, "model": str, "metric": str}
+    )
+
+
+def report_leaderboard(
+    leaderboard_tsv: str | Path,
+    intervals_tsv: str | Path,
+    significance_tsv: str | Path,
+    models: list[str],
+    datasets: list[str],
+    config: dict[str, Any],
+    out_html: str | Path,
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """The leaderboard as an HTML table and as bars per dataset, with each score's 95%
+    bootstrap interval and the leaderboard's significance marks."""
+    from sparsebench.comparisons import markers, read_significance
+    from sparsebench.leaderboard import significance_note
+    from sparsebench.report import figures, tables
+    from sparsebench.report.style import save_figure
+
+    metric = config["evaluation"]["primary_metric"]
+    settings = config["significance"]
+    table = pd.read_csv(
+        leaderboard_tsv, sep="\t", index_col="model", dtype={"model": str}, keep_default_na=False
+    )
+    table = table[[c for c in table.columns if not c.startswith("sig:")]]
+    intervals = _read_intervals(intervals_tsv)
+    comparisons = read_significance(significance_tsv)
+    marks = markers(comparisons, metric, settings["primary_test"]) if len(comparisons) else {}
+    notes = [
+        significance_note(settings, bool(marks)),
+        "Error bars and [low, high]: 95% bootstrap intervals of the mean over the queries "
+        f"({settings['resamples']:,} resamples, seed {settings['seed']}).",
+    ]
+    write_text(out_html, tables.leaderboard_html(table, intervals, marks, metric, notes))
+    chart = figures.leaderboard_chart(intervals, marks, models, datasets, metric, " ".join(notes))
+    save_figure(chart, out_png, out_svg)
+
+
+def report_sweep(
+    model: str,
+    dataset: str,
+    surface_tsv: str | Path,
+    selection_json: str | Path,
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """The metric surface of a tuned model's grid on one dataset, the chosen point(s)
+    framed: on the training split, or the mean over all queries with each fold's choice."""
+    from sparsebench.report import figures
+    from sparsebench.report.style import save_figure
+
+    selection = read_json(selection_json)
+    surface = pd.read_csv(surface_tsv, sep="\t")
+    split = selection["choices"][0].get("split")
+    column = f"mean_{split}_queries" if split else "mean_all_queries"
+    how = f"the {split} queries" if split else f"all queries; {selection['chosen_by']}"
+    title = f"{model} on {dataset}: {selection['metric']} over the grid ({how})"
+    chart = figures.sweep_chart(
+        surface, selection["parameters"], selection["choices"], column, selection["metric"], title
+    )
+    save_figure(chart, out_png, out_svg)
+
+
+def report_precision_recall(
+    dataset: str,
+    models: list[str],
+    metrics_files: list[str],
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """Precision-recall curves (11-point interpolated precision) of every model on one
+    dataset, from the models' metrics.json files (.../{model}/{dataset}/metrics.json)."""
+    from sparsebench.report import data, figures
+    from sparsebench.report.style import save_figure
+
+    files = _pairs(models, [dataset], metrics_files)
+    ordered = {m: files[(m, dataset)] for m in models if (m, dataset) in files}
+    save_figure(
+        figures.precision_recall_chart(data.precision_recall(ordered), dataset), out_png, out_svg
+    )
+
+
+def report_query_differences(
+    model: str,
+    dataset: str,
+    model_per_query: str | Path,
+    baseline_per_query: str | Path,
+    significance_tsv: str | Path,
+    config: dict[str, Any],
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """The model's per-query differences from the baseline on the primary metric, sorted,
+    with the significance stage's verdict on them."""
+    from sparsebench.comparisons import read_significance
+    from sparsebench.report import data, figures
+    from sparsebench.report.style import save_figure
+
+    metric = config["evaluation"]["primary_metric"]
+    settings = config["significance"]
+    baseline, test = settings["baseline"], settings["primary_test"]
+    differences = data.read_query_differences(
+        model_per_query, baseline_per_query, metric, f"{model} vs {baseline} on {dataset}"
+    )
+    summary = f"mean Δ {differences.mean():+.4f}"
+    row = data.comparison_row(
+        read_significance(significance_tsv), model, baseline, dataset, metric, test
+    )
+    if row is not None:
+        verdict = "significant" if row["significant"] else "not significant"
+        summary += (
+            f", 95% interval [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]; {test} "
+            f"p = {row['p_adjusted']:.4g} ({settings['correction']} correction): {verdict} "
+            f"at alpha {settings['alpha']}"
+        )
+    chart = figures.query_difference_chart(differences, model, baseline, dataset, metric, summary)
+    save_figure(chart, out_png, out_svg)
+
+
+def report_costs(
+    benchmark_files: list[str],
+    config: dict[str, Any],
+    out_tsv: str | Path,
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> pd.DataFrame:
+    """costs.tsv (every job's wall time, CPU time and peak memory, by rule, dataset and
+    model) and the figure of each rule's total."""
+    from sparsebench import costs
+    from sparsebench.report import figures
+    from sparsebench.report.style import save_figure
+
+    table = costs.cost_table(benchmark_files, config)
+    costs.write_cost_table(table, out_tsv)
+    chart = figures.cost_chart(
+        costs.rule_costs(table), "Cost of each stage over all datasets and models"
+    )
+    save_figure(chart, out_png, out_svg)
+    log.info("%d jobs, %.1f s of wall time in total", len(table), table["wall_s"].sum())
+    return table
+
+
+def report_dataset_costs(
+    costs_tsv: str | Path, dataset: str, out_png: str | Path, out_svg: str | Path
+) -> None:
+    """The cost of each stage on one dataset, per model (and per shared encoding)."""
+    from sparsebench import costs
+    from sparsebench.report import figures
+    from sparsebench.report.style import save_figure
+
+    rows = costs.dataset_costs(costs.read_cost_table(costs_tsv), dataset)
+    save_figure(figures.cost_chart(rows, f"Cost of each stage on {dataset}"), out_png, out_svg)
+
+
+def report_provenance(
+    leaderboard_manifest: str | Path, significance_manifest: str | Path, out_html: str | Path
+) -> None:
+    """The provenance block: command, versions, dataset and model checksums, settings."""
+    from sparsebench.report import tables
+
+    write_text(
+        out_html,
+        tables.provenance_html(read_json(leaderboard_manifest), read_json(significance_manifest)),
+    )

@@ -8,7 +8,11 @@ import tomllib
 import yaml
 from conftest import REPO
 
-CONDA_NAMES = {"snakemake": "snakemake-minimal", "torch": "pytorch"}
+CONDA_NAMES = {
+    "snakemake": "snakemake-minimal",
+    "torch": "pytorch",
+    "matplotlib": "matplotlib-base",
+}
 
 
 def names(requirements):

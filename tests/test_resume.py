@@ -19,6 +19,9 @@ def outputs(workdir):
     results = workdir / "results"
     files = sorted(results.glob("runs/*/*.trec")) + sorted(results.glob("eval/*/*/metrics.json"))
     files += sorted(results.glob("eval/*/*/per_query.tsv")) + [results / "leaderboard.tsv"]
+    # figures of results (not of timings) are the same bytes too
+    files += sorted(results.glob("report/leaderboard.*")) + [results / "intervals.tsv"]
+    files += sorted(results.glob("report/precision_recall/*"))
     return {p.relative_to(results).as_posix(): p.read_bytes() for p in files}
 
 

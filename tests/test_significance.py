@@ -223,7 +223,68 @@ def test_report_files_are_byte_identical_on_rerun(tmp_path):
     outputs = []
     for attempt in range(2):
         tsv, md = tmp_path / f"s{attempt}.tsv", tmp_path / f"s{attempt}.md"
-        stages.significance(["bm25", "other"], ["d"], files, config, tsv, md)
-        outputs.append((tsv.read_bytes(), md.read_bytes()))
+        intervals = tmp_path / f"i{attempt}.tsv"
+        stages.significance(
+            ["bm25", "other"], ["d"], files, config, tsv, md, out_intervals=intervals
+        )
+        outputs.append((tsv.read_bytes(), md.read_bytes(), intervals.read_bytes()))
     assert outputs[0] == outputs[1]
     assert b"| other | bm25 |" in outputs[0][1]
+    table = pd.read_csv(tmp_path / "i0.tsv", sep="\t")
+    assert list(table["model"]) == ["bm25", "other"]
+    assert table["mean"].tolist() == pytest.approx([BASE.mean(), MODEL.mean()])
+
+
+def test_score_intervals_are_seeded_bootstrap_intervals_of_the_mean():
+    from sparsebench.comparisons import score_intervals
+    from sparsebench.significance import mean_interval
+
+    settings = SignificanceSettings(metrics=("nDCG@10", "gMAP"), resamples=2000, seed=3)
+    frames = {
+        (model, "d"): pd.DataFrame(
+            {"nDCG@10": values, "gMAP": np.log(np.maximum(values, 1e-5))},
+            index=[f"q{i}" for i in range(len(values))],
+        )
+        for model, values in (("bm25", BASE), ("other", MODEL))
+    }
+    table = score_intervals(frames, ["bm25", "other"], ["d"], settings)
+    assert list(table[["metric", "model"]].itertuples(index=False, name=None)) == [
+        ("nDCG@10", "bm25"),
+        ("nDCG@10", "other"),
+        ("gMAP", "bm25"),
+        ("gMAP", "other"),
+    ]
+    row = table.iloc[0]
+    assert row["mean"] == pytest.approx(BASE.mean()) and row["n_queries"] == len(BASE)
+    assert row["ci_low"] < row["mean"] < row["ci_high"]
+    # about the normal interval: mean +- 1.96 standard errors
+    half = 1.96 * BASE.std(ddof=1) / np.sqrt(len(BASE))
+    assert row["ci_high"] - row["ci_low"] == pytest.approx(2 * half, rel=0.1)
+    # the geometric mean's interval is the exponential of the log-mean's interval
+    gmap = table.iloc[2]
+    assert gmap["mean"] == pytest.approx(np.exp(np.log(np.maximum(BASE, 1e-5)).mean()))
+    assert gmap["ci_low"] < gmap["mean"] < gmap["ci_high"]
+    # seeded per cell: the same table on rerun, and another model moves nothing
+    assert score_intervals(frames, ["bm25", "other"], ["d"], settings).equals(table)
+    alone = score_intervals({("bm25", "d"): frames[("bm25", "d")]}, ["bm25"], ["d"], settings)
+    assert alone.iloc[0].equals(table.iloc[0])
+    # constant values have an interval of width zero
+    assert mean_interval(np.full(9, 0.5), 500, np.random.default_rng(0)) == (0.5, 0.5)
+    with pytest.raises(DataError, match="at least one value"):
+        mean_interval(np.array([]), 500, np.random.default_rng(0))
+
+
+def test_a_significance_table_is_read_back_and_other_files_are_refused(tmp_path):
+    from sparsebench.comparisons import read_significance
+
+    settings = SignificanceSettings(resamples=200)
+    frames = {(m, "d"): pd.DataFrame({"nDCG@10": v}) for m, v in (("bm25", BASE), ("x", MODEL))}
+    table = significance_table(frames, ["bm25", "x"], ["d"], settings)
+    path = tmp_path / "significance.tsv"
+    table.to_csv(path, sep="\t", index=False)
+    back = read_significance(path)
+    assert back["significant"].tolist() == table["significant"].tolist()
+    assert back["significant"].dtype == bool
+    (tmp_path / "other.tsv").write_text("dataset\tmodel\n")
+    with pytest.raises(DataError, match="not a significance table: no baseline"):
+        read_significance(tmp_path / "other.tsv")

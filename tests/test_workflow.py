@@ -59,16 +59,37 @@ def snakemake(
     return result
 
 
+REPORT_RULES = {
+    "report_leaderboard",
+    "report_precision_recall",
+    "report_query_differences",
+    "report_costs",
+    "report_dataset_costs",
+    "report_provenance",
+}
+
+
 def planned_jobs(result: subprocess.CompletedProcess) -> set[tuple[str, str]]:
-    """(rule, wildcards) of every job a dry run plans."""
+    """(rule, what) of every job a dry run plans: the job's message after the rule name
+    ("Job 3: retrieve: top-5 for bm25 on web"), or its wildcards for a rule without one."""
     text = result.stdout + result.stderr
-    jobs = set()
+    jobs = {(m[1], m[2].strip()) for m in re.finditer(r"^Job \d+: (\w+): (.*)$", text, re.M)}
     for block in re.split(r"\n(?=(?:local)?(?:rule|checkpoint) \w+:)", text):
         head = re.match(r"(?:local)?(?:rule|checkpoint) (\w+):", block)
         if head:
             wildcards = re.search(r"wildcards: (.*)", block)
             jobs.add((head.group(1), wildcards.group(1).strip() if wildcards else ""))
     return jobs
+
+
+def pair_jobs(jobs: set[tuple[str, str]], rules: set[str]) -> set[tuple[str, str, str]]:
+    """(rule, model, dataset) of the planned jobs of `rules`, whose messages name the
+    pair as "{model} on {dataset}"."""
+    return {
+        (rule, *re.search(r"(\S+) on ([^\s,]+)", what).groups())
+        for rule, what in jobs
+        if rule in rules
+    }
 
 
 @pytest.fixture(scope="module")
@@ -195,19 +216,24 @@ def test_changing_one_model_plans_only_that_model(experiment, tmp_path):
     other = tmp_path / "changed.yaml"
     other.write_text(yaml.safe_dump(changed, sort_keys=False))
     jobs = planned_jobs(snakemake(workdir, "-n", configfile=other))
-    expected = {
-        (rule, f"model=bm25, dataset={d}")
-        for rule in ("term_weights", "retrieve", "evaluate")
-        for d in ("web", "local")
+    per_pair = {"term_weights", "retrieve", "evaluate"}
+    assert pair_jobs(jobs, per_pair) == {
+        (rule, "bm25", d) for rule in per_pair for d in ("web", "local")
     }
-    assert jobs == expected | {("significance", ""), ("leaderboard", ""), ("all", "")}
+    assert {rule for rule, _ in jobs} == per_pair | {"significance", "leaderboard", "all"} | (
+        REPORT_RULES
+    )
+    differences = pair_jobs(jobs, {"report_query_differences"})
+    assert differences == {
+        ("report_query_differences", "bm25-classic-idf", d) for d in ("web", "local")
+    }
 
 
-REPORTS = {("significance", ""), ("leaderboard", ""), ("all", "")}
+REPORTS = {"significance", "leaderboard", "all"} | REPORT_RULES
 
 
-def pair_jobs(rules, datasets=("web", "local"), models=("bm25", "bm25-classic-idf")):
-    return {(r, f"model={m}, dataset={d}") for r in rules for m in models for d in datasets}
+def every_pair(rules, datasets=("web", "local"), models=("bm25", "bm25-classic-idf")):
+    return {(r, m, d) for r in rules for m in models for d in datasets}
 
 
 def test_changing_a_metric_setting_reruns_only_evaluation(experiment, tmp_path):
@@ -216,7 +242,8 @@ def test_changing_a_metric_setting_reruns_only_evaluation(experiment, tmp_path):
     other = tmp_path / "changed.yaml"
     other.write_text(yaml.safe_dump(changed, sort_keys=False))
     jobs = planned_jobs(snakemake(workdir, "-n", configfile=other))
-    assert jobs == pair_jobs(["evaluate"]) | REPORTS
+    assert {rule for rule, _ in jobs} == {"evaluate"} | REPORTS
+    assert pair_jobs(jobs, {"evaluate"}) == every_pair(["evaluate"])
 
 
 def test_editing_a_dataset_source_reruns_only_its_column(experiment):
@@ -232,23 +259,24 @@ def test_editing_a_dataset_source_reruns_only_its_column(experiment):
     finally:
         source.write_text(text)
         os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
-    # one document and one query encoding, shared by both BM25 variants; the shards are
-    # planned once prepare has run (a checkpoint)
-    shared = [w for r, w in jobs if r in ("stack_shards", "encode_queries")]
-    assert len(shared) == 2 and all("dataset=local" in w for w in shared)
-    assert {job for job in jobs if job[0] not in ("stack_shards", "encode_queries")} == (
-        {("prepare", "dataset=local")}
-        | pair_jobs(["term_weights", "retrieve", "evaluate"], ["local"])
-        | REPORTS
-    )
+    per_pair = {"term_weights", "retrieve", "evaluate"}
+    # one document and one query encoding, shared by both BM25 variants (the shards are
+    # planned once prepare, a checkpoint, has run)
+    shared = {"prepare", "stack_shards", "encode_queries"}
+    assert {rule for rule, _ in jobs} == per_pair | shared | REPORTS
+    assert pair_jobs(jobs, per_pair) == every_pair(per_pair, ["local"])
+    assert all(" local" in what and " web" not in what for r, what in jobs if r in shared)
+    assert pair_jobs(jobs, {"report_query_differences"}) == {
+        ("report_query_differences", "bm25-classic-idf", "local")
+    }
 
 
 @pytest.mark.parametrize(
     ("module", "first"),
     [
-        ("weighting.py", ["term_weights"]),
-        ("retrieval.py", ["retrieve"]),
-        ("measures.py", []),  # evaluate, and the significance report, read measures
+        ("weighting.py", {"term_weights"}),
+        ("retrieval.py", {"retrieve"}),
+        ("measures.py", set()),  # evaluate, and the significance report, read measures
     ],
 )
 def test_editing_the_library_code_of_a_stage_reruns_that_stage(experiment, tmp_path, module, first):
@@ -268,8 +296,9 @@ def test_editing_the_library_code_of_a_stage_reruns_that_stage(experiment, tmp_p
     with (copy / "sparsebench" / module).open("a") as edited:
         edited.write("# an edit\n")
     jobs = planned_jobs(snakemake(workdir, "-n", configfile=configfile, snakefile=snakefile))
-    downstream = ["retrieve", "evaluate"] if first == ["term_weights"] else ["evaluate"]
-    assert jobs == pair_jobs(first + downstream) | REPORTS
+    per_pair = first | ({"retrieve", "evaluate"} if first == {"term_weights"} else {"evaluate"})
+    assert {rule for rule, _ in jobs} == per_pair | REPORTS
+    assert pair_jobs(jobs, per_pair) == every_pair(per_pair)
 
 
 def test_a_single_pair_is_a_target(tmp_path, experiment):

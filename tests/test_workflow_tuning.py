@@ -86,6 +86,8 @@ def test_the_leaderboard_marks_the_tuned_row_and_hides_the_points(swept):
         workdir / "results" / "tuning" / "bm25-tuned" / "adi" / "surface.tsv", sep="\t"
     )
     assert len(surface) == 6 and {"k1", "b", "mean_all_queries", "train_mean_fold4"} <= set(surface)
+    sweep = workdir / "results" / "report" / "sweeps" / "bm25-tuned" / "adi.png"
+    assert sweep.stat().st_size > 10_000  # the heat map, in the visual report
 
 
 def test_changing_the_grid_reencodes_nothing(swept, tmp_path):

@@ -29,6 +29,8 @@ def beir_entry(name):
 
 
 rule download_beir:
+    message:
+        "download_beir: the BEIR archive {wildcards.name}, checked against its md5"
     output:
         "results/downloads/beir/{name}.zip",
     params:
@@ -36,6 +38,8 @@ rule download_beir:
         md5=lambda wc: beir_entry(wc.name).get("md5"),
     log:
         "results/logs/download_beir/{name}.log",
+    benchmark:
+        "results/benchmarks/download_beir/{name}.tsv"
     wildcard_constraints:
         name=r"[A-Za-z0-9._-]+",
     retries: 1
@@ -46,6 +50,8 @@ rule download_beir:
 
 
 checkpoint prepare:
+    message:
+        "prepare: {wildcards.dataset} into Parquet and normalised qrels, ids and judgments checked"
     input:
         unpack(prepare_inputs),
     output:

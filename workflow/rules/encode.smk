@@ -3,6 +3,9 @@
 
 
 rule encode_corpus_shard:
+    message:
+        "encode_corpus_shard: documents of shard {wildcards.shard} of {wildcards.dataset} "
+        "with the {wildcards.encoder} encoding"
     input:
         corpus="results/data/{dataset}/corpus.parquet",
         model=lambda wc: sbconfig.local_model_files(encoder_config(wc), "documents"),
@@ -30,6 +33,8 @@ rule encode_corpus_shard:
 
 
 rule stack_shards:
+    message:
+        "stack_shards: the {wildcards.encoder} shards of {wildcards.dataset} into one matrix"
     input:
         npz=shard_files("npz"),
         terms=shard_files("terms.txt"),
@@ -51,6 +56,8 @@ rule stack_shards:
 
 
 rule term_weights:
+    message:
+        "term_weights: document weights and IDF of {wildcards.model} on {wildcards.dataset}"
     input:
         corpus=encoded("corpus.npz"),
         vocab=encoded("vocab.txt"),
@@ -73,6 +80,9 @@ rule term_weights:
 
 
 rule encode_queries:
+    message:
+        "encode_queries: the judged {wildcards.queryset} queries of {wildcards.dataset} with "
+        "the {wildcards.query_encoder} encoding"
     input:
         queries="results/data/{dataset}/queries.parquet",
         qrels=lambda wc: QRELS[wc.queryset].format(dataset=wc.dataset),

@@ -1,7 +1,14 @@
 # Metrics per (model x dataset), then the leaderboard over all pairs.
+COMPARED = (
+    "every pair of models"
+    if config["significance"]["all_pairs"]
+    else f"every model against {config['significance']['baseline']}"
+)
 
 
 rule evaluate:
+    message:
+        "evaluate: every metric of {wildcards.model} on {wildcards.dataset}, per query and mean"
     input:
         run="results/runs/{model}/{dataset}.trec",
         qrels="results/data/{dataset}/qrels.tsv",
@@ -25,6 +32,9 @@ rule evaluate:
 
 
 use rule evaluate as evaluate_tuning with:
+    message:
+        "evaluate_tuning: every metric of {wildcards.model} on {wildcards.dataset}, training "
+        "queries"
     input:
         run="results/tuning/runs/{model}/{dataset}.trec",
         qrels="results/data/{dataset}/qrels.tuning.tsv",
@@ -40,12 +50,15 @@ use rule evaluate as evaluate_tuning with:
 
 
 rule significance:
+    message:
+        f"significance: paired tests of {COMPARED} on every dataset, and 95% intervals"
     input:
         per_query=pair_files("per_query.tsv"),
     output:
         table="results/significance.tsv",
         markdown="results/significance.md",
         manifest="results/significance.manifest.json",
+        intervals="results/intervals.tsv",
     params:
         library=library_code("significance"),
         settings=lambda wc: {**config["significance"], "metrics": sbconfig.significance_metrics(config)},
@@ -62,6 +75,9 @@ rule significance:
 
 
 rule leaderboard:
+    message:
+        f"leaderboard: {config['evaluation']['primary_metric']} of every model on every "
+        "dataset, with the reproduction check"
     input:
         metrics=pair_files("metrics.json"),
         infos=expand("results/data/{dataset}/dataset.json", dataset=DATASETS),
@@ -83,6 +99,8 @@ rule leaderboard:
         reproduction=config["reproduction"],
     log:
         "results/logs/leaderboard.log",
+    benchmark:
+        "results/benchmarks/leaderboard.tsv"
     conda:
         ENV_CPU
     script:

@@ -2,6 +2,8 @@
 
 
 rule retrieve:
+    message:
+        f"retrieve: top-{config['retrieval']['k']} for {{wildcards.model}} on {{wildcards.dataset}}"
     input:
         weights=f"{MODEL_DIR}/postings.npz",  # term-major: one copy of the corpus in memory
         idf=f"{MODEL_DIR}/idf.npy",
@@ -29,6 +31,9 @@ rule retrieve:
 
 
 use rule retrieve as retrieve_tuning with:
+    message:
+        f"retrieve_tuning: top-{config['retrieval']['k']} for {{wildcards.model}} on "
+        "{wildcards.dataset}, training queries"
     input:
         weights=f"{MODEL_DIR}/postings.npz",
         idf=f"{MODEL_DIR}/idf.npy",
@@ -45,6 +50,9 @@ use rule retrieve as retrieve_tuning with:
 
 rule import_run:
     """An external run (kind: run) checked against the dataset, beside the others."""
+    message:
+        "import_run: the external run of {wildcards.model} on {wildcards.dataset}, checked "
+        "against the dataset"
     input:
         run=lambda wc: sbconfig.run_path(model_config(wc), wc.dataset),
         corpus="results/data/{dataset}/corpus.parquet",
@@ -57,6 +65,8 @@ rule import_run:
         model=_alternatives(RUN_MODELS),
     log:
         "results/logs/import_run/{model}/{dataset}.log",
+    benchmark:
+        "results/benchmarks/import_run/{model}/{dataset}.tsv"
     conda:
         ENV_CPU
     script:

@@ -20,6 +20,8 @@ def tuning_inputs(wildcards):
 
 
 rule tune:
+    message:
+        "tune: the point of {wildcards.model} on {wildcards.dataset}, chosen on training queries"
     input:
         unpack(tuning_inputs),
     output:

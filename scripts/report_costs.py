@@ -1,0 +1,13 @@
+"""Snakemake script of rule report_costs: sparsebench.stages.report_costs."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "report_costs"):
+    stages.report_costs(
+        list(snakemake.input),
+        dict(snakemake.config),
+        snakemake.output.table,
+        snakemake.output.png,
+        snakemake.output.svg,
+    )

@@ -1,0 +1,17 @@
+"""Snakemake script of rule report_leaderboard: sparsebench.stages.report_leaderboard."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "report_leaderboard"):
+    stages.report_leaderboard(
+        snakemake.input.table,
+        snakemake.input.intervals,
+        snakemake.input.significance,
+        models=list(snakemake.params.models),
+        datasets=list(snakemake.params.datasets),
+        config=dict(snakemake.config),
+        out_html=snakemake.output.html,
+        out_png=snakemake.output.png,
+        out_svg=snakemake.output.svg,
+    )

@@ -1,0 +1,17 @@
+"""Snakemake script of rule report_query_differences:
+sparsebench.stages.report_query_differences."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "report_query_differences"):
+    stages.report_query_differences(
+        snakemake.wildcards.model,
+        snakemake.wildcards.dataset,
+        snakemake.input.model,
+        snakemake.input.baseline,
+        snakemake.input.significance,
+        dict(snakemake.config),
+        snakemake.output.png,
+        snakemake.output.svg,
+    )

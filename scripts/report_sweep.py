@@ -1,0 +1,14 @@
+"""Snakemake script of rule report_sweep: sparsebench.stages.report_sweep."""
+
+from sparsebench import stages
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "report_sweep"):
+    stages.report_sweep(
+        snakemake.wildcards.model,
+        snakemake.wildcards.dataset,
+        snakemake.input.surface,
+        snakemake.input.selection,
+        snakemake.output.png,
+        snakemake.output.svg,
+    )

@@ -1,0 +1,234 @@
+# The visual report: figures (PNG, with an SVG copy beside each) and HTML tables under
+# results/report/, each marked for `snakemake --report report.html`, which packages
+# them into one self-contained page (captions in workflow/report/).
+from sparsebench import costs
+
+REPORT = "results/report"
+BASELINE = config["significance"]["baseline"]
+PRIMARY_METRIC = config["evaluation"]["primary_metric"]
+# datasets with at least one evaluated model, and the pairs compared with the baseline
+REPORT_DATASETS = [d for d in DATASETS if any(d == covered for _, covered in PAIRS)]
+DIFFERENCE_PAIRS = [(m, d) for m, d in PAIRS if m != BASELINE and (BASELINE, d) in PAIRS]
+REPORT_FILES = [
+    f"{REPORT}/leaderboard.html",
+    f"{REPORT}/leaderboard.png",
+    *[f"{REPORT}/precision_recall/{d}.png" for d in REPORT_DATASETS],
+    *[f"{REPORT}/query_differences/{m}/{d}.png" for m, d in DIFFERENCE_PAIRS],
+    f"{REPORT}/costs.tsv",
+    f"{REPORT}/costs.png",
+    *[f"{REPORT}/costs/{d}.png" for d in DATASETS],
+    f"{REPORT}/provenance.html",
+    *[f"{REPORT}/sweeps/{m}/{d}.png" for m, d in PAIRS if m in TUNED_MODELS],
+]
+
+
+def pipeline_benchmarks(wildcards):
+    """Input function: the benchmark file of every pipeline job (the report's own jobs
+    excluded); the shard count of each dataset is known after prepare."""
+    infos = {d: read_json(checkpoints.prepare.get(dataset=d).output.info) for d in DATASETS}
+    shards = {d: n_shards(info["n_docs"], SHARD_SIZE) for d, info in infos.items()}
+    return costs.pipeline_benchmarks(config, shards, infos)
+
+
+rule report_leaderboard:
+    message:
+        f"report_leaderboard: {PRIMARY_METRIC} of every model as a table and as bars per "
+        "dataset with 95% intervals"
+    input:
+        table="results/leaderboard.tsv",
+        intervals="results/intervals.tsv",
+        significance="results/significance.tsv",
+    output:
+        html=report(
+            f"{REPORT}/leaderboard.html",
+            caption="../report/leaderboard_table.rst",
+            category="1. Leaderboard",
+            labels={"figure": "table"},
+        ),
+        png=report(
+            f"{REPORT}/leaderboard.png",
+            caption="../report/leaderboard_chart.rst",
+            category="1. Leaderboard",
+            labels={"figure": "bars per dataset"},
+        ),
+        svg=f"{REPORT}/leaderboard.svg",
+    params:
+        library=library_code("report_leaderboard"),
+        metric=PRIMARY_METRIC,
+        significance=config["significance"],
+        models=REPORTED_MODELS,
+        datasets=DATASETS,
+    log:
+        "results/logs/report/leaderboard.log",
+    benchmark:
+        "results/benchmarks/report/leaderboard.tsv"
+    conda:
+        ENV_CPU
+    script:
+        f"{SCRIPTS}/report_leaderboard.py"
+
+
+rule report_precision_recall:
+    message:
+        "report_precision_recall: 11-point precision-recall curves of every model on "
+        "{wildcards.dataset}"
+    input:
+        metrics=lambda wc: [f"results/eval/{m}/{d}/metrics.json" for m, d in PAIRS if d == wc.dataset],
+    output:
+        png=report(
+            f"{REPORT}/precision_recall/{{dataset}}.png",
+            caption="../report/precision_recall.rst",
+            category="2. Precision-recall",
+            labels={"dataset": "{dataset}"},
+        ),
+        svg=f"{REPORT}/precision_recall/{{dataset}}.svg",
+    params:
+        library=library_code("report_precision_recall"),
+        models=REPORTED_MODELS,
+    log:
+        "results/logs/report/precision_recall/{dataset}.log",
+    benchmark:
+        "results/benchmarks/report/precision_recall/{dataset}.tsv"
+    conda:
+        ENV_CPU
+    script:
+        f"{SCRIPTS}/report_precision_recall.py"
+
+
+rule report_query_differences:
+    message:
+        "report_query_differences: {wildcards.model} on {wildcards.dataset} minus "
+        f"{BASELINE}, query by query, sorted ({PRIMARY_METRIC})"
+    input:
+        model="results/eval/{model}/{dataset}/per_query.tsv",
+        baseline=f"results/eval/{BASELINE}/{{dataset}}/per_query.tsv",
+        significance="results/significance.tsv",
+    output:
+        png=report(
+            f"{REPORT}/query_differences/{{model}}/{{dataset}}.png",
+            caption="../report/query_differences.rst",
+            category="3. Per-query differences",
+            subcategory="{dataset}",
+            labels={"model": "{model}"},
+        ),
+        svg=f"{REPORT}/query_differences/{{model}}/{{dataset}}.svg",
+    params:
+        library=library_code("report_query_differences"),
+        metric=PRIMARY_METRIC,
+        significance=config["significance"],
+    log:
+        "results/logs/report/query_differences/{model}/{dataset}.log",
+    benchmark:
+        "results/benchmarks/report/query_differences/{model}/{dataset}.tsv"
+    conda:
+        ENV_CPU
+    script:
+        f"{SCRIPTS}/report_query_differences.py"
+
+
+rule report_costs:
+    message:
+        "report_costs: wall time and peak memory of every pipeline job, from the benchmark files"
+    input:
+        pipeline_benchmarks,
+    output:
+        table=report(
+            f"{REPORT}/costs.tsv",
+            caption="../report/costs_table.rst",
+            category="4. Cost of each stage",
+            labels={"figure": "every job (table)"},
+        ),
+        png=report(
+            f"{REPORT}/costs.png",
+            caption="../report/costs_overview.rst",
+            category="4. Cost of each stage",
+            labels={"figure": "each rule, all datasets"},
+        ),
+        svg=f"{REPORT}/costs.svg",
+    params:
+        library=library_code("report_costs"),
+    log:
+        "results/logs/report/costs.log",
+    benchmark:
+        "results/benchmarks/report/costs.tsv"
+    conda:
+        ENV_CPU
+    script:
+        f"{SCRIPTS}/report_costs.py"
+
+
+rule report_dataset_costs:
+    message:
+        "report_dataset_costs: wall time and peak memory of each stage on {wildcards.dataset}, "
+        "per model"
+    input:
+        table=f"{REPORT}/costs.tsv",
+    output:
+        png=report(
+            f"{REPORT}/costs/{{dataset}}.png",
+            caption="../report/costs_dataset.rst",
+            category="4. Cost of each stage",
+            labels={"figure": "{dataset}"},
+        ),
+        svg=f"{REPORT}/costs/{{dataset}}.svg",
+    params:
+        library=library_code("report_dataset_costs"),
+    log:
+        "results/logs/report/costs/{dataset}.log",
+    benchmark:
+        "results/benchmarks/report/costs/{dataset}.tsv"
+    conda:
+        ENV_CPU
+    script:
+        f"{SCRIPTS}/report_dataset_costs.py"
+
+
+rule report_provenance:
+    message:
+        "report_provenance: command, versions, dataset and model checksums and configuration"
+    input:
+        leaderboard="results/leaderboard.manifest.json",
+        significance="results/significance.manifest.json",
+    output:
+        html=report(
+            f"{REPORT}/provenance.html",
+            caption="../report/provenance.rst",
+            category="5. Provenance",
+        ),
+    params:
+        library=library_code("report_provenance"),
+    log:
+        "results/logs/report/provenance.log",
+    benchmark:
+        "results/benchmarks/report/provenance.tsv"
+    conda:
+        ENV_CPU
+    script:
+        f"{SCRIPTS}/report_provenance.py"
+
+
+rule report_sweep:
+    message:
+        "report_sweep: the grid of {wildcards.model} on {wildcards.dataset} and its chosen point"
+    input:
+        surface="results/tuning/{model}/{dataset}/surface.tsv",
+        selection="results/tuning/{model}/{dataset}/selection.json",
+    output:
+        png=report(
+            f"{REPORT}/sweeps/{{model}}/{{dataset}}.png",
+            caption="../report/sweep.rst",
+            category="6. Tuning",
+            subcategory="{model}",
+            labels={"dataset": "{dataset}"},
+        ),
+        svg=f"{REPORT}/sweeps/{{model}}/{{dataset}}.svg",
+    params:
+        library=library_code("report_sweep"),
+    log:
+        "results/logs/report/sweeps/{model}/{dataset}.log",
+    benchmark:
+        "results/benchmarks/report/sweeps/{model}/{dataset}.tsv"
+    conda:
+        ENV_CPU
+    script:
+        f"{SCRIPTS}/report_sweep.py"
