@@ -47,12 +47,19 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 
 
 # Light rules run in the Snakemake process itself, not as cluster jobs: downloads (compute
-# nodes often have no internet) and the reports over all pairs.
+# nodes often have no internet), the reports over all pairs and the report's figures.
 localrules:
     all,
     download_beir,
     significance,
     leaderboard,
+    report_leaderboard,
+    report_precision_recall,
+    report_query_differences,
+    report_costs,
+    report_dataset_costs,
+    report_provenance,
+    report_sweep,
 
 
 include: "workflow/rules/common.smk"

@@ -25,7 +25,15 @@ SLURM_TOOLS = SHARED / "tools" / "slurm"
 # A hung Snakemake ignores SIGTERM: interrupt it, then kill it.
 TIME_LIMIT = ["timeout", "-s", "INT", "-k", "30", "900"]
 # Outputs that name the command or the time they were made, and logs
-VARYING = ("logs/", "benchmarks/", "manifest.json", "leaderboard.md", "significance.md")
+VARYING = (
+    "logs/",
+    "benchmarks/",
+    "manifest.json",
+    "leaderboard.md",
+    "significance.md",
+    "report/costs",  # the measured times
+    "report/provenance.html",
+)
 
 
 def _cluster_answers() -> bool:

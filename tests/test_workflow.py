@@ -265,10 +265,11 @@ def test_editing_a_dataset_source_reruns_only_its_column(experiment):
     shared = {"prepare", "stack_shards", "encode_queries"}
     assert {rule for rule, _ in jobs} == per_pair | shared | REPORTS
     assert pair_jobs(jobs, per_pair) == every_pair(per_pair, ["local"])
-    assert all(" local" in what and " web" not in what for r, what in jobs if r in shared)
-    assert pair_jobs(jobs, {"report_query_differences"}) == {
-        ("report_query_differences", "bm25-classic-idf", "local")
-    }
+    assert all(
+        re.search(r"\blocal\b", what) and not re.search(r"\bweb\b", what)
+        for rule, what in jobs
+        if rule in shared
+    )
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, shared_path, write_collection
-from test_workflow import planned_jobs, snakemake
+from test_workflow import REPORT_RULES, planned_jobs, snakemake
 
 pytestmark = pytest.mark.slow
 GRID = {"k1": [0.6, 1.2, 1.8], "b": [0.3, 0.75]}
@@ -97,15 +97,20 @@ def test_changing_the_grid_reencodes_nothing(swept, tmp_path):
     other = tmp_path / "wider.yaml"
     other.write_text(yaml.safe_dump(config, sort_keys=False))
     rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=other))}
-    assert rules == {
-        "term_weights",
-        "retrieve",
-        "evaluate",
-        "tune",
-        "significance",
-        "leaderboard",
-        "all",
-    }
+    assert (
+        rules
+        == {
+            "term_weights",
+            "retrieve",
+            "evaluate",
+            "tune",
+            "significance",
+            "leaderboard",
+            "all",
+            "report_sweep",
+        }
+        | REPORT_RULES
+    )
 
 
 TRAIN_QRELS = [("q3", "d5", 2), ("q3", "d8", 1), ("q4", "d6", 2), ("q5", "d2", 1)]
