@@ -315,13 +315,23 @@ def prepare_dataset(
     queries, qrels = read_queries_and_qrels(source)
     doc_ids = pq.read_table(out_dir / "corpus.parquet", columns=["doc_id"]).column("doc_id")
     check_qrels(qrels, queries.column("query_id"), doc_ids)
-    tuning = _tuning_source(source, settings.get("tuning_split", "auto"))
+    tuning_split = settings.get("tuning_split", "auto")
+    tuning = _tuning_source(source, tuning_split)
     tuning_qrels = qrels.iloc[:0]
     if tuning is not None:
-        tuning_queries, tuning_qrels = read_queries_and_qrels(tuning)
-        queries = _union_queries(queries, tuning_queries)
-        check_qrels(tuning_qrels, queries.column("query_id"), doc_ids)
-        tuning_qrels = _without_evaluated_queries(tuning_qrels, qrels, tuning.split)
+        try:
+            tuning_queries, tuning_qrels = read_queries_and_qrels(tuning)
+            check_qrels(tuning_qrels, _union_queries(queries, tuning_queries)["query_id"], doc_ids)
+        except DataError as error:
+            if tuning_split != "auto":
+                raise
+            # a split found by looking is a convenience: a broken one must not stop a run
+            # that may not tune at all; sweeps then cross-validate
+            log.warning("training split %s left unused: %s", tuning.split, error)
+            tuning, tuning_qrels = None, qrels.iloc[:0]
+        else:
+            queries = _union_queries(queries, tuning_queries)
+            tuning_qrels = _without_evaluated_queries(tuning_qrels, qrels, tuning.split)
     if settings.get("subsample"):
         corpus["subsample"] = subsample_corpus(
             out_dir / "corpus.parquet", doc_ids, qrels, **settings["subsample"]

@@ -208,7 +208,12 @@ def test_a_named_tuning_split_must_exist_and_differ(
         prepare(tiny_collection, tmp_path / "out", tuning_split=tuning_split)
 
 
-def test_training_judgments_must_name_known_documents(tiny_collection, tmp_path):
+def test_training_judgments_must_name_known_documents(tiny_collection, tmp_path, caplog):
     with_train_split(tiny_collection, [("q5", "nope", 1)])
     with pytest.raises(DataError, match="qrels name 1 doc ids that are not in corpus.jsonl"):
-        prepare(tiny_collection, tmp_path / "out")
+        prepare(tiny_collection, tmp_path / "named", tuning_split="train")
+    # a split found by looking (auto) is left unused, with a warning: sweeps cross-validate
+    caplog.set_level(logging.WARNING)
+    summary = prepare(tiny_collection, tmp_path / "auto")
+    assert summary["tuning_split"] is None and summary["n_tuning_queries"] == 0
+    assert "training split train left unused: qrels name 1 doc ids" in caplog.text
