@@ -47,19 +47,13 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 
 
 # Light rules run in the Snakemake process itself, not as cluster jobs: downloads (compute
-# nodes often have no internet), the reports over all pairs and the report's figures.
+# nodes often have no internet) and the reports over all pairs (the report's figures:
+# workflow/rules/report.smk).
 localrules:
     all,
     download_beir,
     significance,
     leaderboard,
-    report_leaderboard,
-    report_precision_recall,
-    report_query_differences,
-    report_costs,
-    report_dataset_costs,
-    report_provenance,
-    report_sweep,
 
 
 include: "workflow/rules/common.smk"

@@ -315,23 +315,9 @@ def prepare_dataset(
     queries, qrels = read_queries_and_qrels(source)
     doc_ids = pq.read_table(out_dir / "corpus.parquet", columns=["doc_id"]).column("doc_id")
     check_qrels(qrels, queries.column("query_id"), doc_ids)
-    tuning_split = settings.get("tuning_split", "auto")
-    tuning = _tuning_source(source, tuning_split)
-    tuning_qrels = qrels.iloc[:0]
-    if tuning is not None:
-        try:
-            tuning_queries, tuning_qrels = read_queries_and_qrels(tuning)
-            check_qrels(tuning_qrels, _union_queries(queries, tuning_queries)["query_id"], doc_ids)
-        except DataError as error:
-            if tuning_split != "auto":
-                raise
-            # a split found by looking is a convenience: a broken one must not stop a run
-            # that may not tune at all; sweeps then cross-validate
-            log.warning("training split %s left unused: %s", tuning.split, error)
-            tuning, tuning_qrels = None, qrels.iloc[:0]
-        else:
-            queries = _union_queries(queries, tuning_queries)
-            tuning_qrels = _without_evaluated_queries(tuning_qrels, qrels, tuning.split)
+    queries, tuning_qrels, tuning_split = _tuning_judgments(
+        source, settings.get("tuning_split", "auto"), queries, qrels, doc_ids
+    )
     if settings.get("subsample"):
         corpus["subsample"] = subsample_corpus(
             out_dir / "corpus.parquet", doc_ids, qrels, **settings["subsample"]
@@ -357,7 +343,7 @@ def prepare_dataset(
         "n_judged_queries_without_relevant": int((judged <= 0).sum()),
         "n_qrels": int(len(qrels)),
         "grades": {str(g): int(c) for g, c in sorted(qrels["grade"].value_counts().items())},
-        "tuning_split": None if tuning is None else tuning.split,
+        "tuning_split": tuning_split,
         "n_tuning_queries": int(tuning_qrels["query_id"].nunique()),
         "n_empty_queries": len(empty_queries),
         "empty_query_ids": empty_queries[:100],
@@ -404,6 +390,32 @@ def _tuning_source(source: Source, tuning_split: str) -> Source | None:
                 continue
             return candidate
     return None
+
+
+def _tuning_judgments(
+    source: Source,
+    tuning_split: str,
+    queries: pa.Table,
+    qrels: pd.DataFrame,
+    doc_ids: pa.ChunkedArray,
+) -> tuple[pa.Table, pd.DataFrame, str | None]:
+    """(every query, the training split's judgments, its name or None): the queries of a
+    training split are added to the evaluated ones, its judgments checked like theirs."""
+    tuning = _tuning_source(source, tuning_split)
+    if tuning is None:
+        return queries, qrels.iloc[:0], None
+    try:
+        tuning_queries, tuning_qrels = read_queries_and_qrels(tuning)
+        every_query = _union_queries(queries, tuning_queries)
+        check_qrels(tuning_qrels, every_query.column("query_id"), doc_ids)
+    except DataError as error:
+        if tuning_split != "auto":
+            raise
+        # a split found by looking is a convenience: a broken one must not stop a run that
+        # may not tune at all; sweeps then cross-validate
+        log.warning("training split %s left unused: %s", tuning.split, error)
+        return queries, qrels.iloc[:0], None
+    return every_query, _without_evaluated_queries(tuning_qrels, qrels, tuning.split), tuning.split
 
 
 def _union_queries(queries: pa.Table, more: pa.Table) -> pa.Table:

@@ -188,13 +188,18 @@ def uses_training_split(sweep: Mapping[str, Any], dataset_info: Mapping[str, Any
     return sweep["method"] != "cv" and bool(split)
 
 
+def _points(scores: pd.DataFrame, sweep: Sweep) -> pd.DataFrame:
+    """One row per variant (the columns of `scores`): its parameter values."""
+    return pd.DataFrame(
+        [sweep.variants[v] for v in scores.columns], index=scores.columns.rename("variant")
+    )
+
+
 def choose_on_split(scores: pd.DataFrame, sweep: Sweep, split: str) -> Selection:
     """The point with the best mean over the training split's queries (`scores`)."""
     scores = scores[list(sweep.variants)]
     variant, score = best_variant(scores, scores.index)
-    surface = pd.DataFrame(
-        [sweep.variants[v] for v in scores.columns], index=scores.columns.rename("variant")
-    )
+    surface = _points(scores, sweep)
     surface[f"mean_{split}_queries"] = scores.mean(axis=0)
     choice = {
         "fold": None,
@@ -250,9 +255,7 @@ def cross_validate(scores: pd.DataFrame, sweep: Sweep) -> Selection:
     folds = assign_folds(scores.index, sweep.folds, sweep.seed)
     scores = scores.loc[folds.index]
     choices = []
-    surface = pd.DataFrame(
-        [sweep.variants[v] for v in scores.columns], index=scores.columns.rename("variant")
-    )
+    surface = _points(scores, sweep)
     surface["mean_all_queries"] = scores.mean(axis=0)
     for fold in range(sweep.folds):
         held_out = folds.index[folds.to_numpy() == fold]

@@ -104,32 +104,19 @@ def test_torch_backend_writes_the_same_run(cranfield_run, tmp_path):
     from sparsebench import stages
 
     out = cranfield_run
-    stages.retrieve_run(
-        out / "weights.npz",
-        out / "idf.npy",
-        out / "queries.npz",
-        out / "query_ids.txt",
-        out / "doc_ids.txt",
-        tmp_path / "torch.trec",
-        k=1000,
-        tag="m",
-        backend="torch",
-        device="cpu",
-        max_block_mb=8,
-    )
-    stages.retrieve_run(
-        out / "weights.npz",
-        out / "idf.npy",
-        out / "queries.npz",
-        out / "query_ids.txt",
-        out / "doc_ids.txt",
-        tmp_path / "threads.trec",
-        k=1000,
-        tag="m",
-        backend="scipy",
-        threads=2,
-        query_batch_size=16,
-    )
+
+    def run_to(name: str, **speed) -> None:
+        stages.retrieve_run(
+            *(out / f for f in ("weights.npz", "idf.npy", "queries.npz", "query_ids.txt")),
+            out / "doc_ids.txt",
+            tmp_path / name,
+            k=1000,
+            tag="m",
+            **speed,
+        )
+
+    run_to("torch.trec", backend="torch", device="cpu", max_block_mb=8)
+    run_to("threads.trec", backend="scipy", threads=2, query_batch_size=16)
     reference = (out / "run.trec").read_bytes()
     assert (tmp_path / "threads.trec").read_bytes() == reference
     assert (tmp_path / "torch.trec").read_bytes() == reference

@@ -4,6 +4,19 @@
 from sparsebench import costs
 
 REPORT = "results/report"
+
+
+# light plotting: in the Snakemake process, not as cluster jobs
+localrules:
+    report_leaderboard,
+    report_precision_recall,
+    report_query_differences,
+    report_costs,
+    report_dataset_costs,
+    report_provenance,
+    report_sweep,
+
+
 BASELINE = config["significance"]["baseline"]
 PRIMARY_METRIC = config["evaluation"]["primary_metric"]
 # datasets with at least one evaluated model, and the pairs compared with the baseline
