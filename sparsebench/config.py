@@ -404,11 +404,19 @@ def weighting_params(model: Mapping[str, Any]) -> dict[str, Any]:
             "b": float(model["b"]),
             "idf": model["idf"],
             "k1_plus_one": bool(model["k1_plus_one"]),
+            "statistics": model["statistics"],
         }
     if model["kind"] == "binary":  # tf / (tf + 0) = 1 for every matching term
-        return {"kind": "bm25", "k1": 0.0, "b": 0.0, "idf": model["idf"], "k1_plus_one": False}
+        return {
+            "kind": "bm25",
+            "k1": 0.0,
+            "b": 0.0,
+            "idf": model["idf"],
+            "k1_plus_one": False,
+            "statistics": model["statistics"],
+        }
     if model["kind"] == "tfidf":
-        return {"kind": "tf", "idf": model["idf"]}
+        return {"kind": "tf", "idf": model["idf"], "statistics": model["statistics"]}
     if model["kind"] == "python":
         return {"kind": "python", "idf": model["idf"]}
     if model["kind"] == "splade":

@@ -41,7 +41,13 @@ from sparsebench.prepare import prepare_dataset, read_corpus_slice, read_qrels
 from sparsebench.retrieval import retrieve
 from sparsebench.runfile import misordered_queries, read_run, write_run_block
 from sparsebench.sparse import LabelledCSR, align_columns, stack_npz_files
-from sparsebench.weighting import bm25_document_weights, document_frequencies, idf
+from sparsebench.weighting import (
+    bm25_document_weights,
+    document_count,
+    document_frequencies,
+    document_lengths,
+    idf,
+)
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +192,9 @@ def term_weights(
     """Document weights and the IDF of every term, from the stacked corpus (`vocab`, the
     corpus's term list, is needed for an IDF shipped with the model)."""
     matrix = load_csr(corpus_npz)
-    n_docs = matrix.shape[0]
+    statistics = weighting.get("statistics", "exact")
+    lengths = document_lengths(matrix)
+    n_docs = document_count(lengths, statistics)
     df = document_frequencies(matrix)
     if weighting["idf"] == "model":
         from sparsebench.splade import load_idf_json
@@ -199,18 +207,18 @@ def term_weights(
         weights = idf(df, n_docs, weighting["idf"])
     if weighting["kind"] == "bm25":
         documents = bm25_document_weights(
-            matrix, weighting["k1"], weighting["b"], weighting["k1_plus_one"]
+            matrix, weighting["k1"], weighting["b"], weighting["k1_plus_one"], statistics
         )
     elif weighting["kind"] == "tf":  # raw term frequencies
         documents = matrix.astype(np.float32)
     else:
         documents = matrix
-    lengths = np.asarray(matrix.sum(axis=1)).ravel()
     stats = {
         "n_docs": int(n_docs),
+        "statistics": statistics,
         "vocabulary": int(matrix.shape[1]),
         "postings": int(matrix.nnz),
-        "avg_doc_length": float(lengths.mean()),
+        "avg_doc_length": float(lengths.sum() / n_docs) if n_docs else 0.0,
         "idf": weighting["idf"],
         "idf_min": float(weights.min(initial=0.0)),
         "idf_max": float(weights.max(initial=0.0)),

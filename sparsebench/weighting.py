@@ -3,6 +3,13 @@
 score(q, d) = sum over shared terms t of q_w(t) * idf(t) * d_w(t). The IDF goes on the
 query side at retrieval time; the document matrix holds d_w only (for BM25 the saturated
 term frequency, for learned sparse models the encoder's weights).
+
+Collection statistics come in two flavours (`statistics`):
+  exact   N counts every document, dl is the exact analyzed length (bm25s, Robertson)
+  lucene  as a Lucene index keeps them, so that figures match Anserini's: N and avgdl
+          count only documents with at least one term (Lucene's docCount), and dl is
+          stored in one byte (SmallFloat.intToByte4), exact up to 24 and rounded down to
+          4 significant bits above
 """
 
 from __future__ import annotations
@@ -13,6 +20,9 @@ import scipy.sparse as sp
 from sparsebench.errors import ConfigError
 
 IDF_VARIANTS = ("lucene", "classic", "robertson", "none")
+STATISTICS = ("exact", "lucene")
+# SmallFloat.intToByte4 stores lengths below this exactly (255 - longToInt4(2**31 - 1))
+_LUCENE_EXACT_LENGTHS = 24
 
 
 def document_frequencies(matrix: sp.csr_matrix) -> np.ndarray:
@@ -41,18 +51,60 @@ def idf(df: np.ndarray, n_docs: int, variant: str) -> np.ndarray:
     raise ConfigError(f"unknown idf variant {variant!r}; known: {', '.join(IDF_VARIANTS)}")
 
 
+def _check_statistics(statistics: str) -> None:
+    if statistics not in STATISTICS:
+        raise ConfigError(
+            f"unknown collection statistics {statistics!r}; known: {', '.join(STATISTICS)}"
+        )
+
+
+def document_lengths(counts: sp.csr_matrix) -> np.ndarray:
+    """Analyzed length of each document (its row sum of term counts), as int64."""
+    return np.asarray(counts.sum(axis=1)).ravel().round().astype(np.int64)
+
+
+def document_count(lengths: np.ndarray, statistics: str = "exact") -> int:
+    """N of the IDF: every document, or (lucene) those with at least one term."""
+    _check_statistics(statistics)
+    return int(np.count_nonzero(lengths)) if statistics == "lucene" else len(lengths)
+
+
+def lucene_stored_lengths(lengths: np.ndarray) -> np.ndarray:
+    """Lengths as Lucene reads them back from its one-byte norms.
+
+    SmallFloat.intToByte4 then byte4ToInt: lengths below 24 are exact; above, 24 plus the
+    rest rounded down to its 4 most significant bits (e.g. 100 -> 96, 1000 -> 984).
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    if np.any(lengths < 0):
+        raise ValueError("document lengths must be non-negative")
+    rest = lengths - _LUCENE_EXACT_LENGTHS
+    above = rest > 0
+    bits = np.frexp(np.where(above, rest, 1).astype(np.float64))[1]  # bit length
+    shift = np.maximum(bits - 4, 0)
+    kept = _LUCENE_EXACT_LENGTHS + ((rest >> shift) << shift)
+    return np.where(above, kept, lengths)
+
+
 def bm25_document_weights(
-    counts: sp.csr_matrix, k1: float, b: float, k1_plus_one: bool = False
+    counts: sp.csr_matrix,
+    k1: float,
+    b: float,
+    k1_plus_one: bool = False,
+    statistics: str = "exact",
 ) -> sp.csr_matrix:
     """tf / (tf + k1 * (1 - b + b * dl / avgdl)), times (k1 + 1) if asked.
 
-    dl is the number of analyzed tokens of the document and avgdl its mean over all
-    documents (empty ones included), as bm25s computes them.
+    exact: dl is the number of analyzed tokens of the document and avgdl its mean over
+    all documents (empty ones included), as bm25s computes them. lucene: avgdl is the
+    total length over the documents with a term, and dl the one-byte stored length.
     """
+    exact = document_lengths(counts)
+    n_docs = document_count(exact, statistics)
+    average = exact.sum() / n_docs if n_docs else 0.0
+    lengths = lucene_stored_lengths(exact) if statistics == "lucene" else exact
     tf = counts.data.astype(np.float64)
-    lengths = np.asarray(counts.sum(axis=1), dtype=np.float64).ravel()
-    average = lengths.mean() if len(lengths) else 0.0
-    norm = np.ones_like(lengths) if average == 0 else (1 - b + b * lengths / average)
+    norm = np.ones(len(lengths)) if average == 0 else (1 - b + b * lengths / average)
     row_norm = np.repeat(norm, np.diff(counts.indptr))
     weights = tf / (tf + k1 * row_norm)
     if k1_plus_one:

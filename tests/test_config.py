@@ -76,6 +76,7 @@ def test_beir_self_hit_datasets_default_to_dropping_identical_ids():
         ({"models": {"x": {"kind": "bm25", "k2": 1}}}, r"config.models.x: .*'k2' was unexpected"),
         ({"models": {"x": {"kind": "bm25", "b": 2}}}, r"config.models.x.b: 2 is greater"),
         ({"models": {"x": {"kind": "bm25", "idf": "smart"}}}, r"config.models.x.idf"),
+        ({"models": {"x": {"kind": "bm25", "statistics": "anserini"}}}, r"x.statistics"),
         ({"datasets": {"d": {"source": "local"}}}, r"config.datasets.d: 'path' is a required"),
         ({"datasets": {"d": {"source": "ftp"}}}, r"config.datasets.d.source"),
         ({"datasets": {}}, r"config.datasets"),
