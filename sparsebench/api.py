@@ -21,6 +21,7 @@ import scipy.sparse as sp
 from sparsebench import stages
 from sparsebench.config import (
     encoding_params,
+    pruning_params,
     runtime_params,
     validate_config,
     weighting_params,
@@ -62,8 +63,9 @@ def _model_config(model: Mapping[str, Any]) -> dict[str, Any]:
 def make_model_encoders(model: Mapping[str, Any], language: str = "en") -> tuple[Encoder, Encoder]:
     """(document encoder, query encoder) of a model entry such as {"kind": "bm25"}."""
     entry = _model_config(model)
+    documents = {**encoding_params(entry, "documents", language), **pruning_params(entry)}
     return (
-        make_encoder(encoding_params(entry, "documents", language), runtime_params(entry)),
+        make_encoder(documents, runtime_params(entry)),
         make_encoder(encoding_params(entry, "queries", language), runtime_params(entry, "queries")),
     )
 

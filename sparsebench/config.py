@@ -280,9 +280,16 @@ def _splade_side(model: Mapping[str, Any], side: str) -> dict[str, Any]:
         "max_length": int(model["max_length" if document else "query_max_length"]),
         "pooling": model["pooling"],
         "dtype": model["dtype"],
-        "top_k": model.get("top_k") if document else None,
-        "threshold": float(model["threshold"]) if document else 0.0,
     }
+
+
+def pruning_params(model: Mapping[str, Any]) -> dict[str, Any]:
+    """The static pruning of a SPLADE model's documents. It applies to the stored, unpruned
+    encoding (in term_weights), so models and sweep points that differ only in it share
+    one encoding of the corpus."""
+    if model["kind"] != "splade":
+        return {}
+    return {"top_k": model.get("top_k"), "threshold": float(model["threshold"])}
 
 
 def encoding_params(
@@ -313,8 +320,8 @@ def encoding_params(
 
 def encoder_id(model: Mapping[str, Any], language: str = "en", side: str = "documents") -> str:
     """Name of a model's document (or query) encoding: models that encode documents the
-    same way (e.g. BM25 variants that differ in k1, b or IDF; SPLADE with and without IDF)
-    share one set of shards, built once; models that also encode queries the same way
+    same way (e.g. BM25 variants that differ in k1, b or IDF; SPLADE with and without IDF
+    or pruning) share one set of shards, built once; models that also encode queries the same way
     into that vocabulary share the encoded queries."""
     params = encoding_params(model, "documents", language)
     if side == "queries":
@@ -420,7 +427,7 @@ def weighting_params(model: Mapping[str, Any]) -> dict[str, Any]:
     if model["kind"] == "python":
         return {"kind": "python", "idf": model["idf"]}
     if model["kind"] == "splade":
-        params = {"kind": "splade", "idf": model["idf"]}
+        params = {"kind": "splade", "idf": model["idf"], "pruning": pruning_params(model)}
         if model["idf"] == "model":
             params["idf_source"] = encoding_params(model, "queries")["model"]
         return params

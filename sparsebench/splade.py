@@ -30,6 +30,7 @@ import scipy.sparse as sp
 
 from sparsebench.errors import ConfigError
 from sparsebench.logs import progress
+from sparsebench.pruning import prune_rows
 from sparsebench.sparse import LabelledCSR
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class SpladeSettings:
     pooling: str = "max"
     dtype: str = "fp32"
     device: str = "auto"
-    top_k: int | None = None  # keep the k largest weights of each text
+    top_k: int | None = None  # keep the k largest weights of each text (pruning.prune_rows)
     threshold: float = 0.0  # drop weights at or below this
 
 
@@ -230,10 +231,12 @@ class SpladeEncoder:
             dtype=np.float32,
         )
         matrix.sort_indices()
+        if self.settings.top_k is not None or self.settings.threshold > 0:
+            matrix = prune_rows(matrix, self.settings.top_k, self.settings.threshold)
         return LabelledCSR(matrix, self.terms)
 
     def _encode_batch(self, texts: list[str]):
-        """(batch x vocabulary) weights on the device, pooled, cleaned and pruned."""
+        """(batch x vocabulary) weights on the device, pooled, special tokens zeroed."""
         import torch
 
         encoded = self.tokenizer(
@@ -255,15 +258,6 @@ class SpladeEncoder:
         weights = pooled.float()
         if len(self.special_ids):
             weights[:, self.special_ids] = 0.0
-        if self.settings.top_k is not None and self.settings.top_k < weights.shape[1]:
-            kept = torch.topk(weights, self.settings.top_k, dim=1)
-            pruned = torch.zeros_like(weights)
-            pruned.scatter_(1, kept.indices, kept.values)
-            weights = pruned
-        if self.settings.threshold > 0:
-            weights = torch.where(
-                weights > self.settings.threshold, weights, torch.zeros_like(weights)
-            )
         return weights
 
     def _pooled_activation(self, input_ids, mask):

@@ -38,6 +38,7 @@ from sparsebench.fileio import (
 from sparsebench.logs import progress
 from sparsebench.metrics import default_metric_names, evaluate_run
 from sparsebench.prepare import prepare_dataset, read_corpus_slice, read_qrels
+from sparsebench.pruning import prune_rows
 from sparsebench.retrieval import retrieve
 from sparsebench.runfile import misordered_queries, read_run, write_run_block
 from sparsebench.sparse import LabelledCSR, align_columns, stack_npz_files
@@ -192,6 +193,11 @@ def term_weights(
     """Document weights and the IDF of every term, from the stacked corpus (`vocab`, the
     corpus's term list, is needed for an IDF shipped with the model)."""
     matrix = load_csr(corpus_npz)
+    pruning = weighting.get("pruning") or {}
+    if pruning.get("top_k") is not None or pruning.get("threshold", 0.0) > 0:
+        before = matrix.nnz
+        matrix = prune_rows(matrix, pruning["top_k"], pruning["threshold"])
+        log.info("pruning %s keeps %d of %d weights", pruning, matrix.nnz, before)
     statistics = weighting.get("statistics", "exact")
     lengths = document_lengths(matrix)
     n_docs = document_count(lengths, statistics)

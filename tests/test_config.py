@@ -91,9 +91,18 @@ def test_mistakes_are_reported_with_their_path(change, message):
         validate_config({**MINIMAL, **change})
 
 
-def test_stage_settings_separate_encoding_from_weighting():
-    a = validate_config({**MINIMAL, "models": {"m": {"kind": "bm25", "k1": 0.9}}})["models"]["m"]
-    b = validate_config({**MINIMAL, "models": {"m": {"kind": "bm25", "k1": 1.5}}})["models"]["m"]
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ({"kind": "bm25", "k1": 0.9}, {"kind": "bm25", "k1": 1.5}),
+        ({"kind": "bm25"}, {"kind": "bm25", "statistics": "lucene"}),
+        ({"kind": "splade", "model": "m"}, {"kind": "splade", "model": "m", "top_k": 64}),
+        ({"kind": "splade", "model": "m"}, {"kind": "splade", "model": "m", "threshold": 0.5}),
+    ],
+)
+def test_stage_settings_separate_encoding_from_weighting(first, second):
+    a = validate_config({**MINIMAL, "models": {"m": first}})["models"]["m"]
+    b = validate_config({**MINIMAL, "models": {"m": second}})["models"]["m"]
     assert encoding_params(a) == encoding_params(b)
     assert weighting_params(a) != weighting_params(b)
 

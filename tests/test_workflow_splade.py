@@ -15,9 +15,10 @@ from test_workflow import planned_jobs, snakemake
 pytest.importorskip("torch")
 from test_splade import build_masked_lm  # noqa: E402
 
-from sparsebench.fileio import read_json  # noqa: E402
+from sparsebench.fileio import load_csr, read_json  # noqa: E402
 from sparsebench.metrics import evaluate_run  # noqa: E402
 from sparsebench.prepare import read_qrels  # noqa: E402
+from sparsebench.pruning import prune_rows  # noqa: E402
 from sparsebench.runfile import read_run  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -87,6 +88,17 @@ def test_splade_models_flow_through_the_dag(tmp_path):
     config["models"]["splade"]["batch_size"] = 7
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
     assert planned_jobs(snakemake(workdir, "-n", configfile=configfile)) == set()
+    # pruning applies to the stored encoding: a top_k variant reruns weights onward only
+    weights = results / "models" / "splade" / "tiny" / "weights.npz"
+    unpruned = load_csr(weights)
+    config["models"]["splade"]["top_k"] = 3
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=configfile))}
+    assert "encode_corpus_shard" not in rules and "term_weights" in rules
+    snakemake(workdir, configfile=configfile)
+    pruned = load_csr(weights)
+    assert np.diff(pruned.indptr).max() == 3
+    assert (pruned != prune_rows(unpruned, top_k=3)).nnz == 0
 
 
 def test_real_splade_tiny_beats_random_scores(tmp_path):
