@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 import scipy.sparse as sp
 
 from sparsebench import provenance
+from sparsebench.accelerators import cuda_available
 from sparsebench.collection import FilesSource, FolderSource, ZipSource, builtin_collection_path
 from sparsebench.config import model_fingerprint, stable_hash
 from sparsebench.download import beir_archive, download
@@ -353,11 +354,7 @@ def _backend_name(backend: str, device: str) -> str:
         return backend
     if device == "cpu":
         return "scipy"
-    try:
-        import torch
-    except ImportError:
-        return "scipy"
-    return "torch" if torch.cuda.is_available() else "scipy"
+    return "torch" if cuda_available() else "scipy"
 
 
 def _retrieval_backend(backend: str, device: str):

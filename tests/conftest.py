@@ -15,6 +15,13 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SPARSEBENCH_SHARED", REPO.parent / "shared")).resolve()
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Cluster tests run last. A local SLURM they start is stopped afterwards, but its
+    client tools stay installed, and the SLURM executor plugin then asks the stopped
+    controller for its settings (about 10 s) each time a later Snakemake starts."""
+    items.sort(key=lambda item: item.get_closest_marker("cluster") is not None)
+
+
 def shared_path(*parts: str) -> Path:
     path = SHARED.joinpath(*parts)
     if not path.exists():

@@ -20,7 +20,7 @@ import yaml
 from conftest import REPO, SHARED, shared_path
 from test_workflow import snakemake, snakemake_command
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 SLURM_TOOLS = SHARED / "tools" / "slurm"
 # A hung Snakemake ignores SIGTERM: interrupt it, then kill it.
 TIME_LIMIT = ["timeout", "-s", "INT", "-k", "30", "900"]

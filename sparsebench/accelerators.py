@@ -1,0 +1,30 @@
+"""Whether a CUDA device can be used, without importing torch where none can be.
+
+Importing torch costs a second or more, paid by every job that only asks. CUDA (and
+ROCm, which torch also reports as CUDA) needs the driver's device files: where none
+exists, the answer is no, and torch is not imported.
+"""
+
+from __future__ import annotations
+
+import glob
+
+# NVIDIA's driver, AMD's ROCm driver, and the GPU bridge of WSL 2
+DEVICE_FILES = ("/dev/nvidia[0-9]*", "/dev/kfd", "/dev/dxg")
+
+
+def gpu_device_files() -> list[str]:
+    """The GPU driver device files present on this machine."""
+    return [path for pattern in DEVICE_FILES for path in glob.glob(pattern)]
+
+
+def cuda_available() -> bool:
+    """torch.cuda.is_available(), answered without torch where no GPU driver is there
+    (False too when torch is not installed)."""
+    if not gpu_device_files():
+        return False
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
