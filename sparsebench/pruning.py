@@ -36,14 +36,14 @@ def _prune_block(block: sp.csr_matrix, top_k: int | None, threshold: float) -> s
 def prune_rows(
     matrix: sp.csr_matrix, top_k: int | None = None, threshold: float = 0.0
 ) -> sp.csr_matrix:
-    """Drop weights <= `threshold` (when it is > 0, and any explicit zeros), then keep the
-    `top_k` largest of each row (all when None). Column order within rows is kept."""
+    """Drop weights <= `threshold`, then keep the `top_k` largest of each row (all when
+    None); with neither set the matrix is returned as is. Column order within rows is kept."""
     if top_k is not None and top_k < 1:
         raise ValueError(f"top_k must be at least 1, not {top_k}")
     if threshold < 0:
         raise ValueError(f"threshold must be non-negative, not {threshold}")
     matrix = sp.csr_matrix(matrix)
-    if top_k is None and threshold == 0 and not np.any(matrix.data <= 0):
+    if top_k is None and threshold == 0:
         return matrix
     blocks = [
         _prune_block(matrix[start : start + ROWS_PER_BLOCK], top_k, threshold)

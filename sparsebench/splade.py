@@ -231,8 +231,7 @@ class SpladeEncoder:
             dtype=np.float32,
         )
         matrix.sort_indices()
-        if self.settings.top_k is not None or self.settings.threshold > 0:
-            matrix = prune_rows(matrix, self.settings.top_k, self.settings.threshold)
+        matrix = prune_rows(matrix, self.settings.top_k, self.settings.threshold)
         return LabelledCSR(matrix, self.terms)
 
     def _encode_batch(self, texts: list[str]):

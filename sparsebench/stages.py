@@ -194,11 +194,10 @@ def term_weights(
     """Document weights and the IDF of every term, from the stacked corpus (`vocab`, the
     corpus's term list, is needed for an IDF shipped with the model)."""
     matrix = load_csr(corpus_npz)
-    pruning = weighting.get("pruning") or {}
-    if pruning.get("top_k") is not None or pruning.get("threshold", 0.0) > 0:
+    if "pruning" in weighting:
         before = matrix.nnz
-        matrix = prune_rows(matrix, pruning["top_k"], pruning["threshold"])
-        log.info("pruning %s keeps %d of %d weights", pruning, matrix.nnz, before)
+        matrix = prune_rows(matrix, **weighting["pruning"])
+        log.info("pruning %s keeps %d of %d weights", weighting["pruning"], matrix.nnz, before)
     statistics = weighting.get("statistics", "exact")
     lengths = document_lengths(matrix)
     n_docs = document_count(lengths, statistics)
@@ -654,8 +653,7 @@ def leaderboard(
     marks = {}
     if significance_tsv is not None:
         table = read_significance(significance_tsv)
-        if len(table):
-            marks = markers(table, metric, config["significance"]["primary_test"])
+        marks = markers(table, metric, config["significance"]["primary_test"])
     model_hashes = {m: stable_hash(model_fingerprint(config["models"][m])) for m in models}
     model_records = {m: provenance.model_provenance(config["models"][m]) for m in models}
     content = provenance.manifest(
@@ -773,7 +771,7 @@ def report_leaderboard(
     table = table[[c for c in table.columns if not c.startswith("sig:")]]
     intervals = _read_intervals(intervals_tsv)
     comparisons = read_significance(significance_tsv)
-    marks = markers(comparisons, metric, settings["primary_test"]) if len(comparisons) else {}
+    marks = markers(comparisons, metric, settings["primary_test"])
     notes = [
         significance_note(settings, bool(marks)),
         "Error bars and [low, high]: 95% bootstrap intervals of the mean over the queries "

@@ -59,8 +59,8 @@ def _check_statistics(statistics: str) -> None:
 
 
 def document_lengths(counts: sp.csr_matrix) -> np.ndarray:
-    """Analyzed length of each document (its row sum of term counts), as int64."""
-    return np.asarray(counts.sum(axis=1)).ravel().round().astype(np.int64)
+    """Length of each document: its row sum (for term counts, the analyzed length)."""
+    return np.asarray(counts.sum(axis=1), dtype=np.float64).ravel()
 
 
 def document_count(lengths: np.ndarray, statistics: str = "exact") -> int:
@@ -75,7 +75,7 @@ def lucene_stored_lengths(lengths: np.ndarray) -> np.ndarray:
     SmallFloat.intToByte4 then byte4ToInt: lengths below 24 are exact; above, 24 plus the
     rest rounded down to its 4 most significant bits (e.g. 100 -> 96, 1000 -> 984).
     """
-    lengths = np.asarray(lengths, dtype=np.int64)
+    lengths = np.rint(np.asarray(lengths, dtype=np.float64)).astype(np.int64)
     if np.any(lengths < 0):
         raise ValueError("document lengths must be non-negative")
     rest = lengths - _LUCENE_EXACT_LENGTHS
