@@ -1,9 +1,10 @@
 """Exact top-k retrieval by sparse products over an inverted (term-major) corpus view.
 
 The corpus matrix is transposed once to term-major CSR, so a query batch's product
-touches only the postings of its terms. Scores are scattered into a dense block of
-(batch x documents) whose size the memory budget bounds, and the top k are selected
-per row without sorting the whole row.
+touches only the postings of its terms. The product holds float64 sums of exact
+products, at most (batch x documents) of them, a size the memory budget bounds; the top
+k are selected per row without sorting the whole row, and their float32 scores are
+settled so that no summation order changes them (sparsebench.exactscores).
 
 Order: score descending, then document id descending in byte order, the order in which
 trec_eval reads a run (so the rank column agrees with trec_eval's). Only documents that
@@ -22,9 +23,20 @@ import pandas as pd
 import scipy.sparse as sp
 
 from sparsebench.errors import DataError
+from sparsebench.exactscores import (
+    ExactSums,
+    absolute,
+    candidate_floor,
+    corpus_operand,
+    error_factors,
+    exact_pair_sums,
+    is_signed,
+    query_operand,
+    settle,
+)
 
 log = logging.getLogger(__name__)
-_BYTES_PER_SCORE = 24  # a stored score: value, column index, and the selection's copies
+_BYTES_PER_SCORE = 24  # a stored sum: float64 value, column index, and the selection's copies
 
 
 @dataclass(frozen=True)
@@ -52,38 +64,63 @@ def batch_rows(n_docs: int, query_batch_size: int, max_block_mb: float) -> int:
 
 
 def top_k_sparse(
-    scores: sp.csr_matrix, k: int, tie_keys: np.ndarray, excluded: np.ndarray | None = None
+    sums: sp.csr_matrix,
+    k: int,
+    tie_keys: np.ndarray,
+    factors: np.ndarray,
+    exact_sums: ExactSums,
+    excluded: np.ndarray | None = None,
+    magnitudes: sp.csr_matrix | None = None,
 ) -> RetrievedBatch:
-    """Top k of each row of a (queries x documents) CSR of scores; only stored entries
-    (documents that matched) are candidates. `excluded` gives, per row, a document that
-    must not be returned (-1 for none).
+    """Top k of each row of a (queries x documents) CSR of float64 sums; only stored
+    entries (documents that share a term with the query) are candidates. `factors` give
+    each row's error factor (exactscores.error_factors); `magnitudes`, for weights of
+    both signs, the sums of |q_t d_t| on a pattern that holds the sums'. `excluded` gives,
+    per row, a document that must not be returned (-1 for none).
 
-    Per row, one partition of that row's matches finds the k-th largest score, and every
-    match at or above it (ties included) is a candidate; the candidates, about k per row,
-    are then sorted by score and the tie key. The work follows the postings touched."""
-    n_rows = scores.shape[0]
-    data, indices, indptr = scores.data, scores.indices, scores.indptr
+    Per row, one partition finds the k-th largest lower bound of the exact scores, and
+    every entry whose upper bound reaches it is a candidate (about k per row, ties and
+    near-ties included); the candidates' float32 scores are settled exactly, then sorted
+    by score and the tie key. The work follows the postings touched."""
+    if magnitudes is not None:
+        pattern = magnitudes
+        entry_rows = np.repeat(np.arange(pattern.shape[0]), np.diff(pattern.indptr))
+        values = np.asarray(sums[entry_rows, pattern.indices], dtype=np.float64).ravel()
+        bases = pattern.data
+    else:
+        pattern, values, bases = sums, sums.data, None
+    n_rows = pattern.shape[0]
+    indices, indptr = pattern.indices, pattern.indptr
     positions = []
     for row in range(n_rows):
         lo, hi = int(indptr[row]), int(indptr[row + 1])
-        values = data[lo:hi]
+        row_values, factor = values[lo:hi], factors[row]
         if excluded is not None and excluded[row] >= 0:
             hit = np.flatnonzero(indices[lo:hi] == excluded[row])
             if len(hit):
-                values = values.copy()
-                values[hit] = -np.inf
-        if hi - lo > k:
-            kth = np.partition(values, hi - lo - k)[hi - lo - k]
-            chosen = np.flatnonzero(values >= kth)
-        else:
+                row_values = row_values.copy()
+                row_values[hit] = -np.inf
+        if hi - lo <= k:
             chosen = np.arange(hi - lo)
+        elif bases is None:  # nonnegative: bounds s (1 -+ c), monotonic in s
+            kth = np.partition(row_values, hi - lo - k)[hi - lo - k]
+            chosen = np.flatnonzero(row_values >= candidate_floor(kth * (1 - 2 * factor)))
+        else:
+            width = bases[lo:hi] * factor
+            kth = np.partition(row_values - width, hi - lo - k)[hi - lo - k]
+            chosen = np.flatnonzero(row_values + width >= candidate_floor(kth))
         if excluded is not None:
-            chosen = chosen[np.isfinite(values[chosen])]
+            chosen = chosen[np.isfinite(row_values[chosen])]
         positions.append(chosen + lo)
     counts = np.fromiter((len(p) for p in positions), dtype=np.int64, count=n_rows)
     flat = np.concatenate(positions) if positions else np.zeros(0, np.int64)
     rows = np.repeat(np.arange(n_rows), counts)
-    return rank_candidates(rows, indices[flat].astype(np.int64), data[flat], n_rows, k, tie_keys)
+    cols = indices[flat].astype(np.int64)
+    chosen_sums = values[flat]
+    widths = factors[rows] * (chosen_sums if bases is None else bases[flat])
+    scores = settle(chosen_sums, widths, rows, cols, exact_sums)
+    nonzero = scores != 0
+    return rank_candidates(rows[nonzero], cols[nonzero], scores[nonzero], n_rows, k, tie_keys)
 
 
 def rank_candidates(
@@ -143,9 +180,12 @@ def retrieve(
     """
     # term-major: rows are posting lists (pass `postings` to skip the transposition and
     # hold only one copy of the corpus)
-    inverted = postings if postings is not None else sp.csr_matrix(documents.T)
+    inverted = corpus_operand(postings if postings is not None else sp.csr_matrix(documents.T))
     n_docs = check_inputs(queries, inverted.shape[::-1], query_term_weights, doc_ids, query_ids)
-    weighted = sp.csr_matrix(queries.multiply(query_term_weights[None, :].astype(np.float32)))
+    weighted = query_operand(queries, query_term_weights)
+    factors = error_factors(weighted)
+    signed = is_signed(weighted, inverted)
+    inverted_magnitudes = absolute(inverted) if signed else None
     tie_keys = tie_break_keys(doc_ids)
     excluded = None
     if ignore_identical_ids:
@@ -162,9 +202,23 @@ def retrieve(
 
     def run(start: int) -> tuple[int, RetrievedBatch]:
         stop = min(start + rows_per_batch, queries.shape[0])
-        scores = weighted[start:stop] @ inverted
-        skip = None if excluded is None else excluded[start:stop]
-        return start, top_k_sparse(scores, k, tie_keys, skip)
+        batch = weighted[start:stop]
+        magnitudes = None
+        if inverted_magnitudes is not None:
+            magnitudes = absolute(batch) @ inverted_magnitudes
+
+        def exact(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+            return exact_pair_sums(batch, inverted, rows, cols, term_major=True)
+
+        return start, top_k_sparse(
+            batch @ inverted,
+            k,
+            tie_keys,
+            factors[start:stop],
+            exact,
+            None if excluded is None else excluded[start:stop],
+            magnitudes,
+        )
 
     starts = range(0, queries.shape[0], rows_per_batch)
     if threads <= 1:

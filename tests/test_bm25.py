@@ -10,6 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 import scipy.sparse as sp
 from conftest import run_stages, shared_path
+from samefiles import assert_same_files
 from test_metrics import trec_eval
 
 from sparsebench.analysis import Analyzer
@@ -187,6 +188,5 @@ def test_torch_backend_writes_the_same_run(cranfield_run, tmp_path):
 
     run_to("torch.trec", backend="torch", device="cpu", max_block_mb=8)
     run_to("threads.trec", backend="scipy", threads=2, query_batch_size=16)
-    reference = (out / "run.trec").read_bytes()
-    assert (tmp_path / "threads.trec").read_bytes() == reference
-    assert (tmp_path / "torch.trec").read_bytes() == reference
+    assert_same_files(tmp_path / "threads.trec", out / "run.trec")
+    assert_same_files(tmp_path / "torch.trec", out / "run.trec")

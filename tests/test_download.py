@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from samefiles import assert_same_bytes
 
 from sparsebench.download import beir_archive, beir_checksums, download
 from sparsebench.errors import DownloadError
@@ -52,7 +53,7 @@ def leftovers(folder: Path) -> list[str]:
 def test_verified_download(server, tmp_path):
     md5 = hashlib.md5(PAYLOAD).hexdigest()
     assert download(f"{server}/good.zip", tmp_path / "a.zip", md5, retries=0) == md5
-    assert (tmp_path / "a.zip").read_bytes() == PAYLOAD
+    assert_same_bytes((tmp_path / "a.zip").read_bytes(), PAYLOAD, "a.zip")
     assert leftovers(tmp_path) == ["a.zip"]
 
 

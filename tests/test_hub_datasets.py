@@ -14,6 +14,8 @@ from test_workflow import snakemake
 
 datasets = pytest.importorskip("datasets")
 
+from samefiles import assert_same_files  # noqa: E402
+
 from sparsebench import stages  # noqa: E402
 from sparsebench.analysis import Analyzer, resolve_analyzer  # noqa: E402
 from sparsebench.config import encoding_params, validate_config  # noqa: E402
@@ -156,7 +158,7 @@ def test_miracl_passages_layout_gives_the_same_qrels(tmp_path):
         tmp_path / "b",
     )
     assert raw["grades"] == layout["grades"] and raw["n_qrels"] == layout["n_qrels"]
-    assert (tmp_path / "a" / "qrels.tsv").read_text() == (tmp_path / "b" / "qrels.tsv").read_text()
+    assert_same_files(tmp_path / "a" / "qrels.tsv", tmp_path / "b" / "qrels.tsv")
 
 
 def test_mmarco_cross_lingual(tmp_path):

@@ -13,6 +13,7 @@ import pytest
 import yaml
 from browser import HeadlessBrowser, find_browser
 from conftest import shared_path
+from samefiles import assert_same_bytes
 from test_workflow import snakemake
 
 pytestmark = pytest.mark.slow
@@ -87,7 +88,7 @@ def test_the_report_packages_every_figure_with_its_caption(reported):
         assert path in str(categories[category]), path
         entry = results[path]
         content = base64.b64decode(entry["data_uri"].split("base64,", 1)[1])
-        assert content == (workdir / path).read_bytes(), path  # embedded, not linked
+        assert_same_bytes(content, (workdir / path).read_bytes(), path)  # embedded, not linked
         assert entry["caption"].strip(), path
         if path.endswith(".png"):
             assert (workdir / path).with_suffix(".svg").stat().st_size > 0
