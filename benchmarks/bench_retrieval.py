@@ -6,12 +6,18 @@ queries of ~30). Each run compares, on the same corpus and queries, in one proce
 implementation (peak RSS is per process):
 
   sparsebench   retrieval.retrieve (term-major products, bounded blocks, threads)
-  reference     the usual loop: per query a dense query vector, corpus.dot, argpartition
+  baseline      the same, from another checkout of sparsebench (--baseline DIR), to
+                compare two versions in one run
+  reference     the usual loop: per query a dense query vector, corpus.dot in float64
+                rounded to float32, argpartition
   bm25s         bm25s on the same BM25 index (BM25-like shape only)
 
-and checks that sparsebench's top-k equals the reference loop's.
+and checks that sparsebench's top-k equals the reference loop's. Each implementation
+runs --repeat times in its process; the table gives the best time (on a shared machine
+the slower runs measure the neighbours).
 
-    python benchmarks/bench_retrieval.py --docs 100000 --shape bm25
+    python benchmarks/bench_retrieval.py --sizes 100000 --shapes bm25
+    python benchmarks/bench_retrieval.py --sizes 100000 --baseline ../old-checkout
     python benchmarks/bench_retrieval.py --sizes 10000 100000 1000000   # the full table
 """
 
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -77,46 +84,74 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
     np.save(folder / "idf.npy", weights)
 
 
-def run_sparsebench(folder: Path, k: int) -> dict:
+def best_of(repeat: int, work) -> dict:
+    """The fastest of `repeat` calls of work() -> (seconds, top)."""
+    runs = [work() for _ in range(repeat)]
+    return {"seconds": min(seconds for seconds, _ in runs), "top": runs[0][1]}
+
+
+def run_sparsebench(folder: Path, k: int, repeat: int) -> dict:
     from sparsebench.retrieval import retrieve
 
-    # as the retrieve stage: the term-major copy of the corpus only (postings.npz)
+    # as the retrieve stage: the term-major copy of the corpus only (postings.npz), held
+    # in float64, the precision retrieval sums in (a version before sparsebench.exactscores
+    # summed in float32 and took the file as it is)
     postings = sp.load_npz(folder / "postings.npz").tocsr()
+    try:
+        from sparsebench.exactscores import corpus_operand
+
+        postings = corpus_operand(postings)
+    except ImportError:
+        pass
     queries = sp.load_npz(folder / "queries.npz").tocsr()
     weights = np.load(folder / "idf.npy")
     doc_ids = np.array([f"d{i:08d}" for i in range(postings.shape[1])], dtype=object)
     query_ids = np.array([f"q{i}" for i in range(queries.shape[0])], dtype=object)
-    start = time.perf_counter()
-    top = np.full((queries.shape[0], k), -1, np.int64)
-    for first, batch in retrieve(
-        queries, None, weights, k, doc_ids, query_ids, threads=2, postings=postings
-    ):
-        top[first + batch.query_rows, batch.ranks - 1] = batch.doc_rows
-    return {"seconds": time.perf_counter() - start, "top": top}
+
+    def work():
+        start = time.perf_counter()
+        top = np.full((queries.shape[0], k), -1, np.int64)
+        for first, batch in retrieve(
+            queries, None, weights, k, doc_ids, query_ids, threads=2, postings=postings
+        ):
+            top[first + batch.query_rows, batch.ranks - 1] = batch.doc_rows
+        return time.perf_counter() - start, top
+
+    return best_of(repeat, work)
 
 
-def run_reference(folder: Path, k: int) -> dict:
-    """Per query: dense query vector, corpus.dot, argpartition (the usual recipe)."""
+def run_reference(folder: Path, k: int, repeat: int) -> dict:
+    """Per query: dense query vector, corpus.dot in float64 (exact products, the sum
+    rounded once to float32 as sparsebench defines a score), argpartition."""
     corpus, queries = (
-        sp.load_npz(folder / "corpus.npz").tocsr(),
+        sp.load_npz(folder / "corpus.npz").tocsr().astype(np.float64),
         sp.load_npz(folder / "queries.npz").tocsr(),
     )
     weights = np.load(folder / "idf.npy").astype(np.float32)
-    start = time.perf_counter()
+
+    def work():
+        start = time.perf_counter()
+        top = reference_top(corpus, queries, weights, k)
+        return time.perf_counter() - start, top
+
+    return best_of(repeat, work)
+
+
+def reference_top(corpus: sp.csr_matrix, queries: sp.csr_matrix, weights, k: int) -> np.ndarray:
     top = np.full((queries.shape[0], k), -1, np.int64)
     for i in range(queries.shape[0]):
-        dense = queries[i].toarray().ravel() * weights
-        scores = corpus.dot(dense)
+        dense = (queries[i].toarray().ravel() * weights).astype(np.float32).astype(np.float64)
+        scores = corpus.dot(dense).astype(np.float32)
         matched = np.nonzero(scores)[0]
         if len(matched) > k:  # every document tied with the k-th stays a candidate
             kth = -np.partition(-scores[matched], k - 1)[k - 1]
             matched = matched[scores[matched] >= kth]
         order = np.lexsort((-matched, -scores[matched]))[:k]  # ties: larger id first
         top[i, : len(order)] = matched[order]
-    return {"seconds": time.perf_counter() - start, "top": top}
+    return top
 
 
-def run_bm25s(folder: Path, k: int) -> dict:
+def run_bm25s(folder: Path, k: int, repeat: int) -> dict:
     import bm25s
 
     counts = sp.load_npz(folder / "counts.npz").tocsr()
@@ -132,19 +167,30 @@ def run_bm25s(folder: Path, k: int) -> dict:
     retriever = bm25s.BM25(method="lucene", k1=0.9, b=0.4)
     vocabulary = {str(i): i for i in range(counts.shape[1])}
     retriever.index(bm25s.tokenization.Tokenized(ids=tokens, vocab=vocabulary), show_progress=False)
-    start = time.perf_counter()
-    results, _ = retriever.retrieve(
-        bm25s.tokenization.Tokenized(ids=query_tokens, vocab=vocabulary),
-        k=k,
-        show_progress=False,
-        n_threads=0,
-    )
-    return {"seconds": time.perf_counter() - start, "top": None}
+
+    def work():
+        start = time.perf_counter()
+        retriever.retrieve(
+            bm25s.tokenization.Tokenized(ids=query_tokens, vocab=vocabulary),
+            k=k,
+            show_progress=False,
+            n_threads=0,
+        )
+        return time.perf_counter() - start, None
+
+    return best_of(repeat, work)
 
 
-def child(impl: str, folder: str, k: int, out: str) -> None:
-    run = {"sparsebench": run_sparsebench, "reference": run_reference, "bm25s": run_bm25s}[impl]
-    result = run(Path(folder), k)
+IMPLEMENTATIONS = {
+    "sparsebench": run_sparsebench,
+    "baseline": run_sparsebench,
+    "reference": run_reference,
+    "bm25s": run_bm25s,
+}
+
+
+def child(impl: str, folder: str, k: int, repeat: int, out: str) -> None:
+    result = IMPLEMENTATIONS[impl](Path(folder), k, repeat)
     if result["top"] is not None:
         np.save(out + ".npy", result["top"])
     Path(out).write_text(
@@ -157,7 +203,16 @@ def child(impl: str, folder: str, k: int, out: str) -> None:
     )
 
 
-def measure(shape: str, docs: int, queries: int, k: int, reference: bool, bm25s: bool) -> dict:
+def measure(
+    shape: str,
+    docs: int,
+    queries: int,
+    k: int,
+    reference: bool,
+    bm25s: bool,
+    repeat: int,
+    baseline: str | None,
+) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         make_problem(folder, docs, queries, shape)
@@ -167,22 +222,30 @@ def measure(shape: str, docs: int, queries: int, k: int, reference: bool, bm25s:
         touched = int(postings[query.indices].sum())
         impls = (
             ["sparsebench"]
+            + (["baseline"] if baseline else [])
             + (["reference"] if reference else [])
             + (["bm25s"] if shape == "bm25" and bm25s else [])
         )
         rows = {}
         for impl in impls:
             out = str(folder / impl)
+            env = dict(os.environ)
+            if impl == "baseline":  # the other checkout's sparsebench comes first
+                env["PYTHONPATH"] = os.pathsep.join(filter(None, [baseline, env.get("PYTHONPATH")]))
             subprocess.run(
-                [sys.executable, __file__, "--child", impl, str(folder), str(k), out], check=True
+                [sys.executable, __file__, "--child", impl, str(folder), str(k), str(repeat), out],
+                check=True,
+                env=env,
             )
             rows[impl] = json.loads(Path(out).read_text())
             if Path(out + ".npy").exists():
                 rows[impl]["top"] = np.load(out + ".npy")
         if "reference" in rows:
-            rows["sparsebench"]["identical"] = bool(
-                np.array_equal(rows["sparsebench"]["top"], rows["reference"]["top"])
-            )
+            for impl in ("sparsebench", "baseline"):
+                if impl in rows:
+                    rows[impl]["identical"] = bool(
+                        np.array_equal(rows[impl]["top"], rows["reference"]["top"])
+                    )
         corpus_mb = (corpus.data.nbytes + corpus.indices.nbytes + corpus.indptr.nbytes) / 2**20
     return {"rows": rows, "postings": touched, "queries": queries, "corpus_mb": corpus_mb}
 
@@ -205,11 +268,15 @@ def main() -> None:
         default=100_000,
         help="skip bm25s above this many documents (its indexing is slow)",
     )
-    parser.add_argument("--child", nargs=4)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per implementation")
+    parser.add_argument(
+        "--baseline", help="another sparsebench checkout to measure beside this one"
+    )
+    parser.add_argument("--child", nargs=5)
     args = parser.parse_args()
     if args.child:
-        impl, folder, k, out = args.child
-        child(impl, folder, int(k), out)
+        impl, folder, k, repeat, out = args.child
+        child(impl, folder, int(k), int(repeat), out)
         return
     sys.path.insert(0, str(HERE))
     from bench_metrics import machine
@@ -217,7 +284,20 @@ def main() -> None:
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
     ).stdout.strip()
-    print(f"machine: {machine()}; commit {commit}; {args.queries} queries, k = {args.k}\n")
+    baseline = ""
+    if args.baseline:
+        args.baseline = str(Path(args.baseline).resolve())
+        other = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=args.baseline,
+        ).stdout.strip()
+        baseline = f"; baseline: {args.baseline} at commit {other}"
+    print(
+        f"machine: {machine()}; commit {commit}{baseline}; {args.queries} queries, "
+        f"k = {args.k}; best of {args.repeat} runs\n"
+    )
     print(
         "| shape | documents | implementation | seconds | queries/s | postings/s | peak RSS (MiB) "
         "| corpus (MiB) | top-k = reference |"
@@ -232,6 +312,8 @@ def main() -> None:
                 args.k,
                 docs <= args.reference_max,
                 docs <= args.bm25s_max,
+                args.repeat,
+                args.baseline,
             )
             for impl, row in result["rows"].items():
                 seconds = row["seconds"]

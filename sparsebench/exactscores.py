@@ -34,6 +34,7 @@ import scipy.sparse as sp
 _UNIT = 2.0**-52  # twice the unit roundoff of float64
 _FLOAT32_GAP = 2.0**-22  # two float32 ulps, relative: a margin around a float32 cut
 _SMALLEST = 2.0**-140  # margin near zero, above float32's subnormal spacing
+_BLOCK = 1 << 22  # weights checked at a time
 
 ExactSums = Callable[[np.ndarray, np.ndarray], np.ndarray]
 Bound = TypeVar("Bound")  # a float, numpy array or torch tensor
@@ -54,13 +55,25 @@ def query_operand(queries: sp.csr_matrix, term_weights: np.ndarray) -> sp.csr_ma
 
 
 def corpus_operand(matrix: sp.csr_matrix) -> sp.csr_matrix:
-    """Document weights as float32 values held in float64 (no copy when already so)."""
-    if matrix.dtype == np.float64 and np.array_equal(
-        matrix.data, matrix.data.astype(np.float32).astype(np.float64)
-    ):
+    """Document weights as float32 values held in float64: the matrix itself when it is
+    already so (as the postings the term_weights stage writes), else a widened copy."""
+    data = matrix.data
+    if data.dtype == np.float64 and _holds_float32_values(data):
         return matrix
-    data = matrix.data.astype(np.float32).astype(np.float64)
-    return sp.csr_matrix((data, matrix.indices, matrix.indptr), shape=matrix.shape)
+    widened = data.astype(np.float64) if data.dtype == np.float32 else _as_float32(data)
+    return sp.csr_matrix((widened, matrix.indices, matrix.indptr), shape=matrix.shape)
+
+
+def _as_float32(data: np.ndarray) -> np.ndarray:
+    return data.astype(np.float32).astype(np.float64)
+
+
+def _holds_float32_values(data: np.ndarray) -> bool:
+    """Checked in blocks, so that the check costs no copy of the corpus."""
+    return all(
+        np.array_equal(data[i : i + _BLOCK], _as_float32(data[i : i + _BLOCK]))
+        for i in range(0, len(data), _BLOCK)
+    )
 
 
 def is_signed(*matrices: sp.csr_matrix) -> bool:

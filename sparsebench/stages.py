@@ -25,6 +25,7 @@ from sparsebench.config import model_fingerprint, stable_hash
 from sparsebench.download import beir_archive, download
 from sparsebench.encoders import make_encoder
 from sparsebench.errors import DataError
+from sparsebench.exactscores import corpus_operand
 from sparsebench.fileio import (
     atomic_path,
     load_csr,
@@ -232,8 +233,9 @@ def term_weights(
     }
     log.info("term weights: %s", stats)
     save_csr(out_weights, documents)
-    if out_postings is not None:  # the term-major copy retrieval scores against
-        save_csr(out_postings, sp.csr_matrix(documents.T))
+    if out_postings is not None:  # the term-major copy retrieval scores against, held in
+        # the float64 in which it sums (sparsebench.exactscores): loaded without a copy
+        save_csr(out_postings, corpus_operand(sp.csr_matrix(documents.T)))
     save_array(out_idf, weights)
     write_json(out_stats, stats)
 
@@ -392,7 +394,7 @@ def retrieve_run(
     (scipy on CPU threads, or torch on a CUDA device) changes speed, not results.
     `weights` is the document-major matrix, or its term-major copy (postings.npz: one
     copy of the corpus in memory, no transposition) for the scipy backend."""
-    matrix = load_csr(weights)
+    matrix = corpus_operand(load_csr(weights))  # float64, as retrieval sums
     term_major = Path(weights).name.startswith("postings")
     if term_major and _backend_name(backend, device) == "torch":
         matrix, term_major = sp.csr_matrix(matrix.T), False
