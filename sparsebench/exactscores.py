@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -38,6 +39,23 @@ _BLOCK = 1 << 22  # weights checked at a time
 
 ExactSums = Callable[[np.ndarray, np.ndarray], np.ndarray]
 Bound = TypeVar("Bound")  # a float, numpy array or torch tensor
+
+
+@dataclass(frozen=True)
+class Operands:
+    """A retrieval's two sides as it sums them, and what settling their sums needs."""
+
+    queries: sp.csr_matrix  # float64 holding float32(query weight x IDF)
+    corpus: sp.csr_matrix  # float64 holding the float32 document weights
+    factors: np.ndarray  # per query, its error factor (error_factors)
+    signed: bool  # a weight is negative: bounds need sum |q_t d_t|
+
+
+def operands(queries: sp.csr_matrix, corpus: sp.csr_matrix, term_weights: np.ndarray) -> Operands:
+    """Both sides of a retrieval (the corpus term-major or document-major) as summed."""
+    weighted = query_operand(queries, term_weights)
+    corpus = corpus_operand(corpus)
+    return Operands(weighted, corpus, error_factors(weighted), is_signed(weighted, corpus))
 
 
 def query_operand(queries: sp.csr_matrix, term_weights: np.ndarray) -> sp.csr_matrix:

@@ -27,11 +27,8 @@ from sparsebench.exactscores import (
     ExactSums,
     absolute,
     candidate_floor,
-    corpus_operand,
-    error_factors,
     exact_pair_sums,
-    is_signed,
-    query_operand,
+    operands,
     settle,
 )
 
@@ -200,12 +197,11 @@ def retrieve(
     """
     # term-major: rows are posting lists (pass `postings` to skip the transposition and
     # hold only one copy of the corpus)
-    inverted = corpus_operand(postings if postings is not None else sp.csr_matrix(documents.T))
+    inverted = postings if postings is not None else sp.csr_matrix(documents.T)
     n_docs = check_inputs(queries, inverted.shape[::-1], query_term_weights, doc_ids, query_ids)
-    weighted = query_operand(queries, query_term_weights)
-    factors = error_factors(weighted)
-    signed = is_signed(weighted, inverted)
-    inverted_magnitudes = absolute(inverted) if signed else None
+    summed = operands(queries, inverted, query_term_weights)
+    weighted, inverted, factors = summed.queries, summed.corpus, summed.factors
+    inverted_magnitudes = absolute(inverted) if summed.signed else None
     tie_keys = tie_break_keys(doc_ids)
     excluded = None
     if ignore_identical_ids:

@@ -19,16 +19,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from sparsebench.exactscores import (
-    absolute,
-    candidate_floor,
-    corpus_operand,
-    error_factors,
-    exact_pair_sums,
-    is_signed,
-    query_operand,
-    settle,
-)
+from sparsebench.exactscores import absolute, candidate_floor, exact_pair_sums, operands, settle
 from sparsebench.retrieval import RetrievedBatch, check_inputs, rank_candidates, tie_break_keys
 
 log = logging.getLogger(__name__)
@@ -88,10 +79,13 @@ def retrieve_torch(
 
     target = select_device(device)
     n_docs = check_inputs(queries, documents.shape, query_term_weights, doc_ids, query_ids)
-    documents = corpus_operand(documents)
-    weighted = query_operand(queries, query_term_weights)
-    factors = error_factors(weighted)
-    signed = is_signed(weighted, documents)
+    summed = operands(queries, documents, query_term_weights)
+    weighted, documents, factors, signed = (
+        summed.queries,
+        summed.corpus,
+        summed.factors,
+        summed.signed,
+    )
     tie_keys = tie_break_keys(doc_ids)
     excluded = pd.Index(doc_ids).get_indexer(list(query_ids)) if ignore_identical_ids else None
     vocabulary = max(documents.shape[1], 1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -19,6 +19,9 @@ import pyarrow.csv as pacsv
 
 from sparsebench.errors import DataError
 from sparsebench.textfiles import first_bad, read_fields
+
+if TYPE_CHECKING:
+    from sparsebench.retrieval import RetrievedBatch
 
 
 def format_run_lines(
@@ -40,11 +43,27 @@ def format_run_lines(
     return buffer.getvalue()
 
 
-def write_run_block(handle: IO[str], query_ids, doc_ids, ranks, scores, tag: str) -> None:
-    if len(ranks):
+def write_retrieved(
+    handle: IO[str],
+    first: int,
+    batch: RetrievedBatch,
+    query_ids: np.ndarray,
+    doc_ids: np.ndarray,
+    tag: str,
+) -> int:
+    """Write the run lines of a retrieved batch whose first query is `first`; returns
+    how many lines."""
+    if len(batch.ranks):
         handle.write(
-            format_run_lines(np.asarray(query_ids), np.asarray(doc_ids), ranks, scores, tag)
+            format_run_lines(
+                np.asarray(query_ids[first + batch.query_rows]),
+                np.asarray(doc_ids[batch.doc_rows]),
+                batch.ranks,
+                batch.scores,
+                tag,
+            )
         )
+    return len(batch.ranks)
 
 
 _RUN_COLUMNS = ["query_id", "q0", "doc_id", "rank", "score", "tag"]

@@ -42,7 +42,7 @@ from sparsebench.metrics import default_metric_names, evaluate_run
 from sparsebench.prepare import prepare_dataset, read_corpus_slice, read_qrels
 from sparsebench.pruning import prune_rows
 from sparsebench.retrieval import retrieve
-from sparsebench.runfile import misordered_queries, read_run, write_run_block
+from sparsebench.runfile import misordered_queries, read_run, write_retrieved
 from sparsebench.sparse import LabelledCSR, align_columns, stack_npz_files
 from sparsebench.weighting import (
     bm25_document_weights,
@@ -432,15 +432,7 @@ def retrieve_run(
             device=device,
             **({"postings": matrix} if term_major else {}),
         ):
-            write_run_block(
-                handle,
-                query_ids[start + batch.query_rows],
-                doc_ids[batch.doc_rows],
-                batch.ranks,
-                batch.scores,
-                tag,
-            )
-            n_lines += len(batch.ranks)
+            n_lines += write_retrieved(handle, start, batch, query_ids, doc_ids, tag)
             bar.update(batch.n_queries)
     log.info("wrote %d run lines for %d queries to %s", n_lines, len(query_ids), out_run)
 

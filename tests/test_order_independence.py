@@ -26,7 +26,7 @@ from sparsebench import stages
 from sparsebench.exactscores import error_factors, settle
 from sparsebench.fileio import load_csr, save_csr
 from sparsebench.retrieval import retrieve
-from sparsebench.runfile import write_run_block
+from sparsebench.runfile import write_retrieved
 
 
 def splade_like(seed: int, n_docs: int, n_queries: int, vocabulary: int = 2000):
@@ -68,14 +68,7 @@ def reorder_rows(matrix: sp.csr_matrix, how: str, seed: int = 0) -> sp.csr_matri
 def run_bytes(batches, doc_ids, query_ids) -> bytes:
     handle = io.StringIO()
     for start, batch in batches:
-        write_run_block(
-            handle,
-            query_ids[start + batch.query_rows],
-            doc_ids[batch.doc_rows],
-            batch.ranks,
-            batch.scores,
-            "m",
-        )
+        write_retrieved(handle, start, batch, query_ids, doc_ids, "m")
     return handle.getvalue().encode()
 
 
