@@ -85,9 +85,13 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
 
 
 def best_of(repeat: int, work) -> dict:
-    """The fastest of `repeat` calls of work() -> (seconds, top)."""
-    runs = [work() for _ in range(repeat)]
-    return {"seconds": min(seconds for seconds, _ in runs), "top": runs[0][1]}
+    """The fastest of `repeat` timed calls of work() -> top (or None)."""
+    seconds, tops = [], []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        tops.append(work())
+        seconds.append(time.perf_counter() - start)
+    return {"seconds": min(seconds), "top": tops[0]}
 
 
 def run_sparsebench(folder: Path, k: int, repeat: int) -> dict:
@@ -109,13 +113,12 @@ def run_sparsebench(folder: Path, k: int, repeat: int) -> dict:
     query_ids = np.array([f"q{i}" for i in range(queries.shape[0])], dtype=object)
 
     def work():
-        start = time.perf_counter()
         top = np.full((queries.shape[0], k), -1, np.int64)
         for first, batch in retrieve(
             queries, None, weights, k, doc_ids, query_ids, threads=2, postings=postings
         ):
             top[first + batch.query_rows, batch.ranks - 1] = batch.doc_rows
-        return time.perf_counter() - start, top
+        return top
 
     return best_of(repeat, work)
 
@@ -129,12 +132,7 @@ def run_reference(folder: Path, k: int, repeat: int) -> dict:
     )
     weights = np.load(folder / "idf.npy").astype(np.float32)
 
-    def work():
-        start = time.perf_counter()
-        top = reference_top(corpus, queries, weights, k)
-        return time.perf_counter() - start, top
-
-    return best_of(repeat, work)
+    return best_of(repeat, lambda: reference_top(corpus, queries, weights, k))
 
 
 def reference_top(corpus: sp.csr_matrix, queries: sp.csr_matrix, weights, k: int) -> np.ndarray:
@@ -169,14 +167,12 @@ def run_bm25s(folder: Path, k: int, repeat: int) -> dict:
     retriever.index(bm25s.tokenization.Tokenized(ids=tokens, vocab=vocabulary), show_progress=False)
 
     def work():
-        start = time.perf_counter()
         retriever.retrieve(
             bm25s.tokenization.Tokenized(ids=query_tokens, vocab=vocabulary),
             k=k,
             show_progress=False,
             n_threads=0,
         )
-        return time.perf_counter() - start, None
 
     return best_of(repeat, work)
 

@@ -63,9 +63,9 @@ def query_operand(queries: sp.csr_matrix, term_weights: np.ndarray) -> sp.csr_ma
     float64 so that products with float32 document weights are exact. The stored order
     of each row's terms is kept: it is the order in which scipy adds them."""
     queries = sp.csr_matrix(queries, dtype=np.float32)
-    data = queries.data * term_weights.astype(np.float32)[queries.indices]
+    data = queries.data * term_weights.astype(np.float32)[queries.indices]  # float32
     weighted = sp.csr_matrix(
-        (data.astype(np.float32).astype(np.float64), queries.indices, queries.indptr),
+        (data.astype(np.float64), queries.indices, queries.indptr),
         shape=queries.shape,
     )
     weighted.eliminate_zeros()
@@ -144,7 +144,8 @@ def exact_pair_sums(
     term_major: bool,
 ) -> np.ndarray:
     """The correctly rounded float64 sum of the products of query `rows` with documents
-    `cols` (corpus term-major: terms x documents; else documents x terms)."""
+    `cols` (both as `operands` holds them; corpus term-major: terms x documents, else
+    documents x terms)."""
     starts = queries.indptr[rows].astype(np.int64)
     lengths = queries.indptr[rows + 1].astype(np.int64) - starts
     offsets = np.concatenate([[0], np.cumsum(lengths)])
@@ -152,9 +153,7 @@ def exact_pair_sums(
     terms = queries.indices[positions]
     docs = np.repeat(cols, lengths)
     picked = corpus[terms, docs] if term_major else corpus[docs, terms]
-    products = queries.data[positions].astype(np.float64) * np.asarray(
-        picked, dtype=np.float64
-    ).ravel().astype(np.float32).astype(np.float64)
+    products = queries.data[positions] * np.asarray(picked, dtype=np.float64).ravel()
     return np.array(
         [math.fsum(products[a:b]) for a, b in zip(offsets[:-1], offsets[1:], strict=True)],
         dtype=np.float64,

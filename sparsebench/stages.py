@@ -394,7 +394,7 @@ def retrieve_run(
     (scipy on CPU threads, or torch on a CUDA device) changes speed, not results.
     `weights` is the document-major matrix, or its term-major copy (postings.npz: one
     copy of the corpus in memory, no transposition) for the scipy backend."""
-    matrix = corpus_operand(load_csr(weights))  # float64, as retrieval sums
+    matrix = load_csr(weights)  # postings.npz is already the float64 retrieval sums in
     term_major = Path(weights).name.startswith("postings")
     if term_major and _backend_name(backend, device) == "torch":
         matrix, term_major = sp.csr_matrix(matrix.T), False
