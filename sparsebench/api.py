@@ -272,7 +272,7 @@ def run_pair(
     stages.evaluate(
         out / "run.trec",
         data / "qrels.tsv",
-        evaluation_params(config),
+        evaluation_params(config, "d"),
         out / "metrics.json",
         out / "per_query.tsv",
     )

@@ -104,23 +104,35 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce = commands.add_parser(
         "check-reproduction", help="hold a leaderboard against published figures; exit 1 on FAIL"
     )
-    reproduce.add_argument("--leaderboard", required=True, help="results/leaderboard.tsv")
     reproduce.add_argument(
-        "--expected", default="beir-ndcg10", help="built-in table name (beir-ndcg10) or a TSV path"
+        "--leaderboard",
+        required=True,
+        help="results/metrics.tsv (every metric) or results/leaderboard.tsv (one metric)",
+    )
+    reproduce.add_argument(
+        "--metric",
+        default="nDCG@10",
+        help="the metric of a leaderboard.tsv (default nDCG@10)",
+    )
+    reproduce.add_argument(
+        "--expected",
+        action="append",
+        default=None,
+        help="built-in table (beir, miracl, msmarco) or a TSV path; repeatable (default: all)",
     )
     reproduce.add_argument(
         "--model",
         action="append",
         required=True,
         metavar="MODEL=SYSTEM",
-        help="leaderboard model and the expected table's column, e.g. bm25=bm25-flat",
+        help="leaderboard model and the expected tables' system, e.g. bm25=bm25-flat",
     )
     reproduce.add_argument(
         "--dataset",
         action="append",
         default=[],
         metavar="DATASET=ROW",
-        help="leaderboard column and the expected table's row (default: same)",
+        help="leaderboard dataset and the expected tables' dataset (default: same)",
     )
     reproduce.add_argument("--ok", type=float, default=0.0005)
     reproduce.add_argument("--okish", type=float, default=0.005)
@@ -203,15 +215,18 @@ def _check_reproduction(args: argparse.Namespace) -> tuple[str, int]:
 
     from sparsebench import reproduction
 
-    board = pd.read_csv(args.leaderboard, sep="\t", index_col="model")
-    board = board[[c for c in board.columns if not str(c).startswith("sig:")]]
-    expected, metric = reproduction.load_expected(args.expected)
-    datasets = {d: d for d in board.columns if d != "average"}
+    table = pd.read_csv(args.leaderboard, sep="\t", dtype={"model": str, "dataset": str})
+    if {"model", "dataset", "metric", "value"} <= set(table.columns):
+        measured = table
+    else:
+        measured = reproduction.measured_from_leaderboard(table.set_index("model"), args.metric)
+    expected = reproduction.load_expected(args.expected or list(reproduction.BUILTIN))
+    datasets = {d: d for d in measured["dataset"].unique()}
     datasets.update(_mapping(args.dataset, "--dataset"))
     result = reproduction.check(
-        board, expected, _mapping(args.model, "--model"), datasets, args.ok, args.okish
+        measured, expected, _mapping(args.model, "--model"), datasets, args.ok, args.okish
     )
-    text = reproduction.markdown(result, metric, args.ok, args.okish)
+    text = reproduction.markdown(result, args.ok, args.okish)
     failed = int((result["status"] == "FAIL").sum())
     return text, 1 if failed else 0
 

@@ -18,6 +18,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from sparsebench.datasetchecks import dataset_problems
 from sparsebench.errors import ConfigError
 
 # Lexical kinds analyze text into term counts (one shared document encoding) and differ
@@ -83,6 +84,9 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     resolved["datasets"] = _expand_groups(resolved["datasets"])
     for name, dataset in resolved["datasets"].items():
         _resolve_dataset(name, dataset)
+    problems = dataset_problems(resolved["datasets"])
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
     for name, model in resolved["models"].items():
         if model["kind"] == "splade" and not (model.get("model") or model.get("doc_model")):
             raise ConfigError(
@@ -229,6 +233,8 @@ def _resolve_dataset(name: str, dataset: dict[str, Any]) -> None:
         dataset.setdefault("split", "dev" if dataset["name"] in DEV_SPLIT else "test")
     if source in ("miracl", "mmarco"):
         dataset.setdefault("split", "dev")
+    if source == "ir_datasets":
+        dataset.setdefault("split", dataset["id"].rstrip("/").rsplit("/", 1)[-1])
     dataset.setdefault("split", "test")
     dataset.setdefault("ignore_identical_ids", False)
 
@@ -455,8 +461,8 @@ def retrieval_params(config: Mapping[str, Any], dataset: str) -> dict[str, Any]:
     }
 
 
-def evaluation_params(config: Mapping[str, Any]) -> dict[str, Any]:
-    """What changes the metric files."""
+def evaluation_params(config: Mapping[str, Any], dataset: str | None = None) -> dict[str, Any]:
+    """What changes the metric files (of `dataset`, whose relevance level may be its own)."""
     from sparsebench.measures import default_metric_names
 
     evaluation = config["evaluation"]
@@ -471,5 +477,9 @@ def evaluation_params(config: Mapping[str, Any]) -> dict[str, Any]:
             )
         ),
         "query_set": evaluation["query_set"],
-        "relevance_level": int(evaluation["relevance_level"]),
+        "relevance_level": int(
+            config["datasets"]
+            .get(dataset, {})
+            .get("relevance_level", evaluation["relevance_level"])
+        ),
     }

@@ -1,13 +1,16 @@
-"""Hold the leaderboard against published figures, as Pyserini's two-click reproductions do.
+"""Hold measured figures against published ones, as Pyserini's two-click reproductions do.
 
-Each (model x dataset) cell present in both is OK (within `ok`, default 0.0005), OKISH
-(within `okish`, default 0.005) or FAIL.
+A table of published figures is long: one row per (dataset, system, metric) with its value
+and the source it was read from. Each (model x dataset x metric) measured here that has a
+published counterpart is OK (within `ok`, default 0.0005), OKISH (within `okish`, default
+0.005) or FAIL. Built-in tables: beir (nDCG@10 and Recall@100, cqadupstack forum by forum),
+miracl (BM25 per language), msmarco (MS MARCO passage dev, TREC DL 2019 and 2020).
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 
@@ -15,116 +18,150 @@ import pandas as pd
 
 from sparsebench.errors import DataError
 
-BUILTIN = ("beir-ndcg10",)
-STATUS_ORDER = ("OK", "OKISH", "FAIL")
+BUILTIN = ("beir", "miracl", "msmarco")
+ALIASES = {"beir-ndcg10": ("beir", "nDCG@10")}  # the single-metric table of earlier versions
+COLUMNS = ["dataset", "system", "metric", "value", "source"]
+RESULT_COLUMNS = [
+    "model",
+    "dataset",
+    "metric",
+    "expected_system",
+    "expected_dataset",
+    "expected",
+    "measured",
+    "difference",
+    "status",
+    "source",
+]
 
 
-def load_expected(source: str) -> tuple[pd.DataFrame, str]:
-    """A table of published figures (rows: datasets, columns: systems) and its metric.
-
-    `source` is a built-in table name or a path; '# metric: NAME' in a comment line names
-    the metric (default nDCG@10).
-    """
-    if source in BUILTIN:
-        text = (
-            resources.files("sparsebench").joinpath(f"resources/reference/{source}.tsv").read_text()
-        )
+def _read_table(name: str) -> pd.DataFrame:
+    """One table of published figures, long; a wide table (rows datasets, columns systems,
+    '# metric: NAME' in a comment, default nDCG@10) is read as long too."""
+    if name in BUILTIN:
+        where = f"sparsebench/resources/reference/{name}.tsv"
+        text = resources.files("sparsebench").joinpath(f"resources/reference/{name}.tsv")
+        text = text.read_text(encoding="utf-8")
     else:
-        path = Path(source)
+        path = Path(name)
         if not path.is_file():
             raise DataError(
-                f"no table of expected figures at {source} (built-in: {', '.join(BUILTIN)})"
+                f"no table of expected figures at {name} (built-in: {', '.join(BUILTIN)})"
             )
-        text = path.read_text(encoding="utf-8")
-    metric = "nDCG@10"
-    for line in text.splitlines():
-        if line.startswith("# metric:"):
-            metric = line.split(":", 1)[1].strip()
-    table = pd.read_csv(io.StringIO(text), sep="\t", comment="#", index_col=0, dtype={0: str})
-    return table, metric
+        where, text = str(path), path.read_text(encoding="utf-8")
+    table = pd.read_csv(io.StringIO(text), sep="\t", comment="#", dtype=str)
+    if {"dataset", "system", "metric", "value"} <= set(table.columns):
+        if "source" not in table.columns:
+            table["source"] = where
+    else:
+        metric = "nDCG@10"
+        for line in text.splitlines():
+            if line.startswith("# metric:"):
+                metric = line.split(":", 1)[1].strip()
+        first = table.columns[0]
+        table = table.melt(id_vars=first, var_name="system", value_name="value")
+        table = table.rename(columns={first: "dataset"}).dropna(subset=["value"])
+        table["metric"], table["source"] = metric, where
+    table = table[COLUMNS].copy()
+    table["value"] = pd.to_numeric(table["value"], errors="raise")
+    return table
+
+
+def load_expected(sources: str | Sequence[str]) -> pd.DataFrame:
+    """Published figures from built-in tables (by name) and TSV files (by path)."""
+    names = [sources] if isinstance(sources, str) else list(sources)
+    tables = []
+    for name in names:
+        if name in ALIASES:
+            table, metric = ALIASES[name]
+            chosen = _read_table(table)
+            tables.append(chosen[chosen["metric"] == metric])
+        else:
+            tables.append(_read_table(name))
+    expected = pd.concat(tables, ignore_index=True)
+    duplicated = expected.duplicated(["dataset", "system", "metric"], keep=False)
+    if duplicated.any():
+        first = expected[duplicated].iloc[0]
+        raise DataError(
+            f"the expected figures give {first['system']} on {first['dataset']} "
+            f"({first['metric']}) more than once"
+        )
+    return expected
 
 
 def check(
-    leaderboard: pd.DataFrame,
+    measured: pd.DataFrame,
     expected: pd.DataFrame,
     models: Mapping[str, str],
     datasets: Mapping[str, str],
     ok: float = 0.0005,
     okish: float = 0.005,
 ) -> pd.DataFrame:
-    """One row per (model, dataset) cell found in both tables, with its status.
+    """One row per measured (model, dataset, metric) that has a published figure.
 
-    leaderboard: rows models, columns datasets; models: model -> expected column;
-    datasets: dataset -> expected row.
+    measured: long (model, dataset, metric, value); models: model -> expected system;
+    datasets: dataset -> expected dataset row.
     """
-    rows = []
     for model, system in models.items():
-        if model not in leaderboard.index:
-            raise DataError(f"model {model!r} is not on the leaderboard")
-        if system not in expected.columns:
+        if model not in set(measured["model"]):
+            raise DataError(f"model {model!r} has no measured figures")
+        if system not in set(expected["system"]):
             raise DataError(
                 f"the expected figures have no system {system!r} "
-                f"(they have: {', '.join(expected.columns)})"
+                f"(they have: {', '.join(dict.fromkeys(expected['system']))})"
             )
-        for dataset, row_name in datasets.items():
-            if dataset not in leaderboard.columns or row_name not in expected.index:
-                continue
-            ours, theirs = leaderboard.loc[model, dataset], expected.loc[row_name, system]
-            if pd.isna(ours) or pd.isna(theirs):
-                continue
-            difference = float(ours) - float(theirs)
-            status = (
-                "OK"
-                if abs(difference) <= ok + 1e-12
-                else ("OKISH" if abs(difference) <= okish + 1e-12 else "FAIL")
-            )
-            rows.append(
-                {
-                    "model": model,
-                    "dataset": dataset,
-                    "expected_system": system,
-                    "expected_dataset": row_name,
-                    "expected": float(theirs),
-                    "measured": float(ours),
-                    "difference": difference,
-                    "status": status,
-                }
-            )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "model",
-            "dataset",
-            "expected_system",
-            "expected_dataset",
-            "expected",
-            "measured",
-            "difference",
-            "status",
-        ],
-    )
+    chosen = measured[measured["model"].isin(list(models))].copy()
+    chosen["expected_system"] = chosen["model"].map(models)
+    chosen["expected_dataset"] = chosen["dataset"].map(datasets)
+    renamed = {"dataset": "expected_dataset", "system": "expected_system", "value": "expected"}
+    joined = chosen.merge(
+        expected.rename(columns=renamed),
+        on=["expected_dataset", "expected_system", "metric"],
+        how="inner",
+    ).rename(columns={"value": "measured"})
+    joined = joined.dropna(subset=["measured", "expected"])
+    joined["difference"] = joined["measured"] - joined["expected"]
+    size = joined["difference"].abs()
+    joined["status"] = "FAIL"
+    joined.loc[size <= okish + 1e-12, "status"] = "OKISH"
+    joined.loc[size <= ok + 1e-12, "status"] = "OK"
+    order = {m: i for i, m in enumerate(models)}
+    joined["_model"] = joined["model"].map(order)
+    joined = joined.sort_values(["_model", "dataset", "metric"], kind="stable")
+    return joined[RESULT_COLUMNS].reset_index(drop=True)
 
 
-def markdown(result: pd.DataFrame, metric: str, ok: float, okish: float) -> str:
-    lines = [f"## Reproduction check: {metric}", ""]
+def markdown(result: pd.DataFrame, ok: float, okish: float) -> str:
+    lines = ["## Reproduction check", ""]
     if result.empty:
         return "\n".join(
             lines
             + [
-                "No cell of the leaderboard has a published figure to "
-                "compare with (see `reproduction` in config.yaml).",
+                "No figure measured here has a published counterpart to compare with (see "
+                "`reproduction` in config.yaml).",
                 "",
             ]
         )
+    counts = result["status"].value_counts()
+    summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("OK", "OKISH", "FAIL"))
     lines += [
-        f"OK: within {ok}; OKISH: within {okish}; FAIL: further.",
+        f"OK: within {ok}; OKISH: within {okish}; FAIL: further. {summary}.",
         "",
-        "| model | dataset | published | measured | difference | status |",
-        "|---|---|---:|---:|---:|---|",
+        "| model | dataset | metric | published | measured | difference | status | source |",
+        "|---|---|---|---:|---:|---:|---|---|",
     ]
     for r in result.itertuples(index=False):
         lines.append(
-            f"| {r.model} | {r.dataset} | {r.expected:.4f} ({r.expected_system}) | "
-            f"{r.measured:.4f} | {r.difference:+.4f} | {r.status} |"
+            f"| {r.model} | {r.dataset} | {r.metric} | {r.expected:.4f} ({r.expected_system}) "
+            f"| {r.measured:.4f} | {r.difference:+.4f} | {r.status} | {r.source} |"
         )
     return "\n".join(lines + [""])
+
+
+def measured_from_leaderboard(board: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """A wide leaderboard (rows models, columns datasets) as long measured figures."""
+    columns = [c for c in board.columns if c != "average" and not str(c).startswith("sig:")]
+    long = board[columns].reset_index().melt(id_vars=board.index.name or "index")
+    long.columns = ["model", "dataset", "value"]
+    long["metric"] = metric
+    return long[["model", "dataset", "metric", "value"]]

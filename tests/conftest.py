@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+# ir_datasets makes its cache folder when imported (config checks import it): a fresh one
+# per session, never the user's ~/.ir_datasets
+os.environ.setdefault("IR_DATASETS_HOME", tempfile.mkdtemp(prefix="sparsebench-irds-"))
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SPARSEBENCH_SHARED", REPO.parent / "shared")).resolve()

@@ -118,3 +118,22 @@ def test_shipped_configs_are_valid(path):
     config = load_config_file(REPO / path)
     assert config["models"] and config["datasets"]
     assert yaml.safe_load((REPO / path).read_text())
+
+
+def test_a_dataset_counts_relevance_from_its_own_level():
+    """TREC DL's published MAP and recall count grades 2-3 (trec_eval -l 2): a dataset's
+    relevance_level overrides evaluation.relevance_level for its metric files only."""
+    from sparsebench.config import evaluation_params
+
+    config = validate_config(
+        {
+            "datasets": {
+                "dl": {"source": "builtin", "name": "minibeir", "relevance_level": 2},
+                "mini": {"source": "builtin", "name": "minibeir"},
+            },
+            "models": {"bm25": {"kind": "bm25"}},
+        }
+    )
+    assert evaluation_params(config, "dl")["relevance_level"] == 2
+    assert evaluation_params(config, "mini")["relevance_level"] == 1
+    assert evaluation_params(config) == evaluation_params(config, "mini")

@@ -20,10 +20,12 @@ def names(requirements):
 
 
 def env_names(path):
+    """Conda packages and the packages of the `pip:` list."""
     entries = yaml.safe_load(path.read_text())["dependencies"]
+    pip = [p for e in entries if isinstance(e, dict) for p in e.get("pip", [])]
     return {
         re.split(r"[<>=!~ ]", e, maxsplit=1)[0].strip().lower()
-        for e in entries
+        for e in [*entries, *pip]
         if isinstance(e, str)
     }
 

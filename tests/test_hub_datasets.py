@@ -105,10 +105,10 @@ def build_mmarco(root):
     ):
         queries = root / "data" / "google" / "queries" / "dev"
         queries.mkdir(parents=True, exist_ok=True)
-        (queries / f"{language}_queries.dev.tsv").write_text(
+        (queries / f"{language}_queries.dev.small.tsv").write_text(
             "".join(f"{q}\t{t}\n" for q, t in zip(["10", "11"], texts, strict=True))
         )
-    qrels = root / "qrels.dev.small.tsv"
+    qrels = root / "data" / "qrels.dev.small.tsv"  # MS MARCO's, in the repository
     qrels.write_text("10\t0\t1\t1\n11\t0\t2\t1\n")
     return root, qrels
 
@@ -172,12 +172,13 @@ def test_mmarco_cross_lingual(tmp_path):
             "split": "dev",
             "corpus": str(root),
             "queries": str(root),
-            "qrels": str(qrels),
         },
         tmp_path / "out",
     )
     queries = pq.read_table(tmp_path / "out" / "queries.parquet").to_pydict()
     assert queries["text"][0] == "what controls the ocean tides"
+    # the judgments default to the repository's data/qrels.dev.small.tsv
+    assert_same_files(tmp_path / "out" / "qrels.tsv", _prepared_qrels(tmp_path, root, qrels))
     with pytest.raises(DataError, match="mMARCO has no language 'xx'"):
         stages.prepare(
             "mm",
@@ -190,6 +191,12 @@ def test_mmarco_cross_lingual(tmp_path):
             },
             tmp_path / "bad",
         )
+
+
+def _prepared_qrels(tmp_path, root, qrels):
+    entry = {"source": "mmarco", "language": "pt", "split": "dev", "qrels": str(qrels)}
+    stages.prepare("given", {**entry, "corpus": str(root), "queries": str(root)}, tmp_path / "g")
+    return tmp_path / "g" / "qrels.tsv"
 
 
 def test_language_aware_analyzers():

@@ -12,7 +12,7 @@ from scipy import stats
 from sparsebench.cli import main
 from sparsebench.comparisons import SignificanceSettings, markers, significance_table
 from sparsebench.errors import DataError
-from sparsebench.reproduction import check, load_expected
+from sparsebench.reproduction import check, load_expected, measured_from_leaderboard
 from sparsebench.significance import adjust_p_values, align, paired_tests
 
 RNG = np.random.default_rng(7)
@@ -178,24 +178,62 @@ def test_compare_command(tmp_path, capsys):
 
 
 def test_reproduction_check(tmp_path, capsys):
-    expected, metric = load_expected("beir-ndcg10")
-    assert metric == "nDCG@10" and expected.loc["scifact", "bm25-flat"] == 0.6789
+    expected = load_expected("beir-ndcg10")
+    assert set(expected["metric"]) == {"nDCG@10"}
+    scifact = expected[(expected["dataset"] == "scifact") & (expected["system"] == "bm25-flat")]
+    assert scifact["value"].tolist() == [0.6789]
     board = pd.DataFrame(
         {"scifact": [0.6786, 0.6750, 0.60], "average": [0, 0, 0]},
         index=pd.Index(["a", "b", "c"], name="model"),
     )
     result = check(
-        board,
+        measured_from_leaderboard(board, "nDCG@10"),
         expected,
         {"a": "bm25-flat", "b": "bm25-flat", "c": "bm25-flat"},
         {"scifact": "scifact"},
     )
     assert list(result["status"]) == ["OK", "OKISH", "FAIL"]
+    assert set(result["source"]) == set(scifact["source"])
     path = tmp_path / "leaderboard.tsv"
     board.assign(**{"sig:scifact": ""}).to_csv(path, sep="\t")
     assert main(["check-reproduction", "--leaderboard", str(path), "--model", "a=bm25-flat"]) == 0
     assert main(["check-reproduction", "--leaderboard", str(path), "--model", "c=bm25-flat"]) == 1
     assert "FAIL" in capsys.readouterr().out
+
+
+def test_reproduction_check_holds_every_published_metric(tmp_path, capsys):
+    """A long metrics file is checked on every metric with a published figure (nDCG@10
+    and Recall@100 here), forum by forum for cqadupstack; a figure of another metric or
+    an unmapped model is not compared."""
+    expected = load_expected(["beir"])
+    published = expected.set_index(["dataset", "system", "metric"])["value"]
+    rows = []
+    for dataset in ("scifact", "cqadupstack-android"):
+        for metric in ("nDCG@10", "Recall@100"):
+            value = published[(dataset, "bm25-flat", metric)]
+            rows.append(("bm25", dataset, metric, value + 0.0003))
+        rows.append(("bm25", dataset, "MRR@10", 0.5))
+        rows.append(("other", dataset, "nDCG@10", 0.1))
+    measured = pd.DataFrame(rows, columns=["model", "dataset", "metric", "value"])
+    result = check(measured, expected, {"bm25": "bm25-flat"}, {d: d for d in measured["dataset"]})
+    assert len(result) == 4 and set(result["status"]) == {"OK"}
+    assert set(result["metric"]) == {"nDCG@10", "Recall@100"}
+    path = tmp_path / "metrics.tsv"
+    measured.to_csv(path, sep="\t", index=False)
+    wrong = measured.assign(value=measured["value"] - 0.01)
+    wrong.to_csv(tmp_path / "wrong.tsv", sep="\t", index=False)
+    command = ["check-reproduction", "--model", "bm25=bm25-flat", "--leaderboard"]
+    assert main([*command, str(path)]) == 0
+    assert "cqadupstack-android | Recall@100" in capsys.readouterr().out
+    assert main([*command, str(tmp_path / "wrong.tsv")]) == 1
+    with pytest.raises(DataError, match="no system 'nonesuch'"):
+        check(measured, expected, {"bm25": "nonesuch"}, {})
+    twice = tmp_path / "twice.tsv"
+    twice.write_text(
+        "dataset\tsystem\tmetric\tvalue\tsource\nx\ts\tMAP\t0.1\ta\nx\ts\tMAP\t0.2\tb\n"
+    )
+    with pytest.raises(DataError, match="more than once"):
+        load_expected(str(twice))
 
 
 def test_report_files_are_byte_identical_on_rerun(tmp_path):

@@ -10,6 +10,8 @@ def prepare_inputs(wildcards):
         return {"archive": f"results/downloads/beir/{entry['name']}.zip"}
     if source == "files":
         return {"files": [entry["corpus"], entry["queries"], entry["qrels"]]}
+    if source == "ir_datasets":  # fetched (md5-checked) by ir_datasets in the job
+        return {}
     if source in ("miracl", "mmarco"):  # local copies only; hub files are fetched by the job
         keys = ("corpus", "topics", "queries", "qrels")
         folders = [Path(entry[k]).expanduser() for k in keys if k in entry]

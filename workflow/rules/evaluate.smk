@@ -19,7 +19,7 @@ rule evaluate:
         manifest="results/eval/{model}/{dataset}/manifest.json",
     params:
         library=library_code("evaluate"),
-        evaluation=sbconfig.evaluation_params(config),
+        evaluation=lambda wc: sbconfig.evaluation_params(config, wc.dataset),
         model=lambda wc: sbconfig.model_fingerprint(model_config(wc), language(wc)),
     log:
         "results/logs/evaluate/{model}/{dataset}.log",
