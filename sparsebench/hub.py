@@ -79,8 +79,10 @@ def hub_snapshot(repo: str, patterns: list[str], revision: str = "main") -> Path
 
     Only the data files are read, never the repository's loading script, so repositories
     that still ship one (miracl, mmarco) load with any version of `datasets`. Each file is
-    written under a temporary name and renamed when complete: a killed download resumes
-    and is never taken for whole. Offline (HF_HUB_OFFLINE=1), the cached copy is used.
+    written under a temporary name and moved into the cache only when complete: a cut
+    connection is retried within the call, and a killed download is never taken for whole
+    (the next run fetches the file again). Offline (HF_HUB_OFFLINE=1), the cached copy is
+    used.
     """
     from huggingface_hub import snapshot_download
 

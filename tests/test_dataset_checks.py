@@ -109,3 +109,27 @@ def test_the_sources_check_themselves_too():
         MiraclSource("sw", "test-b").check()
     with pytest.raises(DataError, match="mMARCO has no language 'xx'"):
         MmarcoSource("xx").check()
+
+
+def test_the_workflow_refuses_before_planning_any_job(tmp_path):
+    import yaml
+    from test_workflow import snakemake
+
+    config = {
+        "datasets": {
+            "bioasq": {"source": "beir"},
+            "sw": {"source": "miracl", "language": "sw", "split": "testA"},
+        },
+        "models": {"bm25": {"kind": "bm25"}},
+    }
+    configfile = tmp_path / "c.yaml"
+    configfile.write_text(yaml.safe_dump(config))
+    result = snakemake(tmp_path / "work", "-n", configfile=configfile, check=False)
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "config.datasets.bioasq.name: BEIR does not distribute bioasq" in output
+    assert (
+        "config.datasets.sw.split: MIRACL sw has no split 'testA' (did you mean 'test-a'?)"
+        in output
+    )
+    assert "download_beir" not in result.stdout

@@ -430,3 +430,60 @@ def test_judgments_are_kept_as_given():
         qrels_frame([("1", "7", -1), ("1", "7", 2)], "q")
     with pytest.raises(DataError, match="no judgments"):
         qrels_frame([], "q")
+
+
+# --- through the DAG ---------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_trec_dl_runs_through_the_dag_with_its_reference_rows(tmp_path):
+    """source: ir_datasets end to end: prepare reads ir_datasets' cache (any connection
+    goes to a closed port), MAP and recall count grades >= 2 (relevance_level: 2, as the
+    published TREC DL tables), nDCG@10 the graded gains, and the reproduction check
+    holds the run against the published TREC DL 2019 rows metric by metric."""
+    import pandas as pd
+    import pytrec_eval
+    import yaml
+    from test_workflow import snakemake
+
+    home = tmp_path / "irds"
+    build_trec_dl_2019(home)
+    dl19 = "msmarco-passage/trec-dl-2019/judged"
+    config = {
+        "datasets": {"dl19": {"source": "ir_datasets", "id": dl19, "relevance_level": 2}},
+        "models": {"bm25": {"kind": "bm25", "k1": 0.9, "b": 0.4}},
+        "reproduction": {"expected": ["msmarco"], "models": {"bm25": "bm25"}},
+    }
+    configfile = tmp_path / "c.yaml"
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    closed = "http://127.0.0.1:9"
+    env = {**os.environ, "IR_DATASETS_HOME": str(home), "HTTP_PROXY": closed}
+    env.update(HTTPS_PROXY=closed, http_proxy=closed, https_proxy=closed, NO_PROXY="")
+    workdir = tmp_path / "work"
+    snakemake(workdir, configfile=configfile, env=env)
+    results = workdir / "results"
+
+    qrels = pd.read_csv(results / "data" / "dl19" / "qrels.tsv", sep="\t", dtype=str)
+    assert sorted(map(tuple, qrels.to_numpy())) == sorted((q, d, str(g)) for q, d, g in DL_QRELS)
+    run = pd.read_csv(
+        results / "runs" / "bm25" / "dl19.trec", sep=" ", header=None, dtype={0: str, 2: str}
+    )
+    as_dict = {}
+    for qid, doc, score in zip(run[0], run[2], run[4], strict=True):
+        as_dict.setdefault(qid, {})[doc] = float(score)
+    judged = {}
+    for qid, doc, grade in DL_QRELS:
+        judged.setdefault(qid, {})[doc] = grade
+    measures = {"map", "recall.1000", "ndcg_cut.10"}
+    reference = pytrec_eval.RelevanceEvaluator(judged, measures, relevance_level=2)
+    per_query = reference.evaluate(as_dict)
+    ours = json.loads((results / "eval" / "bm25" / "dl19" / "metrics.json").read_text())
+    for name, key in (("MAP", "map"), ("Recall@1000", "recall_1000"), ("nDCG@10", "ndcg_cut_10")):
+        expected = sum(per_query.get(q, {}).get(key, 0.0) for q in judged) / len(judged)
+        assert ours[name] == pytest.approx(expected, abs=1e-12), name
+    checked = pd.read_csv(results / "reproduction.tsv", sep="\t")
+    assert set(checked["metric"]) == {"nDCG@10", "Recall@1000", "MAP"}
+    assert set(checked["expected_dataset"]) == {dl19}
+    published = checked.set_index("metric")["expected"]
+    assert published["nDCG@10"] == 0.5058 and published["MAP"] == 0.3013
+    assert "dl19 | MAP" in (results / "leaderboard.md").read_text()

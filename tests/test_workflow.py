@@ -49,11 +49,12 @@ def snakemake(
     configfile: Path | None = None,
     check: bool = True,
     snakefile: Path = REPO / "Snakefile",
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess:
     command = snakemake_command(
         workdir, "--cores", "2", *args, configfile=configfile, snakefile=snakefile
     )
-    result = subprocess.run(command, capture_output=True, text=True, cwd=workdir.parent)
+    result = subprocess.run(command, capture_output=True, text=True, cwd=workdir.parent, env=env)
     if check and result.returncode != 0:
         raise AssertionError(f"snakemake failed:\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}")
     return result

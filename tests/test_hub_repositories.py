@@ -1,0 +1,130 @@
+"""MIRACL and mMARCO read from hub repositories that still ship a loading script beside
+their data files (as miracl/miracl-corpus, miracl/miracl and unicamp-dl/mmarco do), served
+by a local stand-in for the hub's file API: `datasets` refuses such a repository, the
+project reads its files with the packaged builders, through the whole DAG."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+import yaml
+from hubserver import HubServer, hub_env, serve_hub
+from test_hub_datasets import SW_QRELS, build_miracl, build_mmarco
+from test_workflow import snakemake
+
+from sparsebench.errors import DataError
+
+datasets = pytest.importorskip("datasets")
+
+SCRIPT = '''import datasets
+
+
+class Loader(datasets.GeneratorBasedBuilder):
+    """The repository's own loading script: never run by sparsebench."""
+'''
+
+
+def hub_repositories(root):
+    """miracl/miracl-corpus, miracl/miracl and unicamp-dl/mmarco in the hub's layout,
+    each with its loading script and README at the top."""
+    built_corpus, built_topics, _ = build_miracl(root.parent / "build")
+    corpus = root / "miracl" / "miracl-corpus"
+    topics = root / "miracl" / "miracl"
+    mmarco = root / "unicamp-dl" / "mmarco"
+    corpus.parent.mkdir(parents=True)
+    built_corpus.rename(corpus)
+    built_topics.rename(topics)
+    mmarco.mkdir(parents=True)
+    build_mmarco(mmarco)
+    for repo, script in (
+        (corpus, "miracl-corpus.py"),
+        (topics, "miracl.py"),
+        (mmarco, "mmarco.py"),
+    ):
+        (repo / script).write_text(SCRIPT)
+        (repo / "README.md").write_text(f"---\nlicense: apache-2.0\n---\n# {repo.name}\n")
+    return root
+
+
+def test_datasets_refuses_a_repository_with_a_loading_script(tmp_path, monkeypatch):
+    """The failure this project avoids: `load_dataset(repo, data_files=...)` on such a
+    repository raises, whatever data_files says."""
+    root = hub_repositories(tmp_path / "hub")
+    refused = pytest.raises(RuntimeError, match="Dataset scripts are no longer supported")
+    with serve_hub(root, monkeypatch, cache_dir=tmp_path / "cache"), refused:
+        datasets.load_dataset(
+            "miracl/miracl-corpus",
+            data_files="miracl-corpus-v1.0-sw/*.jsonl.gz",
+            split="train",
+            streaming=True,
+        )
+
+
+@pytest.mark.slow
+def test_miracl_and_mmarco_run_from_the_hub_through_the_dag(tmp_path):
+    root = hub_repositories(tmp_path / "hub")
+    config = {
+        "datasets": {
+            "miracl-sw": {"source": "miracl", "language": "sw"},
+            "mmarco-pt-en": {"source": "mmarco", "language": "pt", "query_language": "en"},
+        },
+        "models": {"bm25": {"kind": "bm25"}},
+        "significance": {"resamples": 200},
+    }
+    configfile = tmp_path / "c.yaml"
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    workdir = tmp_path / "work"
+    cache = tmp_path / "cache"
+    with HubServer(root) as server:
+        snakemake(workdir, configfile=configfile, env=hub_env(server, cache))
+        fetched = server.downloads()
+        commits = {r: server.commit(r) for r in ("miracl/miracl-corpus", "miracl/miracl")}
+        mmarco_commit = server.commit("unicamp-dl/mmarco")
+    assert not [f for f in fetched if f.endswith((".py", "README.md"))], fetched
+    assert "unicamp-dl/mmarco/data/qrels.dev.small.tsv" in fetched  # the default judgments
+    results = workdir / "results"
+    board = pd.read_csv(results / "leaderboard.tsv", sep="\t", index_col="model")
+    assert {"miracl-sw", "mmarco-pt-en"} <= set(board.columns)
+    info = json.loads((results / "data" / "miracl-sw" / "dataset.json").read_text())
+    assert info["source"]["commits"] == commits and info["n_docs"] == 6
+    qrels = pd.read_csv(results / "data" / "miracl-sw" / "qrels.tsv", sep="\t", dtype=str)
+    assert len(qrels) == len(SW_QRELS)
+    mm = json.loads((results / "data" / "mmarco-pt-en" / "dataset.json").read_text())
+    assert mm["source"]["commits"] == {"unicamp-dl/mmarco": mmarco_commit}
+
+    # offline, with the server gone, the cached files prepare the same data again
+    offline = hub_env("http://127.0.0.1:9", cache)
+    offline.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
+    before = (results / "data" / "miracl-sw" / "corpus.parquet").read_bytes()
+    snakemake(workdir, "--forcerun", "prepare", configfile=configfile, env=offline)
+    assert (results / "data" / "miracl-sw" / "corpus.parquet").read_bytes() == before
+
+
+def test_a_cut_download_never_counts_as_complete(tmp_path, monkeypatch):
+    """Connections cut midway through a corpus file, more often than huggingface_hub
+    retries within one call: nothing that looks complete is left in the cache, and the
+    next read fetches the file whole and reads exactly what the repository holds."""
+    import test_hub_datasets
+    from huggingface_hub import file_download
+
+    from sparsebench.hub import MiraclSource
+
+    monkeypatch.setattr(file_download.time, "sleep", lambda seconds: None)
+    root = hub_repositories(tmp_path / "hub")
+    relative = "miracl-corpus-v1.0-sw/docs-0.jsonl.gz"
+    cache = tmp_path / "cache" / "hub"
+    with serve_hub(root, monkeypatch, cache_dir=tmp_path / "cache") as server:
+        server.interrupt("miracl/miracl-corpus", relative, after_bytes=100, times=50)
+        with pytest.raises(DataError, match="cannot fetch"):
+            list(MiraclSource("sw").corpus_batches())
+        tries = server.downloads("miracl/miracl-corpus").count(f"miracl/miracl-corpus/{relative}")
+        assert tries > 1  # retried within the call, every try cut
+        assert not [p for p in cache.rglob("*.jsonl.gz") if p.exists()]
+        server._faults.clear()  # the cuts still queued: the next download is whole
+        batches = list(MiraclSource("sw").corpus_batches())
+    ids = [i for b in batches for i in b.column("_id").to_pylist()]
+    assert ids == [d for d, _, _ in test_hub_datasets.SW_DOCS]
+    (stored,) = [p for p in cache.rglob("*.jsonl.gz") if p.exists()]
+    assert stored.read_bytes() == (root / "miracl" / "miracl-corpus" / relative).read_bytes()
