@@ -133,3 +133,31 @@ def test_the_workflow_refuses_before_planning_any_job(tmp_path):
         in output
     )
     assert "download_beir" not in result.stdout
+
+
+def test_each_dataset_finds_its_row_of_the_published_tables():
+    from sparsebench.reproduction import load_expected
+    from sparsebench.stages import reproduction_targets
+
+    config = validate_config(
+        {
+            "datasets": {
+                "cqa": {"source": "beir", "name": "cqadupstack"},
+                "scifact": {"source": "beir"},
+                "sw": {"source": "miracl", "language": "sw"},
+                "sw-train": {"source": "miracl", "language": "sw", "split": "train"},
+                "dl20": {"source": "ir_datasets", "id": "msmarco-passage/trec-dl-2020/judged"},
+                "mine": {"source": "builtin", "name": "minibeir"},
+            },
+            "models": {"bm25": {"kind": "bm25"}},
+            "reproduction": {"datasets": {"mine": "scifact"}},
+        }
+    )
+    rows = reproduction_targets(config)
+    assert rows["cqa-android"] == "cqadupstack-android" and len(rows) == 17
+    assert rows["scifact"] == "scifact" and rows["sw"] == "miracl-sw"
+    assert rows["sw-train"] == "sw-train"  # the published MIRACL figures are dev figures
+    assert rows["dl20"] == "msmarco-passage/trec-dl-2020/judged"
+    assert rows["mine"] == "scifact"
+    published = set(load_expected(["beir", "miracl", "msmarco"])["dataset"])
+    assert {r for n, r in rows.items() if n not in ("sw-train", "mine")} <= published
