@@ -105,10 +105,13 @@ def pipeline_benchmarks(
     from sparsebench.tuning import uses_training_split
 
     datasets = config["datasets"]
-    files = [
+    # an archive the user put in place had no download job: asking for that job's
+    # benchmark would schedule it, and Snakemake would delete the archive first
+    downloads = [
         benchmark_path("download_beir", name=name)
         for name in dict.fromkeys(e["name"] for e in datasets.values() if e["source"] == "beir")
     ]
+    files = [path for path in downloads if Path(path).exists()]
     files += [benchmark_path("prepare", dataset=d) for d in datasets]
     for encoder, dataset in _encodings(config):
         files += [

@@ -1,13 +1,15 @@
 """Fetch dataset archives: stream to a temporary name, verify the md5, then move.
 
 A partial or corrupt download is never taken as done: the file only appears under its
-final name after its checksum matched.
+final name after its checksum matched. An archive used by prepare is checked again
+(verify_archive), whoever put it in place.
 """
 
 from __future__ import annotations
 
 import hashlib
 import http.client
+import json
 import logging
 import os
 import time
@@ -15,6 +17,7 @@ import urllib.error
 import urllib.request
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from sparsebench.errors import DownloadError
 from sparsebench.fileio import atomic_path
@@ -36,18 +39,22 @@ def beir_checksums() -> dict[str, tuple[str, int]]:
     return table
 
 
+def beir_md5(name: str, md5: str | None = None) -> str:
+    """The md5 a BEIR archive must have: `md5` if given, else the built-in table's."""
+    if md5 is not None:
+        return md5
+    known = beir_checksums()
+    if name not in known:
+        raise DownloadError(
+            f"no known md5 for BEIR dataset {name!r} (known: {', '.join(sorted(known))}); "
+            "give its checksum as `md5:` in the dataset entry"
+        )
+    return known[name][0]
+
+
 def beir_archive(name: str, base_url: str, md5: str | None = None) -> tuple[str, str]:
     """URL and expected md5 of a BEIR archive; `md5` overrides the built-in table."""
-    url = f"{base_url.rstrip('/')}/{name}.zip"
-    if md5 is None:
-        known = beir_checksums()
-        if name not in known:
-            raise DownloadError(
-                f"no known md5 for BEIR dataset {name!r} (known: {', '.join(sorted(known))}); "
-                "give its checksum as `md5:` in the dataset entry"
-            )
-        md5 = known[name][0]
-    return url, md5
+    return f"{base_url.rstrip('/')}/{name}.zip", beir_md5(name, md5)
 
 
 def download(
@@ -77,6 +84,57 @@ def download(
     raise AssertionError("unreachable")
 
 
+def _stamp_path(archive: Path) -> Path:
+    return archive.with_name(archive.name + ".md5")
+
+
+def _identity(archive: Path) -> dict[str, Any]:
+    stat = archive.stat()
+    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+
+
+def _write_stamp(archive: Path, md5: str) -> None:
+    """Record that `archive`, as it is now (size, mtime), has checksum `md5`."""
+    with atomic_path(_stamp_path(archive)) as tmp:
+        tmp.write_text(json.dumps({"md5": md5, **_identity(archive)}) + "\n", encoding="utf-8")
+
+
+def file_md5(path: str | os.PathLike) -> str:
+    digest = hashlib.md5()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(_BLOCK), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify_archive(archive: str | os.PathLike, md5: str) -> None:
+    """Refuse an archive whose md5 is not `md5`, whoever put it there (a download, or a
+    user copying it in). The file is never deleted: the error says what to do. A stamp
+    beside it (`<archive>.md5`, the checksum with the size and mtime it was computed for)
+    spares re-reading gigabytes while the file is unchanged."""
+    archive = Path(archive)
+    if not archive.is_file():
+        raise DownloadError(f"{archive} does not exist")
+    stamp = _stamp_path(archive)
+    if stamp.is_file():
+        try:
+            recorded = json.loads(stamp.read_text(encoding="utf-8"))
+        except ValueError:
+            recorded = {}
+        if recorded == {"md5": md5, **_identity(archive)}:
+            return
+    actual = file_md5(archive)
+    if actual != md5:
+        raise DownloadError(
+            f"{archive} has md5 {actual}, not the expected {md5}: it is not the archive "
+            "the dataset entry names, or it is damaged. It was left in place; replace it "
+            "with the right archive (or delete it to have it downloaded), or give its "
+            "checksum as `md5:` in the dataset entry if it is a different archive on purpose"
+        )
+    _write_stamp(archive, actual)
+    log.info("%s: md5 %s OK", archive, actual)
+
+
 def _download_once(url: str, target: Path, md5: str, timeout_s: float) -> str:
     digest = hashlib.md5()
     received = 0
@@ -101,6 +159,7 @@ def _download_once(url: str, target: Path, md5: str, timeout_s: float) -> str:
                 f"({received} bytes). The archive is corrupt or not the one expected; "
                 "it was not kept."
             )
+    _write_stamp(target, actual)
     log.info(
         "downloaded %s: %d bytes in %.1f s, md5 %s OK",
         url,

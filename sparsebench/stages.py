@@ -22,7 +22,7 @@ from sparsebench import provenance
 from sparsebench.accelerators import cuda_available
 from sparsebench.collection import FilesSource, FolderSource, ZipSource, builtin_collection_path
 from sparsebench.config import model_fingerprint, stable_hash
-from sparsebench.download import beir_archive, download
+from sparsebench.download import beir_archive, beir_md5, download, verify_archive
 from sparsebench.encoders import make_encoder
 from sparsebench.errors import DataError
 from sparsebench.exactscores import corpus_operand
@@ -118,8 +118,15 @@ def dataset_source(entry: dict[str, Any], archive: str | Path | None = None):
 
 
 def prepare(
-    name: str, entry: dict[str, Any], out_dir: str | Path, archive: str | Path | None = None
+    name: str,
+    entry: dict[str, Any],
+    out_dir: str | Path,
+    archive: str | Path | None = None,
 ) -> dict[str, Any]:
+    """The dataset in canonical form; a BEIR archive is first checked against its md5,
+    downloaded or not."""
+    if archive is not None and entry["source"] == "beir":
+        verify_archive(archive, beir_md5(entry["name"], entry.get("md5")))
     return prepare_dataset(dataset_source(entry, archive), out_dir, name, entry)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import http.server
+import json
+import os
 import threading
 from pathlib import Path
 
@@ -54,7 +56,7 @@ def test_verified_download(server, tmp_path):
     md5 = hashlib.md5(PAYLOAD).hexdigest()
     assert download(f"{server}/good.zip", tmp_path / "a.zip", md5, retries=0) == md5
     assert_same_bytes((tmp_path / "a.zip").read_bytes(), PAYLOAD, "a.zip")
-    assert leftovers(tmp_path) == ["a.zip"]
+    assert leftovers(tmp_path) == ["a.zip", "a.zip.md5"]  # the archive and its verified md5
 
 
 def test_checksum_mismatch_leaves_nothing(server, tmp_path):
@@ -84,3 +86,68 @@ def test_beir_checksums_are_the_corrected_ones():
     assert url == "https://mirror.example/beir/scifact.zip" and md5 == table["scifact"][0]
     with pytest.raises(DownloadError, match="give its checksum"):
         beir_archive("not-a-beir-set", "https://x")
+
+
+def _tiny_zip(path: Path, docs) -> str:
+    """A BEIR-layout archive of a tiny collection; its md5."""
+    import zipfile
+
+    from conftest import write_collection
+    from test_workflow import TINY_QRELS, TINY_QUERIES
+
+    folder = write_collection(path.parent / f"src-{path.stem}", docs, TINY_QUERIES, TINY_QRELS)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as archive:
+        for member in sorted(folder.rglob("*")):
+            if member.is_file():
+                archive.write(member, "tinybeir/" + member.relative_to(folder).as_posix())
+    return hashlib.md5(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.slow
+def test_an_archive_put_in_place_by_hand_is_checked_and_never_deleted(tmp_path):
+    """Offline, an archive copied into results/downloads/beir/ is used (once its md5 is
+    checked), never downloaded over or deleted; a wrong one is refused and left alone."""
+    import yaml
+    from test_workflow import TINY_DOCS, snakemake
+
+    from sparsebench.download import verify_archive
+
+    workdir = tmp_path / "work"
+    archive = workdir / "results" / "downloads" / "beir" / "tinybeir.zip"
+    md5 = _tiny_zip(archive, TINY_DOCS)
+    placed = archive.read_bytes()
+    entry = {"source": "beir", "name": "tinybeir", "base_url": "http://127.0.0.1:9", "md5": md5}
+    config = {"datasets": {"tiny": entry}, "models": {"bm25": {"kind": "bm25"}}}
+    configfile = tmp_path / "c.yaml"
+    configfile.write_text(yaml.safe_dump(config))
+    snakemake(workdir, configfile=configfile)
+    assert archive.read_bytes() == placed
+    assert not (workdir / "results" / "logs" / "download_beir").exists()
+    assert (workdir / "results" / "leaderboard.tsv").is_file()
+    assert f"tinybeir.zip: md5 {md5} OK" in (workdir / "results/logs/prepare/tiny.log").read_text()
+
+    # another archive under the same name: refused at prepare, left where it was
+    wrong = _tiny_zip(tmp_path / "other" / "tinybeir.zip", TINY_DOCS[:-1])
+    archive.write_bytes((tmp_path / "other" / "tinybeir.zip").read_bytes())
+    result = snakemake(workdir, "--forcerun", "prepare", configfile=configfile, check=False)
+    assert result.returncode != 0
+    log = (workdir / "results" / "logs" / "prepare" / "tiny.log").read_text()
+    assert f"has md5 {wrong}, not the expected {md5}" in log and "left in place" in log
+    assert archive.is_file() and hashlib.md5(archive.read_bytes()).hexdigest() == wrong
+    with pytest.raises(DownloadError, match="not the expected"):
+        verify_archive(archive, md5)
+
+
+def test_the_md5_stamp_is_trusted_only_while_the_file_is_unchanged(tmp_path):
+    from sparsebench.download import verify_archive
+
+    archive = tmp_path / "a.zip"
+    archive.write_bytes(PAYLOAD)
+    md5 = hashlib.md5(PAYLOAD).hexdigest()
+    verify_archive(archive, md5)
+    assert json.loads((tmp_path / "a.zip.md5").read_text())["md5"] == md5
+    archive.write_bytes(PAYLOAD[:-1] + b"!")  # same size, new content and mtime
+    os.utime(archive, ns=(1, 1))
+    with pytest.raises(DownloadError, match="not the expected"):
+        verify_archive(archive, md5)
