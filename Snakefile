@@ -21,7 +21,7 @@ sys.path.insert(0, workflow.basedir)
 
 from sparsebench.config import validate_config
 from sparsebench.errors import ConfigError
-from sparsebench.provenance import COMMAND_VARIABLE
+from sparsebench.provenance import COMMAND_VARIABLE, other_experiment
 
 min_version("9.0")
 
@@ -39,6 +39,12 @@ config.clear()
 config.update(_validated)
 
 os.environ.setdefault(COMMAND_VARIABLE, shlex.join(sys.argv))
+# `snakemake --report` packages the files in results/: refuse when they were made by
+# another experiment (another --configfile), rather than mix its figures with this one's.
+if any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv):
+    _other = other_experiment(config, "results/leaderboard.manifest.json")
+    if _other:
+        raise WorkflowError(f"cannot package the report: {_other}")
 # Jobs import the library from this checkout, installed or not (e.g. in a conda env),
 # and a custom encoder module from the working directory.
 os.environ["PYTHONPATH"] = os.pathsep.join(

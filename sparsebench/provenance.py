@@ -120,3 +120,20 @@ def dataset_provenance(dataset_json: str | Path) -> dict[str, Any]:
 
 def write_manifest(path: str | Path, content: dict[str, Any]) -> None:
     write_json(path, content)
+
+
+def other_experiment(config: dict[str, Any], manifest_path: str | Path) -> str | None:
+    """Why the results in place are not those of `config` (None when they are, or when
+    there are none yet): a report must describe one experiment, not the figures of the
+    last run mixed with the settings of another."""
+    path = Path(manifest_path)
+    if not path.is_file():
+        return None
+    recorded = read_json(path)
+    if recorded.get("settings_sha256") == stable_hash(config):
+        return None
+    return (
+        f"the results in {path.parent} are those of another experiment, made by "
+        f"`{recorded.get('command', '?')}`; repeat that run's --configfile (and --directory) "
+        "to package its report, or run this experiment first"
+    )

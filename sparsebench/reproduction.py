@@ -138,7 +138,7 @@ def markdown(result: pd.DataFrame, ok: float, okish: float) -> str:
             lines
             + [
                 "No figure measured here has a published counterpart to compare with (see "
-                "`reproduction` in config.yaml).",
+                "`reproduction` in the experiment's config).",
                 "",
             ]
         )

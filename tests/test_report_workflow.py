@@ -12,7 +12,7 @@ import struct
 import pytest
 import yaml
 from browser import HeadlessBrowser, find_browser
-from conftest import shared_path
+from conftest import REPO, shared_path
 from samefiles import assert_same_bytes
 from test_workflow import snakemake
 
@@ -181,3 +181,40 @@ def test_a_browser_shows_every_figure(reported, tmp_path):
                 assert shown == "frame", path
         browser.screenshot(tmp_path / "last.png")
         assert png_size((tmp_path / "last.png").read_bytes()) == (1400, 1000)
+
+
+def test_the_report_of_another_experiment_is_refused(reported, tmp_path):
+    """results/ holds the experiment run with its --configfile: packaging a report
+    without it (the default experiment's settings) would mix the two, so it is refused,
+    naming the run that made the results."""
+    workdir, _, _ = reported
+    result = snakemake(workdir, "--report", str(tmp_path / "mixed.html"), check=False)
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "cannot package the report: the results in results are those of another" in output
+    assert "repeat that run's --configfile" in output and "--configfile" in output
+    assert not (tmp_path / "mixed.html").exists()
+
+
+def test_the_front_page_counts_in_words(reported):
+    """'1 model on 1 dataset', not '1 models on 1 datasets' (the page's template)."""
+    import types
+
+    import jinja2
+
+    _, page, _ = reported
+    assert "2 models on" in page.read_text(encoding="utf-8")
+    template = jinja2.Template((REPO / "workflow" / "report" / "workflow.rst").read_text())
+    config = {
+        "models": {"bm25": {}},
+        "datasets": {"adi": {}},
+        "evaluation": {"primary_metric": "nDCG@10"},
+        "significance": {
+            "baseline": "bm25",
+            "primary_test": "t-test",
+            "correction": "holm",
+            "alpha": 0.05,
+        },
+    }
+    text = " ".join(template.render(snakemake=types.SimpleNamespace(config=config)).split())
+    assert text.startswith("sparsebench: 1 model on 1 dataset, ranked by")

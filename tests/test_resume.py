@@ -32,7 +32,7 @@ def finished_shards(encode_dir):
     return sorted(p for p in encode_dir.glob("*/npl/shards/*.npz") if not p.name.startswith("."))
 
 
-def test_kill_during_encoding_then_rerun_gives_identical_outputs(tmp_path):
+def npl_config(tmp_path):
     config = {
         "datasets": {"npl": {"source": "local", "path": str(shared_path("data", "npl"))}},
         "models": {"bm25": {"kind": "bm25"}},
@@ -41,24 +41,49 @@ def test_kill_during_encoding_then_rerun_gives_identical_outputs(tmp_path):
     }
     configfile = tmp_path / "c.yaml"
     configfile.write_text(yaml.safe_dump(config))
-    killed = tmp_path / "killed"
-    command = snakemake_command(killed, "--cores", "1", configfile=configfile)
+    return configfile
+
+
+def interrupt_during_encoding(workdir, configfile, how: signal.Signals) -> None:
+    """Start the workflow and send `how` to its process group (Ctrl-C sends SIGINT)
+    once a few corpus shards are done."""
+    command = snakemake_command(workdir, "--cores", "1", configfile=configfile)
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
-    shards = killed / "results" / "encode"
+    shards = workdir / "results" / "encode"
     deadline = time.time() + 120
     # Snakemake runs the shard jobs in no fixed order: wait for a count, not a name
     while time.time() < deadline and len(finished_shards(shards)) < 3:
         time.sleep(0.05)
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
+    os.killpg(process.pid, how)
+    process.wait(timeout=120)
+
+
+def test_ctrl_c_then_a_plain_rerun_gives_identical_outputs(tmp_path):
+    """Ctrl-C marks the running job's outputs incomplete; the workflow's own profile
+    (profiles/default: rerun-incomplete) lets a plain `snakemake` redo it."""
+    configfile = npl_config(tmp_path)
+    stopped = tmp_path / "stopped"
+    interrupt_during_encoding(stopped, configfile, signal.SIGINT)
+    assert 0 < len(finished_shards(stopped / "results" / "encode")) < 29
+    snakemake(stopped, configfile=configfile)
+    clean = tmp_path / "clean"
+    snakemake(clean, configfile=configfile)
+    assert_same_trees(outputs(stopped), outputs(clean))
+
+
+def test_kill_during_encoding_then_rerun_gives_identical_outputs(tmp_path):
+    configfile = npl_config(tmp_path)
+    killed = tmp_path / "killed"
+    interrupt_during_encoding(killed, configfile, signal.SIGKILL)
+    shards = killed / "results" / "encode"
     finished = finished_shards(shards)
     assert 0 < len(finished) < 29, len(finished)  # killed in the middle of encoding
     for shard in finished:  # a file under its final name is always complete
         sp.load_npz(shard)
     snakemake(killed, "--unlock", configfile=configfile)  # a hard kill leaves the lock
-    snakemake(killed, "--rerun-incomplete", configfile=configfile)
+    snakemake(killed, configfile=configfile)
     clean = tmp_path / "clean"
     snakemake(clean, configfile=configfile)
     assert_same_trees(outputs(killed), outputs(clean))
