@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import replace
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -259,9 +260,54 @@ def _expand_groups(datasets: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_config_file(path: str) -> dict[str, Any]:
-    """Read and validate a YAML config file (for the library and command-line use)."""
+    """Read and validate a YAML config file (for the library and command-line use);
+    relative paths in it are relative to the file."""
     with open(path, encoding="utf-8") as handle:
-        return validate_config(yaml.safe_load(handle) or {})
+        raw = yaml.safe_load(handle) or {}
+    return validate_config(resolve_relative_paths(raw, Path(path).resolve().parent))
+
+
+# Keys holding local paths, per dataset source (hub sources: only when the path exists).
+_PATH_KEYS = {
+    "local": ("path",),
+    "files": ("corpus", "queries", "qrels"),
+    "miracl": ("corpus", "topics"),
+    "mmarco": ("corpus", "queries", "qrels"),
+}
+
+
+def _resolved(value: Any, base: Path, must_exist: bool) -> Any:
+    if not isinstance(value, str) or not value or value.startswith(("~", "/")):
+        return value
+    if "://" in value or Path(value).is_absolute():
+        return value
+    candidate = base / value
+    if must_exist and not candidate.exists():
+        return value  # a hub id (miracl/miracl), a repo:path, not a local path
+    return str(candidate)
+
+
+def resolve_relative_paths(config: Mapping[str, Any], base: Path, names=None) -> dict[str, Any]:
+    """A copy of a raw config whose relative dataset and run paths are made absolute
+    against `base` (the folder of the config file that names them), as a user reading
+    the file expects, whatever folder Snakemake runs in. `names`: only these datasets
+    and models (those a given file defines)."""
+    resolved = copy.deepcopy(dict(config))
+    for section, keys_of in (
+        ("datasets", lambda e: _PATH_KEYS.get(e.get("source"), ())),
+        ("models", lambda e: ("path",) if e.get("kind") == "run" else ()),
+    ):
+        entries = resolved.get(section)
+        if not isinstance(entries, Mapping):
+            continue
+        for name, entry in entries.items():
+            if not isinstance(entry, dict) or (names is not None and name not in names):
+                continue
+            hub = entry.get("source") in ("miracl", "mmarco")
+            for key in keys_of(entry):
+                if key in entry:
+                    entry[key] = _resolved(entry[key], base, must_exist=hub)
+    return resolved
 
 
 def stable_hash(obj: Any) -> str:

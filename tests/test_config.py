@@ -137,3 +137,73 @@ def test_a_dataset_counts_relevance_from_its_own_level():
     assert evaluation_params(config, "dl")["relevance_level"] == 2
     assert evaluation_params(config, "mini")["relevance_level"] == 1
     assert evaluation_params(config) == evaluation_params(config, "mini")
+
+
+def test_relative_paths_are_relative_to_the_config_file(tmp_path):
+    """`path: data/mine` in /exp/c.yaml means /exp/data/mine, wherever Snakemake runs
+    (--directory) and whatever the current folder; hub ids and URLs are left alone."""
+    from sparsebench.config import load_config_file, resolve_relative_paths
+
+    (tmp_path / "exp" / "data" / "mine").mkdir(parents=True)
+    raw = {
+        "datasets": {
+            "mine": {"source": "local", "path": "data/mine"},
+            "abs": {"source": "local", "path": str(tmp_path / "x")},
+            "home": {"source": "local", "path": "~/x"},
+            "files": {
+                "source": "files",
+                "corpus": "c.jsonl",
+                "queries": "q.jsonl",
+                "qrels": "r.tsv",
+            },
+            "sw": {"source": "miracl", "language": "sw"},
+            "mm": {
+                "source": "mmarco",
+                "language": "pt",
+                "corpus": "unicamp-dl/mmarco",
+                "qrels": "https://host/qrels.tsv",
+                "qrels_md5": "0" * 32,
+            },
+        },
+        "models": {"ext": {"kind": "run", "path": "runs/{dataset}.trec"}, "bm25": {"kind": "bm25"}},
+    }
+    base = tmp_path / "exp"
+    resolved = resolve_relative_paths(raw, base)
+    datasets = resolved["datasets"]
+    assert datasets["mine"]["path"] == str(base / "data" / "mine")
+    assert datasets["abs"]["path"] == str(tmp_path / "x") and datasets["home"]["path"] == "~/x"
+    assert datasets["files"]["qrels"] == str(base / "r.tsv")
+    assert datasets["mm"]["corpus"] == "unicamp-dl/mmarco"  # a hub id: no such folder here
+    assert datasets["mm"]["qrels"] == "https://host/qrels.tsv"
+    assert resolved["models"]["ext"]["path"] == str(base / "runs" / "{dataset}.trec")
+    assert raw["datasets"]["mine"]["path"] == "data/mine"  # the input is not changed
+    configfile = base / "c.yaml"
+    configfile.write_text(
+        yaml.safe_dump(
+            {"datasets": {"mine": raw["datasets"]["mine"]}, "models": {"bm25": {"kind": "bm25"}}}
+        )
+    )
+    assert load_config_file(str(configfile))["datasets"]["mine"]["path"] == str(
+        base / "data" / "mine"
+    )
+
+
+def test_the_workflow_reads_relative_paths_against_the_config_file(tmp_path):
+    from conftest import write_collection
+    from test_workflow import TINY_DOCS, TINY_QRELS, TINY_QUERIES, snakemake
+
+    experiment = tmp_path / "exp"
+    write_collection(experiment / "data" / "col", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
+    configfile = experiment / "c.yaml"
+    configfile.write_text(
+        yaml.safe_dump(
+            {
+                "datasets": {"col": {"source": "local", "path": "data/col"}},
+                "models": {"bm25": {"kind": "bm25"}},
+            }
+        )
+    )
+    # Snakemake runs in tmp_path/work, started from tmp_path: neither holds data/col
+    result = snakemake(tmp_path / "work", "-n", configfile=configfile, check=False)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "prepare" in result.stdout
