@@ -85,6 +85,12 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/encode.smk"
 include: "workflow/rules/retrieve.smk"
+
+
+if PARTITIONS > 1:
+
+    include: "workflow/rules/partitions.smk"
+
 include: "workflow/rules/tune.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/report.smk"

@@ -17,6 +17,7 @@ import pandas as pd
 from sparsebench import config as sbconfig
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path
+from sparsebench.partitions import partition_shards
 
 # rule -> the wildcards in results/benchmarks/{rule}/{...}.tsv, in path order; rules
 # without wildcards write results/benchmarks/{rule}.tsv. Pipeline order.
@@ -25,10 +26,17 @@ LAYOUT: dict[str, tuple[str, ...]] = {
     "prepare": ("dataset",),
     "encode_corpus_shard": ("encoder", "dataset", "shard"),
     "stack_shards": ("encoder", "dataset"),
+    "vocabulary": ("encoder", "dataset"),
     "term_weights": ("model", "dataset"),
+    "partition_statistics": ("model", "dataset", "partition"),
+    "global_statistics": ("model", "dataset"),
+    "partition_postings": ("model", "dataset", "partition"),
     "encode_queries": ("encoder", "dataset", "query_encoder", "queryset"),
     "retrieve": ("model", "dataset"),
     "retrieve_tuning": ("model", "dataset"),
+    "retrieve_partition": ("model", "dataset", "partition", "queryset"),
+    "merge_runs": ("model", "dataset"),
+    "merge_runs_tuning": ("model", "dataset"),
     "import_run": ("model", "dataset"),
     "evaluate": ("model", "dataset"),
     "evaluate_tuning": ("model", "dataset"),
@@ -96,6 +104,36 @@ def _model_jobs(entry: Mapping[str, Any], sweep_on_split: bool) -> tuple[str, ..
     return ("term_weights", "retrieve", "evaluate")
 
 
+# With retrieval.partitions > 1, a single-job rule becomes these rules: (rule, per
+# partition, the query set of retrieve_partition).
+PARTITIONED_JOBS: dict[str, tuple[tuple[str, bool, str | None], ...]] = {
+    "term_weights": (
+        ("partition_statistics", True, None),
+        ("global_statistics", False, None),
+        ("partition_postings", True, None),
+    ),
+    "retrieve": (("retrieve_partition", True, "evaluation"), ("merge_runs", False, None)),
+    "retrieve_tuning": (
+        ("retrieve_partition", True, "tuning"),
+        ("merge_runs_tuning", False, None),
+    ),
+}
+
+
+def _benchmarks_of(rule: str, model: str, dataset: str, partitions: int) -> list[str]:
+    """The benchmark files of one model job, split by partition when there are several."""
+    if partitions == 1 or rule not in PARTITIONED_JOBS:
+        return [benchmark_path(rule, model=model, dataset=dataset)]
+    files = []
+    for name, per_partition, queryset in PARTITIONED_JOBS[rule]:
+        extra = {"queryset": queryset} if queryset else {}
+        files += [
+            benchmark_path(name, model=model, dataset=dataset, partition=p, **extra)
+            for p in (range(partitions) if per_partition else [None])
+        ]
+    return files
+
+
 def pipeline_benchmarks(
     config: Mapping[str, Any], shards: Mapping[str, int], infos: Mapping[str, Mapping[str, Any]]
 ) -> list[str]:
@@ -118,14 +156,17 @@ def pipeline_benchmarks(
             benchmark_path("encode_corpus_shard", encoder=encoder, dataset=dataset, shard=s)
             for s in range(shards[dataset])
         ]
-        files.append(benchmark_path("stack_shards", encoder=encoder, dataset=dataset))
+        stack = "stack_shards" if config["retrieval"]["partitions"] == 1 else "vocabulary"
+        files.append(benchmark_path(stack, encoder=encoder, dataset=dataset))
     jobs: dict[str, list[str]] = {rule: [] for rule in LAYOUT}
     for model, dataset, reported in _run_models(config):
         entry = config["models"][model]
         owner = config["models"][reported]
         on_split = owner["kind"] == "tuned" and uses_training_split(owner["sweep"], infos[dataset])
+        count = len(partition_shards(shards[dataset], config["retrieval"]["partitions"]))
         for rule in _model_jobs(entry, on_split):
-            jobs[rule].append(benchmark_path(rule, model=model, dataset=dataset))
+            for path in _benchmarks_of(rule, model, dataset, count):
+                jobs[parse_benchmark_path(path)[0]].append(path)
         if entry["kind"] in ("run", "tuned"):
             continue
         language = sbconfig.dataset_language(config, dataset)
@@ -204,7 +245,7 @@ def cost_table(files: Sequence[str | Path], config: Mapping[str, Any]) -> pd.Dat
                 "dataset": dataset,
                 "model": model,
                 "encoder": encoder,
-                "shard": wildcards.get("shard", ""),
+                "shard": wildcards.get("shard", wildcards.get("partition", "")),
                 "models": served,
                 **read_benchmark(path),
                 "benchmark": str(path),

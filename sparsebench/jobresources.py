@@ -58,3 +58,11 @@ def retrieve_memory_mb(postings_npz: str | Path, config: Mapping[str, Any]) -> i
     path = Path(postings_npz)
     index_mb = path.stat().st_size / 2**20 if path.exists() else 0
     return int(2.5 * index_mb + config["retrieval"]["max_block_mb"] + 512)
+
+
+def partition_memory_mb(shard_npzs: list[str | Path]) -> int:
+    """Memory of a job that weighs one partition: its shards stacked (compressed on disk,
+    about three times that in memory), their pruned and weighted copies, and a term-major
+    float64 copy; the interpreter. Before the shards exist, the interpreter only."""
+    shards_mb = sum(Path(p).stat().st_size for p in shard_npzs if Path(p).exists()) / 2**20
+    return int(12 * shards_mb + 512)

@@ -93,10 +93,26 @@ def _vstack(
     return sp.csr_matrix((data, indices, indptr), shape=(n_rows, n_cols))
 
 
-def stack_npz_files(paths: Sequence[str], terms: Sequence[pa.Array]) -> LabelledCSR:
-    """Stack CSR .npz files (scipy layout) over the union of their vocabularies, reading
-    one file at a time into preallocated output arrays: peak memory is about one copy
-    of the output plus one shard."""
+def union_vocabulary(terms: Sequence[pa.Array]) -> pa.Array:
+    """The vocabulary shards are stacked over: their common term list when they all have
+    the same one, else the sorted union (each shard's terms then sorted)."""
+    first = terms[0]
+    if all(t.equals(first) for t in terms[1:]):
+        return first
+    for listed in terms:
+        if not _is_sorted_unique(listed):
+            raise DataError("shards with different vocabularies must list their terms sorted")
+    union = pc.unique(pa.chunked_array(list(terms), type=pa.string()))
+    return pc.take(union, pc.array_sort_indices(union))
+
+
+def stack_npz_files(
+    paths: Sequence[str], terms: Sequence[pa.Array], vocabulary: pa.Array | None = None
+) -> LabelledCSR:
+    """Stack CSR .npz files (scipy layout) over the union of their vocabularies (or over
+    `vocabulary`, which must hold every term of theirs: a part of a corpus stacked over
+    the whole corpus's vocabulary), reading one file at a time into preallocated output
+    arrays: peak memory is about one copy of the output plus one shard."""
     if not paths:
         raise DataError("nothing to stack")
     shapes = []
@@ -104,16 +120,16 @@ def stack_npz_files(paths: Sequence[str], terms: Sequence[pa.Array]) -> Labelled
         with np.load(path) as archive:
             indptr = archive["indptr"]
             shapes.append((len(indptr) - 1, int(indptr[-1])))
-    first = terms[0]
-    if all(t.equals(first) for t in terms[1:]):
-        union, remaps = first, [None] * len(paths)
-    else:
-        for listed in terms:
-            if not _is_sorted_unique(listed):
-                raise DataError("shards with different vocabularies must list their terms sorted")
-        union = pc.unique(pa.chunked_array(list(terms), type=pa.string()))
-        union = pc.take(union, pc.array_sort_indices(union))
-        remaps = [pc.index_in(t, value_set=union).to_numpy().astype(np.int64) for t in terms]
+    union = union_vocabulary(terms) if vocabulary is None else vocabulary
+    remaps: list[np.ndarray | None] = []
+    for listed in terms:
+        if listed.equals(union):
+            remaps.append(None)
+            continue
+        remap = pc.index_in(listed, value_set=union)
+        if remap.null_count:
+            raise DataError("a shard has terms that are not in the vocabulary it is stacked over")
+        remaps.append(remap.to_numpy().astype(np.int64))
     n_rows, nnz = sum(r for r, _ in shapes), sum(n for _, n in shapes)
     index_dtype = np.int64 if max(nnz, len(union)) > np.iinfo(np.int32).max else np.int32
     data = np.empty(nnz, dtype=np.float32)

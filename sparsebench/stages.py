@@ -45,10 +45,9 @@ from sparsebench.retrieval import retrieve
 from sparsebench.runfile import misordered_queries, read_run, write_retrieved
 from sparsebench.sparse import LabelledCSR, align_columns, stack_npz_files
 from sparsebench.weighting import (
+    CorpusStatistics,
     bm25_document_weights,
-    document_count,
-    document_frequencies,
-    document_lengths,
+    corpus_statistics,
     idf,
 )
 
@@ -190,6 +189,70 @@ def stack_shards(
     return stacked
 
 
+def prepared_matrix(matrix: sp.csr_matrix, weighting: dict[str, Any]) -> sp.csr_matrix:
+    """The encoded documents as the model weighs them: statically pruned if it says so."""
+    if "pruning" not in weighting:
+        return matrix
+    before = matrix.nnz
+    matrix = prune_rows(matrix, **weighting["pruning"])
+    log.info("pruning %s keeps %d of %d weights", weighting["pruning"], matrix.nnz, before)
+    return matrix
+
+
+def term_idf(
+    weighting: dict[str, Any], statistics: CorpusStatistics, vocab: str | Path | None
+) -> np.ndarray:
+    """The IDF of every term: from the corpus statistics, or shipped with the model."""
+    if weighting["idf"] != "model":
+        return idf(statistics.df, statistics.n_docs, weighting["idf"])
+    from sparsebench.splade import load_idf_json
+
+    if vocab is None:
+        raise DataError("an IDF from the model needs the corpus vocabulary")
+    return load_idf_json(weighting["idf_source"], pa.array(read_lines(vocab), type=pa.string()))
+
+
+def document_weights(
+    matrix: sp.csr_matrix, weighting: dict[str, Any], statistics: CorpusStatistics
+) -> sp.csr_matrix:
+    """Each document's term weights; `statistics` are the whole corpus's (`matrix` may be
+    a part of it)."""
+    if weighting["kind"] == "bm25":
+        return bm25_document_weights(
+            matrix,
+            weighting["k1"],
+            weighting["b"],
+            weighting["k1_plus_one"],
+            weighting.get("statistics", "exact"),
+            average=statistics.average_length,
+        )
+    if weighting["kind"] == "tf":  # raw term frequencies
+        return matrix.astype(np.float32)
+    return matrix
+
+
+def term_statistics_record(
+    weighting: dict[str, Any], statistics: CorpusStatistics, weights: np.ndarray, postings: int
+) -> dict[str, Any]:
+    return {
+        "n_docs": int(statistics.n_docs),
+        "statistics": weighting.get("statistics", "exact"),
+        "vocabulary": len(statistics.df),
+        "postings": int(postings),
+        "avg_doc_length": statistics.average_length,
+        "idf": weighting["idf"],
+        "idf_min": float(weights.min(initial=0.0)),
+        "idf_max": float(weights.max(initial=0.0)),
+        "weighting": weighting,
+    }
+
+
+def save_postings(out_postings: str | Path, documents: sp.csr_matrix) -> None:
+    """The term-major copy retrieval scores against, held in the float64 in which it sums
+    (sparsebench.exactscores): loaded without a copy."""
+    save_csr(out_postings, corpus_operand(sp.csr_matrix(documents.T)))
+
+
 def term_weights(
     corpus_npz: str | Path,
     weighting: dict[str, Any],
@@ -201,48 +264,15 @@ def term_weights(
 ) -> None:
     """Document weights and the IDF of every term, from the stacked corpus (`vocab`, the
     corpus's term list, is needed for an IDF shipped with the model)."""
-    matrix = load_csr(corpus_npz)
-    if "pruning" in weighting:
-        before = matrix.nnz
-        matrix = prune_rows(matrix, **weighting["pruning"])
-        log.info("pruning %s keeps %d of %d weights", weighting["pruning"], matrix.nnz, before)
-    statistics = weighting.get("statistics", "exact")
-    lengths = document_lengths(matrix)
-    n_docs = document_count(lengths, statistics)
-    df = document_frequencies(matrix)
-    if weighting["idf"] == "model":
-        from sparsebench.splade import load_idf_json
-
-        if vocab is None:
-            raise DataError("an IDF from the model needs the corpus vocabulary")
-        terms = pa.array(read_lines(vocab), type=pa.string())
-        weights = load_idf_json(weighting["idf_source"], terms)
-    else:
-        weights = idf(df, n_docs, weighting["idf"])
-    if weighting["kind"] == "bm25":
-        documents = bm25_document_weights(
-            matrix, weighting["k1"], weighting["b"], weighting["k1_plus_one"], statistics
-        )
-    elif weighting["kind"] == "tf":  # raw term frequencies
-        documents = matrix.astype(np.float32)
-    else:
-        documents = matrix
-    stats = {
-        "n_docs": int(n_docs),
-        "statistics": statistics,
-        "vocabulary": int(matrix.shape[1]),
-        "postings": int(matrix.nnz),
-        "avg_doc_length": float(lengths.sum() / n_docs) if n_docs else 0.0,
-        "idf": weighting["idf"],
-        "idf_min": float(weights.min(initial=0.0)),
-        "idf_max": float(weights.max(initial=0.0)),
-        "weighting": weighting,
-    }
+    matrix = prepared_matrix(load_csr(corpus_npz), weighting)
+    statistics = corpus_statistics(matrix, weighting.get("statistics", "exact"))
+    weights = term_idf(weighting, statistics, vocab)
+    documents = document_weights(matrix, weighting, statistics)
+    stats = term_statistics_record(weighting, statistics, weights, matrix.nnz)
     log.info("term weights: %s", stats)
     save_csr(out_weights, documents)
-    if out_postings is not None:  # the term-major copy retrieval scores against, held in
-        # the float64 in which it sums (sparsebench.exactscores): loaded without a copy
-        save_csr(out_postings, corpus_operand(sp.csr_matrix(documents.T)))
+    if out_postings is not None:
+        save_postings(out_postings, documents)
     save_array(out_idf, weights)
     write_json(out_stats, stats)
 

@@ -14,6 +14,8 @@ Collection statistics come in two flavours (`statistics`):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -86,22 +88,52 @@ def lucene_stored_lengths(lengths: np.ndarray) -> np.ndarray:
     return np.where(above, kept, lengths)
 
 
+@dataclass(frozen=True)
+class CorpusStatistics:
+    """What the IDF and BM25's length normalisation need from a whole corpus. Each field
+    is a sum over documents, so a corpus split into parts has the sum of its parts'
+    statistics (the lengths of term counts are integers: their sum is exact in float64,
+    in any order)."""
+
+    n_docs: int  # N of the IDF: every document, or (lucene) those with a term
+    total_length: float  # sum of the exact document lengths
+    df: np.ndarray  # documents with a nonzero weight, per term (int64)
+
+    @property
+    def average_length(self) -> float:
+        return self.total_length / self.n_docs if self.n_docs else 0.0
+
+    def __add__(self, other: CorpusStatistics) -> CorpusStatistics:
+        return CorpusStatistics(
+            self.n_docs + other.n_docs, self.total_length + other.total_length, self.df + other.df
+        )
+
+
+def corpus_statistics(matrix: sp.csr_matrix, statistics: str = "exact") -> CorpusStatistics:
+    lengths = document_lengths(matrix)
+    return CorpusStatistics(
+        document_count(lengths, statistics), float(lengths.sum()), document_frequencies(matrix)
+    )
+
+
 def bm25_document_weights(
     counts: sp.csr_matrix,
     k1: float,
     b: float,
     k1_plus_one: bool = False,
     statistics: str = "exact",
+    average: float | None = None,
 ) -> sp.csr_matrix:
     """tf / (tf + k1 * (1 - b + b * dl / avgdl)), times (k1 + 1) if asked.
 
     exact: dl is the number of analyzed tokens of the document and avgdl its mean over
     all documents (empty ones included), as bm25s computes them. lucene: avgdl is the
     total length over the documents with a term, and dl the one-byte stored length.
+    `average`: avgdl of the whole corpus when `counts` is a part of it.
     """
     exact = document_lengths(counts)
-    n_docs = document_count(exact, statistics)
-    average = exact.sum() / n_docs if n_docs else 0.0
+    if average is None:
+        average = corpus_statistics(counts, statistics).average_length
     lengths = lucene_stored_lengths(exact) if statistics == "lucene" else exact
     tf = counts.data.astype(np.float64)
     norm = np.ones(len(lengths)) if average == 0 else (1 - b + b * lengths / average)

@@ -18,6 +18,7 @@ PAIRS = sbconfig.covered_pairs(config)
 ENCODERS = sorted(sbconfig.encoders(config))
 QUERY_ENCODERS = sorted(sbconfig.encoders(config, "queries"))
 SHARD_SIZE = config["corpus"]["shard_size"]
+PARTITIONS = config["retrieval"]["partitions"]  # 1: one job weighs and searches a corpus
 SCRIPTS = Path(workflow.basedir) / "scripts"
 ENV_CPU = str(Path(workflow.basedir) / "envs" / "cpu.yaml")
 ENV_GPU = str(Path(workflow.basedir) / "envs" / "gpu.yaml")
@@ -121,7 +122,7 @@ def shard_files(suffix):
     return files
 
 
-def library_code(stage):
+def library_code(stage, module="sparsebench.stages"):
     """A param that reruns a rule when the sparsebench code its stage runs changes
     (Snakemake's own `code` trigger sees only the thin script)."""
-    return stage_code_digest(stage)
+    return stage_code_digest(stage, module)

@@ -32,51 +32,55 @@ rule encode_corpus_shard:
         f"{SCRIPTS}/encode_corpus_shard.py"
 
 
-rule stack_shards:
-    message:
-        "stack_shards: the {wildcards.encoder} shards of {wildcards.dataset} into one matrix"
-    input:
-        npz=shard_files("npz"),
-        terms=shard_files("terms.txt"),
-        corpus="results/data/{dataset}/corpus.parquet",
-    output:
-        corpus=f"{ENCODED}/corpus.npz",
-        vocab=f"{ENCODED}/vocab.txt",
-        doc_ids=f"{ENCODED}/doc_ids.txt",
-    params:
-        library=library_code("stack_shards"),
-    conda:
-        ENV_CPU
-    log:
-        "results/logs/stack_shards/{encoder}/{dataset}.log",
-    benchmark:
-        "results/benchmarks/stack_shards/{encoder}/{dataset}.tsv"
-    script:
-        f"{SCRIPTS}/stack_shards.py"
+# One job stacks the shards and weighs the whole corpus (retrieval.partitions: 1);
+# with partitions, workflow/rules/partitions.smk does it part by part.
+if PARTITIONS == 1:
+
+    rule stack_shards:
+        message:
+            "stack_shards: the {wildcards.encoder} shards of {wildcards.dataset} into one matrix"
+        input:
+            npz=shard_files("npz"),
+            terms=shard_files("terms.txt"),
+            corpus="results/data/{dataset}/corpus.parquet",
+        output:
+            corpus=f"{ENCODED}/corpus.npz",
+            vocab=f"{ENCODED}/vocab.txt",
+            doc_ids=f"{ENCODED}/doc_ids.txt",
+        params:
+            library=library_code("stack_shards"),
+        conda:
+            ENV_CPU
+        log:
+            "results/logs/stack_shards/{encoder}/{dataset}.log",
+        benchmark:
+            "results/benchmarks/stack_shards/{encoder}/{dataset}.tsv"
+        script:
+            f"{SCRIPTS}/stack_shards.py"
 
 
-rule term_weights:
-    message:
-        "term_weights: document weights and IDF of {wildcards.model} on {wildcards.dataset}"
-    input:
-        corpus=encoded("corpus.npz"),
-        vocab=encoded("vocab.txt"),
-    output:
-        weights=f"{MODEL_DIR}/weights.npz",
-        postings=f"{MODEL_DIR}/postings.npz",
-        idf=f"{MODEL_DIR}/idf.npy",
-        stats=f"{MODEL_DIR}/term_stats.json",
-    params:
-        library=library_code("term_weights"),
-        weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
-    conda:
-        ENV_CPU
-    log:
-        "results/logs/term_weights/{model}/{dataset}.log",
-    benchmark:
-        "results/benchmarks/term_weights/{model}/{dataset}.tsv"
-    script:
-        f"{SCRIPTS}/term_weights.py"
+    rule term_weights:
+        message:
+            "term_weights: document weights and IDF of {wildcards.model} on {wildcards.dataset}"
+        input:
+            corpus=encoded("corpus.npz"),
+            vocab=encoded("vocab.txt"),
+        output:
+            weights=f"{MODEL_DIR}/weights.npz",
+            postings=f"{MODEL_DIR}/postings.npz",
+            idf=f"{MODEL_DIR}/idf.npy",
+            stats=f"{MODEL_DIR}/term_stats.json",
+        params:
+            library=library_code("term_weights"),
+            weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
+        conda:
+            ENV_CPU
+        log:
+            "results/logs/term_weights/{model}/{dataset}.log",
+        benchmark:
+            "results/benchmarks/term_weights/{model}/{dataset}.tsv"
+        script:
+            f"{SCRIPTS}/term_weights.py"
 
 
 rule encode_queries:

@@ -1,0 +1,18 @@
+"""Snakemake script of rule partition_postings: sparsebench.partitions.postings_stage."""
+
+from sparsebench import partitions
+from sparsebench.logs import stage_logging
+
+with stage_logging(snakemake.log[0], "partition_postings"):
+    rows = snakemake.params.rows
+    partitions.postings_stage(
+        list(snakemake.input.npz),
+        list(snakemake.input.terms),
+        snakemake.input.vocab,
+        snakemake.input.corpus,
+        range(rows["start"], rows["stop"]),
+        dict(snakemake.params.weighting),
+        snakemake.input.statistics,
+        snakemake.output.postings,
+        snakemake.output.doc_ids,
+    )

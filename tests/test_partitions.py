@@ -1,0 +1,183 @@
+"""Retrieval over a corpus split into partitions, each its own job, merged: byte for
+byte the single job's run, for every model kind and any number of partitions, including
+partitions that cut through runs of tied scores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import shared_path
+from samefiles import assert_same_files
+
+from sparsebench import partitions, stages
+from sparsebench.config import encoding_params, validate_config, weighting_params
+
+
+def model_entry(model: dict) -> dict:
+    config = validate_config(
+        {"datasets": {"d": {"source": "builtin", "name": "minibeir"}}, "models": {"m": model}}
+    )
+    return config["models"]["m"]
+
+
+def encode(folder: Path, data: Path, model: dict, shard_size: int) -> tuple[list[Path], list[Path]]:
+    import pyarrow.parquet as pq
+
+    folder.mkdir(exist_ok=True)
+    total = pq.ParquetFile(data / "corpus.parquet").metadata.num_rows
+    npzs, terms = [], []
+    for shard in range(stages.n_shards(total, shard_size)):
+        npz, listed = folder / f"{shard}.npz", folder / f"{shard}.terms.txt"
+        stages.encode_corpus_shard(
+            data / "corpus.parquet",
+            shard,
+            shard_size,
+            encoding_params(model, "documents"),
+            npz,
+            listed,
+        )
+        npzs.append(npz)
+        terms.append(listed)
+    return npzs, terms
+
+
+def single_job(out: Path, data: Path, model: dict, npzs, terms, k: int, ignore: bool) -> Path:
+    stages.stack_shards(
+        [str(p) for p in npzs],
+        [str(t) for t in terms],
+        data / "corpus.parquet",
+        out / "corpus.npz",
+        out / "vocab.txt",
+        out / "doc_ids.txt",
+    )
+    stages.term_weights(
+        out / "corpus.npz",
+        weighting_params(model),
+        out / "weights.npz",
+        out / "idf.npy",
+        out / "term_stats.json",
+        vocab=out / "vocab.txt",
+        out_postings=out / "postings.npz",
+    )
+    stages.encode_queries(
+        data / "queries.parquet",
+        data / "qrels.tsv",
+        out / "vocab.txt",
+        encoding_params(model, "queries"),
+        out / "queries.npz",
+        out / "query_ids.txt",
+    )
+    stages.retrieve_run(
+        out / "postings.npz",
+        out / "idf.npy",
+        out / "queries.npz",
+        out / "query_ids.txt",
+        out / "doc_ids.txt",
+        out / "run.trec",
+        k,
+        "m",
+        ignore_identical_ids=ignore,
+    )
+    return out / "run.trec"
+
+
+def partitioned(
+    out: Path,
+    data: Path,
+    model: dict,
+    npzs,
+    terms,
+    shard_size: int,
+    count: int,
+    k: int,
+    ignore: bool,
+    queries: Path,
+) -> Path:
+    weighting = weighting_params(model)
+    partitions.write_vocabulary(terms, out / "vocab.txt")
+    groups = partitions.partition_shards(len(npzs), count)
+    stats = []
+    for p, shards in enumerate(groups):
+        stats.append(out / f"{p}.stats.npz")
+        partitions.statistics_stage(
+            [npzs[s] for s in shards],
+            [terms[s] for s in shards],
+            out / "vocab.txt",
+            weighting,
+            stats[-1],
+        )
+    partitions.global_statistics_stage(
+        stats,
+        weighting,
+        out / "vocab.txt",
+        out / "statistics.npz",
+        out / "idf.npy",
+        out / "term_stats.json",
+    )
+    total = len((queries / "doc_ids.txt").read_text().splitlines())
+    runs = []
+    for p, shards in enumerate(groups):
+        rows = range(shards.start * shard_size, min(shards.stop * shard_size, total))
+        partitions.postings_stage(
+            [npzs[s] for s in shards],
+            [terms[s] for s in shards],
+            out / "vocab.txt",
+            data / "corpus.parquet",
+            rows,
+            weighting,
+            out / "statistics.npz",
+            out / str(p) / "postings.npz",
+            out / str(p) / "doc_ids.txt",
+        )
+        runs.append(out / str(p) / "run.trec")
+        stages.retrieve_run(
+            out / str(p) / "postings.npz",
+            out / "idf.npy",
+            queries / "queries.npz",
+            queries / "query_ids.txt",
+            out / str(p) / "doc_ids.txt",
+            runs[-1],
+            k,
+            "m",
+            ignore_identical_ids=ignore,
+        )
+    partitions.merge_runs(runs, queries / "query_ids.txt", out / "run.trec", k, "m")
+    return out / "run.trec"
+
+
+@pytest.fixture(scope="module")
+def cranfield(tmp_path_factory):
+    data = tmp_path_factory.mktemp("cranfield")
+    stages.prepare(
+        "cranfield", {"source": "local", "path": str(shared_path("data", "cranfield"))}, data
+    )
+    return data
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        {"kind": "bm25", "k1": 0.9, "b": 0.4},
+        {"kind": "bm25", "k1": 0.9, "b": 0.4, "statistics": "lucene"},
+        {"kind": "bm25", "idf": "classic"},
+        {"kind": "tfidf"},
+    ],
+    ids=["bm25-exact", "bm25-lucene", "bm25-classic", "tfidf"],
+)
+def test_partitions_merge_into_the_single_job_run(cranfield, tmp_path, model):
+    entry = model_entry(model)
+    shard_size = 200
+    npzs, terms = encode(tmp_path / "shards", cranfield, entry, shard_size)
+    single = tmp_path / "single"
+    single.mkdir()
+    expected = single_job(single, cranfield, entry, npzs, terms, 100, False)
+    for count in (2, 3, 7):
+        out = tmp_path / f"p{count}"
+        out.mkdir()
+        merged = partitioned(
+            out, cranfield, entry, npzs, terms, shard_size, count, 100, False, single
+        )
+        assert_same_files(merged, expected)
+        assert np.array_equal(np.load(out / "idf.npy"), np.load(single / "idf.npy"))
