@@ -1,0 +1,114 @@
+"""retrieval.partitions through the DAG: per-partition jobs, whose merged runs are byte
+for byte the single job's for every model kind, on a corpus of exact ties that the
+partitions cut through; and what a change reruns."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+import yaml
+from conftest import shared_path, write_collection
+from samefiles import assert_same_files
+from test_workflow import planned_jobs, snakemake
+
+pytestmark = pytest.mark.slow
+
+# 40 documents in 4 groups of identical texts: a query matching a group ties 10
+# documents, whose ids interleave the partitions (d00, d04, d08, ... share a text).
+DOCS = [
+    (f"d{i:02d}", "", f"moon tides ocean {['bread', 'salt', 'wind', 'stone'][i % 4]}")
+    for i in range(40)
+]
+QUERIES = [("q1", "moon bread"), ("q2", "salt wind"), ("q3", "ocean stone tides"), ("q4", "d00")]
+QRELS = [("q1", "d00", 1), ("q1", "d12", 2), ("q2", "d01", 1), ("q3", "d03", 1), ("q4", "d05", 1)]
+
+
+def models(tmp_path):
+    splade = tmp_path / "splade-tiny"
+    shutil.copytree(shared_path("models", "splade-tiny"), splade)
+    (splade / "idf.json").write_text(json.dumps({"moon": 3.0, "bread": 2.0, "salt": 1.5}))
+    learned = {"kind": "splade", "model": str(splade), "max_length": 32, "device": "cpu"}
+    return {
+        "bm25": {"kind": "bm25", "k1": 0.9, "b": 0.4},
+        "bm25-lucene": {"kind": "bm25", "k1": 0.9, "b": 0.4, "statistics": "lucene"},
+        "splade": learned,
+        "splade+idf": {**learned, "idf": "lucene"},
+        "splade-pruned": {**learned, "top_k": 3},
+        "doc-only": {
+            "kind": "splade",
+            "doc_model": str(splade),
+            "query_encoder": "tokenizer",
+            "idf": "model",
+            "max_length": 32,
+            "device": "cpu",
+        },
+    }
+
+
+def run(tmp_path, name, collection, entries, partitions, *targets, k=7):
+    config = {
+        "datasets": {"ties": {"source": "local", "path": str(collection)}},
+        "models": entries,
+        "corpus": {"shard_size": 10},
+        "retrieval": {"k": k, "partitions": partitions},
+        "significance": {"resamples": 200},
+    }
+    configfile = tmp_path / f"{name}.yaml"
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    workdir = tmp_path / name
+    runs = [f"results/runs/{model}/ties.trec" for model in entries]
+    result = snakemake(workdir, *runs, *targets, configfile=configfile)
+    return workdir, configfile, result
+
+
+def test_partitioned_runs_are_the_single_jobs_and_rerun_only_what_changed(tmp_path):
+    collection = write_collection(tmp_path / "ties", DOCS, QUERIES, QRELS)
+    entries = models(tmp_path)
+    lexical = {m: entries[m] for m in ("bm25", "bm25-lucene")}
+    single, _, _ = run(tmp_path, "single", collection, entries, 1)
+    costs = "results/report/costs.tsv"
+    for partitions, chosen in ((3, entries), (4, lexical)):  # 4: one shard each
+        workdir, configfile, _ = run(
+            tmp_path, f"p{partitions}", collection, chosen, partitions, costs
+        )
+        for model in chosen:
+            assert_same_files(
+                workdir / "results" / "runs" / model / "ties.trec",
+                single / "results" / "runs" / model / "ties.trec",
+            )
+        model_dir = workdir / "results" / "models" / "bm25" / "ties"
+        folders = sorted(p.name for p in (model_dir / "partitions").iterdir())
+        assert folders == [str(p) for p in range(partitions)]
+        assert not (model_dir / "postings.npz").exists()  # no job held the whole corpus
+        jobs = (workdir / costs).read_text()
+        assert "partition_postings" in jobs and "merge_runs" in jobs
+    # the tied scores at the top of q1 are cut by k; the merge kept the same ones
+    lines = (single / "results" / "runs" / "bm25" / "ties.trec").read_text().splitlines()
+    first = [line.split() for line in lines if line.startswith("q1 ")]
+    assert len(first) == 7 and len({row[4] for row in first}) < 7
+
+    # k changes: each partition's retrieval and the merge rerun, not the weights
+    config = yaml.safe_load(configfile.read_text())
+    config["retrieval"]["k"] = 5
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    plan = planned_jobs(snakemake(workdir, "-n", configfile=configfile))
+    rules = {rule for rule, _ in plan}
+    assert {"retrieve_partition", "merge_runs", "evaluate"} <= rules
+    assert not rules & {
+        "partition_postings",
+        "partition_statistics",
+        "global_statistics",
+        "encode_corpus_shard",
+        "vocabulary",
+        "stack_shards",
+        "retrieve",
+    }
+    assert len([w for r, w in plan if r == "retrieve_partition"]) == 4 * len(lexical)
+    # a model's b changes its statistics' params: every partition of it is weighed again
+    config["models"]["bm25"]["b"] = 0.5
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    plan = planned_jobs(snakemake(workdir, "-n", configfile=configfile))
+    postings = [w for r, w in plan if r == "partition_postings"]
+    assert len(postings) == 4 and all("bm25 " in w or "for bm25" in w for w in postings)
