@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import zipfile
 
 import pandas as pd
@@ -71,6 +72,7 @@ def test_a_forum_is_read_from_its_folder_of_the_archive(tmp_path):
             for path in folder.rglob("*"):
                 if path.is_file():
                     z.write(path, f"cqadupstack/{forum}/{path.relative_to(folder).as_posix()}")
-    entry = {"source": "beir", "name": "cqadupstack", "subset": "tex", "split": "test"}
+    md5 = hashlib.md5(archive.read_bytes()).hexdigest()  # not BEIR's: say which it is
+    entry = {"source": "beir", "name": "cqadupstack", "subset": "tex", "split": "test", "md5": md5}
     summary = stages.prepare("cqadupstack-tex", entry, tmp_path / "out", archive=archive)
     assert summary["n_docs"] == 4 and summary["source"]["subset"] == "tex"
