@@ -113,3 +113,41 @@ def test_slurm_profile_gives_the_local_results_byte_for_byte(slurm_cluster, tmp_
     )
     assert "--profile" in manifest["command"]
     assert manifest["settings_sha256"] == reference["settings_sha256"]
+
+
+def test_partitioned_retrieval_on_slurm_gives_the_local_results(slurm_cluster, tmp_path):
+    """retrieval.partitions on the cluster: every partition's jobs are SLURM jobs (in
+    parallel where the cluster has room), the merge gives the local run byte for byte,
+    and the single-job run too."""
+    config = {
+        "datasets": {"adi": {"source": "local", "path": str(shared_path("data", "adi"))}},
+        "models": {"bm25": {"kind": "bm25"}},
+        "corpus": {"shard_size": 30},  # 82 documents: 3 shards, 3 partitions
+        "retrieval": {"partitions": 3},
+    }
+    configfile = tmp_path / "experiment.yaml"
+    configfile.write_text(yaml.safe_dump(config))
+    snakemake(tmp_path / "local", configfile=configfile)
+    single = tmp_path / "single.yaml"
+    single.write_text(yaml.safe_dump({**config, "retrieval": {"partitions": 1}}))
+    snakemake(tmp_path / "single", "results/runs/bm25/adi.trec", configfile=single)
+
+    on_slurm = tmp_path / "slurm"
+    command = TIME_LIMIT + snakemake_command(
+        on_slurm,
+        "--profile",
+        str(REPO / "profiles" / "slurm"),
+        "--slurm-init-seconds-before-status-checks",
+        "1",
+        configfile=configfile,
+    )
+    result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log[-6000:]
+    # prepare, 3 shards, the vocabulary, the queries; per partition statistics, postings
+    # and retrieval; the global statistics, the merge, evaluate
+    submitted = log.count("has been submitted with SLURM jobid")
+    assert submitted == 1 + 3 + 1 + 1 + 3 * 3 + 1 + 1 + 1, log[-4000:]
+    assert_same_trees(_results(on_slurm), _results(tmp_path / "local"))
+    run = "results/runs/bm25/adi.trec"
+    assert (on_slurm / run).read_bytes() == (tmp_path / "single" / run).read_bytes()
