@@ -8,9 +8,17 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from sparsebench.errors import SparsebenchError
+from sparsebench.errors import DataError, SparsebenchError
 from sparsebench.measures import DEFAULT_CUTOFFS, default_metric_names, parse_metric_name
 from sparsebench.significance import CORRECTIONS, TESTS
+
+log = logging.getLogger("sparsebench.cli")
+STRICT_HELP = (
+    "exit with status 1, printing no scores, when queries of the qrels are missing from a "
+    "run (a partial run, or ids written differently such as '001' vs '1'); without it a "
+    "warning names them and they score 0 (or are left out with --query-set run)"
+)
+EXIT_STATUS = "exit status: 0 done; 1 an error in the input (or --strict refused); 2 bad usage"
 
 
 def _metric_list(text: str) -> list[str]:
@@ -40,7 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate = commands.add_parser(
         "evaluate",
         help="score a TREC run against qrels (values equal trec_eval's)",
-        description="Score a TREC run file against qrels; values equal trec_eval's.",
+        description="Score a TREC run file against qrels; values equal trec_eval's. A "
+        "warning (shown even with --quiet) names the queries of the qrels missing from the run "
+        "and the queries of the run without judgments.",
+        epilog=EXIT_STATUS,
     )
     evaluate.add_argument(
         "--qrels",
@@ -76,17 +87,31 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="minimum grade that counts as relevant (trec_eval -l)",
     )
-    evaluate.add_argument("--quiet", action="store_true", help="do not log to stderr")
+    evaluate.add_argument("--strict", action="store_true", help=STRICT_HELP)
+    evaluate.add_argument(
+        "--quiet", action="store_true", help="log only warnings and errors to stderr"
+    )
 
     compare = commands.add_parser(
         "compare",
         help="significance tests between TREC runs (any tool's) on the same qrels",
         description="Evaluate several runs and test each against the baseline (the first run "
         "unless --baseline), as the workflow's significance report does.",
+        epilog=EXIT_STATUS,
     )
     compare.add_argument("--qrels", required=True)
     compare.add_argument("--runs", nargs="+", required=True, help="two or more TREC run files")
-    compare.add_argument("--names", nargs="+", help="a name per run (default: file names)")
+    compare.add_argument(
+        "--names",
+        nargs="+",
+        help="a name per run (default: the file names, or where two runs share a file name "
+        "the shortest end of their paths that tells them apart: a/x.trec b/x.trec are a, b)",
+    )
+    compare.add_argument(
+        "--dataset",
+        help="the dataset's name in the report (default: the folder that holds qrels/, as in "
+        "cranfield/qrels/test.tsv, or the folder of a qrels.tsv, or the qrels file's name)",
+    )
     compare.add_argument("--baseline", help="name of the baseline run (default: the first)")
     compare.add_argument("--all-pairs", action="store_true", help="test every pair of runs")
     compare.add_argument("--metrics", type=_metric_list, default=["nDCG@10"])
@@ -99,7 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--query-set", choices=("complete", "run"), default="complete")
     compare.add_argument("--relevance-level", type=int, default=1)
     compare.add_argument("--format", choices=("md", "tsv"), default="md")
-    compare.add_argument("--quiet", action="store_true")
+    compare.add_argument("--strict", action="store_true", help=STRICT_HELP)
+    compare.add_argument(
+        "--quiet", action="store_true", help="log only warnings and errors to stderr"
+    )
 
     reproduce = commands.add_parser(
         "check-reproduction", help="hold a leaderboard against published figures; exit 1 on FAIL"
@@ -161,9 +189,57 @@ def _mapping(items: Sequence[str], what: str) -> dict[str, str]:
     return pairs
 
 
-def _compare(args: argparse.Namespace) -> str:
+def _check_queries(run, qrels, what: str, query_set: str, strict: bool) -> None:
+    """Warn (or with strict refuse) when queries of the qrels are missing from the run."""
+    from sparsebench.metrics import query_overlap
+
+    overlap = query_overlap(run, qrels)
+    if overlap.partial:
+        if strict:
+            raise DataError(f"{what}: {overlap.describe(None)} (--strict)")
+        log.warning("%s: %s", what, overlap.describe(query_set))
+    elif overlap.unjudged:
+        log.info("%s: %s", what, overlap.describe(query_set))
+
+
+def run_names(paths: Sequence[str]) -> list[str]:
+    """A name per run file: its file name where that is unique, else the shortest end of
+    its path that no other run's path ends with, leaving out the trailing parts every run
+    shares (a/x.trec, b/x.trec: a, b; x/a.trec, y/a.trec, b.trec: x/a.trec, y/a.trec,
+    b.trec)."""
     from pathlib import Path
 
+    parts = [Path(p).resolve().parts for p in paths]
+    for path, these in zip(paths, parts, strict=True):
+        if parts.count(these) > 1:
+            raise SparsebenchError(f"the run {path} is given twice")
+    shared = 0
+    while all(len(p) > shared + 1 for p in parts) and len({p[-1 - shared] for p in parts}) == 1:
+        shared += 1
+    parts = [p[: len(p) - shared] for p in parts]
+    names = []
+    for these in parts:
+        length = 1
+        while any(o != these and o[-length:] == these[-length:] for o in parts):
+            length += 1
+        names.append("/".join(these[-length:]).lstrip("/"))
+    return names
+
+
+def dataset_name(qrels: str) -> str:
+    """The dataset a qrels file belongs to: the folder holding qrels/ (name/qrels/test.tsv),
+    the folder of a prepared dataset's qrels.tsv, or else the file's name."""
+    from pathlib import Path
+
+    path = Path(qrels).resolve()
+    if path.parent.name == "qrels" and path.parent.parent.name:
+        return path.parent.parent.name
+    if path.stem in ("qrels", "qrels.tuning", "test", "dev", "train") and path.parent.name:
+        return path.parent.name
+    return path.stem
+
+
+def _compare(args: argparse.Namespace) -> str:
     from sparsebench import comparisons
     from sparsebench.metrics import evaluate_run
     from sparsebench.prepare import read_qrels
@@ -171,22 +247,23 @@ def _compare(args: argparse.Namespace) -> str:
 
     if len(args.runs) < 2:
         raise SparsebenchError("compare needs at least two runs")
-    names = args.names or [Path(r).name for r in args.runs]
+    names = args.names or run_names(args.runs)
     if len(names) != len(args.runs) or len(set(names)) != len(names):
         raise SparsebenchError("give one distinct name per run (--names)")
     baseline = args.baseline or names[0]
     qrels = read_qrels(args.qrels)
-    dataset = Path(args.qrels).stem
-    values = {
-        (name, dataset): evaluate_run(
-            read_run(path),
+    dataset = args.dataset or dataset_name(args.qrels)
+    values = {}
+    for name, path in zip(names, args.runs, strict=True):
+        run = read_run(path)
+        _check_queries(run, qrels, f"run {name} ({path})", args.query_set, args.strict)
+        values[(name, dataset)] = evaluate_run(
+            run,
             qrels,
             args.metrics,
             relevance_level=args.relevance_level,
             query_set=args.query_set,
         ).per_query
-        for name, path in zip(names, args.runs, strict=True)
-    }
     tests = list(dict.fromkeys(args.tests + [args.primary_test]))
     settings = comparisons.SignificanceSettings(
         baseline=baseline,
@@ -237,9 +314,11 @@ def _evaluate(args: argparse.Namespace) -> str:
     from sparsebench.runfile import read_run
 
     names = args.metrics or default_metric_names(args.cutoffs)
+    run, qrels = read_run(args.run), read_qrels(args.qrels)
+    _check_queries(run, qrels, f"run {args.run}", args.query_set, args.strict)
     result = evaluate_run(
-        read_run(args.run),
-        read_qrels(args.qrels),
+        run,
+        qrels,
         names,
         relevance_level=args.relevance_level,
         query_set=args.query_set,

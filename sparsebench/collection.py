@@ -52,6 +52,10 @@ class FolderSource:
         with open(self.root / _member_name(member, self.split), "rb") as handle:
             yield handle
 
+    def label(self, member: str) -> str:
+        """The member's file, as error messages name it."""
+        return str(self.root / _member_name(member, self.split))
+
     def size(self, member: str) -> int:
         """Bytes of a member (what reading it takes, for progress)."""
         return (self.root / _member_name(member, self.split)).stat().st_size
@@ -113,6 +117,11 @@ class ZipSource:
         ):
             yield handle
 
+    def label(self, member: str) -> str:
+        """archive.zip:name/corpus.jsonl, as error messages name a member."""
+        with zipfile.ZipFile(self.archive) as archive:
+            return f"{self.archive}:{self._find(archive, member)}"
+
     def size(self, member: str) -> int:
         """Uncompressed bytes of a member."""
         with zipfile.ZipFile(self.archive) as archive:
@@ -153,6 +162,9 @@ class FilesSource:
     def open(self, member: str) -> Iterator[IO[bytes]]:
         with open(self._path(member), "rb") as handle:
             yield handle
+
+    def label(self, member: str) -> str:
+        return str(self._path(member))
 
     def size(self, member: str) -> int:
         return self._path(member).stat().st_size

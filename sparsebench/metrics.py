@@ -4,6 +4,7 @@ rules, measures.py for the definitions)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,8 @@ from sparsebench.ranking import rank_run
 
 __all__ = [
     "Evaluation",
+    "QueryOverlap",
+    "query_overlap",
     "evaluate_run",
     "evaluate_retrieval",
     "evaluate_retrieval_per_query",
@@ -78,6 +81,91 @@ def evaluate_run(
         n_qrels_queries=int(qrels["query_id"].nunique()),
         query_set=query_set,
     )
+
+
+_EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class QueryOverlap:
+    """How the queries of a run and of its qrels match (ids compared as exact strings)."""
+
+    n_run: int  # distinct queries of the run
+    n_judged: int  # distinct queries of the qrels
+    unjudged: list[str]  # queries of the run without judgments (sorted): never scored
+    missing: list[str]  # judged queries the run lacks (sorted): 0 or left out
+    respelled: list[tuple[str, str]]  # (run id, qrels id) pairs equal but for their spelling
+
+    @property
+    def partial(self) -> bool:
+        """Judged queries are missing from the run (queries of the run without judgments
+        never count, so they change no score)."""
+        return bool(self.missing)
+
+    def describe(self, query_set: str | None = "complete") -> str:
+        """One paragraph for a warning or an error (with what happens to the missing
+        queries under `query_set`, unless None)."""
+
+        def examples(ids: Sequence[str]) -> str:
+            return ", ".join(map(repr, ids[:_EXAMPLES])) + (", ..." if len(ids) > _EXAMPLES else "")
+
+        parts = [
+            f"{len(self.missing)} of the {self.n_judged} queries of the qrels are missing from "
+            f"the run" + (f" (e.g. {examples(self.missing)})" if self.missing else ""),
+            f"{len(self.unjudged)} of the {self.n_run} queries of the run are not in the qrels"
+            + (f" (e.g. {examples(self.unjudged)})" if self.unjudged else ""),
+        ]
+        text = "; ".join(parts)
+        if self.missing and query_set is not None:
+            text += (
+                "; the missing queries score 0 (query set 'complete')"
+                if query_set == "complete"
+                else "; the missing queries are left out (query set 'run')"
+            )
+        if self.respelled:
+            run_id, qrels_id = self.respelled[0]
+            text += (
+                f". {len(self.respelled)} of the run's ids equal judged ids written "
+                f"differently (e.g. run {run_id!r} vs qrels {qrels_id!r}: leading zeros, "
+                "case, or a number written as '1.0'); ids are compared as exact strings, so "
+                "write them in the run as the qrels do"
+            )
+        return text
+
+
+def _spelling(query_id: str) -> str:
+    """An id without what a tool may change when it writes the same id: case, padding,
+    leading zeros, a number's notation ('001', '1.0' and '1' are all '1')."""
+    text = query_id.strip().lower()
+    if text.isdigit():
+        return str(int(text))
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return str(int(number)) if number.is_integer() and abs(number) < 2**53 else text
+
+
+def _natural(query_id: str) -> list:
+    """Sort key: numbers within ids in numeric order ('2' before '10')."""
+    return [(0, int(p), p) if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", str(query_id))]
+
+
+def query_overlap(run: pd.DataFrame, qrels: pd.DataFrame) -> QueryOverlap:
+    """Compare the query ids of `run` and `qrels` (frames with a query_id column)."""
+    in_run = set(pd.unique(run["query_id"]).tolist())
+    judged = set(pd.unique(qrels["query_id"]).tolist())
+    unjudged = sorted(in_run - judged, key=_natural)
+    missing = sorted(judged - in_run, key=_natural)
+    by_spelling = {}
+    for query_id in unjudged:
+        by_spelling.setdefault(_spelling(str(query_id)), query_id)
+    respelled = [
+        (by_spelling[key], query_id)
+        for query_id in missing
+        if (key := _spelling(str(query_id))) in by_spelling
+    ]
+    return QueryOverlap(len(in_run), len(judged), unjudged, missing, respelled)
 
 
 # --- dictionaries in, dictionaries out (the usual notebook recipe) ---------------------

@@ -1,4 +1,5 @@
 # Download and prepare datasets into canonical Parquet + normalised qrels.
+from sparsebench.errors import DataError
 from sparsebench.stages import dataset_source
 
 
@@ -17,7 +18,12 @@ def prepare_inputs(wildcards):
         folders = [Path(entry[k]).expanduser() for k in keys if k in entry]
         return {"files": [str(p) for f in folders if f.exists()
                           for p in ([f] if f.is_file() else sorted(f.rglob("*"))) if p.is_file()]}
-    root = dataset_source(entry).root
+    source = dataset_source(entry)
+    try:  # a missing split names the splits there are, not only the missing file
+        source.check()
+    except DataError as error:
+        raise WorkflowError(f"dataset {wildcards.dataset}: {error}") from None
+    root = source.root
     return {
         "files": [root / "corpus.jsonl", root / "queries.jsonl", root / "qrels" / f"{entry['split']}.tsv"]
     }
