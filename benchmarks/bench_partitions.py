@@ -4,7 +4,8 @@ the merge) and wall time with 2 jobs at a time.
 
 The corpus is written as the encoding shards the workflow would (term counts, a Zipfian
 vocabulary, ~40 distinct terms a document; queries of ~5 terms), then each stage runs as
-its own process, as its Snakemake job would, measured with wait4 (CPU time, peak RSS):
+its own process, as its Snakemake job would: CPU time from wait4, peak RSS as the
+process's own VmHWM (ru_maxrss would report the parent's size at fork):
 
   single       stack_shards -> term_weights -> retrieve
   partitioned  vocabulary -> partition_statistics (xP) -> global_statistics
@@ -104,6 +105,9 @@ elif name == "postings":
 elif name == "merge":
     partitions.merge_runs([folder / f"parts/{p}/run.trec" for p in range(args["count"])],
                           folder / "query_ids.txt", folder / "parts/run.trec", args["k"], "m")
+for line in open("/proc/self/status"):  # VmHWM: this process's own peak, not the parent's
+    if line.startswith("VmHWM:"):
+        print(json.dumps({"peak_mib": int(line.split()[1]) / 1024}))
 """
 
 
@@ -111,22 +115,25 @@ def run_stage(folder: Path, name: str, **args) -> dict:
     """One stage in its own process, as its job would run: wall, CPU (user + system) and
     peak RSS from wait4."""
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "-c", STAGE, str(folder), name, json.dumps(args)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    if status != 0:
-        raise RuntimeError(f"stage {name} failed: {process.stderr.read().decode()[-3000:]}")
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            [sys.executable, "-c", STAGE, str(folder), name, json.dumps(args)],
+            env=env,
+            stdout=out,
+            stderr=err,
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+        out.seek(0), err.seek(0)
+        if status != 0:
+            raise RuntimeError(f"stage {name} failed: {err.read().decode()[-3000:]}")
+        peak = json.loads(out.read().decode().strip().splitlines()[-1])["peak_mib"]
     return {
         "stage": name,
         "wall_s": wall,
         "cpu_s": usage.ru_utime + usage.ru_stime,
-        "peak_mib": usage.ru_maxrss / 1024,
+        "peak_mib": peak,
     }
 
 
