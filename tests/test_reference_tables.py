@@ -7,6 +7,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from sparsebench.config import CQADUPSTACK_FORUMS
+
 REFERENCE = Path(__file__).resolve().parents[1] / "sparsebench" / "resources" / "reference"
 TABLES = ("beir", "miracl", "msmarco")
 HEADER = "dataset\tsystem\tmetric\tvalue\tsource"
@@ -26,23 +28,7 @@ BEIR_DATASETS = {
     "climate-fever",
     "scifact",
 }
-CQADUPSTACK = {
-    f"cqadupstack-{forum}"
-    for forum in (
-        "android",
-        "english",
-        "gaming",
-        "gis",
-        "mathematica",
-        "physics",
-        "programmers",
-        "stats",
-        "tex",
-        "unix",
-        "webmasters",
-        "wordpress",
-    )
-}
+CQADUPSTACK = {f"cqadupstack-{forum}" for forum in CQADUPSTACK_FORUMS}
 BEIR_SYSTEMS = {"bm25-flat", "bm25-multifield", "splade-pp-ed", "splade-v3"}
 MIRACL_LANGUAGES = ["ar", "bn", "en", "es", "fa", "fi", "fr", "hi", "id"] + [
     "ja",

@@ -72,6 +72,22 @@ def _results(workdir: Path) -> dict[str, bytes]:
     }
 
 
+def run_on_slurm(workdir: Path, configfile: Path) -> str:
+    """The workflow through profiles/slurm; its output (it must succeed)."""
+    command = TIME_LIMIT + snakemake_command(
+        workdir,
+        "--profile",
+        str(REPO / "profiles" / "slurm"),
+        "--slurm-init-seconds-before-status-checks",
+        "1",
+        configfile=configfile,
+    )
+    result = subprocess.run(command, capture_output=True, text=True, cwd=workdir.parent)
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log[-6000:]
+    return log
+
+
 def test_slurm_profile_gives_the_local_results_byte_for_byte(slurm_cluster, tmp_path):
     config = {
         "datasets": {"adi": {"source": "local", "path": str(shared_path("data", "adi"))}},
@@ -86,17 +102,7 @@ def test_slurm_profile_gives_the_local_results_byte_for_byte(slurm_cluster, tmp_
     snakemake(tmp_path / "local", configfile=configfile)
 
     on_slurm = tmp_path / "slurm"
-    command = TIME_LIMIT + snakemake_command(
-        on_slurm,
-        "--profile",
-        str(REPO / "profiles" / "slurm"),
-        "--slurm-init-seconds-before-status-checks",
-        "1",
-        configfile=configfile,
-    )
-    result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
-    log = result.stdout + result.stderr
-    assert result.returncode == 0, log[-6000:]
+    log = run_on_slurm(on_slurm, configfile)
 
     # every job but the local rules went through sbatch: prepare, 3 shards, stack, the
     # queries (encoded once for both models), and per model term weights, retrieve and
@@ -133,17 +139,7 @@ def test_partitioned_retrieval_on_slurm_gives_the_local_results(slurm_cluster, t
     snakemake(tmp_path / "single", "results/runs/bm25/adi.trec", configfile=single)
 
     on_slurm = tmp_path / "slurm"
-    command = TIME_LIMIT + snakemake_command(
-        on_slurm,
-        "--profile",
-        str(REPO / "profiles" / "slurm"),
-        "--slurm-init-seconds-before-status-checks",
-        "1",
-        configfile=configfile,
-    )
-    result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
-    log = result.stdout + result.stderr
-    assert result.returncode == 0, log[-6000:]
+    log = run_on_slurm(on_slurm, configfile)
     # prepare, 3 shards, the vocabulary, the queries; per partition statistics, postings
     # and retrieval; the global statistics, the merge, evaluate
     submitted = log.count("has been submitted with SLURM jobid")
