@@ -35,10 +35,10 @@ from sparsebench.fileio import atomic_path, read_lines, save_array, write_json, 
 from sparsebench.runfile import format_run_lines
 from sparsebench.sparse import LabelledCSR, stack_npz_files, union_vocabulary
 from sparsebench.stages import (
+    corpus_idf,
     document_weights,
     prepared_matrix,
     save_postings,
-    term_idf,
     term_statistics_record,
 )
 from sparsebench.weighting import CorpusStatistics, corpus_statistics
@@ -244,7 +244,7 @@ def global_statistics_stage(
     """The corpus's statistics (sums of the partitions') and the IDF every partition and
     the queries use."""
     statistics = summed_statistics(partition_statistics)
-    weights = term_idf(weighting, statistics, vocab)
+    weights = corpus_idf(weighting, statistics, vocab)
     record = term_statistics_record(weighting, statistics, weights, int(statistics.df.sum()))
     record["partitions"] = len(partition_statistics)
     log.info("global statistics: %s", record)

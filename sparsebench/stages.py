@@ -199,7 +199,7 @@ def prepared_matrix(matrix: sp.csr_matrix, weighting: dict[str, Any]) -> sp.csr_
     return matrix
 
 
-def term_idf(
+def corpus_idf(
     weighting: dict[str, Any], statistics: CorpusStatistics, vocab: str | Path | None
 ) -> np.ndarray:
     """The IDF of every term: from the corpus statistics, or shipped with the model."""
@@ -266,7 +266,7 @@ def term_weights(
     corpus's term list, is needed for an IDF shipped with the model)."""
     matrix = prepared_matrix(load_csr(corpus_npz), weighting)
     statistics = corpus_statistics(matrix, weighting.get("statistics", "exact"))
-    weights = term_idf(weighting, statistics, vocab)
+    weights = corpus_idf(weighting, statistics, vocab)
     documents = document_weights(matrix, weighting, statistics)
     stats = term_statistics_record(weighting, statistics, weights, matrix.nnz)
     log.info("term weights: %s", stats)
