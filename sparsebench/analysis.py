@@ -1,11 +1,26 @@
-"""The BM25 text analyzer, vectorised over a batch of texts with Arrow compute kernels.
+"""The BM25 text analyzer, vectorised over a batch of texts.
 
-It follows Lucene's EnglishAnalyzer (what Anserini's BEIR regressions use): Unicode word
-tokens (hyphens and other punctuation split words; '.', ',' and apostrophes inside a
-token are kept, so "u.s.a", "3.14", "1,000" and "don't" stay whole), English possessive
-"'s" removed, lowercase, Lucene's English stopwords, Porter stemming. Each step is
-configurable. Tokenising, stopword removal and term mapping run as Arrow kernels over
-the whole batch; the stemmer runs once per distinct token of the batch, not per token.
+For English it is Lucene's, token for token: the chain of Anserini's
+DefaultEnglishAnalyzer (Anserini 1.x, Lucene 9.9.1), which every Anserini and Pyserini
+BM25 baseline uses for both documents and queries:
+
+1. StandardTokenizer (lucene_tokenizer.py): Unicode UAX #29 word breaks; "don't",
+   "u.s.a", "3.14", "1,000" and "results:in" stay whole, "no.1", "a..b" and "e-mail"
+   split, "©" and emoji are tokens, tokens are cut at 255 UTF-16 code units;
+2. EnglishPossessiveFilter: a trailing 's, ’s or ＇s (any case) removed, once;
+3. LowerCaseFilter: each character's simple lowercase (İ -> i);
+4. StopFilter with Lucene's 33 English stopwords;
+5. PorterStemFilter (lucene_porter.py): Porter's own implementation, which leaves words
+   of one or two letters alone and has logi -> log and bli -> ble.
+
+Other languages take the same tokenizer (as Lucene's language analyzers do), a Snowball
+stemmer from PyStemmer where there is one, and no stopwords; the `cjk` tokenizer turns
+runs of Chinese, Japanese, Korean and Thai characters into overlapping bigrams. Each
+step is configurable. The tokenizer runs over a whole Arrow array (a numpy rule for the
+usual characters, Lucene's DFA once per distinct run of the others); the possessive
+filter, lowercasing and stopwords are Arrow kernels over the tokens; the stemmer sees
+each distinct token of a batch once (and Lucene's Porter stemmer remembers the words it
+has stemmed across batches).
 """
 
 from __future__ import annotations
@@ -20,6 +35,13 @@ import pyarrow.compute as pc
 import Stemmer
 
 from sparsebench.errors import ConfigError
+from sparsebench.lucene_porter import PorterStemmer
+from sparsebench.lucene_tokenizer import (
+    span_indices,
+    string_buffers,
+    strings_from_buffers,
+    tokenize_batch,
+)
 
 # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET.
 LUCENE_ENGLISH_STOPWORDS = (
@@ -57,16 +79,19 @@ LUCENE_ENGLISH_STOPWORDS = (
     "will",
     "with",
 )
-_SEPARATORS = r"[^\p{L}\p{N}\p{M}_'’.,]+"
 # Scripts written without spaces between words: tokenised as overlapping character
 # bigrams (as Lucene's CJKBigramFilter), a lone character as itself.
 _UNSPACED = (
     r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}"
     r"\x{30FC}\x{3005}\x{303B}\x{309D}\x{309E}\x{30FD}\x{30FE}"  # ー 々 〻 ゝ ゞ ヽ ヾ
 )
-TOKENIZERS = ("words", "cjk")
+# standard = Lucene's StandardTokenizer; cjk = the same, with runs of unspaced scripts as
+# character bigrams. "words" (the former name) is read as "standard".
+TOKENIZERS = ("standard", "cjk")
+TOKENIZER_ALIASES = {"words": "standard"}
 UNSPACED_LANGUAGES = frozenset({"zh", "ja", "ko", "th", "lo", "km", "my"})
-# ISO 639-1 -> PyStemmer algorithm (English uses Porter, as Lucene's EnglishAnalyzer).
+# ISO 639-1 -> stemmer: 'porter' is Lucene's Porter stemmer (lucene_porter.py), the others
+# PyStemmer's Snowball algorithms.
 STEMMERS = {
     "ar": "arabic",
     "hy": "armenian",
@@ -105,25 +130,26 @@ STEMMERS = {
 }
 
 
+def stemmer_names() -> list[str]:
+    """The stemmers an analyzer takes besides 'none'."""
+    return sorted({"porter", *Stemmer.algorithms()})
+
+
 def resolve_analyzer(settings: dict, language: str = "en") -> dict:
-    """Replace 'auto' settings by the defaults of the dataset's language."""
+    """Replace 'auto' settings by the defaults of the dataset's language (and a former
+    tokenizer name by the current one, so that both share one encoding)."""
     resolved = dict(settings)
     if resolved.get("stopwords", "auto") == "auto":
         resolved["stopwords"] = "lucene" if language == "en" else "none"
     if resolved.get("stemmer", "auto") == "auto":
         algorithm = STEMMERS.get(language, "none")
-        resolved["stemmer"] = (
-            algorithm if algorithm in Stemmer.algorithms() or algorithm == "none" else "none"
-        )
+        resolved["stemmer"] = algorithm if algorithm in stemmer_names() else "none"
     if resolved.get("tokenizer", "auto") == "auto":
-        resolved["tokenizer"] = "cjk" if language in UNSPACED_LANGUAGES else "words"
+        resolved["tokenizer"] = "cjk" if language in UNSPACED_LANGUAGES else "standard"
+    resolved["tokenizer"] = TOKENIZER_ALIASES.get(resolved["tokenizer"], resolved["tokenizer"])
     if resolved.get("possessive", "auto") == "auto":
         resolved["possessive"] = language == "en"
     return resolved
-
-
-_TRIM = ".,'’"
-_POSSESSIVE = r"['’][sS]\b"
 
 
 @dataclass(frozen=True)
@@ -137,7 +163,8 @@ class AnalyzedBatch:
 
 
 class Analyzer:
-    """Turns texts into terms; one instance per model configuration."""
+    """Turns texts into terms; one instance per model configuration. The defaults are
+    Anserini's DefaultEnglishAnalyzer."""
 
     def __init__(
         self,
@@ -145,8 +172,9 @@ class Analyzer:
         stopwords: str | Sequence[str] = "lucene",
         stemmer: str = "porter",
         possessive: bool = True,
-        tokenizer: str = "words",
+        tokenizer: str = "standard",
     ) -> None:
+        tokenizer = TOKENIZER_ALIASES.get(tokenizer, tokenizer)
         if tokenizer not in TOKENIZERS:
             raise ConfigError(
                 f"tokenizer must be one of {', '.join(TOKENIZERS)}, not {tokenizer!r}"
@@ -166,14 +194,17 @@ class Analyzer:
             words = [w.lower() for w in words]
         self.stopwords = pa.array(sorted(set(words)), type=pa.string())
         self.stemmer_name = stemmer
+        self._stemmer: Any
         if stemmer == "none":
             self._stemmer = None
+        elif stemmer == "porter":  # Lucene's, not Snowball's 'porter'
+            self._stemmer = PorterStemmer()
         elif stemmer in Stemmer.algorithms():
             self._stemmer = Stemmer.Stemmer(stemmer)
         else:
             raise ConfigError(
-                f"unknown stemmer {stemmer!r}; PyStemmer offers: "
-                f"{', '.join(Stemmer.algorithms())}, or 'none'"
+                f"unknown stemmer {stemmer!r}; the stemmers are: "
+                f"{', '.join(stemmer_names())}, or 'none'"
             )
 
     @classmethod
@@ -183,7 +214,8 @@ class Analyzer:
     def tokens(
         self, texts: pa.Array | pa.ChunkedArray | Sequence[str]
     ) -> tuple[np.ndarray, pa.Array]:
-        """Unstemmed tokens of every text: (text index per token, token strings)."""
+        """Unstemmed tokens of every text: (text index per token, token strings), in text
+        order (with the cjk tokenizer, a text's bigrams come after its other tokens)."""
         if isinstance(texts, pa.ChunkedArray):
             array = texts.combine_chunks()
         elif isinstance(texts, pa.Array):
@@ -191,17 +223,24 @@ class Analyzer:
         else:
             array = pa.array(texts, type=pa.string())
         array = pc.fill_null(array, "")
+        bigrams = None
+        if self.tokenizer == "cjk":  # runs of unspaced scripts are set aside for bigrams
+            runs = pc.split_pattern_regex(array, f"[^{_UNSPACED}]+")
+            run_index = pc.list_parent_indices(runs).to_numpy().astype(np.int64)
+            runs = pc.list_flatten(runs)
+            nonempty = pc.greater(pc.utf8_length(runs), 0)
+            run_index = run_index[nonempty.to_numpy(zero_copy_only=False)]
+            source, bigrams = character_bigrams(pc.filter(runs, nonempty))
+            array = pc.replace_substring_regex(array, f"[{_UNSPACED}]+", " ")
+        text_index, tokens = tokenize_batch(array)
         if self.possessive:
-            array = pc.replace_substring_regex(array, _POSSESSIVE, "")
+            tokens = strip_possessive(tokens)
         if self.lowercase:
-            array = pc.utf8_lower(array)
-        if self.tokenizer == "cjk":  # runs of unspaced scripts become tokens of their own
-            array = pc.replace_substring_regex(array, f"([{_UNSPACED}]+)", r" \1 ")
-        pieces = pc.split_pattern_regex(array, _SEPARATORS)
-        text_index = pc.list_parent_indices(pieces).to_numpy().astype(np.int64)
-        tokens = pc.utf8_trim(pc.list_flatten(pieces), characters=_TRIM)
-        if self.tokenizer == "cjk":
-            text_index, tokens = _bigram_unspaced(text_index, tokens)
+            tokens = pc.utf8_lower(tokens)
+        if bigrams is not None and len(bigrams):
+            order = np.argsort(np.concatenate([text_index, run_index[source]]), kind="stable")
+            text_index = np.concatenate([text_index, run_index[source]])[order]
+            tokens = pa.concat_arrays([tokens, bigrams]).take(order)
         keep = pc.and_(
             pc.greater(pc.utf8_length(tokens), 0),
             pc.invert(pc.is_in(tokens, value_set=self.stopwords)),
@@ -214,7 +253,9 @@ class Analyzer:
         text_index, tokens = self.tokens(texts)
         distinct = pc.unique(tokens)
         token_to_distinct = pc.index_in(tokens, value_set=distinct).to_numpy()
-        if self._stemmer is not None:
+        if isinstance(self._stemmer, PorterStemmer):
+            stemmed = self._stemmer.stem_array(distinct)
+        elif self._stemmer is not None:
             stemmed = pa.array(self._stemmer.stemWords(distinct.to_pylist()), type=pa.string())
         else:
             stemmed = distinct
@@ -228,6 +269,33 @@ class Analyzer:
         """The terms of one text, in order (for inspection and for other BM25 tools)."""
         batch = self.analyze_batch([text])
         return batch.terms.take(pa.array(batch.term_ids)).to_pylist()
+
+
+def strip_possessive(tokens: pa.Array) -> pa.Array:
+    """Lucene's EnglishPossessiveFilter: a final 's, ’s or ＇s (s in either case) removed,
+    once. Read from the UTF-8 bytes: ' is 27, ’ E2 80 99, ＇ EF BC 87."""
+    offsets, data = string_buffers(tokens)
+    if not len(data):
+        return tokens
+    ends = offsets[1:]
+    lengths = ends - offsets[:-1]
+
+    def byte(back: int) -> np.ndarray:
+        return data[np.maximum(ends - back, 0)]
+
+    final_s = (lengths >= 2) & ((byte(1) == ord("s")) | (byte(1) == ord("S")))
+    if not final_s.any():
+        return tokens
+    cut = np.where(final_s & (byte(2) == 0x27), 2, 0)
+    wide = final_s & (lengths >= 4)
+    curly = wide & (byte(4) == 0xE2) & (byte(3) == 0x80) & (byte(2) == 0x99)
+    fullwidth = wide & (byte(4) == 0xEF) & (byte(3) == 0xBC) & (byte(2) == 0x87)
+    cut[curly | fullwidth] = 4
+    if not cut.any():
+        return tokens
+    keep = np.ones(len(data), dtype=bool)
+    keep[span_indices(ends[cut > 0] - cut[cut > 0], ends[cut > 0])] = False
+    return strings_from_buffers(data[keep], lengths - cut)
 
 
 def character_bigrams(tokens: pa.Array) -> tuple[np.ndarray, pa.Array]:
@@ -260,16 +328,3 @@ def character_bigrams(tokens: pa.Array) -> tuple[np.ndarray, pa.Array]:
         len(start), pa.py_buffer(new_offsets.tobytes()), pa.py_buffer(data[gather].tobytes())
     )
     return source, array
-
-
-def _bigram_unspaced(text_index: np.ndarray, tokens: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """Replace tokens written in an unspaced script by their character bigrams."""
-    unspaced = pc.match_substring_regex(tokens, f"^[{_UNSPACED}]+$").to_numpy(zero_copy_only=False)
-    if not unspaced.any():
-        return text_index, tokens
-    source, bigrams = character_bigrams(tokens.filter(pa.array(unspaced)))
-    spaced = ~unspaced
-    return (
-        np.concatenate([text_index[spaced], text_index[unspaced][source]]),
-        pa.concat_arrays([tokens.filter(pa.array(spaced)), bigrams]),
-    )

@@ -1,10 +1,11 @@
-"""The BM25 analyzer: Lucene-like tokens, stopwords, stemmers, and its settings."""
+"""The BM25 analyzer: Lucene's tokens, stopwords, stemmers, and its settings (the
+token-for-token checks against Lucene are in test_lucene_analysis.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from sparsebench.analysis import LUCENE_ENGLISH_STOPWORDS, Analyzer
+from sparsebench.analysis import LUCENE_ENGLISH_STOPWORDS, Analyzer, resolve_analyzer
 from sparsebench.errors import ConfigError
 
 
@@ -24,6 +25,45 @@ def test_tokens_follow_lucene_english_analyzer():
         "cd4",
         "café",
     ]
+
+
+def test_porter_is_lucenes_and_english_is_snowball():
+    text = "generously skies dying news us technology"
+    assert Analyzer(stemmer="porter").analyze(text) == [
+        "gener", "ski", "dy", "new", "us", "technolog"
+    ]  # fmt: skip
+    assert Analyzer(stemmer="english").analyze(text) == [
+        "generous", "sky", "die", "news", "us", "technolog"
+    ]  # fmt: skip
+
+
+def test_english_defaults_are_anserinis_and_the_former_tokenizer_name_is_kept():
+    assert resolve_analyzer({}, "en") == {
+        "stopwords": "lucene",
+        "stemmer": "porter",
+        "tokenizer": "standard",
+        "possessive": True,
+    }
+    assert resolve_analyzer({"tokenizer": "words"}, "en")["tokenizer"] == "standard"
+    assert resolve_analyzer({"tokenizer": "cjk"}, "en")["tokenizer"] == "cjk"
+    assert resolve_analyzer({}, "de")["tokenizer"] == "standard"  # as Lucene's GermanAnalyzer
+    text = "no.1 results:in U.S. 1,000 \u00a9"
+    assert Analyzer(tokenizer="words").analyze(text) == Analyzer().analyze(text)
+    assert Analyzer().analyze(text) == ["1", "results:in", "u.", "1,000", "\u00a9"]
+    with pytest.raises(ConfigError, match="tokenizer must be one of standard, cjk"):
+        Analyzer(tokenizer="regex")
+
+
+def test_cjk_tokenizer_bigrams_unspaced_runs_and_tokenizes_the_rest_as_lucene():
+    analyzer = Analyzer(**resolve_analyzer({}, "zh"))
+    text = "BM25 在中文检索 (Lucene 9.9) don't 很好"
+    assert analyzer.analyze(text) == [
+        "bm25", "lucene", "9.9", "don't", "在中", "中文", "文检", "检索", "很好"
+    ]  # fmt: skip
+    batch = analyzer.analyze_batch(["很好 a", "x", "好"])
+    terms = batch.terms.to_pylist()
+    pairs = [(int(i), terms[t]) for i, t in zip(batch.text_index, batch.term_ids, strict=True)]
+    assert pairs == [(0, "a"), (0, "很好"), (1, "x"), (2, "好")]
 
 
 def test_stopwords_and_stemmers_are_configurable():

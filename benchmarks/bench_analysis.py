@@ -1,0 +1,220 @@
+"""BM25 analysis speed: Lucene's analyzer (sparsebench.analysis now) against the former
+regex analyzer (sparsebench/analysis.py of another commit, HEAD by default), in one run.
+
+Each analyzer runs as the encode stage runs it (TermCountEncoder: analyze_batch over
+batches of 20,000 texts), in its own process (peak RSS is per process), best of
+--repeat runs; the new analyzer's caches (Porter stems, DFA runs) are emptied before
+each run, so every run starts cold as a fresh encode job does. Texts are
+(title + " " + text).strip(), as prepare builds them.
+
+Collections: BEIR SciFact (shared/data/beir-scifact); the same with a character that only
+the DFA handles glued to 5% of the words (the new tokenizer's slow path); and all nine
+shared collections concatenated --copies times (a larger set; the copies repeat the
+vocabulary, which favours both analyzers' stem caches alike).
+
+    python benchmarks/bench_analysis.py
+    python benchmarks/bench_analysis.py --copies 2 --repeat 1 --baseline-commit 72ea4db
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+SHARED = ROOT.parent / "shared" / "data"
+BATCH = 20_000  # TermCountEncoder.batch_size
+
+
+def read_texts(paths: list[Path], copies: int = 1) -> list[str]:
+    texts = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                doc = json.loads(line)
+                texts.append(f"{doc.get('title') or ''} {doc.get('text') or ''}".strip())
+    return texts * copies
+
+
+def collection(name: str, copies: int) -> list[str]:
+    if name == "scifact":
+        return read_texts([SHARED / "beir-scifact" / "corpus.jsonl"])
+    if name == "mixed":
+        return mixed(read_texts([SHARED / "beir-scifact" / "corpus.jsonl"]))
+    return read_texts(sorted(SHARED.glob("*/corpus.jsonl")), copies)
+
+
+def mixed(texts: list[str], share: float = 0.05, seed: int = 0) -> list[str]:
+    """The texts with a character that only the DFA handles (an emoji, ©, a combining
+    accent, an ideograph, a Hebrew letter, an Arabic digit, a soft hyphen) glued to 5% of
+    the words: the DFA's worst case is much text outside the ten ASCII classes."""
+    rng = np.random.default_rng(seed)
+    pool = ["\U0001f600", "\u00a9", "\u0301", "\u4e2d", "\u05d0", "\u0661", "\u00ad"]
+    out = []
+    for text in texts:
+        words = text.split(" ")
+        for i in np.flatnonzero(rng.random(len(words)) < share):
+            words[i] += pool[rng.integers(len(pool))]
+        out.append(" ".join(words))
+    return out
+
+
+def old_analyzer_module(commit: str, folder: Path):
+    """sparsebench/analysis.py of `commit`, imported as a module of its own."""
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{commit}:sparsebench/analysis.py"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    path = folder / "old_analysis.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("old_analysis", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["old_analysis"] = module  # dataclasses look the module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def dfa_share(texts: list[str]) -> float:
+    """The share of the characters that the new tokenizer leaves to the DFA: runs
+    between separators holding a character outside the ten classes of ASCII."""
+    from sparsebench import lucene_tokenizer as lt
+
+    offsets, data = lt.string_buffers(pa.array(texts, pa.string()))
+    position = np.flatnonzero((data & 0xC0) != 0x80)
+    classes = lt.character_classes(lt._decode_utf8(data, position))
+    text_start = np.searchsorted(position, offsets[:-1])
+    starts, ends = lt._runs(classes != lt._SEPARATOR, np.unique(text_start))
+    dfa = (classes >= lt._N_SIMPLE) & ~lt._IS_ATTACHED[classes]
+    complex_before = np.concatenate([[0], np.cumsum(dfa)])
+    complex_run = complex_before[ends] > complex_before[starts]
+    return float((ends - starts)[complex_run].sum() / max(len(classes), 1))
+
+
+def child(impl: str, name: str, copies: int, repeat: int, commit: str, out: str) -> None:
+    texts = collection(name, copies)
+    array = pa.array(texts, pa.string())
+    with tempfile.TemporaryDirectory() as folder:
+        if impl == "old":
+            module = old_analyzer_module(commit, Path(folder))
+        else:
+            from sparsebench import analysis as module
+        analyzer = module.Analyzer()
+        best = float("inf")
+        for _ in range(repeat):
+            if impl == "new":
+                from sparsebench import lucene_porter, lucene_tokenizer
+
+                lucene_porter.PorterStemmer._cache.clear()
+                lucene_tokenizer._short_run_spans.cache_clear()
+            start = time.perf_counter()
+            n_tokens = 0
+            terms = []
+            for first in range(0, len(array), BATCH):
+                batch = analyzer.analyze_batch(array.slice(first, BATCH))
+                n_tokens += len(batch.term_ids)
+                terms.append(batch)
+            best = min(best, time.perf_counter() - start)
+    # Term lists per document, to count the documents on which the analyzers differ.
+    digests = []
+    for batch in terms:
+        words = batch.terms.take(pa.array(batch.term_ids)).to_numpy(zero_copy_only=False)
+        split = np.searchsorted(batch.text_index, np.arange(1, batch.n_texts))
+        digests += [
+            hashlib.md5("\n".join(part).encode()).hexdigest() for part in np.split(words, split)
+        ]
+    sys.path.insert(0, str(HERE))
+    from bench_metrics import peak_rss_mb
+
+    Path(out).write_text(
+        json.dumps(
+            {
+                "seconds": best,
+                "docs": len(texts),
+                "megabytes": sum(len(t.encode()) for t in texts) / 1e6,
+                "tokens": n_tokens,
+                "digests": digests,
+                "peak_rss_mb": peak_rss_mb(),
+            }
+        )
+    )
+
+
+def machine() -> str:
+    import os
+    import platform
+    from importlib import metadata
+
+    lines = Path("/proc/cpuinfo").read_text().splitlines()
+    cpu = next((x.split(":", 1)[1].strip() for x in lines if x.startswith("model name")), "")
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB, Python {platform.python_version()}, "
+        f"numpy {np.__version__}, pyarrow {pa.__version__}, "
+        f"PyStemmer {metadata.version('PyStemmer')}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--copies", type=int, default=8)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--baseline-commit", default="HEAD")
+    parser.add_argument("--child", nargs=6)
+    args = parser.parse_args()
+    if args.child:
+        impl, name, copies, repeat, commit, out = args.child
+        child(impl, name, int(copies), int(repeat), commit, out)
+        return
+    print(f"Machine: {machine()}")
+    print()
+    header = "| collection | documents | MB | analyzer | seconds | documents/s | MB/s | tokens |"
+    print(header + " peak RSS (MiB) |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|")
+    summary = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("scifact", "mixed", "all9"):
+            results = {}
+            for impl in ("old", "new"):
+                out = str(Path(tmp) / f"{name}-{impl}.json")
+                subprocess.run(
+                    [sys.executable, __file__, "--child", impl, name, str(args.copies)]
+                    + [str(args.repeat), args.baseline_commit, out],
+                    check=True,
+                )
+                r = results[impl] = json.loads(Path(out).read_text())
+                label = f"{name} x{args.copies}" if name == "all9" else name
+                print(
+                    f"| {label} | {r['docs']:,} | {r['megabytes']:.1f} | {impl} "
+                    f"| {r['seconds']:.2f} | {r['docs'] / r['seconds']:,.0f} "
+                    f"| {r['megabytes'] / r['seconds']:.1f} | {r['tokens']:,} "
+                    f"| {r['peak_rss_mb']:.0f} |"
+                )
+            old, new = results["old"], results["new"]
+            differ = sum(a != b for a, b in zip(old["digests"], new["digests"], strict=True))
+            share = dfa_share(collection(name, 1))
+            summary.append(
+                f"{name}: new/old speed {old['seconds'] / new['seconds']:.2f}x; "
+                f"characters left to the DFA {share:.4%}; "
+                f"documents whose terms differ {differ:,} of {old['docs']:,} "
+                f"({differ / old['docs']:.1%})"
+            )
+    print()
+    for line in summary:
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
