@@ -43,7 +43,7 @@ def test_defaults_are_filled_in():
         "lowercase": True,
         "stopwords": "lucene",
         "stemmer": "porter",
-        "tokenizer": "words",
+        "tokenizer": "standard",
         "possessive": True,
     }
     assert config["retrieval"]["k"] == 1000

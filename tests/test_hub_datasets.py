@@ -203,7 +203,7 @@ def test_language_aware_analyzers():
     assert resolve_analyzer({}, "sw") == {
         "stopwords": "none",
         "stemmer": "none",
-        "tokenizer": "words",
+        "tokenizer": "standard",
         "possessive": False,
     }
     assert resolve_analyzer({}, "fr")["stemmer"] == "french"
