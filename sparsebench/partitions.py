@@ -28,10 +28,10 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
 
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path, read_lines, save_array, write_json, write_lines
+from sparsebench.prepare import read_corpus_slice
 from sparsebench.runfile import format_run_lines
 from sparsebench.sparse import LabelledCSR, stack_npz_files, union_vocabulary
 from sparsebench.stages import (
@@ -103,21 +103,12 @@ def summed_statistics(paths: Sequence[str | Path]) -> CorpusStatistics:
 
 
 def partition_doc_ids(corpus: str | Path, rows: range, out_doc_ids: str | Path) -> int:
-    """The document ids of corpus rows `rows` (reading only the row groups that hold
-    them, and only their ids)."""
-    parquet = pq.ParquetFile(corpus)
-    ids: list[str] = []
-    offset = 0
-    for group in range(parquet.num_row_groups):
-        size = parquet.metadata.row_group(group).num_rows
-        if offset + size > rows.start and offset < rows.stop:
-            column = parquet.read_row_group(group, columns=["doc_id"]).column("doc_id")
-            lo, hi = max(rows.start - offset, 0), min(rows.stop - offset, size)
-            ids += column.slice(lo, hi - lo).to_pylist()
-        offset += size
+    """The document ids of corpus rows `rows` (reading only their row groups, and only
+    the ids)."""
+    ids = read_corpus_slice(corpus, rows.start, rows.stop, ["doc_id"]).column("doc_id")
     if len(ids) != len(rows):
         raise DataError(f"{corpus} has no rows {rows.start}..{rows.stop - 1}")
-    write_lines(out_doc_ids, ids)
+    write_lines(out_doc_ids, ids.to_pylist())
     return len(ids)
 
 
@@ -191,12 +182,17 @@ def merge_runs(
             block = pd.concat([f for f in frames if not f.empty] or frames[:1])
             if block.empty:
                 continue
-            pos = block["pos"].to_numpy()
-            scores = block["score"].to_numpy(dtype=np.float32)
-            docs = block["doc_id"].to_numpy(dtype=object)
-            keys = np.array([d.encode("utf-8") for d in docs], dtype=bytes)
-            order = np.lexsort((keys, scores, -pos))[::-1]  # pos up, score down, id down
-            pos, scores, docs = pos[order], scores[order], docs[order]
+            # by query, then score down, then document id down in byte order (trec_eval)
+            order = pa.table(
+                {
+                    "pos": block["pos"].to_numpy(),
+                    "score": block["score"].to_numpy(dtype=np.float32),
+                    "doc_id": pa.array(block["doc_id"], pa.string()),
+                }
+            ).sort_by([("pos", "ascending"), ("score", "descending"), ("doc_id", "descending")])
+            pos = order.column("pos").to_numpy()
+            scores = order.column("score").to_numpy()
+            docs = np.asarray(order.column("doc_id").to_pylist(), dtype=object)
             starts = np.searchsorted(pos, pos, side="left")
             ranks = np.arange(len(pos)) - starts + 1
             top = ranks <= k

@@ -560,19 +560,23 @@ def subsample_corpus(
     return {"documents": kept, "of": len(keep), "judged": n_judged, "seed": seed}
 
 
-def read_corpus_slice(path: str | Path, start: int, stop: int) -> pa.Table:
-    """Rows [start, stop) of corpus.parquet, reading only the row groups that hold them."""
+def read_corpus_slice(
+    path: str | Path, start: int, stop: int, columns: list[str] | None = None
+) -> pa.Table:
+    """Rows [start, stop) of corpus.parquet (only `columns`, default all), reading only
+    the row groups that hold them."""
     parquet = pq.ParquetFile(path)
     tables, offset = [], 0
     for group in range(parquet.num_row_groups):
         rows = parquet.metadata.row_group(group).num_rows
         if offset + rows > start and offset < stop:
-            table = parquet.read_row_group(group)
+            table = parquet.read_row_group(group, columns=columns)
             lo, hi = max(start - offset, 0), min(stop - offset, rows)
             tables.append(table.slice(lo, hi - lo))
         offset += rows
         if offset >= stop:
             break
     if not tables:
-        return CORPUS_SCHEMA.empty_table()
+        empty = CORPUS_SCHEMA.empty_table()
+        return empty if columns is None else empty.select(columns)
     return pa.concat_tables(tables)

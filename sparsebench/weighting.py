@@ -133,7 +133,8 @@ def bm25_document_weights(
     """
     exact = document_lengths(counts)
     if average is None:
-        average = corpus_statistics(counts, statistics).average_length
+        n_docs = document_count(exact, statistics)
+        average = exact.sum() / n_docs if n_docs else 0.0
     lengths = lucene_stored_lengths(exact) if statistics == "lucene" else exact
     tf = counts.data.astype(np.float64)
     norm = np.ones(len(lengths)) if average == 0 else (1 - b + b * lengths / average)
