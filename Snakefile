@@ -21,9 +21,9 @@ sys.path.insert(0, workflow.basedir)
 
 import yaml
 
-from sparsebench.config import resolve_relative_paths, validate_config
+from sparsebench.workflow.config import resolve_relative_paths, validate_config
 from sparsebench.errors import ConfigError
-from sparsebench.provenance import COMMAND_VARIABLE, other_experiment
+from sparsebench.workflow.provenance import COMMAND_VARIABLE, other_experiment
 
 min_version("9.0")
 

@@ -1,5 +1,5 @@
-"""BM25 analysis speed: Lucene's analyzer (sparsebench.analysis now) against the former
-regex analyzer (sparsebench/analysis.py of another commit, HEAD by default), in one run.
+"""BM25 analysis speed: Lucene's analyzer (sparsebench.encode.analysis now) against the former
+regex analyzer (sparsebench/encode/analysis.py of another commit, HEAD by default), in one run.
 
 Each analyzer runs as the encode stage runs it (TermCountEncoder: analyze_batch over
 batches of 20,000 texts), in its own process (peak RSS is per process), best of
@@ -71,9 +71,9 @@ def mixed(texts: list[str], share: float = 0.05, seed: int = 0) -> list[str]:
 
 
 def old_analyzer_module(commit: str, folder: Path):
-    """sparsebench/analysis.py of `commit`, imported as a module of its own."""
+    """sparsebench/encode/analysis.py of `commit`, imported as a module of its own."""
     source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{commit}:sparsebench/analysis.py"],
+        ["git", "-C", str(ROOT), "show", f"{commit}:sparsebench/encode/analysis.py"],
         check=True,
         capture_output=True,
         text=True,
@@ -90,7 +90,7 @@ def old_analyzer_module(commit: str, folder: Path):
 def dfa_share(texts: list[str]) -> float:
     """The share of the characters that the new tokenizer leaves to the DFA: runs
     between separators holding a character outside the ten classes of ASCII."""
-    from sparsebench import lucene_tokenizer as lt
+    from sparsebench.encode import lucene_tokenizer as lt
 
     offsets, data = lt.string_buffers(pa.array(texts, pa.string()))
     position = np.flatnonzero((data & 0xC0) != 0x80)
@@ -110,12 +110,12 @@ def child(impl: str, name: str, copies: int, repeat: int, commit: str, out: str)
         if impl == "old":
             module = old_analyzer_module(commit, Path(folder))
         else:
-            from sparsebench import analysis as module
+            from sparsebench.encode import analysis as module
         analyzer = module.Analyzer()
         best = float("inf")
         for _ in range(repeat):
             if impl == "new":
-                from sparsebench import lucene_porter, lucene_tokenizer
+                from sparsebench.encode import lucene_porter, lucene_tokenizer
 
                 lucene_porter.PorterStemmer._cache.clear()
                 lucene_tokenizer._short_run_spans.cache_clear()

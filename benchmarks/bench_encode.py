@@ -69,7 +69,7 @@ def plain_loop(model_path: str, texts: list[str], max_length: int, batch_size: i
 
 
 def sparsebench_encoder(model_path: str, texts: list[str], max_length: int, batch_size: int):
-    from sparsebench.splade import SpladeEncoder, SpladeSettings
+    from sparsebench.encode.splade import SpladeEncoder, SpladeSettings
 
     encoder = SpladeEncoder(
         SpladeSettings(model=model_path, max_length=max_length, batch_size=batch_size, device="cpu")

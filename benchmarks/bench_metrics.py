@@ -75,9 +75,9 @@ def make_data(folder: Path, n_queries: int, depth: int, seed: int = 0) -> tuple[
 
 
 def run_sparsebench(run_path: str, qrels_path: str) -> dict:
-    from sparsebench.metrics import evaluate_run
-    from sparsebench.prepare import read_qrels
-    from sparsebench.runfile import read_run
+    from sparsebench.data.prepare import read_qrels
+    from sparsebench.evaluate.metrics import evaluate_run
+    from sparsebench.retrieve.runfile import read_run
 
     start = time.perf_counter()
     run, qrels = read_run(run_path), read_qrels(qrels_path)

@@ -69,22 +69,24 @@ def write_problem(folder: Path, docs: int, queries: int, seed: int = 0) -> list[
 STAGE = """
 import json, sys
 from pathlib import Path
-from sparsebench import partitions, stages
+from sparsebench.partitions import stages as partitions
+from sparsebench.encode import stages as encode_stages
+from sparsebench.retrieve import stages as retrieve_stages
 folder, name, args = Path(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
 shards = [folder / f"shards/{s}" for s in args.get("shards", [])]
 npz = [f"{s}.npz" for s in shards]
 terms = [f"{s}.terms.txt" for s in shards]
 weighting = args.get("weighting")
 if name == "stack":
-    stages.stack_shards(npz, terms, folder / "corpus.parquet", folder / "single/corpus.npz",
+    encode_stages.stack_shards(npz, terms, folder / "corpus.parquet", folder / "single/corpus.npz",
                         folder / "single/vocab.txt", folder / "single/doc_ids.txt")
 elif name == "term_weights":
     s = folder / "single"
-    stages.term_weights(s / "corpus.npz", weighting, s / "weights.npz", s / "idf.npy",
+    encode_stages.term_weights(s / "corpus.npz", weighting, s / "weights.npz", s / "idf.npy",
                         s / "stats.json", vocab=s / "vocab.txt", out_postings=s / "postings.npz")
 elif name == "retrieve":
     s = folder / args["dir"]
-    stages.retrieve_run(s / "postings.npz", folder / args["idf"], folder / "queries.npz",
+    retrieve_stages.retrieve_run(s / "postings.npz", folder / args["idf"], folder / "queries.npz",
                         folder / "query_ids.txt", s / "doc_ids.txt", s / "run.trec",
                         args["k"], "m", threads=1)
 elif name == "vocabulary":
@@ -143,7 +145,7 @@ def in_parallel(jobs, workers: int = 2) -> list[dict]:
 
 
 def measure(docs: int, partitions: int, queries: int, k: int) -> dict:
-    from sparsebench.partitions import partition_shards
+    from sparsebench.partitions.stages import partition_shards
 
     with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as tmp:
         folder = Path(tmp)

@@ -71,7 +71,7 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
     corpus = make_matrix(rng, docs, vocabulary, doc_terms, weighted)
     query = make_matrix(rng, queries, vocabulary, query_terms, weighted)
     if not weighted:  # BM25: saturated document weights, Lucene IDF on the query side
-        from sparsebench.weighting import bm25_document_weights, document_frequencies, idf
+        from sparsebench.encode.weighting import bm25_document_weights, document_frequencies, idf
 
         sp.save_npz(folder / "counts.npz", corpus)
         weights = idf(document_frequencies(corpus), docs, "lucene")
@@ -95,14 +95,14 @@ def best_of(repeat: int, work) -> dict:
 
 
 def run_sparsebench(folder: Path, k: int, repeat: int) -> dict:
-    from sparsebench.retrieval import retrieve
+    from sparsebench.retrieve.scipy_backend import retrieve
 
     # as the retrieve stage: the term-major copy of the corpus only (postings.npz), held
-    # in float64, the precision retrieval sums in (a version before sparsebench.exactscores
+    # in float64, the precision retrieval sums in (a version before sparsebench.retrieve.exactscores
     # summed in float32 and took the file as it is)
     postings = sp.load_npz(folder / "postings.npz").tocsr()
     try:
-        from sparsebench.exactscores import corpus_operand
+        from sparsebench.retrieve.exactscores import corpus_operand
 
         postings = corpus_operand(postings)
     except ImportError:

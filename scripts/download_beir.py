@@ -1,7 +1,7 @@
-"""Snakemake script of rule download_beir: sparsebench.stages.download_beir."""
+"""Snakemake script of rule download_beir: sparsebench.data.stages.download_beir."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.data import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "download_beir"):
     settings = snakemake.config["download"]

@@ -1,7 +1,7 @@
-"""Snakemake script of rule import_run: sparsebench.stages.import_run."""
+"""Snakemake script of rule import_run: sparsebench.retrieve.stages.import_run."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.retrieve import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "import_run"):
     stages.import_run(

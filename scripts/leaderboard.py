@@ -1,8 +1,8 @@
-"""Snakemake script of rule leaderboard: sparsebench.stages.leaderboard."""
+"""Snakemake script of rule leaderboard: sparsebench.evaluate.stages.leaderboard."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
-from sparsebench.provenance import now
+from sparsebench.evaluate import stages
+from sparsebench.workflow.logs import stage_logging
+from sparsebench.workflow.provenance import now
 
 started = now()
 with stage_logging(snakemake.log[0], "leaderboard"):

@@ -1,10 +1,10 @@
-"""Snakemake script of rule merge_runs: sparsebench.partitions.merge_runs."""
+"""Snakemake script of rule merge_runs: sparsebench.partitions.stages.merge_runs."""
 
-from sparsebench import partitions
-from sparsebench.logs import stage_logging
+from sparsebench.partitions import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "merge_runs"):
-    partitions.merge_runs(
+    stages.merge_runs(
         list(snakemake.input.runs),
         snakemake.input.query_ids,
         snakemake.output.run,

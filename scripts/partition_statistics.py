@@ -1,10 +1,10 @@
-"""Snakemake script of rule partition_statistics: sparsebench.partitions.statistics_stage."""
+"""Snakemake script of rule partition_statistics: sparsebench.partitions.stages.statistics_stage."""
 
-from sparsebench import partitions
-from sparsebench.logs import stage_logging
+from sparsebench.partitions import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "partition_statistics"):
-    partitions.statistics_stage(
+    stages.statistics_stage(
         list(snakemake.input.npz),
         list(snakemake.input.terms),
         snakemake.input.vocab,

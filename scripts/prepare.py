@@ -1,9 +1,9 @@
-"""Snakemake script of checkpoint prepare: sparsebench.stages.prepare."""
+"""Snakemake script of checkpoint prepare: sparsebench.data.stages.prepare."""
 
 from pathlib import Path
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.data import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "prepare"):
     stages.prepare(

@@ -1,7 +1,7 @@
-"""Snakemake script of rule report_dataset_costs: sparsebench.stages.report_dataset_costs."""
+"""Snakemake script of rule report_dataset_costs: sparsebench.report.stages.report_dataset_costs."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.report import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "report_dataset_costs"):
     stages.report_dataset_costs(

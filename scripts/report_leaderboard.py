@@ -1,7 +1,7 @@
-"""Snakemake script of rule report_leaderboard: sparsebench.stages.report_leaderboard."""
+"""Snakemake script of rule report_leaderboard: sparsebench.report.stages.report_leaderboard."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.report import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "report_leaderboard"):
     stages.report_leaderboard(

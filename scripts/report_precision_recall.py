@@ -1,7 +1,8 @@
-"""Snakemake script of rule report_precision_recall: sparsebench.stages.report_precision_recall."""
+"""Snakemake script of rule report_precision_recall:
+sparsebench.report.stages.report_precision_recall."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.report import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "report_precision_recall"):
     stages.report_precision_recall(

@@ -1,7 +1,7 @@
-"""Snakemake script of rule report_provenance: sparsebench.stages.report_provenance."""
+"""Snakemake script of rule report_provenance: sparsebench.report.stages.report_provenance."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.report import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "report_provenance"):
     stages.report_provenance(

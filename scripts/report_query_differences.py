@@ -1,8 +1,8 @@
 """Snakemake script of rule report_query_differences:
-sparsebench.stages.report_query_differences."""
+sparsebench.report.stages.report_query_differences."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.report import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "report_query_differences"):
     stages.report_query_differences(

@@ -1,7 +1,7 @@
-"""Snakemake script of rule report_sweep: sparsebench.stages.report_sweep."""
+"""Snakemake script of rule report_sweep: sparsebench.report.stages.report_sweep."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.report import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "report_sweep"):
     stages.report_sweep(

@@ -1,7 +1,7 @@
-"""Snakemake script of rule retrieve: sparsebench.stages.retrieve_run."""
+"""Snakemake script of rule retrieve: sparsebench.retrieve.stages.retrieve_run."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.retrieve import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "retrieve"):
     speed = snakemake.config["retrieval"]  # batching changes speed, not results

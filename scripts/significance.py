@@ -1,8 +1,8 @@
-"""Snakemake script of rule significance: sparsebench.stages.significance."""
+"""Snakemake script of rule significance: sparsebench.evaluate.stages.significance."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
-from sparsebench.provenance import now
+from sparsebench.evaluate import stages
+from sparsebench.workflow.logs import stage_logging
+from sparsebench.workflow.provenance import now
 
 started = now()
 

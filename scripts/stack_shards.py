@@ -1,7 +1,7 @@
-"""Snakemake script of rule stack_shards: sparsebench.stages.stack_shards."""
+"""Snakemake script of rule stack_shards: sparsebench.encode.stages.stack_shards."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.encode import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "stack_shards"):
     stages.stack_shards(

@@ -1,7 +1,7 @@
-"""Snakemake script of rule term_weights: sparsebench.stages.term_weights."""
+"""Snakemake script of rule term_weights: sparsebench.encode.stages.term_weights."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.encode import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "term_weights"):
     stages.term_weights(

@@ -1,7 +1,7 @@
-"""Snakemake script of rule tune: sparsebench.stages.tune."""
+"""Snakemake script of rule tune: sparsebench.tune.stages.tune."""
 
-from sparsebench import stages
-from sparsebench.logs import stage_logging
+from sparsebench.tune import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "tune"):
     stages.tune(

@@ -1,7 +1,7 @@
-"""Snakemake script of rule vocabulary: sparsebench.partitions.write_vocabulary."""
+"""Snakemake script of rule vocabulary: sparsebench.partitions.stages.write_vocabulary."""
 
-from sparsebench import partitions
-from sparsebench.logs import stage_logging
+from sparsebench.partitions import stages
+from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "vocabulary"):
-    partitions.write_vocabulary(list(snakemake.input.terms), snakemake.output.vocab)
+    stages.write_vocabulary(list(snakemake.input.terms), snakemake.output.vocab)

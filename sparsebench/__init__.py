@@ -1,6 +1,6 @@
 """sparsebench: reproducible evaluation of sparse retrieval models on IR benchmarks."""
 
-from sparsebench.metrics import (
+from sparsebench.evaluate.metrics import (
     evaluate_retrieval,
     evaluate_retrieval_per_query,
     evaluate_run,

@@ -18,21 +18,24 @@ import pandas as pd
 import pyarrow as pa
 import scipy.sparse as sp
 
-from sparsebench import stages
-from sparsebench.config import (
+from sparsebench.data import stages as data_stages
+from sparsebench.encode import stages as encode_stages
+from sparsebench.encode.encoders import Encoder, make_encoder
+from sparsebench.encode.sparse import LabelledCSR, align_columns
+from sparsebench.encode.weighting import document_frequencies, idf
+from sparsebench.evaluate import stages as evaluate_stages
+from sparsebench.evaluate.metrics import evaluate_retrieval, evaluate_retrieval_per_query
+from sparsebench.evaluate.significance import TESTS, Comparison, align, paired_tests
+from sparsebench.fileio import read_json, read_lines, save_csr, write_lines
+from sparsebench.retrieve import stages as retrieve_stages
+from sparsebench.retrieve.scipy_backend import retrieve
+from sparsebench.workflow.config import (
     encoding_params,
     pruning_params,
     runtime_params,
     validate_config,
     weighting_params,
 )
-from sparsebench.encoders import Encoder, make_encoder
-from sparsebench.fileio import read_json, read_lines, save_csr, write_lines
-from sparsebench.metrics import evaluate_retrieval, evaluate_retrieval_per_query
-from sparsebench.retrieval import retrieve
-from sparsebench.significance import TESTS, Comparison, align, paired_tests
-from sparsebench.sparse import LabelledCSR, align_columns
-from sparsebench.weighting import document_frequencies, idf
 
 __all__ = [
     "make_model_encoders",
@@ -79,7 +82,7 @@ def encode_corpus_batched(
     texts: Sequence[str], encoder: Encoder, batch_size: int = 100_000
 ) -> LabelledCSR:
     """Encode a corpus in batches (as the workflow's shards) and stack them."""
-    from sparsebench.sparse import stack_labelled
+    from sparsebench.encode.sparse import stack_labelled
 
     parts = [
         encoder.encode(list(texts[i : i + batch_size])) for i in range(0, len(texts), batch_size)
@@ -207,19 +210,19 @@ def run_pair(
     data = out / "data"
     if data_entry["source"] == "beir":
         archive = out / "downloads" / f"{data_entry['name']}.zip"
-        stages.download_beir(
+        data_stages.download_beir(
             data_entry["name"],
             archive,
             data_entry.get("base_url", config["download"]["beir_base_url"]),
             data_entry.get("md5"),
         )
-        stages.prepare("d", data_entry, data, archive=archive)
+        data_stages.prepare("d", data_entry, data, archive=archive)
     else:
-        stages.prepare("d", data_entry, data)
-    n = stages.n_shards(read_json(data / "dataset.json")["n_docs"], shard_size)
+        data_stages.prepare("d", data_entry, data)
+    n = encode_stages.n_shards(read_json(data / "dataset.json")["n_docs"], shard_size)
     shards = [(out / "shards" / f"{i}.npz", out / "shards" / f"{i}.terms.txt") for i in range(n)]
     for i, (npz, terms) in enumerate(shards):
-        stages.encode_corpus_shard(
+        encode_stages.encode_corpus_shard(
             data / "corpus.parquet",
             i,
             shard_size,
@@ -228,7 +231,7 @@ def run_pair(
             terms,
             runtime=runtime_params(entry),
         )
-    stages.stack_shards(
+    encode_stages.stack_shards(
         [str(p) for p, _ in shards],
         [str(t) for _, t in shards],
         data / "corpus.parquet",
@@ -236,7 +239,7 @@ def run_pair(
         out / "vocab.txt",
         out / "doc_ids.txt",
     )
-    stages.term_weights(
+    encode_stages.term_weights(
         out / "corpus.npz",
         weighting_params(entry),
         out / "weights.npz",
@@ -244,7 +247,7 @@ def run_pair(
         out / "term_stats.json",
         vocab=out / "vocab.txt",
     )
-    stages.encode_queries(
+    encode_stages.encode_queries(
         data / "queries.parquet",
         data / "qrels.tsv",
         out / "vocab.txt",
@@ -254,7 +257,7 @@ def run_pair(
         runtime=runtime_params(entry, "queries"),
     )
     retrieval = config["retrieval"]
-    stages.retrieve_run(
+    retrieve_stages.retrieve_run(
         out / "weights.npz",
         out / "idf.npy",
         out / "queries.npz",
@@ -267,9 +270,9 @@ def run_pair(
         query_batch_size=retrieval["query_batch_size"],
         max_block_mb=retrieval["max_block_mb"],
     )
-    from sparsebench.config import evaluation_params
+    from sparsebench.workflow.config import evaluation_params
 
-    stages.evaluate(
+    evaluate_stages.evaluate(
         out / "run.trec",
         data / "qrels.tsv",
         evaluation_params(config, "d"),

@@ -9,8 +9,8 @@ import sys
 from collections.abc import Sequence
 
 from sparsebench.errors import DataError, SparsebenchError
-from sparsebench.measures import DEFAULT_CUTOFFS, default_metric_names, parse_metric_name
-from sparsebench.significance import CORRECTIONS, TESTS
+from sparsebench.evaluate.measures import DEFAULT_CUTOFFS, default_metric_names, parse_metric_name
+from sparsebench.evaluate.significance import CORRECTIONS, TESTS
 
 log = logging.getLogger("sparsebench.cli")
 STRICT_HELP = (
@@ -191,7 +191,7 @@ def _mapping(items: Sequence[str], what: str) -> dict[str, str]:
 
 def _check_queries(run, qrels, what: str, query_set: str, strict: bool) -> None:
     """Warn (or with strict refuse) when queries of the qrels are missing from the run."""
-    from sparsebench.metrics import query_overlap
+    from sparsebench.evaluate.metrics import query_overlap
 
     overlap = query_overlap(run, qrels)
     if overlap.partial:
@@ -240,10 +240,10 @@ def dataset_name(qrels: str) -> str:
 
 
 def _compare(args: argparse.Namespace) -> str:
-    from sparsebench import comparisons
-    from sparsebench.metrics import evaluate_run
-    from sparsebench.prepare import read_qrels
-    from sparsebench.runfile import read_run
+    from sparsebench.data.prepare import read_qrels
+    from sparsebench.evaluate import comparisons
+    from sparsebench.evaluate.metrics import evaluate_run
+    from sparsebench.retrieve.runfile import read_run
 
     if len(args.runs) < 2:
         raise SparsebenchError("compare needs at least two runs")
@@ -290,7 +290,7 @@ def _compare(args: argparse.Namespace) -> str:
 def _check_reproduction(args: argparse.Namespace) -> tuple[str, int]:
     import pandas as pd
 
-    from sparsebench import reproduction
+    from sparsebench.evaluate import reproduction
 
     table = pd.read_csv(args.leaderboard, sep="\t", dtype={"model": str, "dataset": str})
     if {"model", "dataset", "metric", "value"} <= set(table.columns):
@@ -309,9 +309,9 @@ def _check_reproduction(args: argparse.Namespace) -> tuple[str, int]:
 
 
 def _evaluate(args: argparse.Namespace) -> str:
-    from sparsebench.metrics import evaluate_run
-    from sparsebench.prepare import read_qrels
-    from sparsebench.runfile import read_run
+    from sparsebench.data.prepare import read_qrels
+    from sparsebench.evaluate.metrics import evaluate_run
+    from sparsebench.retrieve.runfile import read_run
 
     names = args.metrics or default_metric_names(args.cutoffs)
     run, qrels = read_run(args.run), read_qrels(args.qrels)
@@ -337,8 +337,8 @@ def _evaluate(args: argparse.Namespace) -> str:
 def _dataset_stats(args: argparse.Namespace) -> str:
     from pathlib import Path
 
-    from sparsebench.collection import FolderSource, ZipSource
-    from sparsebench.stats import collection_stats, stats_markdown
+    from sparsebench.data.collection import FolderSource, ZipSource
+    from sparsebench.data.stats import collection_stats, stats_markdown
 
     rows = {}
     for folder in args.folders:
@@ -353,7 +353,7 @@ def _dataset_stats(args: argparse.Namespace) -> str:
 def _check_config(args: argparse.Namespace) -> str:
     import yaml
 
-    from sparsebench.config import load_config_file
+    from sparsebench.workflow.config import load_config_file
 
     return yaml.safe_dump(load_config_file(args.config), sort_keys=False)
 

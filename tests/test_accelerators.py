@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from sparsebench import accelerators, stages
+from sparsebench.encode import accelerators
+from sparsebench.retrieve import stages
 
 torch = pytest.importorskip("torch")
 

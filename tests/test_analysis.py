@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sparsebench.analysis import LUCENE_ENGLISH_STOPWORDS, Analyzer, resolve_analyzer
+from sparsebench.encode.analysis import LUCENE_ENGLISH_STOPWORDS, Analyzer, resolve_analyzer
 from sparsebench.errors import ConfigError
 
 

@@ -12,7 +12,7 @@ from scipy import stats
 from test_workflow import snakemake
 
 from sparsebench import api
-from sparsebench.runfile import read_run
+from sparsebench.retrieve.runfile import read_run
 
 
 @pytest.mark.slow
@@ -61,7 +61,7 @@ def test_notebook_functions_agree_with_the_stages(tmp_path):
     assert counts.matrix.shape[0] == len(texts)
     assert (api.encode_to_csr(texts, documents).matrix != counts.matrix).nnz == 0
     idf = api.compute_idf(counts, "lucene")
-    from sparsebench.weighting import bm25_document_weights
+    from sparsebench.encode.weighting import bm25_document_weights
 
     weights = api.LabelledCSR(bm25_document_weights(counts.matrix, 0.9, 0.4), counts.terms)
     results = api.retrieve_all_queries(dict(TINY_QUERIES), weights, doc_ids, queries, idf, k=3)
@@ -86,7 +86,7 @@ def test_notebook_functions_agree_with_the_stages(tmp_path):
 
 
 def _query_vector(encoder, text, corpus):
-    from sparsebench.sparse import align_columns
+    from sparsebench.encode.sparse import align_columns
 
     encoded = encoder.encode([text])
     return align_columns(encoded.matrix, encoded.terms, corpus.terms)

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
 
-from sparsebench import stages
-from sparsebench.config import CQADUPSTACK_FORUMS, validate_config
-from sparsebench.leaderboard import leaderboard_table
+from sparsebench.data import stages
+from sparsebench.evaluate.leaderboard import leaderboard_table
+from sparsebench.workflow.config import CQADUPSTACK_FORUMS, validate_config
 
 MODELS = {"bm25": {"kind": "bm25"}}
 

@@ -13,12 +13,9 @@ from conftest import run_stages, shared_path
 from samefiles import assert_same_files
 from test_metrics import trec_eval
 
-from sparsebench.analysis import Analyzer
-from sparsebench.errors import ConfigError
-from sparsebench.fileio import load_csr, read_json, read_lines
-from sparsebench.prepare import read_qrels
-from sparsebench.runfile import read_run
-from sparsebench.weighting import (
+from sparsebench.data.prepare import read_qrels
+from sparsebench.encode.analysis import Analyzer
+from sparsebench.encode.weighting import (
     bm25_document_weights,
     document_count,
     document_frequencies,
@@ -26,6 +23,9 @@ from sparsebench.weighting import (
     idf,
     lucene_stored_lengths,
 )
+from sparsebench.errors import ConfigError
+from sparsebench.fileio import load_csr, read_json, read_lines
+from sparsebench.retrieve.runfile import read_run
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +172,7 @@ def test_scifact_matches_the_published_lucene_figure(tmp_path, statistics, withi
 
 def test_torch_backend_writes_the_same_run(cranfield_run, tmp_path):
     pytest.importorskip("torch")
-    from sparsebench import stages
+    from sparsebench.retrieve import stages
 
     out = cranfield_run
 

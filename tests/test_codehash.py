@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from sparsebench import codehash
+from sparsebench.workflow import codehash
 
 
 @pytest.fixture
@@ -28,27 +28,50 @@ def package_copy(tmp_path, monkeypatch):
     clear()
 
 
-def digests(stages=("term_weights", "evaluate", "encode_corpus_shard", "retrieve_run")):
-    return {stage: codehash.stage_code_digest(stage) for stage in stages}
+STAGES = {  # stage function -> its module
+    "term_weights": "sparsebench.encode.stages",
+    "encode_corpus_shard": "sparsebench.encode.stages",
+    "retrieve_run": "sparsebench.retrieve.stages",
+    "evaluate": "sparsebench.evaluate.stages",
+    "significance": "sparsebench.evaluate.stages",
+}
+
+
+def modules(stage: str) -> set[str]:
+    return set(codehash.stage_modules(stage, STAGES[stage]))
+
+
+def digests() -> dict[str, str]:
+    return {stage: codehash.stage_code_digest(stage, module) for stage, module in STAGES.items()}
 
 
 def test_each_stage_reaches_its_own_modules_only():
-    evaluate = codehash.stage_modules("evaluate")
-    assert {"sparsebench.measures", "sparsebench.metrics", "sparsebench.ranking"} <= set(evaluate)
-    assert not {"sparsebench.weighting", "sparsebench.retrieval", "sparsebench.encoders"} & set(
-        evaluate
-    )
-    encode = codehash.stage_modules("encode_corpus_shard")
-    assert {"sparsebench.encoders", "sparsebench.analysis", "sparsebench.sparse"} <= set(encode)
-    assert not {"sparsebench.measures", "sparsebench.metrics"} & set(encode)
-    assert "sparsebench.weighting" in codehash.stage_modules("term_weights")
-    assert "sparsebench.retrieval" in codehash.stage_modules("retrieve_run")
+    evaluate = modules("evaluate")
+    assert {
+        "sparsebench.evaluate.measures",
+        "sparsebench.evaluate.metrics",
+        "sparsebench.evaluate.ranking",
+    } <= evaluate
+    assert not {
+        "sparsebench.encode.weighting",
+        "sparsebench.retrieve.scipy_backend",
+        "sparsebench.encode.encoders",
+    } & evaluate
+    encode = modules("encode_corpus_shard")
+    assert {
+        "sparsebench.encode.encoders",
+        "sparsebench.encode.analysis",
+        "sparsebench.encode.sparse",
+    } <= encode
+    assert not {"sparsebench.evaluate.measures", "sparsebench.evaluate.metrics"} & encode
+    assert "sparsebench.encode.weighting" in modules("term_weights")
+    assert "sparsebench.retrieve.scipy_backend" in modules("retrieve_run")
 
 
 def test_editing_a_module_changes_the_digest_of_the_stages_that_use_it(package_copy):
     copy, clear = package_copy
     before = digests()
-    with (copy / "weighting.py").open("a") as module:
+    with (copy / "encode" / "weighting.py").open("a") as module:
         module.write("# a comment is an edit too, as for Snakemake's code trigger\n")
     clear()
     after = digests()
@@ -61,7 +84,7 @@ def test_editing_a_module_changes_the_digest_of_the_stages_that_use_it(package_c
 def test_editing_one_stage_function_changes_only_its_digest(package_copy):
     copy, clear = package_copy
     before = digests()
-    stages = copy / "stages.py"
+    stages = copy / "evaluate" / "stages.py"
     text = stages.read_text()
     marker = "def evaluate(\n"
     assert marker in text
@@ -81,4 +104,4 @@ def test_editing_one_stage_function_changes_only_its_digest(package_copy):
 
 def test_an_unknown_stage_is_an_error():
     with pytest.raises(KeyError, match="no function 'encode_everything'"):
-        codehash.stage_code_digest("encode_everything")
+        codehash.stage_code_digest("encode_everything", "sparsebench.encode.stages")

@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sparsebench.config import (
+from sparsebench.errors import ConfigError
+from sparsebench.workflow.config import (
     encoding_params,
     load_config_file,
     retrieval_params,
     validate_config,
     weighting_params,
 )
-from sparsebench.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
 MINIMAL = {
@@ -123,7 +123,7 @@ def test_shipped_configs_are_valid(path):
 def test_a_dataset_counts_relevance_from_its_own_level():
     """TREC DL's published MAP and recall count grades 2-3 (trec_eval -l 2): a dataset's
     relevance_level overrides evaluation.relevance_level for its metric files only."""
-    from sparsebench.config import evaluation_params
+    from sparsebench.workflow.config import evaluation_params
 
     config = validate_config(
         {
@@ -142,7 +142,7 @@ def test_a_dataset_counts_relevance_from_its_own_level():
 def test_relative_paths_are_relative_to_the_config_file(tmp_path):
     """`path: data/mine` in /exp/c.yaml means /exp/data/mine, wherever Snakemake runs
     (--directory) and whatever the current folder; hub ids and URLs are left alone."""
-    from sparsebench.config import load_config_file, resolve_relative_paths
+    from sparsebench.workflow.config import load_config_file, resolve_relative_paths
 
     (tmp_path / "exp" / "data" / "mine").mkdir(parents=True)
     raw = {

@@ -12,7 +12,7 @@ from conftest import REPO, TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
 from test_workflow import snakemake
 
 from sparsebench import api
-from sparsebench.custom import PythonEncoder
+from sparsebench.encode.custom import PythonEncoder
 from sparsebench.errors import ConfigError, DataError
 
 WORD_ENCODER = '''
@@ -134,9 +134,10 @@ def test_bad_encoders_fail_clearly(encoder_module):
 
 
 def test_external_run_with_foreign_ids_is_refused(tmp_path, tiny_collection):
-    from sparsebench import stages
+    from sparsebench.data import stages as data_stages
+    from sparsebench.retrieve import stages as retrieve_stages
 
-    stages.prepare(
+    data_stages.prepare(
         "tiny",
         {"source": "local", "path": str(tiny_collection), "split": "test"},
         tmp_path / "data",
@@ -144,7 +145,7 @@ def test_external_run_with_foreign_ids_is_refused(tmp_path, tiny_collection):
     run = tmp_path / "run.trec"
     run.write_text("q1 Q0 d1 1 2.0 x\nq1 Q0 NCT0042 2 1.0 x\n")
     with pytest.raises(DataError, match="documents ids do not occur in the dataset.*NCT0042"):
-        stages.import_run(
+        retrieve_stages.import_run(
             run,
             tmp_path / "data" / "corpus.parquet",
             tmp_path / "data" / "queries.parquet",

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from sparsebench.config import validate_config
+from sparsebench.data.hub import MIRACL_SPLITS, MiraclSource, MmarcoSource
 from sparsebench.errors import ConfigError, DataError
-from sparsebench.hub import MIRACL_SPLITS, MiraclSource, MmarcoSource
+from sparsebench.workflow.config import validate_config
 
 
 def _validate(**entry):
@@ -136,8 +136,8 @@ def test_the_workflow_refuses_before_planning_any_job(tmp_path):
 
 
 def test_each_dataset_finds_its_row_of_the_published_tables():
-    from sparsebench.reproduction import load_expected
-    from sparsebench.stages import reproduction_targets
+    from sparsebench.evaluate.reproduction import load_expected
+    from sparsebench.evaluate.stages import reproduction_targets
 
     config = validate_config(
         {

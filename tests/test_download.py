@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from samefiles import assert_same_bytes
 
-from sparsebench.download import beir_archive, beir_checksums, download
+from sparsebench.data.download import beir_archive, beir_checksums, download
 from sparsebench.errors import DownloadError
 
 PAYLOAD = b"sparsebench archive bytes " * 1000
@@ -111,7 +111,7 @@ def test_an_archive_put_in_place_by_hand_is_checked_and_never_deleted(tmp_path):
     import yaml
     from test_workflow import TINY_DOCS, snakemake
 
-    from sparsebench.download import verify_archive
+    from sparsebench.data.download import verify_archive
 
     workdir = tmp_path / "work"
     archive = workdir / "results" / "downloads" / "beir" / "tinybeir.zip"
@@ -140,7 +140,7 @@ def test_an_archive_put_in_place_by_hand_is_checked_and_never_deleted(tmp_path):
 
 
 def test_the_md5_stamp_is_trusted_only_while_the_file_is_unchanged(tmp_path):
-    from sparsebench.download import verify_archive
+    from sparsebench.data.download import verify_archive
 
     archive = tmp_path / "a.zip"
     archive.write_bytes(PAYLOAD)

@@ -16,10 +16,10 @@ datasets = pytest.importorskip("datasets")
 
 from samefiles import assert_same_files  # noqa: E402
 
-from sparsebench import stages  # noqa: E402
-from sparsebench.analysis import Analyzer, resolve_analyzer  # noqa: E402
-from sparsebench.config import encoding_params, validate_config  # noqa: E402
+from sparsebench.data import stages  # noqa: E402
+from sparsebench.encode.analysis import Analyzer, resolve_analyzer  # noqa: E402
 from sparsebench.errors import DataError  # noqa: E402
+from sparsebench.workflow.config import encoding_params, validate_config  # noqa: E402
 
 SW_DOCS = [
     ("100#0", "Mwezi", "Mwezi huzunguka dunia na husababisha maji kupwa na kujaa baharini."),

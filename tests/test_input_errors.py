@@ -20,10 +20,10 @@ import pytest
 import yaml
 from conftest import REPO, shared_path
 
-from sparsebench import prepare as prepare_module
-from sparsebench.collection import FilesSource, FolderSource, ZipSource
+from sparsebench.data import prepare as prepare_module
+from sparsebench.data.collection import FilesSource, FolderSource, ZipSource
+from sparsebench.data.prepare import prepare_dataset
 from sparsebench.errors import DataError
-from sparsebench.prepare import prepare_dataset
 
 Edit = Callable[[list[bytes]], None]
 
@@ -119,7 +119,7 @@ def test_qrels_that_are_not_utf8_are_refused_with_their_line(tmp_path):
 
 
 def test_the_utf8_check_holds_back_a_character_split_between_two_reads():
-    from sparsebench.textfiles import NotUtf8, Utf8Reader
+    from sparsebench.data.textfiles import NotUtf8, Utf8Reader
 
     text = "Flügel, Düse, Überschall € 𝄞\n".encode() * 50
     for size in (1, 2, 3, 5, 7, 64, -1):

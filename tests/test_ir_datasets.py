@@ -19,8 +19,8 @@ from typing import NamedTuple
 import pytest
 from conftest import REPO, shared_path
 
+from sparsebench.data.irdatasets import DEFAULT_TEXT, doc_fields, qrels_frame, query_field
 from sparsebench.errors import DataError
-from sparsebench.irdatasets import DEFAULT_TEXT, doc_fields, qrels_frame, query_field
 
 # Run first in the child: no network (any connection attempt fails at once), output as JSON.
 PRELUDE = """
@@ -102,7 +102,7 @@ def test_beir_scifact_matches_ir_datasets(tmp_path):
         home,
         """
         import ir_datasets
-        from sparsebench import irdatasets
+        from sparsebench.data import irdatasets
 
         irdatasets._BATCH = 1000  # several batches from 5,183 documents
         source = irdatasets.IrDatasetsSource("beir/scifact/test", "test")
@@ -218,9 +218,9 @@ def test_trec_dl_2019_matches_ir_datasets_and_prepares(tmp_path):
         f"""
         import logging
         import ir_datasets
-        from sparsebench import irdatasets
+        from sparsebench.data import irdatasets
         from sparsebench.errors import DataError
-        from sparsebench.prepare import prepare_dataset
+        from sparsebench.data.prepare import prepare_dataset
 
         warnings = []
         handler = logging.Handler()
@@ -304,7 +304,7 @@ def test_errors_name_the_problem_without_downloading(tmp_path):
         """
         import time
         from sparsebench.errors import DataError
-        from sparsebench.irdatasets import IrDatasetsSource, check_id
+        from sparsebench.data.irdatasets import IrDatasetsSource, check_id
 
         def error(call):
             try:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sparsebench import jobresources
-from sparsebench.config import validate_config
+from sparsebench.workflow import jobresources
+from sparsebench.workflow.config import validate_config
 
 CONFIG = validate_config(
     {

@@ -13,9 +13,13 @@ import pytest
 import pytrec_eval
 
 from sparsebench.errors import DataError
-from sparsebench.measures import default_metric_names, parse_metric_name
-from sparsebench.metrics import evaluate_retrieval, evaluate_retrieval_per_query, evaluate_run
-from sparsebench.runfile import misordered_queries
+from sparsebench.evaluate.measures import default_metric_names, parse_metric_name
+from sparsebench.evaluate.metrics import (
+    evaluate_retrieval,
+    evaluate_retrieval_per_query,
+    evaluate_run,
+)
+from sparsebench.retrieve.runfile import misordered_queries
 
 CUTOFFS = (1, 3, 5, 10, 20, 100)
 

@@ -2,7 +2,7 @@
 
 A float32 sum of many products depends on the order in which a library adds them
 (scipy, MKL, AVX-512 kernels and CUDA all pick their own), and near-ties then swap. The
-scores are defined so that no order changes them (sparsebench.exactscores); these tests
+scores are defined so that no order changes them (sparsebench.retrieve.exactscores); these tests
 score the same queries and corpus with the terms of each query in reversed and shuffled
 order, the vocabulary renumbered, documents in another order, other batch sizes, 1 and 2
 threads, the corpus split into other shard sizes and the torch backend, and ask for one
@@ -22,11 +22,11 @@ import scipy.sparse as sp
 from conftest import run_stages, shared_path
 from samefiles import assert_same_bytes, assert_same_files
 
-from sparsebench import stages
-from sparsebench.exactscores import error_factors, settle
 from sparsebench.fileio import load_csr, save_csr
-from sparsebench.retrieval import retrieve
-from sparsebench.runfile import write_retrieved
+from sparsebench.retrieve import stages
+from sparsebench.retrieve.exactscores import error_factors, settle
+from sparsebench.retrieve.runfile import write_retrieved
+from sparsebench.retrieve.scipy_backend import retrieve
 
 
 def splade_like(seed: int, n_docs: int, n_queries: int, vocabulary: int = 2000):
@@ -101,7 +101,7 @@ def variants(docs, queries, idf, doc_ids, query_ids, k):
         ),
     )
     torch = pytest.importorskip("torch")
-    from sparsebench.retrieval_torch import retrieve_torch
+    from sparsebench.retrieve.torch_backend import retrieve_torch
 
     for threads in (1, 2):
         torch.set_num_threads(threads)
@@ -122,7 +122,7 @@ def test_cuda_backend_writes_the_same_run():
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():
         pytest.skip("needs a CUDA device")
-    from sparsebench.retrieval_torch import retrieve_torch  # pragma: no cover - GPU only
+    from sparsebench.retrieve.torch_backend import retrieve_torch  # pragma: no cover - GPU only
 
     docs, queries, idf, doc_ids, query_ids = splade_like(6, n_docs=3000, n_queries=64)
     reference = run_bytes(retrieve(queries, docs, idf, 100, doc_ids, query_ids), doc_ids, query_ids)
@@ -231,14 +231,16 @@ def test_a_sum_whose_float64_rounding_depends_on_order_is_settled_exactly(monkey
     assert np.float32(forward) != np.float32(backward)  # naive rounding depends on order
     exact = np.float32(1.0 + 2.0**-23)
     settled = []
-    import sparsebench.exactscores as module
+    import sparsebench.retrieve.exactscores as module
 
     def counted(*args, **kwargs):
         settled.append(len(args[2]))
         return module.exact_pair_sums(*args, **kwargs)
 
-    monkeypatch.setattr("sparsebench.retrieval.exact_pair_sums", counted)
-    monkeypatch.setattr("sparsebench.retrieval_torch.exact_pair_sums", counted, raising=False)
+    monkeypatch.setattr("sparsebench.retrieve.scipy_backend.exact_pair_sums", counted)
+    monkeypatch.setattr(
+        "sparsebench.retrieve.torch_backend.exact_pair_sums", counted, raising=False
+    )
     ids, query_ids = np.array(["a", "b"], dtype=object), np.array(["q"], dtype=object)
     for name, run in variants(docs, queries, np.ones(4), ids, query_ids, 2):
         assert run.split(b"\n")[0] == f"q Q0 a 1 {exact:.9g} m".encode(), name

@@ -11,8 +11,11 @@ import pytest
 from conftest import shared_path
 from samefiles import assert_same_files
 
-from sparsebench import partitions, stages
-from sparsebench.config import encoding_params, validate_config, weighting_params
+from sparsebench.data import stages as data_stages
+from sparsebench.encode import stages as encode_stages
+from sparsebench.partitions import stages as partitions
+from sparsebench.retrieve import stages as retrieve_stages
+from sparsebench.workflow.config import encoding_params, validate_config, weighting_params
 
 
 def model_entry(model: dict) -> dict:
@@ -28,9 +31,9 @@ def encode(folder: Path, data: Path, model: dict, shard_size: int) -> tuple[list
     folder.mkdir(exist_ok=True)
     total = pq.ParquetFile(data / "corpus.parquet").metadata.num_rows
     npzs, terms = [], []
-    for shard in range(stages.n_shards(total, shard_size)):
+    for shard in range(encode_stages.n_shards(total, shard_size)):
         npz, listed = folder / f"{shard}.npz", folder / f"{shard}.terms.txt"
-        stages.encode_corpus_shard(
+        encode_stages.encode_corpus_shard(
             data / "corpus.parquet",
             shard,
             shard_size,
@@ -44,7 +47,7 @@ def encode(folder: Path, data: Path, model: dict, shard_size: int) -> tuple[list
 
 
 def single_job(out: Path, data: Path, model: dict, npzs, terms, k: int, ignore: bool) -> Path:
-    stages.stack_shards(
+    encode_stages.stack_shards(
         [str(p) for p in npzs],
         [str(t) for t in terms],
         data / "corpus.parquet",
@@ -52,7 +55,7 @@ def single_job(out: Path, data: Path, model: dict, npzs, terms, k: int, ignore: 
         out / "vocab.txt",
         out / "doc_ids.txt",
     )
-    stages.term_weights(
+    encode_stages.term_weights(
         out / "corpus.npz",
         weighting_params(model),
         out / "weights.npz",
@@ -61,7 +64,7 @@ def single_job(out: Path, data: Path, model: dict, npzs, terms, k: int, ignore: 
         vocab=out / "vocab.txt",
         out_postings=out / "postings.npz",
     )
-    stages.encode_queries(
+    encode_stages.encode_queries(
         data / "queries.parquet",
         data / "qrels.tsv",
         out / "vocab.txt",
@@ -69,7 +72,7 @@ def single_job(out: Path, data: Path, model: dict, npzs, terms, k: int, ignore: 
         out / "queries.npz",
         out / "query_ids.txt",
     )
-    stages.retrieve_run(
+    retrieve_stages.retrieve_run(
         out / "postings.npz",
         out / "idf.npy",
         out / "queries.npz",
@@ -132,7 +135,7 @@ def partitioned(
             out / str(p) / "doc_ids.txt",
         )
         runs.append(out / str(p) / "run.trec")
-        stages.retrieve_run(
+        retrieve_stages.retrieve_run(
             out / str(p) / "postings.npz",
             out / "idf.npy",
             queries / "queries.npz",
@@ -150,7 +153,7 @@ def partitioned(
 @pytest.fixture(scope="module")
 def cranfield(tmp_path_factory):
     data = tmp_path_factory.mktemp("cranfield")
-    stages.prepare(
+    data_stages.prepare(
         "cranfield", {"source": "local", "path": str(shared_path("data", "cranfield"))}, data
     )
     return data

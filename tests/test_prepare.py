@@ -11,11 +11,11 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
 
-from sparsebench import stages
-from sparsebench.collection import ZipSource
+from sparsebench.data import stages
+from sparsebench.data.collection import ZipSource
+from sparsebench.data.prepare import prepare_dataset, read_corpus_slice
 from sparsebench.errors import DataError
 from sparsebench.fileio import read_json
-from sparsebench.prepare import prepare_dataset, read_corpus_slice
 
 LOCAL = {"source": "local", "split": "test"}
 

@@ -10,8 +10,8 @@ import pytest
 from conftest import run_stages
 from test_download import PAYLOAD, server  # noqa: F401 (the HTTP server fixture)
 
-from sparsebench.download import download
-from sparsebench.logs import stage_logging
+from sparsebench.data.download import download
+from sparsebench.workflow.logs import stage_logging
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from sparsebench import pruning
-from sparsebench.pruning import prune_rows
+from sparsebench.encode import pruning
+from sparsebench.encode.pruning import prune_rows
 
 
 def reference(matrix: sp.csr_matrix, top_k: int | None, threshold: float) -> np.ndarray:

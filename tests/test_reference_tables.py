@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sparsebench.config import CQADUPSTACK_FORUMS
+from sparsebench.workflow.config import CQADUPSTACK_FORUMS
 
 REFERENCE = Path(__file__).resolve().parents[1] / "sparsebench" / "resources" / "reference"
 TABLES = ("beir", "miracl", "msmarco")
@@ -142,7 +142,7 @@ def test_msmarco():
 
 
 def test_the_builtin_tables_load():
-    from sparsebench import reproduction
+    from sparsebench.evaluate import reproduction
 
     expected = reproduction.load_expected(list(TABLES))
     assert len(expected) == sum(len(read(name)) for name in TABLES)

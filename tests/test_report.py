@@ -15,12 +15,11 @@ from matplotlib.container import ErrorbarContainer
 from matplotlib.patches import Rectangle
 from samefiles import assert_same_bytes
 
-from sparsebench import costs
-from sparsebench.config import validate_config
 from sparsebench.errors import DataError
-from sparsebench.measures import RECALL_LEVELS
-from sparsebench.report import data, figures, tables
+from sparsebench.evaluate.measures import RECALL_LEVELS
+from sparsebench.report import costs, data, figures, tables
 from sparsebench.report.style import layout_problems, new_figure, save_figure, wrap
+from sparsebench.workflow.config import validate_config
 
 RNG = np.random.default_rng(11)
 LONG_MODELS = [

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from sparsebench.errors import DataError
-from sparsebench.retrieval import batch_rows, retrieve
+from sparsebench.retrieve.scipy_backend import batch_rows, retrieve
 
 
 def random_problem(seed: int, n_docs=400, n_queries=30, vocab=50):
@@ -106,7 +106,7 @@ def test_vocabulary_mismatch_is_an_error():
 
 def test_torch_backend_agrees_with_scipy():
     pytest.importorskip("torch")
-    from sparsebench.retrieval_torch import retrieve_torch
+    from sparsebench.retrieve.torch_backend import retrieve_torch
 
     for seed in (0, 1):
         docs, queries, idf, doc_ids, query_ids = random_problem(seed)

@@ -10,10 +10,10 @@ from samefiles import assert_same_bytes
 from scipy import stats
 
 from sparsebench.cli import main
-from sparsebench.comparisons import SignificanceSettings, markers, significance_table
 from sparsebench.errors import DataError
-from sparsebench.reproduction import check, load_expected, measured_from_leaderboard
-from sparsebench.significance import adjust_p_values, align, paired_tests
+from sparsebench.evaluate.comparisons import SignificanceSettings, markers, significance_table
+from sparsebench.evaluate.reproduction import check, load_expected, measured_from_leaderboard
+from sparsebench.evaluate.significance import adjust_p_values, align, paired_tests
 
 RNG = np.random.default_rng(7)
 BASE = RNG.beta(2, 3, size=120)
@@ -237,8 +237,8 @@ def test_reproduction_check_holds_every_published_metric(tmp_path, capsys):
 
 
 def test_report_files_are_byte_identical_on_rerun(tmp_path):
-    from sparsebench import stages
-    from sparsebench.config import validate_config
+    from sparsebench.evaluate import stages
+    from sparsebench.workflow.config import validate_config
 
     config = validate_config(
         {
@@ -276,8 +276,8 @@ def test_report_files_are_byte_identical_on_rerun(tmp_path):
 
 
 def test_score_intervals_are_seeded_bootstrap_intervals_of_the_mean():
-    from sparsebench.comparisons import score_intervals
-    from sparsebench.significance import mean_interval
+    from sparsebench.evaluate.comparisons import score_intervals
+    from sparsebench.evaluate.significance import mean_interval
 
     settings = SignificanceSettings(metrics=("nDCG@10", "gMAP"), resamples=2000, seed=3)
     frames = {
@@ -315,7 +315,7 @@ def test_score_intervals_are_seeded_bootstrap_intervals_of_the_mean():
 
 
 def test_a_significance_table_is_read_back_and_other_files_are_refused(tmp_path):
-    from sparsebench.comparisons import read_significance
+    from sparsebench.evaluate.comparisons import read_significance
 
     settings = SignificanceSettings(resamples=200)
     frames = {(m, "d"): pd.DataFrame({"nDCG@10": v}) for m, v in (("bm25", BASE), ("x", MODEL))}

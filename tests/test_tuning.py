@@ -9,11 +9,11 @@ import pytest
 from conftest import run_stages
 from samefiles import assert_same_files
 
-from sparsebench import tuning
-from sparsebench.config import validate_config
 from sparsebench.errors import ConfigError, DataError
 from sparsebench.fileio import load_csr, read_lines
-from sparsebench.runfile import read_run
+from sparsebench.retrieve.runfile import read_run
+from sparsebench.tune import sweeps as tuning
+from sparsebench.workflow.config import validate_config
 
 DATASETS = {"d": {"source": "builtin", "name": "minibeir"}}
 

@@ -22,8 +22,8 @@ import yaml
 from conftest import REPO, TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
 from test_metrics import trec_eval
 
-from sparsebench.prepare import read_qrels
-from sparsebench.runfile import read_run
+from sparsebench.data.prepare import read_qrels
+from sparsebench.retrieve.runfile import read_run
 
 pytestmark = pytest.mark.slow
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]

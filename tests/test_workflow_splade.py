@@ -15,11 +15,11 @@ from test_workflow import planned_jobs, snakemake
 pytest.importorskip("torch")
 from test_splade import build_masked_lm  # noqa: E402
 
+from sparsebench.data.prepare import read_qrels  # noqa: E402
+from sparsebench.encode.pruning import prune_rows  # noqa: E402
+from sparsebench.evaluate.metrics import evaluate_run  # noqa: E402
 from sparsebench.fileio import load_csr, read_json  # noqa: E402
-from sparsebench.metrics import evaluate_run  # noqa: E402
-from sparsebench.prepare import read_qrels  # noqa: E402
-from sparsebench.pruning import prune_rows  # noqa: E402
-from sparsebench.runfile import read_run  # noqa: E402
+from sparsebench.retrieve.runfile import read_run  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

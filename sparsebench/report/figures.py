@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
 from sparsebench.errors import DataError
-from sparsebench.measures import RECALL_LEVELS
+from sparsebench.evaluate.measures import RECALL_LEVELS
 from sparsebench.report.style import (
     BAR_STYLES,
     LINE_STYLES,

@@ -1,11 +1,11 @@
 # Names, paths and per-rule settings shared by the rule files.
 import re
 
-from sparsebench import config as sbconfig
-from sparsebench import jobresources
-from sparsebench.codehash import stage_code_digest
+from sparsebench.workflow import config as sbconfig
+from sparsebench.workflow import jobresources
+from sparsebench.workflow.codehash import stage_code_digest
 from sparsebench.fileio import read_json
-from sparsebench.stages import n_shards
+from sparsebench.encode.stages import n_shards
 
 DATASETS = list(config["datasets"])
 MODELS = list(config["models"])  # with the variants of parameter sweeps
@@ -122,7 +122,9 @@ def shard_files(suffix):
     return files
 
 
-def library_code(stage, module="sparsebench.stages"):
+def library_code(stage):
     """A param that reruns a rule when the sparsebench code its stage runs changes
-    (Snakemake's own `code` trigger sees only the thin script)."""
-    return stage_code_digest(stage, module)
+    (Snakemake's own `code` trigger sees only the thin script). `stage` names the
+    function the rule's script calls, under sparsebench: "encode.stages.term_weights"."""
+    module, _, function = f"sparsebench.{stage}".rpartition(".")
+    return stage_code_digest(function, module)

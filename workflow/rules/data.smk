@@ -1,6 +1,6 @@
 # Download and prepare datasets into canonical Parquet + normalised qrels.
 from sparsebench.errors import DataError
-from sparsebench.stages import dataset_source
+from sparsebench.data.stages import dataset_source
 
 
 def prepare_inputs(wildcards):
@@ -42,7 +42,7 @@ rule download_beir:
     output:
         "results/downloads/beir/{name}.zip",
     params:
-        library=library_code("download_beir"),
+        library=library_code("data.stages.download_beir"),
         md5=lambda wc: beir_entry(wc.name).get("md5"),
     log:
         "results/logs/download_beir/{name}.log",
@@ -69,7 +69,7 @@ checkpoint prepare:
         tuning_qrels="results/data/{dataset}/qrels.tuning.tsv",
         info="results/data/{dataset}/dataset.json",
     params:
-        library=library_code("prepare"),
+        library=library_code("data.stages.prepare"),
         entry=dataset_config,
     log:
         "results/logs/prepare/{dataset}.log",

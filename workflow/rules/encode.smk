@@ -13,7 +13,7 @@ rule encode_corpus_shard:
         npz=f"{ENCODED}/shards/{{shard}}.npz",
         terms=f"{ENCODED}/shards/{{shard}}.terms.txt",
     params:
-        library=library_code("encode_corpus_shard"),
+        library=library_code("encode.stages.encode_corpus_shard"),
         encoding=encoder_params,
         shard_size=SHARD_SIZE,
     threads: lambda wc: 4 if encoder_config(wc)["kind"] == "splade" else 1
@@ -48,7 +48,7 @@ if PARTITIONS == 1:
             vocab=f"{ENCODED}/vocab.txt",
             doc_ids=f"{ENCODED}/doc_ids.txt",
         params:
-            library=library_code("stack_shards"),
+            library=library_code("encode.stages.stack_shards"),
         conda:
             ENV_CPU
         log:
@@ -71,7 +71,7 @@ if PARTITIONS == 1:
             idf=f"{MODEL_DIR}/idf.npy",
             stats=f"{MODEL_DIR}/term_stats.json",
         params:
-            library=library_code("term_weights"),
+            library=library_code("encode.stages.term_weights"),
             weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
         conda:
             ENV_CPU
@@ -96,7 +96,7 @@ rule encode_queries:
         queries=f"{ENCODED_QUERIES}/queries.npz",
         query_ids=f"{ENCODED_QUERIES}/query_ids.txt",
     params:
-        library=library_code("encode_queries"),
+        library=library_code("encode.stages.encode_queries"),
         encoding=lambda wc: sbconfig.encoding_params(
             query_encoder_config(wc), "queries", language(wc)
         ),

@@ -18,7 +18,7 @@ rule evaluate:
         per_query="results/eval/{model}/{dataset}/per_query.tsv",
         manifest="results/eval/{model}/{dataset}/manifest.json",
     params:
-        library=library_code("evaluate"),
+        library=library_code("evaluate.stages.evaluate"),
         evaluation=lambda wc: sbconfig.evaluation_params(config, wc.dataset),
         model=lambda wc: sbconfig.model_fingerprint(model_config(wc), language(wc)),
     log:
@@ -60,7 +60,7 @@ rule significance:
         manifest="results/significance.manifest.json",
         intervals="results/intervals.tsv",
     params:
-        library=library_code("significance"),
+        library=library_code("evaluate.stages.significance"),
         settings=lambda wc: {**config["significance"], "metrics": sbconfig.significance_metrics(config)},
         models=REPORTED_MODELS,
         datasets=DATASETS,
@@ -92,7 +92,7 @@ rule leaderboard:
         manifest="results/leaderboard.manifest.json",
         reproduction="results/reproduction.tsv",
     params:
-        library=library_code("leaderboard"),
+        library=library_code("evaluate.stages.leaderboard"),
         metric=config["evaluation"]["primary_metric"],
         models=REPORTED_MODELS,
         datasets=DATASETS,

@@ -1,10 +1,9 @@
 # Retrieval over a corpus split into partitions (retrieval.partitions > 1): no job holds
 # the whole corpus. Per (model x dataset): vocabulary -> partition_statistics (xP) ->
 # global_statistics -> partition_postings (xP) -> retrieve_partition (xP) -> merge_runs,
-# whose run is byte for byte the single job's (sparsebench.partitions).
-from sparsebench import partitions as sbpartitions
+# whose run is byte for byte the single job's (sparsebench.partitions.stages).
+from sparsebench.partitions.stages import partition_shards
 
-PARTITIONED = "sparsebench.partitions"
 PARTITION_DIR = f"{MODEL_DIR}/partitions/{{partition}}"
 
 
@@ -15,7 +14,7 @@ wildcard_constraints:
 def partition_groups(wildcards):
     """The encoding shards of each partition; the shard count is known after prepare."""
     info = read_json(checkpoints.prepare.get(dataset=wildcards.dataset).output.info)
-    return sbpartitions.partition_shards(n_shards(info["n_docs"], SHARD_SIZE), PARTITIONS)
+    return partition_shards(n_shards(info["n_docs"], SHARD_SIZE), PARTITIONS)
 
 
 def partition_rows(wildcards):
@@ -66,7 +65,7 @@ rule vocabulary:
     output:
         vocab=f"{ENCODED}/vocab.txt",
     params:
-        library=library_code("write_vocabulary", PARTITIONED),
+        library=library_code("partitions.stages.write_vocabulary"),
     conda:
         ENV_CPU
     log:
@@ -88,7 +87,7 @@ rule partition_statistics:
     output:
         statistics=f"{PARTITION_DIR}/statistics.npz",
     params:
-        library=library_code("statistics_stage", PARTITIONED),
+        library=library_code("partitions.stages.statistics_stage"),
         weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
     resources:
         mem_mb=lambda wc, input: jobresources.partition_memory_mb(list(input.npz)),
@@ -114,7 +113,7 @@ rule global_statistics:
         idf=f"{MODEL_DIR}/idf.npy",
         stats=f"{MODEL_DIR}/term_stats.json",
     params:
-        library=library_code("global_statistics_stage", PARTITIONED),
+        library=library_code("partitions.stages.global_statistics_stage"),
         weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
     conda:
         ENV_CPU
@@ -140,7 +139,7 @@ rule partition_postings:
         postings=f"{PARTITION_DIR}/postings.npz",
         doc_ids=f"{PARTITION_DIR}/doc_ids.txt",
     params:
-        library=library_code("postings_stage", PARTITIONED),
+        library=library_code("partitions.stages.postings_stage"),
         weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
         rows=partition_rows,
     resources:
@@ -169,7 +168,7 @@ rule retrieve_partition:
     output:
         run=f"{PARTITION_DIR}/{{queryset}}.trec",
     params:
-        library=library_code("retrieve_run"),
+        library=library_code("retrieve.stages.retrieve_run"),
         retrieval=lambda wc: sbconfig.retrieval_params(config, wc.dataset),
     threads: 2
     resources:
@@ -196,7 +195,7 @@ rule merge_runs:
     output:
         run="results/runs/{model}/{dataset}.trec",
     params:
-        library=library_code("merge_runs", PARTITIONED),
+        library=library_code("partitions.stages.merge_runs"),
         k=config["retrieval"]["k"],
     wildcard_constraints:
         model=_alternatives(ENCODING_MODELS),

@@ -1,7 +1,7 @@
 # The visual report: figures (PNG, with an SVG copy beside each) and HTML tables under
 # results/report/, each marked for `snakemake --report report.html`, which packages
 # them into one self-contained page (captions in workflow/report/).
-from sparsebench import costs
+from sparsebench.report import costs
 
 REPORT = "results/report"
 
@@ -66,7 +66,7 @@ rule report_leaderboard:
         ),
         svg=f"{REPORT}/leaderboard.svg",
     params:
-        library=library_code("report_leaderboard"),
+        library=library_code("report.stages.report_leaderboard"),
         metric=PRIMARY_METRIC,
         significance=config["significance"],
         models=REPORTED_MODELS,
@@ -96,7 +96,7 @@ rule report_precision_recall:
         ),
         svg=f"{REPORT}/precision_recall/{{dataset}}.svg",
     params:
-        library=library_code("report_precision_recall"),
+        library=library_code("report.stages.report_precision_recall"),
         models=REPORTED_MODELS,
     log:
         "results/logs/report/precision_recall/{dataset}.log",
@@ -126,7 +126,7 @@ rule report_query_differences:
         ),
         svg=f"{REPORT}/query_differences/{{model}}/{{dataset}}.svg",
     params:
-        library=library_code("report_query_differences"),
+        library=library_code("report.stages.report_query_differences"),
         metric=PRIMARY_METRIC,
         significance=config["significance"],
     log:
@@ -159,7 +159,7 @@ rule report_costs:
         ),
         svg=f"{REPORT}/costs.svg",
     params:
-        library=library_code("report_costs"),
+        library=library_code("report.stages.report_costs"),
     log:
         "results/logs/report/costs.log",
     benchmark:
@@ -185,7 +185,7 @@ rule report_dataset_costs:
         ),
         svg=f"{REPORT}/costs/{{dataset}}.svg",
     params:
-        library=library_code("report_dataset_costs"),
+        library=library_code("report.stages.report_dataset_costs"),
     log:
         "results/logs/report/costs/{dataset}.log",
     benchmark:
@@ -209,7 +209,7 @@ rule report_provenance:
             category="5. Provenance",
         ),
     params:
-        library=library_code("report_provenance"),
+        library=library_code("report.stages.report_provenance"),
     log:
         "results/logs/report/provenance.log",
     benchmark:
@@ -236,7 +236,7 @@ rule report_sweep:
         ),
         svg=f"{REPORT}/sweeps/{{model}}/{{dataset}}.svg",
     params:
-        library=library_code("report_sweep"),
+        library=library_code("report.stages.report_sweep"),
     log:
         "results/logs/report/sweeps/{model}/{dataset}.log",
     benchmark:

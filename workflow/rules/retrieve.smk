@@ -17,7 +17,7 @@ if PARTITIONS == 1:
         output:
             run="results/runs/{model}/{dataset}.trec",
         params:
-            library=library_code("retrieve_run"),
+            library=library_code("retrieve.stages.retrieve_run"),
             retrieval=lambda wc: sbconfig.retrieval_params(config, wc.dataset),
         threads: 2
         resources:
@@ -64,7 +64,7 @@ rule import_run:
     output:
         run="results/runs/{model}/{dataset}.trec",
     params:
-        library=library_code("import_run"),
+        library=library_code("retrieve.stages.import_run"),
     wildcard_constraints:
         model=_alternatives(RUN_MODELS),
     log:

@@ -1,7 +1,7 @@
 # Parameter sweeps: every variant is run like a model; the tuned model's run is the variant
 # chosen on the dataset's training queries or, without them, made by cross-validation of
 # the variants chosen per fold, each on the queries it was not chosen on.
-from sparsebench.tuning import uses_training_split
+from sparsebench.tune.sweeps import uses_training_split
 
 
 def tuning_inputs(wildcards):
@@ -29,7 +29,7 @@ rule tune:
         selection="results/tuning/{model}/{dataset}/selection.json",
         surface="results/tuning/{model}/{dataset}/surface.tsv",
     params:
-        library=library_code("tune"),
+        library=library_code("tune.stages.tune"),
         sweep=lambda wc: model_config(wc)["sweep"],
     wildcard_constraints:
         model=_alternatives(TUNED_MODELS),

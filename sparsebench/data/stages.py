@@ -1,0 +1,92 @@
+"""The data stages (rules in workflow/rules/data.smk): download a collection and
+put it in canonical form.
+
+The Snakemake scripts only unpack their inputs, outputs and params into these
+calls; the Python API calls the same functions.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from sparsebench.data.collection import (
+    FilesSource,
+    FolderSource,
+    ZipSource,
+    builtin_collection_path,
+)
+from sparsebench.data.download import beir_archive, beir_md5, download, verify_archive
+from sparsebench.data.prepare import prepare_dataset
+from sparsebench.errors import DataError
+
+log = logging.getLogger(__name__)
+
+
+def download_beir(
+    name: str,
+    out_zip: str | Path,
+    base_url: str,
+    md5: str | None = None,
+    retries: int = 3,
+    timeout_s: float = 60.0,
+) -> str:
+    url, expected = beir_archive(name, base_url, md5)
+    return download(url, out_zip, expected, retries=retries, timeout_s=timeout_s)
+
+
+def dataset_source(entry: dict[str, Any], archive: str | Path | None = None):
+    """The collection source a validated dataset entry points at."""
+    split = entry.get("split", "test")
+    if entry["source"] == "builtin":
+        return FolderSource(builtin_collection_path(entry["name"]), split)
+    if entry["source"] == "local":
+        return FolderSource(Path(entry["path"]).expanduser().resolve(), split)
+    if entry["source"] == "beir":
+        if archive is None:
+            raise DataError("a BEIR dataset needs its downloaded archive")
+        return ZipSource(Path(archive), split, entry.get("subset"))
+    if entry["source"] == "miracl":
+        from sparsebench.data.hub import MiraclSource
+
+        keys = ("corpus", "topics", "corpus_files", "topics_files", "revision")
+        return MiraclSource(entry["language"], split, **{k: entry[k] for k in keys if k in entry})
+    if entry["source"] == "mmarco":
+        from sparsebench.data.hub import MmarcoSource
+
+        keys = (
+            "qrels",
+            "query_language",
+            "corpus",
+            "queries",
+            "corpus_files",
+            "queries_files",
+            "qrels_md5",
+            "revision",
+        )
+        return MmarcoSource(
+            entry["language"], split=split, **{k: entry[k] for k in keys if k in entry}
+        )
+    if entry["source"] == "ir_datasets":
+        from sparsebench.data.irdatasets import IrDatasetsSource
+
+        return IrDatasetsSource(entry["id"], split, entry.get("query_field"))
+    if entry["source"] == "files":
+        return FilesSource(
+            *(Path(entry[m]).expanduser().resolve() for m in ("corpus", "queries", "qrels")), split
+        )
+    raise DataError(f"unknown dataset source {entry['source']!r}")
+
+
+def prepare(
+    name: str,
+    entry: dict[str, Any],
+    out_dir: str | Path,
+    archive: str | Path | None = None,
+) -> dict[str, Any]:
+    """The dataset in canonical form; a BEIR archive is first checked against its md5,
+    downloaded or not."""
+    if archive is not None and entry["source"] == "beir":
+        verify_archive(archive, beir_md5(entry["name"], entry.get("md5")))
+    return prepare_dataset(dataset_source(entry, archive), out_dir, name, entry)

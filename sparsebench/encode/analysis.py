@@ -1,0 +1,330 @@
+"""The BM25 text analyzer, vectorised over a batch of texts.
+
+For English it is Lucene's, token for token: the chain of Anserini's
+DefaultEnglishAnalyzer (Anserini 1.x, Lucene 9.9.1), which every Anserini and Pyserini
+BM25 baseline uses for both documents and queries:
+
+1. StandardTokenizer (lucene_tokenizer.py): Unicode UAX #29 word breaks; "don't",
+   "u.s.a", "3.14", "1,000" and "results:in" stay whole, "no.1", "a..b" and "e-mail"
+   split, "©" and emoji are tokens, tokens are cut at 255 UTF-16 code units;
+2. EnglishPossessiveFilter: a trailing 's, ’s or ＇s (any case) removed, once;
+3. LowerCaseFilter: each character's simple lowercase (İ -> i);
+4. StopFilter with Lucene's 33 English stopwords;
+5. PorterStemFilter (lucene_porter.py): Porter's own implementation, which leaves words
+   of one or two letters alone and has logi -> log and bli -> ble.
+
+Other languages take the same tokenizer (as Lucene's language analyzers do), a Snowball
+stemmer from PyStemmer where there is one, and no stopwords; the `cjk` tokenizer turns
+runs of Chinese, Japanese, Korean and Thai characters into overlapping bigrams. Each
+step is configurable. The tokenizer runs over a whole Arrow array (a numpy rule for the
+usual characters, Lucene's DFA once per distinct run of the others); the possessive
+filter, lowercasing and stopwords are Arrow kernels over the tokens; the stemmer sees
+each distinct token of a batch once (and Lucene's Porter stemmer remembers the words it
+has stemmed across batches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import Stemmer
+
+from sparsebench.encode.lucene_porter import PorterStemmer
+from sparsebench.encode.lucene_tokenizer import (
+    span_indices,
+    string_buffers,
+    strings_from_buffers,
+    tokenize_batch,
+)
+from sparsebench.errors import ConfigError
+
+# Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET.
+LUCENE_ENGLISH_STOPWORDS = (
+    "a",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "be",
+    "but",
+    "by",
+    "for",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "no",
+    "not",
+    "of",
+    "on",
+    "or",
+    "such",
+    "that",
+    "the",
+    "their",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "to",
+    "was",
+    "will",
+    "with",
+)
+# Scripts written without spaces between words: tokenised as overlapping character
+# bigrams (as Lucene's CJKBigramFilter), a lone character as itself.
+_UNSPACED = (
+    r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}"
+    r"\x{30FC}\x{3005}\x{303B}\x{309D}\x{309E}\x{30FD}\x{30FE}"  # ー 々 〻 ゝ ゞ ヽ ヾ
+)
+# standard = Lucene's StandardTokenizer; cjk = the same, with runs of unspaced scripts as
+# character bigrams. "words" (the former name) is read as "standard".
+TOKENIZERS = ("standard", "cjk")
+TOKENIZER_ALIASES = {"words": "standard"}
+UNSPACED_LANGUAGES = frozenset({"zh", "ja", "ko", "th", "lo", "km", "my"})
+# ISO 639-1 -> stemmer: 'porter' is Lucene's Porter stemmer (lucene_porter.py), the others
+# PyStemmer's Snowball algorithms.
+STEMMERS = {
+    "ar": "arabic",
+    "hy": "armenian",
+    "eu": "basque",
+    "ca": "catalan",
+    "da": "danish",
+    "nl": "dutch",
+    "en": "porter",
+    "eo": "esperanto",
+    "et": "estonian",
+    "fi": "finnish",
+    "fr": "french",
+    "de": "german",
+    "el": "greek",
+    "hi": "hindi",
+    "hu": "hungarian",
+    "id": "indonesian",
+    "ga": "irish",
+    "it": "italian",
+    "lt": "lithuanian",
+    "ne": "nepali",
+    "no": "norwegian",
+    "nb": "norwegian",
+    "nn": "norwegian",
+    "pl": "polish",
+    "pt": "portuguese",
+    "ro": "romanian",
+    "ru": "russian",
+    "sr": "serbian",
+    "es": "spanish",
+    "sv": "swedish",
+    "ta": "tamil",
+    "tr": "turkish",
+    "uk": "ukrainian",
+    "yi": "yiddish",
+}
+
+
+def stemmer_names() -> list[str]:
+    """The stemmers an analyzer takes besides 'none'."""
+    return sorted({"porter", *Stemmer.algorithms()})
+
+
+def resolve_analyzer(settings: dict, language: str = "en") -> dict:
+    """Replace 'auto' settings by the defaults of the dataset's language (and a former
+    tokenizer name by the current one, so that both share one encoding)."""
+    resolved = dict(settings)
+    if resolved.get("stopwords", "auto") == "auto":
+        resolved["stopwords"] = "lucene" if language == "en" else "none"
+    if resolved.get("stemmer", "auto") == "auto":
+        algorithm = STEMMERS.get(language, "none")
+        resolved["stemmer"] = algorithm if algorithm in stemmer_names() else "none"
+    if resolved.get("tokenizer", "auto") == "auto":
+        resolved["tokenizer"] = "cjk" if language in UNSPACED_LANGUAGES else "standard"
+    resolved["tokenizer"] = TOKENIZER_ALIASES.get(resolved["tokenizer"], resolved["tokenizer"])
+    if resolved.get("possessive", "auto") == "auto":
+        resolved["possessive"] = language == "en"
+    return resolved
+
+
+@dataclass(frozen=True)
+class AnalyzedBatch:
+    """Tokens of a batch of texts as (text index, term) pairs, terms as local ids."""
+
+    text_index: np.ndarray  # (T,) int64: which text each token came from
+    term_ids: np.ndarray  # (T,) int64: index into `terms`
+    terms: pa.Array  # distinct terms of the batch, sorted
+    n_texts: int
+
+
+class Analyzer:
+    """Turns texts into terms; one instance per model configuration. The defaults are
+    Anserini's DefaultEnglishAnalyzer."""
+
+    def __init__(
+        self,
+        lowercase: bool = True,
+        stopwords: str | Sequence[str] = "lucene",
+        stemmer: str = "porter",
+        possessive: bool = True,
+        tokenizer: str = "standard",
+    ) -> None:
+        tokenizer = TOKENIZER_ALIASES.get(tokenizer, tokenizer)
+        if tokenizer not in TOKENIZERS:
+            raise ConfigError(
+                f"tokenizer must be one of {', '.join(TOKENIZERS)}, not {tokenizer!r}"
+            )
+        self.tokenizer = tokenizer
+        self.lowercase = lowercase
+        self.possessive = possessive
+        if stopwords == "lucene":
+            words: Sequence[str] = LUCENE_ENGLISH_STOPWORDS
+        elif stopwords == "none":
+            words = ()
+        elif isinstance(stopwords, str):
+            raise ConfigError(f"stopwords must be 'lucene', 'none' or a list, not {stopwords!r}")
+        else:
+            words = list(stopwords)
+        if lowercase:
+            words = [w.lower() for w in words]
+        self.stopwords = pa.array(sorted(set(words)), type=pa.string())
+        self.stemmer_name = stemmer
+        self._stemmer: Any
+        if stemmer == "none":
+            self._stemmer = None
+        elif stemmer == "porter":  # Lucene's, not Snowball's 'porter'
+            self._stemmer = PorterStemmer()
+        elif stemmer in Stemmer.algorithms():
+            self._stemmer = Stemmer.Stemmer(stemmer)
+        else:
+            raise ConfigError(
+                f"unknown stemmer {stemmer!r}; the stemmers are: "
+                f"{', '.join(stemmer_names())}, or 'none'"
+            )
+
+    @classmethod
+    def from_config(cls, settings: dict[str, Any]) -> Analyzer:
+        return cls(**settings)
+
+    def tokens(
+        self, texts: pa.Array | pa.ChunkedArray | Sequence[str]
+    ) -> tuple[np.ndarray, pa.Array]:
+        """Unstemmed tokens of every text: (text index per token, token strings), in text
+        order (with the cjk tokenizer, a text's bigrams come after its other tokens)."""
+        if isinstance(texts, pa.ChunkedArray):
+            array = texts.combine_chunks()
+        elif isinstance(texts, pa.Array):
+            array = texts
+        else:
+            array = pa.array(texts, type=pa.string())
+        array = pc.fill_null(array, "")
+        bigrams = None
+        if self.tokenizer == "cjk":  # runs of unspaced scripts are set aside for bigrams
+            runs = pc.split_pattern_regex(array, f"[^{_UNSPACED}]+")
+            run_index = pc.list_parent_indices(runs).to_numpy().astype(np.int64)
+            runs = pc.list_flatten(runs)
+            nonempty = pc.greater(pc.utf8_length(runs), 0)
+            run_index = run_index[nonempty.to_numpy(zero_copy_only=False)]
+            source, bigrams = character_bigrams(pc.filter(runs, nonempty))
+            array = pc.replace_substring_regex(array, f"[{_UNSPACED}]+", " ")
+        text_index, tokens = tokenize_batch(array)
+        if self.possessive:
+            tokens = strip_possessive(tokens)
+        if self.lowercase:
+            tokens = pc.utf8_lower(tokens)
+        if bigrams is not None and len(bigrams):
+            order = np.argsort(np.concatenate([text_index, run_index[source]]), kind="stable")
+            text_index = np.concatenate([text_index, run_index[source]])[order]
+            tokens = pa.concat_arrays([tokens, bigrams]).take(order)
+        keep = pc.and_(
+            pc.greater(pc.utf8_length(tokens), 0),
+            pc.invert(pc.is_in(tokens, value_set=self.stopwords)),
+        )
+        return text_index[keep.to_numpy(zero_copy_only=False)], pc.filter(tokens, keep)
+
+    def analyze_batch(self, texts: pa.Array | Sequence[str]) -> AnalyzedBatch:
+        """Analyze a batch; the stemmer sees each distinct token once."""
+        n_texts = len(texts)
+        text_index, tokens = self.tokens(texts)
+        distinct = pc.unique(tokens)
+        token_to_distinct = pc.index_in(tokens, value_set=distinct).to_numpy()
+        if isinstance(self._stemmer, PorterStemmer):
+            stemmed = self._stemmer.stem_array(distinct)
+        elif self._stemmer is not None:
+            stemmed = pa.array(self._stemmer.stemWords(distinct.to_pylist()), type=pa.string())
+        else:
+            stemmed = distinct
+        terms = pc.take(stemmed, pc.array_sort_indices(stemmed)) if len(stemmed) else stemmed
+        terms = pc.unique(terms)
+        distinct_to_term = pc.index_in(stemmed, value_set=terms).to_numpy()
+        term_ids = distinct_to_term[token_to_distinct].astype(np.int64)
+        return AnalyzedBatch(text_index, term_ids, terms, n_texts)
+
+    def analyze(self, text: str) -> list[str]:
+        """The terms of one text, in order (for inspection and for other BM25 tools)."""
+        batch = self.analyze_batch([text])
+        return batch.terms.take(pa.array(batch.term_ids)).to_pylist()
+
+
+def strip_possessive(tokens: pa.Array) -> pa.Array:
+    """Lucene's EnglishPossessiveFilter: a final 's, ’s or ＇s (s in either case) removed,
+    once. Read from the UTF-8 bytes: ' is 27, ’ E2 80 99, ＇ EF BC 87."""
+    offsets, data = string_buffers(tokens)
+    if not len(data):
+        return tokens
+    ends = offsets[1:]
+    lengths = ends - offsets[:-1]
+
+    def byte(back: int) -> np.ndarray:
+        return data[np.maximum(ends - back, 0)]
+
+    final_s = (lengths >= 2) & ((byte(1) == ord("s")) | (byte(1) == ord("S")))
+    if not final_s.any():
+        return tokens
+    cut = np.where(final_s & (byte(2) == 0x27), 2, 0)
+    wide = final_s & (lengths >= 4)
+    curly = wide & (byte(4) == 0xE2) & (byte(3) == 0x80) & (byte(2) == 0x99)
+    fullwidth = wide & (byte(4) == 0xEF) & (byte(3) == 0xBC) & (byte(2) == 0x87)
+    cut[curly | fullwidth] = 4
+    if not cut.any():
+        return tokens
+    keep = np.ones(len(data), dtype=bool)
+    keep[span_indices(ends[cut > 0] - cut[cut > 0], ends[cut > 0])] = False
+    return strings_from_buffers(data[keep], lengths - cut)
+
+
+def character_bigrams(tokens: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """Overlapping character bigrams of each token (a one-character token stays whole):
+    (index of the source token, bigram). Built from the UTF-8 buffers, no Python loop."""
+    tokens = pa.concat_arrays([tokens.cast(pa.string())])  # offset 0, one buffer
+    n = len(tokens)
+    if n == 0:
+        return np.zeros(0, np.int64), pa.array([], pa.string())
+    offsets = np.frombuffer(tokens.buffers()[1], dtype=np.int32, count=n + 1).astype(np.int64)
+    data = (
+        np.frombuffer(tokens.buffers()[2], dtype=np.uint8)
+        if tokens.buffers()[2]
+        else np.zeros(0, np.uint8)
+    )
+    lead = np.nonzero((data[offsets[0] : offsets[-1]] & 0xC0) != 0x80)[0] + offsets[0]
+    owner = np.searchsorted(offsets, lead, side="right") - 1
+    first_lead = np.searchsorted(lead, offsets[:-1])
+    local = np.arange(len(lead)) - first_lead[owner]
+    count = np.bincount(owner, minlength=n)[owner]
+    token_end = offsets[owner + 1]
+    two_ahead = np.minimum(np.arange(len(lead)) + 2, len(lead) - 1)
+    end = np.where(local + 2 < count, lead[two_ahead], token_end)
+    emit = (local + 1 < count) | (count == 1)
+    start, end, source = lead[emit], end[emit], owner[emit]
+    lengths = end - start
+    new_offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    gather = np.repeat(start - new_offsets[:-1], lengths) + np.arange(int(new_offsets[-1]))
+    array = pa.StringArray.from_buffers(
+        len(start), pa.py_buffer(new_offsets.tobytes()), pa.py_buffer(data[gather].tobytes())
+    )
+    return source, array

@@ -1,0 +1,348 @@
+"""SPLADE-family encoders on transformers masked language models, batched on GPU or CPU.
+
+w_j(text) = pool over the text's tokens of log(1 + relu(logit_j)), the attention mask
+selecting the tokens (max pooling as SPLADE v2, ++ and v3; sum pooling as an option).
+
+Speed, with vectors unchanged:
+- texts are sorted by token length within a shard, so batches carry little padding;
+- max pooling commutes with the monotone log(1 + relu(.)), so the logits are max-pooled
+  first and the transform applied to one (batch x vocabulary) row set, not to every token;
+- padding positions take a copy of their text's first token (which is in the mask), so
+  the max needs no masking pass;
+- the vocabulary projection runs in column chunks sized to a memory budget, so the
+  (batch x length x chunk) logits stay bounded and cache-friendly;
+- pooling, special-token removal, pruning and sparsification happen on the device; only
+  the nonzero (index, weight) pairs are copied to the CPU;
+- torch.inference_mode, and autocast on CUDA for fp16 / bf16.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import scipy.sparse as sp
+
+from sparsebench.encode.pruning import prune_rows
+from sparsebench.encode.sparse import LabelledCSR
+from sparsebench.errors import ConfigError
+from sparsebench.workflow.logs import progress
+
+log = logging.getLogger(__name__)
+DTYPES = ("fp32", "fp16", "bf16")
+_LOGIT_BUDGET_BYTES = 32 << 20  # per (batch x length x vocabulary chunk) block
+
+
+@dataclass(frozen=True)
+class SpladeSettings:
+    """How one side (documents or queries) of a SPLADE model encodes."""
+
+    model: str
+    max_length: int = 256
+    batch_size: int = 32
+    pooling: str = "max"
+    dtype: str = "fp32"
+    device: str = "auto"
+    top_k: int | None = None  # keep the k largest weights of each text (pruning.prune_rows)
+    threshold: float = 0.0  # drop weights at or below this
+
+
+def select_device(requested: str = "auto"):
+    """'auto' = the first CUDA device when there is one, else the CPU."""
+    import torch
+
+    if requested == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    device = torch.device(requested)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ConfigError(f"device {requested!r} was asked for but CUDA is not available")
+    return device
+
+
+def _torch_dtype(name: str):
+    import torch
+
+    if name not in DTYPES:
+        raise ConfigError(f"dtype must be one of {', '.join(DTYPES)}, not {name!r}")
+    return {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[name]
+
+
+def load_masked_lm(model: str):
+    """Tokenizer and masked-LM model from a local folder or a hub id, with clear errors."""
+    from transformers import AutoConfig, AutoModelForMaskedLM, AutoTokenizer
+
+    looks_local = model.startswith((".", "/", "~")) or Path(model).expanduser().exists()
+    if looks_local and not Path(model).expanduser().is_dir():
+        raise ConfigError(f"model folder {model} does not exist")
+    source = str(Path(model).expanduser()) if looks_local else model
+    try:
+        config = AutoConfig.from_pretrained(source)
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot load a model from {model!r}: {exc}") from None
+    architectures = list(getattr(config, "architectures", None) or [])
+    if architectures and not any(a.endswith("ForMaskedLM") for a in architectures):
+        raise ConfigError(
+            f"{model!r} is not a masked language model checkpoint (architectures: "
+            f"{', '.join(architectures)}); SPLADE needs its MLM head, e.g. BertForMaskedLM"
+        )
+    try:
+        network, info = AutoModelForMaskedLM.from_pretrained(source, output_loading_info=True)
+    except ValueError as exc:
+        raise ConfigError(
+            f"{model!r} is not a masked language model ({type(config).__name__}); SPLADE needs "
+            f"one (e.g. BertForMaskedLM): {exc}"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot load the weights of {model!r}: {exc}") from None
+    if info.get("missing_keys"):
+        missing = sorted(info["missing_keys"])
+        raise ConfigError(
+            f"{model!r} is not a complete masked language model: {len(missing)} weights are "
+            f"missing (e.g. {missing[0]}) and would be random"
+        )
+    tokenizer = AutoTokenizer.from_pretrained(source)
+    network.eval()
+    return tokenizer, network
+
+
+def _split_head(network) -> tuple[Callable, Callable, Any] | None:
+    """(encoder, transform, decoder) of known masked-LM layouts, so the vocabulary
+    projection can run in chunks; None for other layouts (the full forward is used)."""
+    import torch.nn.functional as F
+
+    base = network.base_model
+
+    def encode(input_ids, attention_mask):
+        return base(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+
+    head = getattr(network, "cls", None)
+    if head is not None and hasattr(head, "predictions"):  # BERT and relatives
+        return encode, head.predictions.transform, head.predictions.decoder
+    head = getattr(network, "lm_head", None)
+    if head is not None and all(hasattr(head, a) for a in ("dense", "layer_norm", "decoder")):
+        return encode, lambda h: head.layer_norm(F.gelu(head.dense(h))), head.decoder  # RoBERTa
+    if all(hasattr(network, a) for a in ("vocab_transform", "vocab_layer_norm", "vocab_projector")):
+        activation = network.activation  # DistilBERT
+        return (
+            encode,
+            lambda h: network.vocab_layer_norm(activation(network.vocab_transform(h))),
+            network.vocab_projector,
+        )
+    return None
+
+
+class SpladeEncoder:
+    """Encodes texts into vocabulary-sized sparse vectors with a masked LM."""
+
+    def __init__(self, settings: SpladeSettings) -> None:
+        import torch
+
+        if settings.pooling not in ("max", "sum"):
+            raise ConfigError(f"pooling must be 'max' or 'sum', not {settings.pooling!r}")
+        self.settings = settings
+        self.device = select_device(settings.device)
+        self.dtype = _torch_dtype(settings.dtype)
+        self.tokenizer, self.network = load_masked_lm(settings.model)
+        self.network.to(self.device)
+        if self.device.type == "cpu" and self.dtype != torch.float32:
+            log.warning("dtype %s on the CPU is slow or unsupported; using fp32", settings.dtype)
+            self.dtype = torch.float32
+        self.head = _split_head(self.network)
+        vocabulary = self.tokenizer.get_vocab()
+        size = self.network.get_output_embeddings().out_features
+        tokens = [""] * size
+        for token, index in vocabulary.items():
+            if index < size:
+                tokens[index] = token
+        self.terms = pa.array(tokens, type=pa.string())
+        special = [i for i in self.tokenizer.all_special_ids if i < size]
+        self.special_ids = torch.tensor(sorted(set(special)), dtype=torch.long, device=self.device)
+        self.batch_size = settings.batch_size
+        self.truncated = 0
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.terms)
+
+    # -- batching ---------------------------------------------------------------------
+
+    def _lengths(self, texts: Sequence[str]) -> np.ndarray:
+        """Token counts (special tokens included), capped at max_length + 1: a count above
+        max_length means the text is truncated."""
+        encoded = self.tokenizer(
+            list(texts),
+            add_special_tokens=True,
+            truncation=True,
+            max_length=self.settings.max_length + 1,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+        )
+        return np.fromiter(
+            (len(ids) for ids in encoded["input_ids"]), dtype=np.int64, count=len(texts)
+        )
+
+    def encode(self, texts: Sequence[str]) -> LabelledCSR:
+        """Sparse vectors of `texts`, rows in input order; empty texts give empty rows."""
+        import torch
+
+        texts = [t if isinstance(t, str) else "" for t in texts]
+        n = len(texts)
+        nonempty = np.array([bool(t.strip()) for t in texts], dtype=bool)
+        rows, cols, vals = [], [], []
+        if nonempty.any():
+            order = np.nonzero(nonempty)[0]
+            lengths = self._lengths([texts[i] for i in order])
+            too_long = int((lengths > self.settings.max_length).sum())
+            self.truncated += too_long
+            if too_long:
+                log.info(
+                    "%d of %d texts exceed max_length %d tokens and are truncated",
+                    too_long,
+                    len(order),
+                    self.settings.max_length,
+                )
+            order = order[np.argsort(-np.minimum(lengths, self.settings.max_length), kind="stable")]
+            with torch.inference_mode(), progress(len(order), "encoding texts") as bar:
+                for start in range(0, len(order), self.batch_size):
+                    batch = order[start : start + self.batch_size]
+                    bar.update(len(batch))
+                    weights = self._encode_batch([texts[i] for i in batch])
+                    row, col = torch.nonzero(weights, as_tuple=True)
+                    values = weights[row, col]
+                    rows.append(batch[row.cpu().numpy()])
+                    cols.append(col.cpu().numpy())
+                    vals.append(values.float().cpu().numpy())
+        if (~nonempty).any():
+            log.info("%d empty texts encode to empty vectors", int((~nonempty).sum()))
+        matrix = sp.csr_matrix(
+            (
+                np.concatenate(vals) if vals else np.zeros(0, np.float32),
+                (
+                    np.concatenate(rows) if rows else np.zeros(0, np.int64),
+                    np.concatenate(cols) if cols else np.zeros(0, np.int64),
+                ),
+            ),
+            shape=(n, self.vocab_size),
+            dtype=np.float32,
+        )
+        matrix.sort_indices()
+        matrix = prune_rows(matrix, self.settings.top_k, self.settings.threshold)
+        return LabelledCSR(matrix, self.terms)
+
+    def _encode_batch(self, texts: list[str]):
+        """(batch x vocabulary) weights on the device, pooled, special tokens zeroed."""
+        import torch
+
+        encoded = self.tokenizer(
+            texts,
+            padding=True,
+            truncation=True,
+            max_length=self.settings.max_length,
+            return_tensors="pt",
+        )
+        input_ids = encoded["input_ids"].to(self.device)
+        mask = encoded["attention_mask"].to(self.device)
+        autocast = torch.autocast(
+            device_type="cuda",
+            dtype=self.dtype,
+            enabled=self.device.type == "cuda" and self.dtype != torch.float32,
+        )
+        with autocast:
+            pooled = self._pooled_activation(input_ids, mask)
+        weights = pooled.float()
+        if len(self.special_ids):
+            weights[:, self.special_ids] = 0.0
+        return weights
+
+    def _pooled_activation(self, input_ids, mask):
+        import torch
+
+        if self.head is None:  # unknown head layout: full forward, then pool
+            logits = self.network(input_ids=input_ids, attention_mask=mask).logits
+            activation = torch.log1p(torch.relu(logits)) * mask.unsqueeze(-1)
+            return activation.amax(dim=1) if self.settings.pooling == "max" else activation.sum(1)
+        encode, transform, decoder = self.head
+        hidden = encode(input_ids, mask)
+        if self.settings.pooling == "max":
+            # padding takes the first token's state: it cannot change a maximum
+            first = hidden[:, :1, :].expand_as(hidden)
+            hidden = torch.where(mask.unsqueeze(-1).bool(), hidden, first)
+        states = transform(hidden)
+        batch, length, _ = states.shape
+        vocabulary = decoder.out_features
+        chunk = max(1024, min(vocabulary, _LOGIT_BUDGET_BYTES // max(batch * length * 4, 1)))
+        pooled = []
+        for start in range(0, vocabulary, chunk):
+            weight = decoder.weight[start : start + chunk]
+            bias = decoder.bias[start : start + chunk] if decoder.bias is not None else None
+            logits = torch.nn.functional.linear(states, weight, bias)
+            if self.settings.pooling == "max":
+                pooled.append(logits.amax(dim=1))
+            else:
+                pooled.append((torch.log1p(torch.relu(logits)) * mask.unsqueeze(-1)).sum(dim=1))
+        pooled = torch.cat(pooled, dim=1)
+        return torch.log1p(torch.relu(pooled)) if self.settings.pooling == "max" else pooled
+
+
+class TokenizerQueryEncoder:
+    """Inference-free query side: each distinct non-special token of the query weighs 1;
+    the IDF (the corpus's or the model's idf.json) then weights it at retrieval."""
+
+    def __init__(self, model: str) -> None:
+        from transformers import AutoTokenizer
+
+        if Path(model).expanduser().exists() and not Path(model).expanduser().is_dir():
+            raise ConfigError(f"model folder {model} does not exist")
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(
+                str(Path(model).expanduser()) if Path(model).expanduser().exists() else model
+            )
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"cannot load a tokenizer from {model!r}: {exc}") from None
+        size = len(self.tokenizer)
+        tokens = [""] * size
+        for token, index in self.tokenizer.get_vocab().items():
+            if index < size:
+                tokens[index] = token
+        self.terms = pa.array(tokens, type=pa.string())
+        self.special = set(self.tokenizer.all_special_ids)
+        self.batch_size = 1024
+
+    def encode(self, texts: Sequence[str]) -> LabelledCSR:
+        encoded = self.tokenizer(
+            list(texts), add_special_tokens=False, truncation=False, return_attention_mask=False
+        )["input_ids"]
+        rows = np.repeat(np.arange(len(texts)), [len(ids) for ids in encoded])
+        cols = np.fromiter((i for ids in encoded for i in ids), dtype=np.int64, count=len(rows))
+        keep = ~np.isin(cols, np.fromiter(self.special, dtype=np.int64, count=len(self.special)))
+        matrix = sp.csr_matrix(
+            (np.ones(int(keep.sum()), np.float32), (rows[keep], cols[keep])),
+            shape=(len(texts), len(self.terms)),
+            dtype=np.float32,
+        )
+        matrix.sum_duplicates()
+        matrix.data[:] = 1.0  # distinct tokens
+        return LabelledCSR(matrix, self.terms)
+
+
+def load_idf_json(model: str, terms: pa.Array) -> np.ndarray:
+    """The IDF shipped with an inference-free model (idf.json: token -> weight), aligned
+    with the vocabulary; tokens it does not list weigh 0."""
+    import json
+
+    path = Path(model).expanduser() / "idf.json"
+    if not path.is_file():
+        try:
+            from huggingface_hub import hf_hub_download
+
+            path = Path(hf_hub_download(model, "idf.json"))
+        except Exception as exc:  # noqa: BLE001 (any hub failure means: not available)
+            raise ConfigError(f"the model {model!r} ships no idf.json ({exc})") from None
+    weights = json.loads(path.read_text(encoding="utf-8"))
+    vocabulary = terms.to_pylist()
+    return np.array([float(weights.get(t, 0.0)) for t in vocabulary], dtype=np.float64)

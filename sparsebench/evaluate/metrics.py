@@ -1,0 +1,275 @@
+"""Evaluate runs against qrels: the engine the pipeline, the command line and the Python
+API share. Values equal trec_eval's (see ranking.py for the order and the judgment
+rules, measures.py for the definitions)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sparsebench.errors import DataError
+from sparsebench.evaluate.measures import (
+    DEFAULT_CUTOFFS,
+    MeasureCalculator,
+    aggregate,
+    default_metric_names,
+    parse_metric_name,
+)
+from sparsebench.evaluate.ranking import rank_run
+
+__all__ = [
+    "Evaluation",
+    "QueryOverlap",
+    "query_overlap",
+    "evaluate_run",
+    "evaluate_retrieval",
+    "evaluate_retrieval_per_query",
+    "default_metric_names",
+    "parse_metric_name",
+    "run_frame",
+    "qrels_frame",
+]
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Per-query values (rows = queries, columns = metrics) and their summaries."""
+
+    per_query: pd.DataFrame
+    means: dict[str, float]
+    n_evaluated: int
+    n_in_run: int
+    n_qrels_queries: int
+    query_set: str
+
+
+def evaluate_run(
+    run: pd.DataFrame,
+    qrels: pd.DataFrame,
+    metrics: Sequence[str] | None = None,
+    relevance_level: int = 1,
+    query_set: str = "complete",
+    step: Callable[[], object] | None = None,
+) -> Evaluation:
+    """Evaluate `run` (query_id, doc_id, score) against `qrels` (query_id, doc_id, grade).
+
+    metrics: names such as "nDCG@10" (default: every measure at the default cutoffs);
+    step: called once the run is ranked and after each measure (progress).
+    """
+    names = list(metrics) if metrics is not None else default_metric_names()
+    for name in names:
+        parse_metric_name(name)
+    step = step or (lambda: None)
+    ranked = rank_run(run, qrels, relevance_level=relevance_level, query_set=query_set)
+    step()
+    calculator = MeasureCalculator(ranked)
+    values = {}
+    for name in names:
+        values[name] = calculator.compute(name)
+        step()
+    table = pd.DataFrame(values, index=pd.Index(ranked.query_ids, name="query_id"))
+    return Evaluation(
+        per_query=table,
+        means={name: aggregate(name, table[name].to_numpy()) for name in names},
+        n_evaluated=ranked.n_queries,
+        n_in_run=ranked.n_in_run,
+        n_qrels_queries=int(qrels["query_id"].nunique()),
+        query_set=query_set,
+    )
+
+
+_EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class QueryOverlap:
+    """How the queries of a run and of its qrels match (ids compared as exact strings)."""
+
+    n_run: int  # distinct queries of the run
+    n_judged: int  # distinct queries of the qrels
+    unjudged: list[str]  # queries of the run without judgments (sorted): never scored
+    missing: list[str]  # judged queries the run lacks (sorted): 0 or left out
+    respelled: list[tuple[str, str]]  # (run id, qrels id) pairs equal but for their spelling
+
+    @property
+    def partial(self) -> bool:
+        """Judged queries are missing from the run (queries of the run without judgments
+        never count, so they change no score)."""
+        return bool(self.missing)
+
+    def describe(self, query_set: str | None = "complete") -> str:
+        """One paragraph for a warning or an error (with what happens to the missing
+        queries under `query_set`, unless None)."""
+
+        def examples(ids: Sequence[str]) -> str:
+            return ", ".join(map(repr, ids[:_EXAMPLES])) + (", ..." if len(ids) > _EXAMPLES else "")
+
+        parts = [
+            f"{len(self.missing)} of the {self.n_judged} queries of the qrels are missing from "
+            f"the run" + (f" (e.g. {examples(self.missing)})" if self.missing else ""),
+            f"{len(self.unjudged)} of the {self.n_run} queries of the run are not in the qrels"
+            + (f" (e.g. {examples(self.unjudged)})" if self.unjudged else ""),
+        ]
+        text = "; ".join(parts)
+        if self.missing and query_set is not None:
+            text += (
+                "; the missing queries score 0 (query set 'complete')"
+                if query_set == "complete"
+                else "; the missing queries are left out (query set 'run')"
+            )
+        if self.respelled:
+            run_id, qrels_id = self.respelled[0]
+            text += (
+                f". {len(self.respelled)} of the run's ids equal judged ids written "
+                f"differently (e.g. run {run_id!r} vs qrels {qrels_id!r}: leading zeros, "
+                "case, or a number written as '1.0'); ids are compared as exact strings, so "
+                "write them in the run as the qrels do"
+            )
+        return text
+
+
+def _spelling(query_id: str) -> str:
+    """An id without what a tool may change when it writes the same id: case, padding,
+    leading zeros, a number's notation ('001', '1.0' and '1' are all '1')."""
+    text = query_id.strip().lower()
+    if text.isdigit():
+        return str(int(text))
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return str(int(number)) if number.is_integer() and abs(number) < 2**53 else text
+
+
+def _natural(query_id: str) -> list:
+    """Sort key: numbers within ids in numeric order ('2' before '10')."""
+    return [(0, int(p), p) if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", str(query_id))]
+
+
+def query_overlap(run: pd.DataFrame, qrels: pd.DataFrame) -> QueryOverlap:
+    """Compare the query ids of `run` and `qrels` (frames with a query_id column)."""
+    in_run = set(pd.unique(run["query_id"]).tolist())
+    judged = set(pd.unique(qrels["query_id"]).tolist())
+    unjudged = sorted(in_run - judged, key=_natural)
+    missing = sorted(judged - in_run, key=_natural)
+    by_spelling = {}
+    for query_id in unjudged:
+        by_spelling.setdefault(_spelling(str(query_id)), query_id)
+    respelled = [
+        (by_spelling[key], query_id)
+        for query_id in missing
+        if (key := _spelling(str(query_id))) in by_spelling
+    ]
+    return QueryOverlap(len(in_run), len(judged), unjudged, missing, respelled)
+
+
+# --- dictionaries in, dictionaries out (the usual notebook recipe) ---------------------
+
+
+def _check_id(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise DataError(
+            f"{what} {value!r} is a {type(value).__name__}; ids must be strings end to end "
+            "('123' and 123 never match). Convert them with str() first."
+        )
+    return value
+
+
+def run_frame(all_retrieved: Mapping[str, Any]) -> pd.DataFrame:
+    """{qid: [(doc_id, score), ...]} or {qid: {doc_id: score}} as a run frame."""
+    query_ids: list[str] = []
+    doc_ids: list[Any] = []
+    scores: list[Any] = []
+    for query_id, results in all_retrieved.items():
+        _check_id(query_id, "query id")
+        pairs: Iterable = results.items() if isinstance(results, Mapping) else results
+        docs, values = zip(*pairs, strict=True) if len(results) else ((), ())
+        query_ids.extend([query_id] * len(docs))
+        doc_ids.extend(docs)
+        scores.extend(values)
+    frame = pd.DataFrame(
+        {
+            "query_id": np.array(query_ids, dtype=object),
+            "doc_id": np.array(doc_ids, dtype=object),
+            "score": np.asarray(scores, dtype=np.float64),
+        }
+    )
+    wrong = next((d for d in doc_ids if not isinstance(d, str)), None)
+    if wrong is not None:
+        _check_id(wrong, "doc id")
+    return frame
+
+
+def qrels_frame(all_qrels: Mapping[str, Mapping[str, int]]) -> pd.DataFrame:
+    """{qid: {doc_id: grade}} as a qrels frame (grades must be integers)."""
+    rows = [
+        (_check_id(q, "query id"), _check_id(d, "doc id"), g)
+        for q, docs in all_qrels.items()
+        for d, g in docs.items()
+    ]
+    frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "grade"])
+    grades = frame["grade"].to_numpy()
+    if len(grades) and not np.all(np.equal(np.mod(grades.astype(float), 1), 0)):
+        raise DataError("qrels grades must be integers")
+    return frame.astype({"grade": np.int64})
+
+
+def _metric_names(k_values: Sequence[int] | None, metrics: Sequence[str] | None) -> list[str]:
+    if metrics is not None:
+        return list(metrics)
+    return default_metric_names(k_values if k_values is not None else DEFAULT_CUTOFFS)
+
+
+def evaluate_dicts(
+    all_retrieved: Mapping[str, Any],
+    all_qrels: Mapping[str, Mapping[str, int]],
+    k_values: Sequence[int] | None = None,
+    metrics: Sequence[str] | None = None,
+    relevance_level: int = 1,
+    query_set: str = "complete",
+) -> Evaluation:
+    """evaluate_run on the dictionaries of the usual recipe."""
+    return evaluate_run(
+        run_frame(all_retrieved),
+        qrels_frame(all_qrels),
+        _metric_names(k_values, metrics),
+        relevance_level,
+        query_set,
+    )
+
+
+def evaluate_retrieval(
+    all_retrieved: Mapping[str, Any],
+    all_qrels: Mapping[str, Mapping[str, int]],
+    k_values: Sequence[int] | None = None,
+    metrics: Sequence[str] | None = None,
+    relevance_level: int = 1,
+    query_set: str = "complete",
+) -> dict[str, float]:
+    """Means of every measure at the cutoffs `k_values`, e.g. {"nDCG@10": ..., "MAP": ...}.
+
+    all_retrieved: {qid: [(doc_id, score), ...]} (or {qid: {doc_id: score}});
+    all_qrels: {qid: {doc_id: grade}}. Ids must be strings.
+    """
+    return evaluate_dicts(
+        all_retrieved, all_qrels, k_values, metrics, relevance_level, query_set
+    ).means
+
+
+def evaluate_retrieval_per_query(
+    all_retrieved: Mapping[str, Any],
+    all_qrels: Mapping[str, Mapping[str, int]],
+    k_values: Sequence[int] | None = None,
+    metrics: Sequence[str] | None = None,
+    relevance_level: int = 1,
+    query_set: str = "complete",
+) -> dict[str, dict[str, float]]:
+    """Per-query values: {qid: {"nDCG@10": ..., ...}} (the input of significance tests)."""
+    return evaluate_dicts(
+        all_retrieved, all_qrels, k_values, metrics, relevance_level, query_set
+    ).per_query.to_dict(orient="index")

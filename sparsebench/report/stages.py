@@ -1,0 +1,169 @@
+"""The report stages (rules in workflow/rules/report.smk): the figures and tables of
+`snakemake --report`.
+
+The Snakemake scripts only unpack their inputs, outputs and params into these
+calls; the Python API calls the same functions.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sparsebench.evaluate.comparisons import markers, read_significance
+from sparsebench.evaluate.leaderboard import significance_note
+from sparsebench.evaluate.stages import files_by_pair
+from sparsebench.fileio import read_json, write_text
+from sparsebench.report import costs, data, figures, tables
+from sparsebench.report.style import save_figure
+
+log = logging.getLogger(__name__)
+
+
+def _read_intervals(path: str | Path) -> pd.DataFrame:
+    return pd.read_csv(
+        path, sep="\t", keep_default_na=False, dtype={"dataset": str, "model": str, "metric": str}
+    )
+
+
+def report_leaderboard(
+    leaderboard_tsv: str | Path,
+    intervals_tsv: str | Path,
+    significance_tsv: str | Path,
+    models: list[str],
+    datasets: list[str],
+    config: dict[str, Any],
+    out_html: str | Path,
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """The leaderboard as an HTML table and as bars per dataset, with each score's 95%
+    bootstrap interval and the leaderboard's significance marks."""
+    metric = config["evaluation"]["primary_metric"]
+    settings = config["significance"]
+    table = pd.read_csv(
+        leaderboard_tsv, sep="\t", index_col="model", dtype={"model": str}, keep_default_na=False
+    )
+    table = table[[c for c in table.columns if not c.startswith("sig:")]]
+    intervals = _read_intervals(intervals_tsv)
+    comparisons = read_significance(significance_tsv)
+    marks = markers(comparisons, metric, settings["primary_test"])
+    notes = [
+        significance_note(settings, bool(marks)),
+        "Error bars and [low, high]: 95% bootstrap intervals of the mean over the queries "
+        f"({settings['resamples']:,} resamples, seed {settings['seed']}).",
+    ]
+    write_text(out_html, tables.leaderboard_html(table, intervals, marks, metric, notes))
+    chart = figures.leaderboard_chart(intervals, marks, models, datasets, metric, " ".join(notes))
+    save_figure(chart, out_png, out_svg)
+
+
+def report_sweep(
+    model: str,
+    dataset: str,
+    surface_tsv: str | Path,
+    selection_json: str | Path,
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """The metric surface of a tuned model's grid on one dataset, the chosen point(s)
+    framed: on the training split, or the mean over all queries with each fold's choice."""
+    selection = read_json(selection_json)
+    surface = pd.read_csv(surface_tsv, sep="\t")
+    split = selection["choices"][0].get("split")
+    column = f"mean_{split}_queries" if split else "mean_all_queries"
+    how = f"the {split} queries" if split else f"all queries; {selection['chosen_by']}"
+    title = f"{model} on {dataset}: {selection['metric']} over the grid ({how})"
+    chart = figures.sweep_chart(
+        surface, selection["parameters"], selection["choices"], column, selection["metric"], title
+    )
+    save_figure(chart, out_png, out_svg)
+
+
+def report_precision_recall(
+    dataset: str,
+    models: list[str],
+    metrics_files: list[str],
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """Precision-recall curves (11-point interpolated precision) of every model on one
+    dataset, from the models' metrics.json files (.../{model}/{dataset}/metrics.json)."""
+    files = files_by_pair(models, [dataset], metrics_files)
+    ordered = {m: files[(m, dataset)] for m in models if (m, dataset) in files}
+    save_figure(
+        figures.precision_recall_chart(data.precision_recall(ordered), dataset), out_png, out_svg
+    )
+
+
+def report_query_differences(
+    model: str,
+    dataset: str,
+    model_per_query: str | Path,
+    baseline_per_query: str | Path,
+    significance_tsv: str | Path,
+    config: dict[str, Any],
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """The model's per-query differences from the baseline on the primary metric, sorted,
+    with the significance stage's verdict on them."""
+    metric = config["evaluation"]["primary_metric"]
+    settings = config["significance"]
+    baseline, test = settings["baseline"], settings["primary_test"]
+    differences = data.read_query_differences(
+        model_per_query, baseline_per_query, metric, f"{model} vs {baseline} on {dataset}"
+    )
+    summary = f"mean Δ {differences.mean():+.4f}"
+    row = data.comparison_row(
+        read_significance(significance_tsv), model, baseline, dataset, metric, test
+    )
+    if row is not None:
+        verdict = "significant" if row["significant"] else "not significant"
+        summary += (
+            f", 95% interval [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]; {test} "
+            f"p = {row['p_adjusted']:.4g} ({settings['correction']} correction): {verdict} "
+            f"at alpha {settings['alpha']}"
+        )
+    chart = figures.query_difference_chart(differences, model, baseline, dataset, metric, summary)
+    save_figure(chart, out_png, out_svg)
+
+
+def report_costs(
+    benchmark_files: list[str],
+    config: dict[str, Any],
+    out_tsv: str | Path,
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> pd.DataFrame:
+    """costs.tsv (every job's wall time, CPU time and peak memory, by rule, dataset and
+    model) and the figure of each rule's total."""
+    table = costs.cost_table(benchmark_files, config)
+    costs.write_cost_table(table, out_tsv)
+    chart = figures.cost_chart(
+        costs.rule_costs(table), "Cost of each stage over all datasets and models"
+    )
+    save_figure(chart, out_png, out_svg)
+    log.info("%d jobs, %.1f s of wall time in total", len(table), table["wall_s"].sum())
+    return table
+
+
+def report_dataset_costs(
+    costs_tsv: str | Path, dataset: str, out_png: str | Path, out_svg: str | Path
+) -> None:
+    """The cost of each stage on one dataset, per model (and per shared encoding)."""
+    rows = costs.dataset_costs(costs.read_cost_table(costs_tsv), dataset)
+    save_figure(figures.cost_chart(rows, f"Cost of each stage on {dataset}"), out_png, out_svg)
+
+
+def report_provenance(
+    leaderboard_manifest: str | Path, significance_manifest: str | Path, out_html: str | Path
+) -> None:
+    """The provenance block: command, versions, dataset and model checksums, settings."""
+    write_text(
+        out_html,
+        tables.provenance_html(read_json(leaderboard_manifest), read_json(significance_manifest)),
+    )

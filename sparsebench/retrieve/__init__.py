@@ -1,0 +1,2 @@
+"""Sparse retrieval: exact, order-independent scores on scipy or torch, and TREC run
+files."""

@@ -1,0 +1,330 @@
+"""Parameter sweeps chosen honestly: on training queries, then scored once on held-out ones.
+
+A model entry may give a parameter as a grid (`{grid: [0.5, 0.9, 1.2]}`) or a range
+(`{range: [0.0, 1.0, 0.1]}`, both ends included). Each point of the product of its grids
+becomes a variant model (named like `bm25-tuned+k1_0.9+b_0.4`),
+with its own jobs; variants that encode documents the same way share their shards.
+
+Without training queries, the choice is made by k-fold cross-validation over the test
+queries (as Anserini does for Robust04): the judged queries are split into folds with a
+fixed seed; for each fold the point with the best mean metric over the *other* folds is
+chosen, and its results on the fold's own queries go into the tuned run. Each query's
+score thus comes from a point chosen without it, and the tuned run is evaluated like any
+other run (its mean over queries is the held-out score).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sparsebench.data.textfiles import read_fields
+from sparsebench.errors import ConfigError, DataError
+from sparsebench.fileio import atomic_path
+
+SWEEP_KEYS = ("grid", "range")
+# auto: the dataset's training split when it has one, else cross-validation;
+# split: the training split or an error; cv: cross-validation over the evaluated queries
+METHODS = ("auto", "split", "cv")
+VARIANT_SEPARATOR = "+"
+
+
+def is_sweep_value(value: Any) -> bool:
+    return isinstance(value, Mapping) and len(value) == 1 and next(iter(value)) in SWEEP_KEYS
+
+
+def grid_values(spec: Mapping[str, Any], where: str) -> list[float | int]:
+    """The points of `{grid: [...]}` or `{range: [start, stop, step]}` (stop included)."""
+    if "grid" in spec:
+        values = list(spec["grid"])
+        if not values or not all(isinstance(v, int | float) for v in values):
+            raise ConfigError(f"{where}.grid: a non-empty list of numbers, got {values!r}")
+        if len(set(values)) != len(values):
+            raise ConfigError(f"{where}.grid: repeated values in {values!r}")
+        return values
+    bounds = spec["range"]
+    if (
+        not isinstance(bounds, Sequence)
+        or len(bounds) != 3
+        or not all(isinstance(v, int | float) for v in bounds)
+        or bounds[2] <= 0
+        or bounds[1] < bounds[0]
+    ):
+        raise ConfigError(f"{where}.range: [start, stop, step] with stop >= start and step > 0")
+    start, stop, step = bounds
+    count = math.floor((stop - start) / step + 1e-9) + 1
+    integral = all(isinstance(v, int) for v in bounds)
+    values = [start + i * step for i in range(count)]
+    return [int(v) for v in values] if integral else [round(v, 10) for v in values]
+
+
+def _format_value(value: float | int) -> str:
+    return str(value) if isinstance(value, int) else f"{value:g}"
+
+
+def variant_name(model: str, point: Mapping[str, Any]) -> str:
+    """A variant's model name: bm25-tuned+k1_0.9+b_0.4."""
+    return "".join(
+        f"{VARIANT_SEPARATOR}{key}_{_format_value(value)}" for key, value in point.items()
+    ).join([model, ""])
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A swept model: its grids, its variants (name -> point) and how the point is chosen."""
+
+    model: str
+    parameters: dict[str, list[float | int]]
+    variants: dict[str, dict[str, float | int]]
+    metric: str | None
+    folds: int
+    seed: int
+    method: str = "auto"  # auto: a training split when the dataset has one, else cv
+
+    @classmethod
+    def from_dict(cls, model: str, entry: Mapping[str, Any]) -> Sweep:
+        return cls(
+            model=model,
+            parameters={k: list(v) for k, v in entry["parameters"].items()},
+            variants={k: dict(v) for k, v in entry["variants"].items()},
+            metric=entry["metric"],
+            folds=int(entry["folds"]),
+            seed=int(entry["seed"]),
+            method=entry["method"],
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "parameters": self.parameters,
+            "variants": self.variants,
+            "metric": self.metric,
+            "method": self.method,
+            "folds": self.folds,
+            "seed": self.seed,
+        }
+
+
+def expand_sweep(
+    name: str, entry: Mapping[str, Any], primary_metric: str
+) -> tuple[Sweep, dict[str, dict[str, Any]]] | None:
+    """(the sweep, variant entries) of a model entry with grid or range values; None for a
+    plain entry."""
+    swept = {key: value for key, value in entry.items() if is_sweep_value(value)}
+    if not swept:
+        if "tune" in entry:
+            raise ConfigError(f"config.models.{name}.tune: no parameter has a grid or range")
+        return None
+    parameters = {
+        key: grid_values(spec, f"config.models.{name}.{key}") for key, spec in swept.items()
+    }
+    tune = dict(entry.get("tune") or {})
+    unknown = set(tune) - {"metric", "folds", "seed", "method"}
+    if unknown:
+        raise ConfigError(f"config.models.{name}.tune: unknown keys {sorted(unknown)}")
+    method = tune.get("method", "auto")
+    if method not in METHODS:
+        raise ConfigError(
+            f"config.models.{name}.tune.method: {method!r}; one of {', '.join(METHODS)}"
+        )
+    folds = tune.get("folds", 5)
+    if not isinstance(folds, int) or folds < 2:
+        raise ConfigError(f"config.models.{name}.tune.folds: an integer >= 2, got {folds!r}")
+    base = {k: v for k, v in entry.items() if k not in swept and k != "tune"}
+    variants: dict[str, dict[str, Any]] = {}
+    entries: dict[str, dict[str, Any]] = {}
+    for values in itertools.product(*parameters.values()):
+        point = dict(zip(parameters, values, strict=True))
+        variant = variant_name(name, point)
+        variants[variant] = point
+        entries[variant] = {**base, **point}
+    sweep = Sweep(
+        model=name,
+        parameters=parameters,
+        variants=variants,
+        metric=tune.get("metric", primary_metric),  # None: the primary metric, once known
+        folds=folds,
+        seed=int(tune.get("seed", 42)),
+        method=method,
+    )
+    return sweep, entries
+
+
+def describe(sweep: Mapping[str, Any], methods: Mapping[str, str] | None = None) -> str:
+    """One line that says how a tuned model was tuned (for the leaderboard); `methods`:
+    dataset -> how its point was chosen (from the selection files)."""
+    grids = " x ".join(
+        f"{name} in {{{', '.join(_format_value(v) for v in values)}}}"
+        for name, values in sweep["parameters"].items()
+    )
+    how = {
+        "cv": f"by {sweep['folds']}-fold cross-validation over the evaluated queries "
+        f"(seed {sweep['seed']})",
+        "split": "on the dataset's training split",
+        "auto": "on the dataset's training split when it has one, else by "
+        f"{sweep['folds']}-fold cross-validation over the evaluated queries (seed {sweep['seed']})",
+    }[sweep["method"]]
+    per_dataset = "; ".join(f"{d}: {m}" for d, m in (methods or {}).items())
+    return f"{grids} ({len(sweep['variants'])} points), chosen {how} on {sweep['metric']}" + (
+        f" [{per_dataset}]" if per_dataset else ""
+    )
+
+
+def uses_training_split(sweep: Mapping[str, Any], dataset_info: Mapping[str, Any]) -> bool:
+    """Whether a sweep chooses on the dataset's training split (else cross-validation)."""
+    split = dataset_info.get("tuning_split")
+    if sweep["method"] == "split" and not split:
+        raise DataError(
+            f"tune.method is split, but dataset {dataset_info['name']} has no training split "
+            "(set the dataset's tuning_split, or use method auto or cv)"
+        )
+    return sweep["method"] != "cv" and bool(split)
+
+
+def _points(scores: pd.DataFrame, sweep: Sweep) -> pd.DataFrame:
+    """One row per variant (the columns of `scores`): its parameter values."""
+    return pd.DataFrame(
+        [sweep.variants[v] for v in scores.columns], index=scores.columns.rename("variant")
+    )
+
+
+def choose_on_split(scores: pd.DataFrame, sweep: Sweep, split: str) -> Selection:
+    """The point with the best mean over the training split's queries (`scores`)."""
+    scores = scores[list(sweep.variants)]
+    variant, score = best_variant(scores, scores.index)
+    surface = _points(scores, sweep)
+    surface[f"mean_{split}_queries"] = scores.mean(axis=0)
+    choice = {
+        "fold": None,
+        "split": split,
+        "variant": variant,
+        "point": sweep.variants[variant],
+        "train_queries": len(scores),
+        "train_score": score,
+    }
+    return Selection(folds=pd.Series(dtype=np.int64), choices=[choice], surface=surface)
+
+
+def assign_folds(query_ids: Sequence[str], folds: int, seed: int) -> pd.Series:
+    """Fold (0..folds-1) of each query: a seeded permutation of the sorted ids, dealt out
+    round robin, so fold sizes differ by at most one and do not depend on input order."""
+    ids = np.array(sorted(set(map(str, query_ids))), dtype=object)
+    if len(ids) < folds:
+        raise DataError(f"{len(ids)} judged queries cannot make {folds} folds")
+    order = np.random.default_rng(seed).permutation(len(ids))
+    fold = np.empty(len(ids), dtype=np.int64)
+    fold[order] = np.arange(len(ids)) % folds
+    return pd.Series(fold, index=pd.Index(ids, name="query_id"), name="fold")
+
+
+def best_variant(scores: pd.DataFrame, queries: pd.Index) -> tuple[str, float]:
+    """The variant (column) with the highest mean over `queries` (rows); ties go to the
+    first in grid order."""
+    means = scores.loc[queries].mean(axis=0)
+    position = int(np.argmax(means.to_numpy()))  # first maximum
+    return str(means.index[position]), float(means.iloc[position])
+
+
+@dataclass(frozen=True)
+class Selection:
+    """How a sweep's point was chosen: per fold (or once, on a training split) the variant,
+    its point and scores, and the metric surface over the grid."""
+
+    folds: pd.Series  # query_id -> fold (empty on a training split)
+    choices: list[dict[str, Any]]  # per fold: variant, point, train score, held-out score
+    surface: pd.DataFrame  # per variant: its point and mean scores
+
+
+def cross_validate(scores: pd.DataFrame, sweep: Sweep) -> Selection:
+    """Choose a variant per fold from the other folds' queries.
+
+    `scores`: one row per judged query (index query_id), one column per variant (in grid
+    order), the tuning metric's per-query values.
+    """
+    missing = [v for v in sweep.variants if v not in scores.columns]
+    if missing:
+        raise DataError(f"no per-query scores for variants {missing}")
+    scores = scores[list(sweep.variants)]
+    folds = assign_folds(scores.index, sweep.folds, sweep.seed)
+    scores = scores.loc[folds.index]
+    choices = []
+    surface = _points(scores, sweep)
+    surface["mean_all_queries"] = scores.mean(axis=0)
+    for fold in range(sweep.folds):
+        held_out = folds.index[folds.to_numpy() == fold]
+        train = folds.index[folds.to_numpy() != fold]
+        surface[f"train_mean_fold{fold}"] = scores.loc[train].mean(axis=0)
+        variant, train_score = best_variant(scores, train)
+        choices.append(
+            {
+                "fold": fold,
+                "variant": variant,
+                "point": sweep.variants[variant],
+                "train_queries": len(train),
+                "train_score": train_score,
+                "held_out_queries": sorted(held_out),
+                "held_out_score": float(scores.loc[held_out, variant].mean()),
+            }
+        )
+    return Selection(folds=folds, choices=choices, surface=surface)
+
+
+def per_query_scores(files: Mapping[str, str | Path], metric: str) -> pd.DataFrame:
+    """query x variant table of one metric from the variants' per_query.tsv files."""
+    columns = {}
+    for variant, path in files.items():
+        table = pd.read_csv(path, sep="\t", dtype={"query_id": str, "metric": str})
+        rows = table[table["metric"] == metric]
+        if rows.empty:
+            raise DataError(f"{path}: no per-query values of {metric}")
+        columns[variant] = rows.set_index("query_id")["value"]
+    frame = pd.DataFrame(columns)
+    if frame.isna().any().any():
+        raise DataError("the variants' per-query files do not cover the same queries")
+    return frame
+
+
+def compose_run(
+    runs: Mapping[str, str | Path],
+    held_out: Mapping[str, Sequence[str] | None],
+    tag: str,
+    out: str | Path,
+) -> None:
+    """A run made of each variant's lines for the queries it was chosen for (None: all of
+    them), lines copied as written with the tag replaced, grouped by query in sorted order."""
+    parts = []
+    for variant, queries in held_out.items():
+        frame, _ = read_fields(runs[variant], str(runs[variant]))
+        if frame.shape[1] != 6:
+            raise DataError(f"{runs[variant]}: not a TREC run (6 fields per line)")
+        parts.append(frame if queries is None else frame[frame[0].isin(set(queries))])
+    table = pd.concat(parts, ignore_index=True).sort_values(0, kind="stable")
+    # within a query the chosen variant's own (ranked) order is kept
+    lines = table[0].str.cat([table[i] for i in range(1, 5)] + [pd.Series(tag, table.index)], " ")
+    with atomic_path(out) as tmp:
+        Path(tmp).write_text("\n".join(lines) + "\n" if len(lines) else "", encoding="utf-8")
+
+
+def write_selection(
+    result: Selection, sweep: Sweep, dataset: str, out: str | Path, split: str | None
+) -> None:
+    payload = {
+        "model": sweep.model,
+        "dataset": dataset,
+        **sweep.as_dict(),
+        "chosen_by": f"training split {split}" if split else f"{sweep.folds}-fold cross-validation",
+        "choices": result.choices,
+    }
+    if not split:
+        held_out = [c["held_out_score"] for c in result.choices]
+        payload["held_out_mean_of_folds"] = float(np.mean(held_out))
+    payload.pop("variants")
+    with atomic_path(out) as tmp:
+        Path(tmp).write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,531 @@
+"""Validate config.yaml and derive the per-stage settings each Snakemake rule depends on.
+
+Each rule's `params` hold only the settings that change that rule's output, so changing
+one model's k1 reruns that model's weighting and retrieval, never its tokenised shards
+and never another model.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from sparsebench.data.checks import dataset_problems
+from sparsebench.errors import ConfigError
+
+# Lexical kinds analyze text into term counts (one shared document encoding) and differ
+# only in their term weights: BM25, and its classic limits for teaching and sanity checks.
+LEXICAL_KINDS = ("bm25", "binary", "tfidf")
+MODEL_KINDS = (*LEXICAL_KINDS, "splade", "python", "run")
+DATASET_SOURCES = ("builtin", "local", "beir")
+# BEIR datasets whose corpus contains the queries themselves; BEIR and Pyserini drop
+# a retrieved document whose id equals the query id there.
+SELF_HIT_DATASETS = frozenset({"arguana", "quora"})
+
+
+def load_schema() -> dict[str, Any]:
+    """The JSON schema of config.yaml, shipped inside the package."""
+    text = resources.files("sparsebench").joinpath("schemas/config.schema.yaml").read_text()
+    return yaml.safe_load(text)
+
+
+def _with_defaults(validator_class: type) -> type:
+    """A validator that also fills in the schema's defaults (as snakemake.utils.validate)."""
+    validate_properties = validator_class.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for name, subschema in properties.items():
+                if isinstance(subschema, dict) and "default" in subschema:
+                    instance.setdefault(name, copy.deepcopy(subschema["default"]))
+        yield from validate_properties(validator, properties, instance, schema)
+
+    return jsonschema.validators.extend(validator_class, {"properties": set_defaults})
+
+
+def _format_error(error: jsonschema.ValidationError) -> str:
+    where = (
+        "config." + ".".join(str(p) for p in error.absolute_path)
+        if error.absolute_path
+        else "config"
+    )
+    return f"{where}: {error.message}"
+
+
+def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a validated deep copy of `config` with every default filled in.
+
+    Raises ConfigError listing every problem, each with the key path it concerns.
+    """
+    if not isinstance(config, Mapping):
+        raise ConfigError("the configuration must be a mapping with 'datasets' and 'models'")
+    resolved = copy.deepcopy(dict(config))
+    sweeps = _take_sweeps(resolved)
+    schema = load_schema()
+    validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
+    problems = [_format_error(e) for e in sorted(validator.iter_errors(resolved), key=str)]
+    for name, model in (resolved.get("models") or {}).items():
+        kind = model.get("kind") if isinstance(model, dict) else None
+        if kind is not None and kind not in MODEL_KINDS:
+            problems.append(
+                f"config.models.{name}.kind: unknown model kind {kind!r}; "
+                f"known kinds: {', '.join(MODEL_KINDS)}"
+            )
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(dict.fromkeys(problems)))
+    resolved["datasets"] = _expand_groups(resolved["datasets"])
+    for name, dataset in resolved["datasets"].items():
+        _resolve_dataset(name, dataset)
+    problems = dataset_problems(resolved["datasets"])
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
+    for name, model in resolved["models"].items():
+        if model["kind"] == "splade" and not (model.get("model") or model.get("doc_model")):
+            raise ConfigError(
+                f"config.models.{name}: a splade model needs `model` (or `doc_model`)"
+            )
+    _put_sweeps(resolved, sweeps)
+    _check_metrics(resolved)
+    _check_significance(resolved)
+    return resolved
+
+
+def _take_sweeps(config: dict[str, Any]) -> dict[str, Any]:
+    """Replace each model with grid or range values by its variants (plain models, then
+    validated like any other); return what _put_sweeps needs to restore the order."""
+    from sparsebench.tune.sweeps import expand_sweep
+
+    models = config.get("models")
+    if not isinstance(models, Mapping):
+        return {}
+    expanded: dict[str, Any] = {}
+    sweeps: dict[str, Any] = {}
+    metric = (config.get("evaluation") or {}).get("primary_metric")
+    for name, entry in models.items():
+        found = expand_sweep(name, entry, metric) if isinstance(entry, Mapping) else None
+        if found is None:
+            expanded[name] = entry
+            continue
+        sweep, variants = found
+        clash = set(variants) & set(models)
+        if clash:
+            raise ConfigError(f"config.models: {sorted(clash)} clash with variants of {name}")
+        sweeps[name] = sweep
+        expanded.update(variants)
+    config["models"] = expanded
+    return sweeps
+
+
+def _put_sweeps(config: dict[str, Any], sweeps: Mapping[str, Any]) -> None:
+    """Put each swept model back, as kind `tuned`, where it was, its variants after it."""
+    if not sweeps:
+        return
+    variant_of = {v: name for name, sweep in sweeps.items() for v in sweep.variants}
+    models: dict[str, Any] = {}
+    for name, entry in config["models"].items():
+        owner = variant_of.get(name)
+        if owner is not None and owner not in models:
+            sweep = sweeps[owner]
+            if sweep.metric is None:
+                sweep = replace(sweep, metric=config["evaluation"]["primary_metric"])
+            base = {k: v for k, v in entry.items() if k not in sweep.parameters}
+            models[owner] = {"kind": "tuned", "base": base, "sweep": sweep.as_dict()}
+        models[name] = {**entry, "variant_of": owner} if owner else entry
+    config["models"] = models
+
+
+def is_variant(model: Mapping[str, Any]) -> bool:
+    """A point of a parameter sweep (a model that is run but not reported)."""
+    return "variant_of" in model
+
+
+def reported_models(config: Mapping[str, Any]) -> list[str]:
+    """Models on the leaderboard and in the significance tests: all but sweep variants."""
+    return [m for m, entry in config["models"].items() if not is_variant(entry)]
+
+
+def sweep_variants(config: Mapping[str, Any], model: str) -> list[str]:
+    """The variants of a tuned model, in grid order."""
+    return list(config["models"][model]["sweep"]["variants"])
+
+
+def _check_metrics(config: dict[str, Any]) -> None:
+    from sparsebench.evaluate.measures import parse_metric_name
+
+    named = [("config.evaluation.primary_metric", config["evaluation"]["primary_metric"])]
+    named += [
+        (f"config.models.{name}.tune.metric", entry["sweep"]["metric"])
+        for name, entry in config["models"].items()
+        if entry["kind"] == "tuned"
+    ]
+    named += [
+        (f"config.significance.metrics[{i}]", m)
+        for i, m in enumerate(config["significance"]["metrics"])
+    ]
+    for where, name in named:
+        try:
+            parse_metric_name(name)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+
+
+def _check_significance(config: dict[str, Any]) -> None:
+    significance = config["significance"]
+    if significance["primary_test"] not in significance["tests"]:
+        raise ConfigError(
+            f"config.significance.primary_test: {significance['primary_test']!r} is not among "
+            f"the tests run ({', '.join(significance['tests'])})"
+        )
+    models = reported_models(config)
+    if not significance["all_pairs"] and len(models) > 1 and significance["baseline"] not in models:
+        raise ConfigError(
+            f"config.significance.baseline: {significance['baseline']!r} is not a model; "
+            f"models: {', '.join(models)}"
+        )
+    for name in config["reproduction"]["models"]:
+        if name not in models:
+            raise ConfigError(f"config.reproduction.models: {name!r} is not a model")
+
+
+def tuning_metrics(config: Mapping[str, Any]) -> list[str]:
+    """The metrics parameter sweeps choose their points by."""
+    tuned = [m["sweep"]["metric"] for m in config["models"].values() if m["kind"] == "tuned"]
+    return list(dict.fromkeys(tuned))
+
+
+def significance_metrics(config: Mapping[str, Any]) -> list[str]:
+    """The primary metric, then the extra metrics named for significance testing."""
+    names = [config["evaluation"]["primary_metric"], *config["significance"]["metrics"]]
+    return list(dict.fromkeys(names))
+
+
+CQADUPSTACK_FORUMS = (
+    "android",
+    "english",
+    "gaming",
+    "gis",
+    "mathematica",
+    "physics",
+    "programmers",
+    "stats",
+    "tex",
+    "unix",
+    "webmasters",
+    "wordpress",
+)
+DEV_SPLIT = frozenset({"msmarco"})  # BEIR datasets evaluated on their dev split
+
+
+def _resolve_dataset(name: str, dataset: dict[str, Any]) -> None:
+    """Fill the defaults that depend on the source (BEIR name, split, self-hit policy)."""
+    source = dataset["source"]
+    if source == "beir":
+        dataset.setdefault("name", name)
+        dataset.setdefault("ignore_identical_ids", dataset["name"] in SELF_HIT_DATASETS)
+        dataset.setdefault("split", "dev" if dataset["name"] in DEV_SPLIT else "test")
+    if source in ("miracl", "mmarco"):
+        dataset.setdefault("split", "dev")
+    if source == "ir_datasets":
+        dataset.setdefault("split", dataset["id"].rstrip("/").rsplit("/", 1)[-1])
+    dataset.setdefault("split", "test")
+    dataset.setdefault("ignore_identical_ids", False)
+
+
+def _expand_groups(datasets: dict[str, Any]) -> dict[str, Any]:
+    """cqadupstack becomes its 12 forums, each evaluated on its own and averaged into one
+    leaderboard column (as BEIR reports it)."""
+    expanded: dict[str, Any] = {}
+    for name, entry in datasets.items():
+        beir_name = entry.get("name", name) if isinstance(entry, dict) else None
+        if entry.get("source") == "beir" and beir_name == "cqadupstack" and "subset" not in entry:
+            for forum in CQADUPSTACK_FORUMS:
+                expanded[f"{name}-{forum}"] = {
+                    **entry,
+                    "name": "cqadupstack",
+                    "subset": forum,
+                    "group": name,
+                }
+        else:
+            expanded[name] = entry
+    return expanded
+
+
+def load_config_file(path: str) -> dict[str, Any]:
+    """Read and validate a YAML config file (for the library and command-line use);
+    relative paths in it are relative to the file."""
+    with open(path, encoding="utf-8") as handle:
+        raw = yaml.safe_load(handle) or {}
+    return validate_config(resolve_relative_paths(raw, Path(path).resolve().parent))
+
+
+# Keys holding local paths, per dataset source (hub sources: only when the path exists).
+_PATH_KEYS = {
+    "local": ("path",),
+    "files": ("corpus", "queries", "qrels"),
+    "miracl": ("corpus", "topics"),
+    "mmarco": ("corpus", "queries", "qrels"),
+}
+
+
+def _resolved(value: Any, base: Path, must_exist: bool) -> Any:
+    if not isinstance(value, str) or not value or value.startswith(("~", "/")):
+        return value
+    if "://" in value or Path(value).is_absolute():
+        return value
+    candidate = base / value
+    if must_exist and not candidate.exists():
+        return value  # a hub id (miracl/miracl), a repo:path, not a local path
+    return str(candidate)
+
+
+def resolve_relative_paths(config: Mapping[str, Any], base: Path, names=None) -> dict[str, Any]:
+    """A copy of a raw config whose relative dataset and run paths are made absolute
+    against `base` (the folder of the config file that names them), as a user reading
+    the file expects, whatever folder Snakemake runs in. `names`: only these datasets
+    and models (those a given file defines)."""
+    resolved = copy.deepcopy(dict(config))
+    for section, keys_of in (
+        ("datasets", lambda e: _PATH_KEYS.get(e.get("source"), ())),
+        ("models", lambda e: ("path",) if e.get("kind") == "run" else ()),
+    ):
+        entries = resolved.get(section)
+        if not isinstance(entries, Mapping):
+            continue
+        for name, entry in entries.items():
+            if not isinstance(entry, dict) or (names is not None and name not in names):
+                continue
+            hub = entry.get("source") in ("miracl", "mmarco")
+            for key in keys_of(entry):
+                if key in entry:
+                    entry[key] = _resolved(entry[key], base, must_exist=hub)
+    return resolved
+
+
+def stable_hash(obj: Any) -> str:
+    """sha256 of the canonical JSON form of `obj`: the same settings give the same hash."""
+    payload = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+# --- the settings each stage depends on (its Snakemake params) -----------------------
+
+
+def _splade_side(model: Mapping[str, Any], side: str) -> dict[str, Any]:
+    document = side == "documents"
+    name = (
+        model.get("doc_model" if document else "query_model")
+        or model.get("model")
+        or model.get("doc_model")
+    )
+    return {
+        "kind": "splade",
+        "model": name,
+        "max_length": int(model["max_length" if document else "query_max_length"]),
+        "pooling": model["pooling"],
+        "dtype": model["dtype"],
+    }
+
+
+def pruning_params(model: Mapping[str, Any]) -> dict[str, Any]:
+    """The static pruning of a SPLADE model's documents. It applies to the stored, unpruned
+    encoding (in term_weights), so models and sweep points that differ only in it share
+    one encoding of the corpus."""
+    if model["kind"] != "splade":
+        return {}
+    return {"top_k": model.get("top_k"), "threshold": float(model["threshold"])}
+
+
+def encoding_params(
+    model: Mapping[str, Any], side: str = "documents", language: str = "en"
+) -> dict[str, Any]:
+    """What changes a model's encoded documents (side='documents') or queries, for a
+    dataset in `language` (the BM25 analyzer follows it unless the model fixes it)."""
+    if model["kind"] in LEXICAL_KINDS:
+        from sparsebench.encode.analysis import resolve_analyzer
+
+        return {"kind": "bm25", "analyzer": resolve_analyzer(dict(model["analyzer"]), language)}
+    if model["kind"] == "python":
+        from sparsebench.encode.custom import source_digest
+
+        return {
+            "kind": "python",
+            "encoder": model["encoder"],
+            "options": dict(model["options"]),
+            "side": side,
+            "code_sha256": source_digest(model["encoder"]),
+        }
+    if model["kind"] == "splade":
+        if side == "queries" and model["query_encoder"] == "tokenizer":
+            return {"kind": "tokenizer", "model": _splade_side(model, "queries")["model"]}
+        return _splade_side(model, side)
+    raise ConfigError(f"unknown model kind {model['kind']!r}")
+
+
+def encoder_id(model: Mapping[str, Any], language: str = "en", side: str = "documents") -> str:
+    """Name of a model's document (or query) encoding: models that encode documents the
+    same way (e.g. BM25 variants that differ in k1, b or IDF; SPLADE with and without IDF
+    or pruning) share one set of shards, built once; models that also encode queries the same way
+    into that vocabulary share the encoded queries."""
+    params = encoding_params(model, "documents", language)
+    if side == "queries":
+        params = {
+            "documents": encoder_id(model, language),
+            "queries": encoding_params(model, "queries", language),
+        }
+    kind = encoding_params(model, side, language)["kind"]
+    return f"{kind}-{stable_hash(params)[:12]}"
+
+
+def dataset_language(config: Mapping[str, Any], dataset: str) -> str:
+    return config["datasets"][dataset].get("language", "en")
+
+
+def run_path(model: Mapping[str, Any], dataset: str) -> str:
+    """The file of an external run model for one dataset."""
+    return model["path"].replace("{dataset}", dataset)
+
+
+def covered_pairs(config: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(model, dataset) pairs to evaluate: every pair, except datasets an external run
+    model has no file for."""
+    from pathlib import Path
+
+    return [
+        (m, d)
+        for m, model in config["models"].items()
+        for d in config["datasets"]
+        if not is_variant(model)
+        and (model["kind"] != "run" or Path(run_path(model, d)).expanduser().is_file())
+    ]
+
+
+def encoders(
+    config: Mapping[str, Any], side: str = "documents"
+) -> dict[str, tuple[Mapping[str, Any], str]]:
+    """encoder id -> (a model using it, the language it encodes), for every pair."""
+    found: dict[str, tuple[Mapping[str, Any], str]] = {}
+    for model in config["models"].values():
+        if model["kind"] in ("run", "tuned"):
+            continue
+        for dataset in config["datasets"]:
+            language = dataset_language(config, dataset)
+            found.setdefault(encoder_id(model, language, side), (model, language))
+    return found
+
+
+def encoder_model(
+    config: Mapping[str, Any], encoder: str, side: str = "documents"
+) -> Mapping[str, Any]:
+    """The first configured model that uses the document (or query) encoding `encoder`."""
+    try:
+        return encoders(config, side)[encoder][0]
+    except KeyError:
+        raise ConfigError(f"no model encodes {side} as {encoder!r}") from None
+
+
+def runtime_params(model: Mapping[str, Any], side: str = "documents") -> dict[str, Any]:
+    """Settings that change speed only (batch size, device): never a rerun trigger."""
+    if model["kind"] == "splade":
+        batch = model["batch_size" if side == "documents" else "query_batch_size"]
+        return {"batch_size": int(batch), "device": model["device"]}
+    if model["kind"] == "python":
+        return {"batch_size": int(model["batch_size"])}
+    return {}
+
+
+def local_model_files(model: Mapping[str, Any], side: str = "documents") -> list[str]:
+    """The files of a model given as a local folder (inputs of its encoding jobs, so that
+    replacing the weights reruns them); empty for hub ids and BM25."""
+    from pathlib import Path
+
+    encoding = encoding_params(model, side)
+    folder = Path(str(encoding.get("model", ""))).expanduser() if "model" in encoding else None
+    if folder is None or not folder.is_dir():
+        return []
+    return sorted(str(p) for p in folder.iterdir() if p.is_file())
+
+
+def weighting_params(model: Mapping[str, Any]) -> dict[str, Any]:
+    """What changes the document weights and the IDF of a model."""
+    if model["kind"] == "bm25":
+        return {
+            "kind": "bm25",
+            "k1": float(model["k1"]),
+            "b": float(model["b"]),
+            "idf": model["idf"],
+            "k1_plus_one": bool(model["k1_plus_one"]),
+            "statistics": model["statistics"],
+        }
+    if model["kind"] == "binary":  # tf / (tf + 0) = 1 for every matching term
+        return {
+            "kind": "bm25",
+            "k1": 0.0,
+            "b": 0.0,
+            "idf": model["idf"],
+            "k1_plus_one": False,
+            "statistics": model["statistics"],
+        }
+    if model["kind"] == "tfidf":
+        return {"kind": "tf", "idf": model["idf"], "statistics": model["statistics"]}
+    if model["kind"] == "python":
+        return {"kind": "python", "idf": model["idf"]}
+    if model["kind"] == "splade":
+        params = {"kind": "splade", "idf": model["idf"], "pruning": pruning_params(model)}
+        if model["idf"] == "model":
+            params["idf_source"] = encoding_params(model, "queries")["model"]
+        return params
+    raise ConfigError(f"unknown model kind {model['kind']!r}")
+
+
+def model_fingerprint(model: Mapping[str, Any], language: str = "en") -> dict[str, Any]:
+    """Every setting of a model that changes its results (not batch sizes or devices)."""
+    if model["kind"] == "run":
+        return {"run": model["path"]}
+    if model["kind"] == "tuned":
+        return {"base": model["base"], "sweep": model["sweep"]}
+    return {
+        "documents": encoding_params(model, "documents", language),
+        "queries": encoding_params(model, "queries", language),
+        "weighting": weighting_params(model),
+    }
+
+
+def retrieval_params(config: Mapping[str, Any], dataset: str) -> dict[str, Any]:
+    """What changes a run file (batch size and memory budget only change speed)."""
+    return {
+        "k": int(config["retrieval"]["k"]),
+        "ignore_identical_ids": bool(config["datasets"][dataset]["ignore_identical_ids"]),
+    }
+
+
+def evaluation_params(config: Mapping[str, Any], dataset: str | None = None) -> dict[str, Any]:
+    """What changes the metric files (of `dataset`, whose relevance level may be its own)."""
+    from sparsebench.evaluate.measures import default_metric_names
+
+    evaluation = config["evaluation"]
+    cutoffs = sorted(int(k) for k in evaluation["cutoffs"])
+    return {
+        "cutoffs": cutoffs,
+        "metrics": list(
+            dict.fromkeys(
+                default_metric_names(cutoffs)
+                + significance_metrics(config)
+                + tuning_metrics(config)
+            )
+        ),
+        "query_set": evaluation["query_set"],
+        "relevance_level": int(
+            config["datasets"]
+            .get(dataset, {})
+            .get("relevance_level", evaluation["relevance_level"])
+        ),
+    }

@@ -1,0 +1,67 @@
+"""Logging for pipeline stages: to the job's log file and to stderr, errors without noise."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from sparsebench.errors import SparsebenchError
+from sparsebench.workflow import provenance
+
+_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+@contextlib.contextmanager
+def stage_logging(log_path: str | Path | None, stage: str) -> Iterator[logging.Logger]:
+    """Send log records to `log_path` and stderr; turn a SparsebenchError into a clear
+    one-line message and exit status 1 instead of a traceback."""
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if log_path:
+        Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
+    logging.basicConfig(level=logging.INFO, format=_FORMAT, handlers=handlers, force=True)
+    logger = logging.getLogger(f"sparsebench.{stage}")
+    versions = provenance.package_versions()
+    logger.info(
+        "stage %s; %s; command: %s",
+        stage,
+        ", ".join(f"{k} {v}" for k, v in versions.items()),
+        provenance.command_line(),
+    )
+    try:
+        yield logger
+    except SparsebenchError as exc:
+        logger.error("%s failed: %s", stage, exc)
+        logging.shutdown()
+        raise SystemExit(1) from None
+
+
+def _log_stream():
+    """The stream of the stage's log file, else stderr."""
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, logging.FileHandler):
+            return handler.stream
+    return sys.stderr
+
+
+def progress(total: int | None, description: str, unit: str = "text", scale: bool = False):
+    """A tqdm bar (rate and ETA) in the job's log file, updated at most every 10 s.
+
+    total None counts without an ETA; scale=True prints 1.2M instead of 1200000 (and KiB,
+    MiB for unit="B")."""
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total,
+        desc=description,
+        file=_log_stream(),
+        mininterval=10,
+        ascii=True,
+        unit=unit,
+        unit_scale=scale,
+        unit_divisor=1024 if unit == "B" else 1000,
+        disable=total == 0,
+    )
