@@ -75,7 +75,7 @@ def make_data(folder: Path, n_queries: int, depth: int, seed: int = 0) -> tuple[
 
 
 def run_sparsebench(run_path: str, qrels_path: str) -> dict:
-    from sparsebench.data.prepare import read_qrels
+    from sparsebench.data.qrels import read_qrels
     from sparsebench.evaluate.metrics import evaluate_run
     from sparsebench.retrieve.runfile import read_run
 

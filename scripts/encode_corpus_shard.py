@@ -1,8 +1,8 @@
 """Snakemake script of rule encode_corpus_shard: sparsebench.encode.stages.encode_corpus_shard."""
 
 from sparsebench.encode import stages
-from sparsebench.workflow.config import encoder_model, runtime_params
 from sparsebench.workflow.logs import stage_logging
+from sparsebench.workflow.params import encoder_model, runtime_params
 
 with stage_logging(snakemake.log[0], "encode_corpus_shard"):
     # batch size and device change speed, not vectors: read from config, not params

@@ -29,11 +29,11 @@ from sparsebench.evaluate.significance import TESTS, Comparison, align, paired_t
 from sparsebench.fileio import read_json, read_lines, save_csr, write_lines
 from sparsebench.retrieve import stages as retrieve_stages
 from sparsebench.retrieve.scipy_backend import retrieve
-from sparsebench.workflow.config import (
+from sparsebench.workflow.config import validate_config
+from sparsebench.workflow.params import (
     encoding_params,
     pruning_params,
     runtime_params,
-    validate_config,
     weighting_params,
 )
 
@@ -270,7 +270,7 @@ def run_pair(
         query_batch_size=retrieval["query_batch_size"],
         max_block_mb=retrieval["max_block_mb"],
     )
-    from sparsebench.workflow.config import evaluation_params
+    from sparsebench.workflow.params import evaluation_params
 
     evaluate_stages.evaluate(
         out / "run.trec",

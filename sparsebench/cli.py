@@ -240,7 +240,7 @@ def dataset_name(qrels: str) -> str:
 
 
 def _compare(args: argparse.Namespace) -> str:
-    from sparsebench.data.prepare import read_qrels
+    from sparsebench.data.qrels import read_qrels
     from sparsebench.evaluate import comparisons
     from sparsebench.evaluate.metrics import evaluate_run
     from sparsebench.retrieve.runfile import read_run
@@ -309,7 +309,7 @@ def _check_reproduction(args: argparse.Namespace) -> tuple[str, int]:
 
 
 def _evaluate(args: argparse.Namespace) -> str:
-    from sparsebench.data.prepare import read_qrels
+    from sparsebench.data.qrels import read_qrels
     from sparsebench.evaluate.metrics import evaluate_run
     from sparsebench.retrieve.runfile import read_run
 

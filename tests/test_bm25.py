@@ -13,7 +13,7 @@ from conftest import run_stages, shared_path
 from samefiles import assert_same_files
 from test_metrics import trec_eval
 
-from sparsebench.data.prepare import read_qrels
+from sparsebench.data.qrels import read_qrels
 from sparsebench.encode.analysis import Analyzer
 from sparsebench.encode.weighting import (
     bm25_document_weights,

@@ -52,11 +52,14 @@ def test_each_stage_reaches_its_own_modules_only():
         "sparsebench.evaluate.metrics",
         "sparsebench.evaluate.ranking",
     } <= evaluate
-    assert not {
-        "sparsebench.encode.weighting",
-        "sparsebench.retrieve.scipy_backend",
-        "sparsebench.encode.encoders",
-    } & evaluate
+    assert (
+        not {
+            "sparsebench.encode.weighting",
+            "sparsebench.retrieve.scipy_backend",
+            "sparsebench.encode.encoders",
+        }
+        & evaluate
+    )
     encode = modules("encode_corpus_shard")
     assert {
         "sparsebench.encode.encoders",

@@ -8,13 +8,8 @@ import pytest
 import yaml
 
 from sparsebench.errors import ConfigError
-from sparsebench.workflow.config import (
-    encoding_params,
-    load_config_file,
-    retrieval_params,
-    validate_config,
-    weighting_params,
-)
+from sparsebench.workflow.config import load_config_file, validate_config
+from sparsebench.workflow.params import encoding_params, retrieval_params, weighting_params
 
 REPO = Path(__file__).resolve().parents[1]
 MINIMAL = {
@@ -123,7 +118,7 @@ def test_shipped_configs_are_valid(path):
 def test_a_dataset_counts_relevance_from_its_own_level():
     """TREC DL's published MAP and recall count grades 2-3 (trec_eval -l 2): a dataset's
     relevance_level overrides evaluation.relevance_level for its metric files only."""
-    from sparsebench.workflow.config import evaluation_params
+    from sparsebench.workflow.params import evaluation_params
 
     config = validate_config(
         {

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from sparsebench.data.hub import MIRACL_SPLITS, MiraclSource, MmarcoSource
+from sparsebench.data.miracl import MIRACL_SPLITS, MiraclSource
+from sparsebench.data.mmarco import MmarcoSource
 from sparsebench.errors import ConfigError, DataError
 from sparsebench.workflow.config import validate_config
 

@@ -19,7 +19,8 @@ from samefiles import assert_same_files  # noqa: E402
 from sparsebench.data import stages  # noqa: E402
 from sparsebench.encode.analysis import Analyzer, resolve_analyzer  # noqa: E402
 from sparsebench.errors import DataError  # noqa: E402
-from sparsebench.workflow.config import encoding_params, validate_config  # noqa: E402
+from sparsebench.workflow.config import validate_config  # noqa: E402
+from sparsebench.workflow.params import encoding_params  # noqa: E402
 
 SW_DOCS = [
     ("100#0", "Mwezi", "Mwezi huzunguka dunia na husababisha maji kupwa na kujaa baharini."),

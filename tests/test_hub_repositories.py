@@ -109,7 +109,7 @@ def test_a_cut_download_never_counts_as_complete(tmp_path, monkeypatch):
     import test_hub_datasets
     from huggingface_hub import file_download
 
-    from sparsebench.data.hub import MiraclSource
+    from sparsebench.data.miracl import MiraclSource
 
     monkeypatch.setattr(file_download.time, "sleep", lambda seconds: None)
     root = hub_repositories(tmp_path / "hub")

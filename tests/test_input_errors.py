@@ -20,7 +20,7 @@ import pytest
 import yaml
 from conftest import REPO, shared_path
 
-from sparsebench.data import prepare as prepare_module
+from sparsebench.data import records
 from sparsebench.data.collection import FilesSource, FolderSource, ZipSource
 from sparsebench.data.prepare import prepare_dataset
 from sparsebench.errors import DataError
@@ -204,7 +204,7 @@ def test_a_bad_json_line_is_named_by_its_file_line(tmp_path, member, edit, expec
 def test_a_bad_line_in_a_later_block_is_named_by_its_file_line(tmp_path, monkeypatch):
     """Arrow counts rows from 0 within each block: with 64 KiB blocks line 1391 of the
     corpus is far from the start of its block."""
-    monkeypatch.setattr(prepare_module, "_JSON_BLOCK", 1 << 16)
+    monkeypatch.setattr(records, "_JSON_BLOCK", 1 << 16)
     root = cranfield(tmp_path, "corpus.jsonl", cut(1391, 120))
     with pytest.raises(DataError, match=r"corpus\.jsonl line 1391: malformed JSON"):
         prepare_dataset(FolderSource(root, "test"), tmp_path / "out", "cranfield", {})

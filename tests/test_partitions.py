@@ -15,7 +15,8 @@ from sparsebench.data import stages as data_stages
 from sparsebench.encode import stages as encode_stages
 from sparsebench.partitions import stages as partitions
 from sparsebench.retrieve import stages as retrieve_stages
-from sparsebench.workflow.config import encoding_params, validate_config, weighting_params
+from sparsebench.workflow.config import validate_config
+from sparsebench.workflow.params import encoding_params, weighting_params
 
 
 def model_entry(model: dict) -> dict:

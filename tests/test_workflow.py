@@ -22,7 +22,7 @@ import yaml
 from conftest import REPO, TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
 from test_metrics import trec_eval
 
-from sparsebench.data.prepare import read_qrels
+from sparsebench.data.qrels import read_qrels
 from sparsebench.retrieve.runfile import read_run
 
 pytestmark = pytest.mark.slow

@@ -15,7 +15,7 @@ from test_workflow import planned_jobs, snakemake
 pytest.importorskip("torch")
 from test_splade import build_masked_lm  # noqa: E402
 
-from sparsebench.data.prepare import read_qrels  # noqa: E402
+from sparsebench.data.qrels import read_qrels  # noqa: E402
 from sparsebench.encode.pruning import prune_rows  # noqa: E402
 from sparsebench.evaluate.metrics import evaluate_run  # noqa: E402
 from sparsebench.fileio import load_csr, read_json  # noqa: E402

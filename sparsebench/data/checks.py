@@ -46,7 +46,7 @@ def _beir_problems(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def _miracl_problems(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
-    from sparsebench.data.hub import miracl_problems
+    from sparsebench.data.miracl import miracl_problems
 
     if entry.get("topics_files"):  # records in the hub dataset's own layout
         return []
@@ -54,7 +54,7 @@ def _miracl_problems(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def _mmarco_problems(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
-    from sparsebench.data.hub import MMARCO_QRELS, mmarco_problems
+    from sparsebench.data.mmarco import MMARCO_QRELS, mmarco_problems
 
     problems = mmarco_problems(entry["language"], entry.get("query_language"), entry["split"])
     if not problems and "qrels" not in entry and entry["split"] not in MMARCO_QRELS:

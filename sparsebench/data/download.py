@@ -21,7 +21,7 @@ from typing import Any
 
 from sparsebench.errors import DownloadError
 from sparsebench.fileio import atomic_path
-from sparsebench.workflow.logs import progress
+from sparsebench.progress import progress
 
 log = logging.getLogger(__name__)
 _BLOCK = 1 << 20

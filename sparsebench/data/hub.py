@@ -1,32 +1,18 @@
-"""Collections published on the Hugging Face hub: MIRACL and mMARCO.
+"""Collections published on the Hugging Face hub: their files, fetched and streamed.
 
 Each source reads the files of the hub repository, or a local folder in the same layout
 (so tests and mirrors use the same code path); the corpus is streamed with the
 `datasets` library in batches, never held whole.
 
-MIRACL (miracl/miracl-corpus, miracl/miracl):
-    {corpus}/miracl-corpus-v1.0-{lang}/*.jsonl[.gz]   records: docid, title, text
-    {topics}/miracl-v1.0-{lang}/topics/topics.miracl-v1.0-{lang}-{split}.tsv   qid \\t query
-    {topics}/miracl-v1.0-{lang}/qrels/qrels.miracl-v1.0-{lang}-{split}.tsv     TREC qrels
-  or, with `topics_files`, records in the hub dataset's layout: query_id, query,
-  positive_passages [{docid, title, text}], negative_passages [...].
-  Judged negatives are grade 0: never relevant.
-
-mMARCO (unicamp-dl/mmarco):
-    {corpus}/data/google/collections/{language name}_collection.tsv       pid \\t passage
-    {queries}/data/google/queries/{split}/{language name}_queries.{split}.tsv   qid \\t query
-  qrels: the MS MARCO qrels of the split (TREC format), a path, a hub file or a URL.
-  Documents and queries may be in different languages (cross-lingual runs).
+The sources built on it: sparsebench.data.miracl and sparsebench.data.mmarco.
 """
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import logging
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,26 +22,10 @@ import pyarrow as pa
 from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
-_BATCH = 10_000
-MMARCO_LANGUAGES = {
-    "ar": "arabic",
-    "zh": "chinese",
-    "nl": "dutch",
-    "en": "english",
-    "fr": "french",
-    "de": "german",
-    "hi": "hindi",
-    "id": "indonesian",
-    "it": "italian",
-    "ja": "japanese",
-    "pt": "portuguese",
-    "ru": "russian",
-    "es": "spanish",
-    "vi": "vietnamese",
-}
+BATCH = 10_000
 
 
-def _is_local(source: str) -> bool:
+def is_local(source: str) -> bool:
     return Path(source).expanduser().exists()
 
 
@@ -102,7 +72,7 @@ def hub_snapshot(repo: str, patterns: list[str], revision: str = "main") -> Path
 def fetch_file(source: str, relative: str, revision: str = "main") -> Path:
     """A file of a hub dataset repository (downloaded once into the hub cache) or of a
     local folder in the same layout."""
-    if _is_local(source):
+    if is_local(source):
         path = Path(source).expanduser() / relative
         if not path.is_file():
             raise DataError(f"{path} does not exist (expected the hub layout under {source})")
@@ -128,7 +98,7 @@ def _natural_key(path: Path) -> list[Any]:
 def matching_files(source: str, pattern: str, revision: str = "main") -> list[Path]:
     """The files matching `pattern` (a glob relative to the repository or folder root) of a
     local folder, or of a hub dataset repository once fetched, in natural order."""
-    local = _is_local(source)
+    local = is_local(source)
     root = Path(source).expanduser() if local else hub_snapshot(source, [pattern], revision)
     files = sorted((p for p in root.glob(pattern) if p.is_file()), key=_natural_key)
     if not files:
@@ -141,7 +111,7 @@ def stream_records(
     source: str,
     pattern: str,
     columns: list[str] | None = None,
-    batch_size: int = _BATCH,
+    batch_size: int = BATCH,
     revision: str = "main",
 ) -> Iterator[dict[str, list]]:
     """Batches (dicts of lists) of the records in the files matching `pattern`, read by the
@@ -162,7 +132,7 @@ def stream_records(
     yield from dataset.iter(batch_size=batch_size)
 
 
-def _corpus_batch(records: dict[str, list], id_field: str, has_title: bool) -> pa.RecordBatch:
+def corpus_batch(records: dict[str, list], id_field: str, has_title: bool) -> pa.RecordBatch:
     size = len(records[id_field])
     ids = pa.array([str(v) if isinstance(v, int) else v for v in records[id_field]], pa.string())
     title = pa.array(records["title"], pa.string()) if has_title else pa.nulls(size, pa.string())
@@ -192,21 +162,7 @@ def read_topics(path: Path) -> pa.Table:
     )
 
 
-# Languages and topic sets of MIRACL v1.0 (as the miracl/miracl repository and ir_datasets
-# publish them); test-a and test-b come without public judgments.
-MIRACL_SPLITS: dict[str, tuple[str, ...]] = {
-    **{
-        code: ("train", "dev", "test-a", "test-b")
-        for code in ("ar", "bn", "en", "fi", "id", "ja", "ko", "ru", "sw", "te", "th")
-    },
-    **{code: ("train", "dev", "test-b") for code in ("es", "fa", "fr", "hi", "zh")},
-    "de": ("dev", "test-b"),
-    "yo": ("dev", "test-b"),
-}
-MIRACL_JUDGED = ("train", "dev")
-
-
-def _close(name: str, known: list[str] | tuple[str, ...]) -> str:
+def closest_name(name: str, known: list[str] | tuple[str, ...]) -> str:
     """' (did you mean X?)' when a known name is close to `name`."""
     normal = {k.replace("-", "").replace("_", "").lower(): k for k in known}
     guess = normal.get(name.replace("-", "").replace("_", "").lower())
@@ -216,204 +172,5 @@ def _close(name: str, known: list[str] | tuple[str, ...]) -> str:
     return f" (did you mean {guess!r}?)" if guess else ""
 
 
-def _unknown(what: str, kind: str, name: str, known: list[str] | tuple[str, ...]) -> str:
-    return f"{what} has no {kind} {name!r}{_close(name, known)}; it has: {', '.join(known)}"
-
-
-def miracl_problems(language: str, split: str) -> list[tuple[str, str]]:
-    """What is wrong with a MIRACL language and split, as (key, message) pairs."""
-    if language not in MIRACL_SPLITS:
-        return [("language", _unknown("MIRACL", "language", language, list(MIRACL_SPLITS)))]
-    splits = MIRACL_SPLITS[language]
-    if split not in splits:
-        return [("split", _unknown(f"MIRACL {language}", "split", split, splits))]
-    if split not in MIRACL_JUDGED:
-        judged = " or ".join(s for s in MIRACL_JUDGED if s in splits)
-        return [
-            (
-                "split",
-                f"MIRACL {language} {split} has topics but no public judgments; "
-                f"evaluate on {judged}",
-            )
-        ]
-    return []
-
-
-def mmarco_problems(language: str, query_language: str | None, split: str) -> list[tuple[str, str]]:
-    """What is wrong with an mMARCO entry's languages and split, as (key, message) pairs."""
-    problems = [
-        (key, _unknown("mMARCO", "language", code, list(MMARCO_LANGUAGES)))
-        for key, code in (("language", language), ("query_language", query_language))
-        if code is not None and code not in MMARCO_LANGUAGES
-    ]
-    if split not in MMARCO_SPLITS:
-        problems.append(("split", _unknown("mMARCO", "split", split, MMARCO_SPLITS)))
-    return problems
-
-
-@dataclass(frozen=True)
-class MiraclSource:
-    """MIRACL v1.0: the corpus of one language (miracl/miracl-corpus), its topics and
-    judgments (miracl/miracl)."""
-
-    language: str
-    split: str = "dev"
-    corpus: str = "miracl/miracl-corpus"
-    topics: str = "miracl/miracl"
-    corpus_files: str | None = None
-    topics_files: str | None = None
-    revision: str = "main"
-
-    def check(self) -> None:
-        for source in (self.corpus, self.topics):
-            if source.startswith((".", "/", "~")) and not _is_local(source):
-                raise DataError(f"MIRACL source folder {source} does not exist")
-        if not self.topics_files:
-            for _, message in miracl_problems(self.language, self.split):
-                raise DataError(message)
-
-    def corpus_batches(self) -> Iterator[pa.RecordBatch]:
-        pattern = self.corpus_files or f"miracl-corpus-v1.0-{self.language}/*.jsonl*"
-        for records in stream_records(self.corpus, pattern, revision=self.revision):
-            yield _corpus_batch(records, "docid", "title" in records)
-
-    def _prefix(self) -> str:
-        return f"miracl-v1.0-{self.language}"
-
-    def queries_and_qrels(self) -> tuple[pa.Table, pd.DataFrame]:
-        if self.topics_files:  # the hub dataset's example layout
-            return self._examples()
-        from sparsebench.data.prepare import parse_qrels
-
-        name = f"{self._prefix()}-{self.split}.tsv"
-        topics = fetch_file(self.topics, f"{self._prefix()}/topics/topics.{name}", self.revision)
-        qrels_path = fetch_file(self.topics, f"{self._prefix()}/qrels/qrels.{name}", self.revision)
-        return read_topics(topics), parse_qrels(qrels_path.open("rb"), what=str(qrels_path))
-
-    def _examples(self) -> tuple[pa.Table, pd.DataFrame]:
-        """Records of query_id, query, positive_passages and negative_passages; judged
-        negatives become grade 0."""
-        ids, texts, rows = [], [], []
-        for records in stream_records(self.topics, self.topics_files, revision=self.revision):
-            for qid, query, positives, negatives in zip(
-                records["query_id"],
-                records["query"],
-                records["positive_passages"],
-                records["negative_passages"],
-                strict=True,
-            ):
-                ids.append(str(qid))
-                texts.append(query)
-                rows += [(str(qid), p["docid"], 1) for p in positives]
-                rows += [(str(qid), n["docid"], 0) for n in negatives]
-        queries = pa.table(
-            {"query_id": pa.array(ids, pa.string()), "text": pa.array(texts, pa.string())}
-        )
-        return queries, pd.DataFrame(rows, columns=["query_id", "doc_id", "grade"])
-
-    def fingerprint(self) -> dict[str, Any]:
-        return {
-            "kind": "miracl",
-            "path": f"{self.corpus} + {self.topics}",
-            "language": self.language,
-            "split": self.split,
-            "revision": self.revision,
-            "commits": resolved_commits(self.corpus, self.topics),
-        }
-
-
-MMARCO_SPLITS = ("dev", "train")
-# The files of unicamp-dl/mmarco that a split reads by default: MS MARCO's dev set is the
-# 6,980 queries of dev.small, judged in data/qrels.dev.small.tsv.
-MMARCO_QUERIES = {
-    "dev": "data/google/queries/dev/{language}_queries.dev.small.tsv",
-    "train": "data/google/queries/train/{language}_queries.train.tsv",
-}
-MMARCO_QRELS = {"dev": "data/qrels.dev.small.tsv"}
-
-
-@dataclass(frozen=True)
-class MmarcoSource:
-    """mMARCO (unicamp-dl/mmarco, Google-translated): MS MARCO passages and queries in 14
-    languages, judged by the MS MARCO qrels."""
-
-    language: str
-    qrels: str | None = None
-    query_language: str | None = None
-    split: str = "dev"
-    corpus: str = "unicamp-dl/mmarco"
-    queries: str = "unicamp-dl/mmarco"
-    corpus_files: str | None = None
-    queries_files: str | None = None
-    qrels_md5: str | None = None
-    revision: str = "main"
-
-    def _name(self, code: str) -> str:
-        if code not in MMARCO_LANGUAGES:
-            raise DataError(_unknown("mMARCO", "language", code, list(MMARCO_LANGUAGES)))
-        return MMARCO_LANGUAGES[code]
-
-    def check(self) -> None:
-        for _, message in mmarco_problems(self.language, self.query_language, self.split):
-            raise DataError(message)
-        if self.qrels is None and self.split not in MMARCO_QRELS:
-            raise DataError(
-                f"mMARCO {self.split} has no default judgments; give `qrels:` "
-                "(a path, a hub file as repo:path, or a URL with qrels_md5)"
-            )
-
-    def corpus_batches(self) -> Iterator[pa.RecordBatch]:
-        pattern = (
-            self.corpus_files
-            or f"data/google/collections/{self._name(self.language)}_collection.tsv"
-        )
-        for records in stream_records(
-            self.corpus, pattern, columns=["id", "text"], revision=self.revision
-        ):
-            yield _corpus_batch(records, "id", False)
-
-    def queries_and_qrels(self) -> tuple[pa.Table, pd.DataFrame]:
-        from sparsebench.data.prepare import parse_qrels
-
-        language = self._name(self.query_language or self.language)
-        relative = self.queries_files or MMARCO_QUERIES[self.split].format(language=language)
-        queries = read_topics(fetch_file(self.queries, relative, self.revision))
-        with self._qrels_file() as path:
-            return queries, parse_qrels(Path(path).open("rb"), what=str(path))
-
-    @contextlib.contextmanager
-    def _qrels_file(self):
-        qrels = self.qrels
-        if qrels is None:
-            yield fetch_file(self.queries, MMARCO_QRELS[self.split], self.revision)
-        elif qrels.startswith(("http://", "https://")):
-            import tempfile
-
-            from sparsebench.data.download import download
-
-            if not self.qrels_md5:
-                raise DataError("a qrels URL needs its md5 (qrels_md5) so a wrong file is caught")
-            with tempfile.TemporaryDirectory() as folder:
-                target = Path(folder) / "qrels.tsv"
-                download(qrels, target, self.qrels_md5)
-                yield target
-        elif ":" in qrels and not _is_local(qrels):
-            repo, relative = qrels.split(":", 1)
-            yield fetch_file(repo, relative, self.revision)
-        else:
-            path = Path(qrels).expanduser()
-            if not path.is_file():
-                raise DataError(f"mMARCO qrels {path} does not exist")
-            yield path
-
-    def fingerprint(self) -> dict[str, Any]:
-        return {
-            "kind": "mmarco",
-            "path": f"{self.corpus} + {self.queries}",
-            "language": self.language,
-            "query_language": self.query_language or self.language,
-            "split": self.split,
-            "qrels": self.qrels or f"{self.queries}:{MMARCO_QRELS.get(self.split)}",
-            "revision": self.revision,
-            "commits": resolved_commits(self.corpus, self.queries),
-        }
+def unknown_name(what: str, kind: str, name: str, known: list[str] | tuple[str, ...]) -> str:
+    return f"{what} has no {kind} {name!r}{closest_name(name, known)}; it has: {', '.join(known)}"

@@ -11,196 +11,31 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import logging
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.json as pj
 import pyarrow.parquet as pq
 from tqdm.utils import CallbackIOWrapper
 
 from sparsebench.data.collection import FolderSource, ZipSource
-from sparsebench.data.textfiles import NotUtf8, Utf8Reader, first_bad, first_bad_line, read_fields
+from sparsebench.data.qrels import check_qrels, parse_qrels, write_qrels
+from sparsebench.data.records import Source, combine_text, record_batches
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path, file_digest, write_json
-from sparsebench.workflow.logs import progress
+from sparsebench.progress import progress
 
 log = logging.getLogger(__name__)
 
 CORPUS_SCHEMA = pa.schema([("doc_id", pa.string()), ("text", pa.string())])
 QUERIES_SCHEMA = pa.schema([("query_id", pa.string()), ("text", pa.string())])
 ROW_GROUP_SIZE = 10_000
-_JSON_BLOCK = 8 << 20
 _SAMPLE = 5
-
-
-class Source(Protocol):
-    split: str
-
-    def check(self) -> None: ...
-    def open(self, member: str): ...
-    def size(self, member: str) -> int: ...
-    def fingerprint(self) -> dict[str, Any]: ...
-
-
-def _json_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBatch]:
-    """Stream a JSON-lines member as record batches with the named string fields.
-
-    Arrow parses the blocks; the bytes are checked for UTF-8 as they are read, and every
-    record must have an `_id`. On any failure the file is read again, line by line, to
-    name the first bad line and what is wrong with it (Arrow's own messages count rows
-    from 0 within a block and skip blank lines, so they cannot name a line).
-    """
-    schema = pa.schema([(f, pa.string()) for f in fields])
-    checked = Utf8Reader(handle)
-    try:
-        reader = pj.open_json(
-            checked,
-            read_options=pj.ReadOptions(block_size=_JSON_BLOCK),
-            parse_options=pj.ParseOptions(
-                explicit_schema=schema, unexpected_field_behavior="ignore"
-            ),
-        )
-        for batch in reader:
-            if batch.column("_id").null_count:
-                checked.stop()
-                raise _bad_line(handle, fields, what, f"{what}: a record has no `_id`")
-            yield batch
-    except NotUtf8 as exc:
-        checked.stop()
-        raise _bad_line(handle, fields, what, f"{what}: {exc}") from None
-    except pa.ArrowInvalid as exc:
-        checked.stop()
-        message = str(exc)
-        if "Empty JSON stream" in message:
-            return
-        raise _bad_line(
-            handle, fields, what, f"{what}: not valid JSON lines with string fields: {message}"
-        ) from None
-
-
-def _bad_line(handle, fields: list[str], what: str, fallback: str) -> DataError:
-    """The error naming the first bad line of a JSON-lines file (`fallback` when the
-    stream cannot be read again, or no line is found wrong)."""
-    found = first_bad_line(handle, lambda text: _json_line_problem(text, fields))
-    if found is None:
-        return DataError(fallback)
-    return DataError(f"{what} line {found[0]}: {found[1]}")
-
-
-def _json_kind(value: Any) -> str:
-    for kind, name in ((dict, "object"), (list, "array"), (str, "string"), (bool, "boolean")):
-        if isinstance(value, kind):
-            return name
-    return "null" if value is None else "number"
-
-
-def _json_line_problem(text: str, fields: list[str]) -> str | None:
-    """What is wrong with one line of a JSON-lines corpus or queries file, or None.
-    Blank lines are allowed (and skipped), as Arrow skips them."""
-    if not text.strip(" \t\r\n"):
-        return None
-    try:
-        record = json.loads(text.rstrip("\r\n"))  # a line ending inside a string is cut short
-    except json.JSONDecodeError as exc:
-        what = exc.msg.removesuffix(" at").lower()
-        problem = f"malformed JSON ({what} at column {exc.colno})"
-        if not text.endswith("\n"):
-            problem += "; the file ends in this line: was it cut short?"
-        return problem
-    if not isinstance(record, dict):
-        return f"a JSON {_json_kind(record)}, not an object with `_id` and text fields"
-    for field in fields:
-        value = record.get(field)
-        if value is None or isinstance(value, str):
-            continue
-        if field == "_id" and _json_kind(value) == "number":
-            return (
-                f"`_id` {value!r} is a JSON number, not a string. Ids must be strings end to "
-                "end, since '0123' and 123 never match; quote the ids in the file."
-            )
-        return f"`{field}` is a JSON {_json_kind(value)}, not a string"
-    if record.get("_id") is None:
-        return "the record has no `_id`"
-    return None
-
-
-def _tsv_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBatch]:
-    """Stream a TSV member (id, text) or (id, title, text), no header, as record batches
-    with the named fields."""
-    import pyarrow.csv as pacsv
-
-    checked = Utf8Reader(handle)
-    try:
-        reader = pacsv.open_csv(
-            checked,
-            read_options=pacsv.ReadOptions(autogenerate_column_names=True, block_size=_JSON_BLOCK),
-            parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
-            convert_options=pacsv.ConvertOptions(
-                strings_can_be_null=False, column_types={f"f{i}": pa.string() for i in range(3)}
-            ),
-        )
-        for batch in reader:
-            columns = batch.columns
-            if len(columns) not in (2, 3):
-                raise DataError(
-                    f"{what} line 1: a TSV line has 2 (id, text) or 3 (id, title, text) "
-                    f"fields, found {len(columns)}"
-                )
-            values = {"_id": columns[0], "text": columns[-1]}
-            if "title" in fields:
-                values["title"] = (
-                    columns[1] if len(columns) == 3 else pa.nulls(len(batch), pa.string())
-                )
-            yield pa.record_batch([values[f] for f in fields], names=fields)
-    except (NotUtf8, pa.ArrowInvalid) as exc:
-        checked.stop()
-        if "Empty CSV file" in str(exc):
-            return
-        found = first_bad_line(handle, _TsvFieldCount())
-        if found is not None:
-            raise DataError(f"{what} line {found[0]}: {found[1]}") from None
-        raise DataError(f"{what}: not a valid TSV file: {exc}") from None
-
-
-class _TsvFieldCount:
-    """Line check: every non-blank line has as many tab-separated fields as the first."""
-
-    def __init__(self) -> None:
-        self.expected: int | None = None
-
-    def __call__(self, text: str) -> str | None:
-        line = text.rstrip("\r\n")
-        if not line:
-            return None
-        found = line.count("\t") + 1
-        if self.expected is None:
-            self.expected = found
-        elif found != self.expected:
-            return f"{found} tab-separated fields, where the first line has {self.expected}"
-        return None
-
-
-def _batches(source: Source, handle, member: str, fields: list[str]) -> Iterator[pa.RecordBatch]:
-    """Record batches of a corpus or queries member, JSON lines or TSV."""
-    tsv = getattr(source, "format", lambda m: "jsonl")(member) == "tsv"
-    what = getattr(source, "label", lambda m: None)(member)
-    what = what or (f"{member}.tsv" if tsv else f"{member}.jsonl")
-    yield from (_tsv_batches if tsv else _json_batches)(handle, fields, what)
-
-
-def _combine_text(batch: pa.RecordBatch, has_title: bool) -> pa.Array:
-    text = pc.fill_null(batch.column("text"), "")
-    if has_title:
-        title = pc.fill_null(batch.column("title"), "")
-        text = pc.binary_join_element_wise(title, text, " ")
-    return pc.utf8_trim_whitespace(text)
 
 
 def _check_ids(ids: pa.ChunkedArray, what: str) -> None:
@@ -252,7 +87,7 @@ def corpus_batches(source: Source) -> Iterator[Iterator[pa.RecordBatch]]:
         progress(source.size("corpus"), "reading corpus", unit="B", scale=True) as bar,
     ):
         counted = CallbackIOWrapper(bar.update, handle, "read")
-        yield _batches(source, counted, "corpus", ["_id", "title", "text"])
+        yield record_batches(source, counted, "corpus", ["_id", "title", "text"])
 
 
 def _counted(batches: Iterator[pa.RecordBatch], bar) -> Iterator[pa.RecordBatch]:
@@ -269,7 +104,7 @@ def write_corpus(source: Source, out_path: str | Path) -> dict[str, Any]:
         writer = pq.ParquetWriter(tmp, CORPUS_SCHEMA)
         try:
             for batch in batches:
-                text = _combine_text(batch, has_title=True)
+                text = combine_text(batch, has_title=True)
                 table = pa.table(
                     {"doc_id": batch.column("_id"), "text": text}, schema=CORPUS_SCHEMA
                 )
@@ -299,93 +134,13 @@ def read_queries_and_qrels(source: Source) -> tuple[pa.Table, pd.DataFrame]:
 
 def read_queries(source: Source) -> pa.Table:
     with source.open("queries") as handle:
-        batches = list(_batches(source, handle, "queries", ["_id", "text"]))
+        batches = list(record_batches(source, handle, "queries", ["_id", "text"]))
     ids = pa.chunked_array([b.column("_id") for b in batches], type=pa.string())
-    text = pa.chunked_array([_combine_text(b, has_title=False) for b in batches], type=pa.string())
+    text = pa.chunked_array([combine_text(b, has_title=False) for b in batches], type=pa.string())
     if len(ids) == 0:
         raise DataError("queries.jsonl holds no queries")
     _check_ids(ids, "queries.jsonl")
     return pa.table({"query_id": ids, "text": text}, schema=QUERIES_SCHEMA)
-
-
-def parse_qrels(source, what: str = "qrels") -> pd.DataFrame:
-    """Read BEIR TSV qrels (query-id, corpus-id, score; header optional) or TREC qrels
-    (query-id, iteration, doc-id, grade) into a frame of string ids and integer grades.
-    Identical duplicate lines collapse; conflicting grades for one pair are an error."""
-    frame, lines = read_fields(source, what)
-    if frame.shape[1] == 4:
-        frame = frame[[0, 2, 3]]
-    elif frame.shape[1] != 3:
-        raise DataError(
-            f"{what}: line {lines[0]} has {frame.shape[1]} fields; qrels lines have 3 "
-            "(query-id corpus-id score) or 4 (TREC: query-id iteration doc-id grade)"
-        )
-    frame.columns = ["query_id", "doc_id", "grade"]
-    if not _is_int(frame["grade"].iloc[0]):  # a header line
-        frame, lines = frame.iloc[1:].reset_index(drop=True), lines[1:]
-    if frame.empty:
-        raise DataError(f"{what}: no judgments")
-    grades = pd.to_numeric(frame["grade"], errors="coerce")
-    bad = first_bad(grades.isna() | (grades != grades.round()))
-    if bad is not None:
-        raise DataError(
-            f"{what}: line {lines[bad]}: grade {frame['grade'][bad]!r} is not an integer"
-        )
-    frame = frame.assign(grade=grades.astype(np.int64))
-    pairs = frame.drop_duplicates()
-    conflicts = pairs.duplicated(["query_id", "doc_id"], keep=False)
-    if conflicts.any():
-        row = pairs[conflicts].iloc[0]
-        raise DataError(
-            f"{what}: ({row.query_id}, {row.doc_id}) is judged more than once with different grades"
-        )
-    if len(pairs) != len(frame):
-        log.warning("%s: %d repeated judgment lines collapsed", what, len(frame) - len(pairs))
-    return pairs.reset_index(drop=True)
-
-
-def _is_int(value: str) -> bool:
-    try:
-        int(value)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def _unknown(values: pd.Series, known: pa.ChunkedArray | pa.Array) -> list[str]:
-    distinct = pa.array(values.unique().astype(object), type=pa.string())
-    missing = pc.invert(pc.is_in(distinct, value_set=known))
-    return pc.filter(distinct, missing).to_pylist()
-
-
-def check_qrels(qrels: pd.DataFrame, query_ids: pa.ChunkedArray, doc_ids: pa.ChunkedArray) -> None:
-    """Every judged query and document must exist, or ids are being written differently."""
-    for column, known, where in (
-        ("query_id", query_ids, "queries.jsonl"),
-        ("doc_id", doc_ids, "corpus.jsonl"),
-    ):
-        missing = _unknown(qrels[column], known)
-        if missing:
-            raise DataError(
-                f"qrels name {len(missing)} {column.split('_')[0]} ids that are not in {where} "
-                f"(e.g. {', '.join(map(repr, missing[:_SAMPLE]))}); the qrels belong to another "
-                "collection or ids are written differently"
-            )
-
-
-def write_qrels(path: str | Path, qrels: pd.DataFrame) -> None:
-    """Normalised qrels: BEIR TSV with header, sorted by query then document id."""
-    ordered = qrels.sort_values(["query_id", "doc_id"], kind="stable")
-    with atomic_path(path) as tmp:
-        ordered.rename(
-            columns={"query_id": "query-id", "doc_id": "corpus-id", "grade": "score"}
-        ).to_csv(tmp, sep="\t", index=False, lineterminator="\n")
-
-
-def read_qrels(path: str | Path) -> pd.DataFrame:
-    """Read qrels (normalised, BEIR or TREC format) as query_id, doc_id, grade."""
-    with open(path, "rb") as handle:
-        return parse_qrels(handle, what=str(path))
 
 
 def prepare_dataset(

@@ -48,12 +48,12 @@ def dataset_source(entry: dict[str, Any], archive: str | Path | None = None):
             raise DataError("a BEIR dataset needs its downloaded archive")
         return ZipSource(Path(archive), split, entry.get("subset"))
     if entry["source"] == "miracl":
-        from sparsebench.data.hub import MiraclSource
+        from sparsebench.data.miracl import MiraclSource
 
         keys = ("corpus", "topics", "corpus_files", "topics_files", "revision")
         return MiraclSource(entry["language"], split, **{k: entry[k] for k in keys if k in entry})
     if entry["source"] == "mmarco":
-        from sparsebench.data.hub import MmarcoSource
+        from sparsebench.data.mmarco import MmarcoSource
 
         keys = (
             "qrels",

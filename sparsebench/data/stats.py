@@ -6,7 +6,8 @@ from typing import Any
 
 import pyarrow.compute as pc
 
-from sparsebench.data.prepare import Source, _json_batches, parse_qrels
+from sparsebench.data.qrels import parse_qrels
+from sparsebench.data.records import Source, json_batches
 from sparsebench.data.textfiles import read_fields
 
 
@@ -15,7 +16,7 @@ def collection_stats(source: Source) -> dict[str, Any]:
     source.check()
     n_docs = with_title = empty_text = empty_both = 0
     with source.open("corpus") as handle:
-        for batch in _json_batches(handle, ["_id", "title", "text"], "corpus.jsonl"):
+        for batch in json_batches(handle, ["_id", "title", "text"], "corpus.jsonl"):
             title = pc.utf8_trim_whitespace(pc.fill_null(batch.column("title"), ""))
             text = pc.utf8_trim_whitespace(pc.fill_null(batch.column("text"), ""))
             no_title = pc.equal(pc.utf8_length(title), 0)
@@ -25,7 +26,7 @@ def collection_stats(source: Source) -> dict[str, Any]:
             empty_text += pc.sum(no_text).as_py() or 0
             empty_both += pc.sum(pc.and_(no_title, no_text)).as_py() or 0
     with source.open("queries") as handle:
-        n_queries = sum(b.num_rows for b in _json_batches(handle, ["_id", "text"], "queries.jsonl"))
+        n_queries = sum(b.num_rows for b in json_batches(handle, ["_id", "text"], "queries.jsonl"))
     with source.open("qrels") as handle:
         fields, _ = read_fields(handle, "qrels")
     raw_lines = len(fields) - (0 if fields.iloc[0, -1].lstrip("-").isdigit() else 1)

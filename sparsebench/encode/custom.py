@@ -26,7 +26,7 @@ import scipy.sparse as sp
 
 from sparsebench.encode.sparse import LabelledCSR
 from sparsebench.errors import ConfigError, DataError
-from sparsebench.workflow.logs import progress
+from sparsebench.progress import progress
 
 
 def _split(spec: str) -> tuple[str, str]:

@@ -15,7 +15,7 @@ import pyarrow as pa
 from sparsebench.encode.analysis import Analyzer
 from sparsebench.encode.sparse import LabelledCSR, counts_matrix, iter_row_blocks, stack_labelled
 from sparsebench.errors import ConfigError
-from sparsebench.workflow.logs import progress
+from sparsebench.progress import progress
 
 
 class Encoder(Protocol):

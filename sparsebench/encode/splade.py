@@ -31,7 +31,7 @@ import scipy.sparse as sp
 from sparsebench.encode.pruning import prune_rows
 from sparsebench.encode.sparse import LabelledCSR
 from sparsebench.errors import ConfigError
-from sparsebench.workflow.logs import progress
+from sparsebench.progress import progress
 
 log = logging.getLogger(__name__)
 DTYPES = ("fp32", "fp16", "bf16")

@@ -19,7 +19,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import scipy.sparse as sp
 
-from sparsebench.data.prepare import read_corpus_slice, read_qrels
+from sparsebench.data.prepare import read_corpus_slice
+from sparsebench.data.qrels import read_qrels
 from sparsebench.encode.encoders import make_encoder
 from sparsebench.encode.pruning import prune_rows
 from sparsebench.encode.sparse import LabelledCSR, align_columns, stack_npz_files

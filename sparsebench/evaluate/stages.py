@@ -13,18 +13,19 @@ from typing import Any
 
 import pandas as pd
 
-from sparsebench.data.prepare import read_qrels
+from sparsebench.data.qrels import read_qrels
 from sparsebench.errors import DataError
 from sparsebench.evaluate import comparisons, reproduction
 from sparsebench.evaluate import leaderboard as board
 from sparsebench.evaluate.comparisons import SignificanceSettings, markers, read_significance
 from sparsebench.evaluate.metrics import default_metric_names, evaluate_run
 from sparsebench.fileio import atomic_path, read_json, write_json, write_text
+from sparsebench.progress import progress
 from sparsebench.retrieve.runfile import misordered_queries, read_run
 from sparsebench.tune import sweeps
 from sparsebench.workflow import provenance
-from sparsebench.workflow.config import model_fingerprint, significance_metrics, stable_hash
-from sparsebench.workflow.logs import progress
+from sparsebench.workflow.config import significance_metrics
+from sparsebench.workflow.params import model_fingerprint, stable_hash
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ import pandas as pd
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path
 from sparsebench.partitions.stages import partition_shards
-from sparsebench.workflow import config as sbconfig
+from sparsebench.workflow import params as sbparams
 
 # rule -> the wildcards in results/benchmarks/{rule}/{...}.tsv, in path order; rules
 # without wildcards write results/benchmarks/{rule}.tsv. Pipeline order.
@@ -69,7 +69,7 @@ def _run_models(config: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     """(model, dataset, reported model) of every model that runs on a dataset: the
     reported pairs, and the variants of each tuned model on its datasets."""
     found = []
-    for model, dataset in sbconfig.covered_pairs(config):
+    for model, dataset in sbparams.covered_pairs(config):
         entry = config["models"][model]
         if entry["kind"] == "tuned":
             found += [(v, dataset, model) for v in entry["sweep"]["variants"]]
@@ -87,8 +87,8 @@ def _encodings(
         entry = config["models"][model]
         if entry["kind"] in ("run", "tuned"):
             continue
-        language = sbconfig.dataset_language(config, dataset)
-        served = users.setdefault((sbconfig.encoder_id(entry, language, side), dataset), [])
+        language = sbparams.dataset_language(config, dataset)
+        served = users.setdefault((sbparams.encoder_id(entry, language, side), dataset), [])
         if reported not in served:
             served.append(reported)
     return users
@@ -169,13 +169,13 @@ def pipeline_benchmarks(
                 jobs[parse_benchmark_path(path)[0]].append(path)
         if entry["kind"] in ("run", "tuned"):
             continue
-        language = sbconfig.dataset_language(config, dataset)
+        language = sbparams.dataset_language(config, dataset)
         for queryset in ("evaluation", "tuning") if on_split else ("evaluation",):
             query_job = benchmark_path(
                 "encode_queries",
-                encoder=sbconfig.encoder_id(entry, language),
+                encoder=sbparams.encoder_id(entry, language),
                 dataset=dataset,
-                query_encoder=sbconfig.encoder_id(entry, language, "queries"),
+                query_encoder=sbparams.encoder_id(entry, language, "queries"),
                 queryset=queryset,
             )
             if query_job not in jobs["encode_queries"]:

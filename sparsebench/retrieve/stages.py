@@ -19,9 +19,9 @@ import scipy.sparse as sp
 from sparsebench.encode.accelerators import cuda_available
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path, load_csr, read_lines
+from sparsebench.progress import progress
 from sparsebench.retrieve.runfile import read_run, write_retrieved
 from sparsebench.retrieve.scipy_backend import retrieve
-from sparsebench.workflow.logs import progress
 
 log = logging.getLogger(__name__)
 

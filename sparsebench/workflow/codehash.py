@@ -6,9 +6,9 @@ of the code its stage runs. The call graph is followed from the stage function (
 `stages` module of its subpackage, e.g. sparsebench.encode.stages) through the functions,
 classes and constants it uses, across modules and imports (read from the sources, not
 imported). The digest covers the text of the stage's own definitions in its module and
-the whole text of every other module whose definitions it reaches. So any edit to such a module (as with Snakemake's own code
-trigger, comments included) reruns the stages that use it, and only those: an edit to the
-metric code reruns evaluation, not encoding.
+the whole text of every other module whose definitions it reaches. So any edit to such a
+module (as with Snakemake's own code trigger, comments included) reruns the stages that
+use it, and only those: an edit to the metric code reruns evaluation, not encoding.
 """
 
 from __future__ import annotations

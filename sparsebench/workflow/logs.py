@@ -37,31 +37,3 @@ def stage_logging(log_path: str | Path | None, stage: str) -> Iterator[logging.L
         logger.error("%s failed: %s", stage, exc)
         logging.shutdown()
         raise SystemExit(1) from None
-
-
-def _log_stream():
-    """The stream of the stage's log file, else stderr."""
-    for handler in logging.getLogger().handlers:
-        if isinstance(handler, logging.FileHandler):
-            return handler.stream
-    return sys.stderr
-
-
-def progress(total: int | None, description: str, unit: str = "text", scale: bool = False):
-    """A tqdm bar (rate and ETA) in the job's log file, updated at most every 10 s.
-
-    total None counts without an ETA; scale=True prints 1.2M instead of 1200000 (and KiB,
-    MiB for unit="B")."""
-    from tqdm import tqdm
-
-    return tqdm(
-        total=total,
-        desc=description,
-        file=_log_stream(),
-        mininterval=10,
-        ascii=True,
-        unit=unit,
-        unit_scale=scale,
-        unit_divisor=1024 if unit == "B" else 1000,
-        disable=total == 0,
-    )

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sparsebench.fileio import file_digest, read_json, write_json
-from sparsebench.workflow.config import stable_hash
+from sparsebench.workflow.params import stable_hash
 
 COMMAND_VARIABLE = "SPARSEBENCH_COMMAND"
 _PACKAGES = (
@@ -79,7 +79,7 @@ def model_provenance(model: dict[str, Any]) -> dict[str, Any]:
     """What identifies a model: its settings hash, and for models read from local folders
     the sha256 of every file (hub ids are recorded as given, with the revision the hub
     cache resolved if there is one); external runs by their files."""
-    from sparsebench.workflow.config import model_fingerprint
+    from sparsebench.workflow.params import model_fingerprint
 
     record: dict[str, Any] = {"settings_sha256": stable_hash(model_fingerprint(model))}
     sources = [model.get(k) for k in ("model", "doc_model", "query_model") if model.get(k)]

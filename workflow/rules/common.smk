@@ -2,6 +2,7 @@
 import re
 
 from sparsebench.workflow import config as sbconfig
+from sparsebench.workflow import params as sbparams
 from sparsebench.workflow import jobresources
 from sparsebench.workflow.codehash import stage_code_digest
 from sparsebench.fileio import read_json
@@ -14,9 +15,9 @@ RUN_MODELS = [m for m, entry in config["models"].items() if entry["kind"] == "ru
 TUNED_MODELS = [m for m, entry in config["models"].items() if entry["kind"] == "tuned"]
 ENCODING_MODELS = [m for m in MODELS if m not in RUN_MODELS + TUNED_MODELS]
 # every reported (model x dataset) pair, except datasets an external run has no file for
-PAIRS = sbconfig.covered_pairs(config)
-ENCODERS = sorted(sbconfig.encoders(config))
-QUERY_ENCODERS = sorted(sbconfig.encoders(config, "queries"))
+PAIRS = sbparams.covered_pairs(config)
+ENCODERS = sorted(sbparams.encoders(config))
+QUERY_ENCODERS = sorted(sbparams.encoders(config, "queries"))
 SHARD_SIZE = config["corpus"]["shard_size"]
 PARTITIONS = config["retrieval"]["partitions"]  # 1: one job weighs and searches a corpus
 SCRIPTS = Path(workflow.basedir) / "scripts"
@@ -64,27 +65,27 @@ def dataset_config(wildcards):
 
 
 def language(wildcards):
-    return sbconfig.dataset_language(config, wildcards.dataset)
+    return sbparams.dataset_language(config, wildcards.dataset)
 
 
 def encoder_config(wildcards):
-    return sbconfig.encoder_model(config, wildcards.encoder)
+    return sbparams.encoder_model(config, wildcards.encoder)
 
 
 def query_encoder_config(wildcards):
-    return sbconfig.encoder_model(config, wildcards.query_encoder, "queries")
+    return sbparams.encoder_model(config, wildcards.query_encoder, "queries")
 
 
 def encoder_params(wildcards):
-    model, encoder_language = sbconfig.encoders(config)[wildcards.encoder]
-    return sbconfig.encoding_params(model, "documents", encoder_language)
+    model, encoder_language = sbparams.encoders(config)[wildcards.encoder]
+    return sbparams.encoding_params(model, "documents", encoder_language)
 
 
 def encoded(name):
     """Input function: a file of the document encoding the model uses."""
 
     def path(wildcards):
-        encoder = sbconfig.encoder_id(model_config(wildcards), language(wildcards))
+        encoder = sbparams.encoder_id(model_config(wildcards), language(wildcards))
         return f"results/encode/{encoder}/{wildcards.dataset}/{name}"
 
     return path
@@ -96,9 +97,9 @@ def encoded_queries(name, queryset="evaluation"):
     def path(wildcards):
         model, lang = model_config(wildcards), language(wildcards)
         folder = ENCODED_QUERIES.format(
-            encoder=sbconfig.encoder_id(model, lang),
+            encoder=sbparams.encoder_id(model, lang),
             dataset=wildcards.dataset,
-            query_encoder=sbconfig.encoder_id(model, lang, "queries"),
+            query_encoder=sbparams.encoder_id(model, lang, "queries"),
             queryset=queryset,
         )
         return f"{folder}/{name}"
@@ -126,5 +127,5 @@ def library_code(stage):
     """A param that reruns a rule when the sparsebench code its stage runs changes
     (Snakemake's own `code` trigger sees only the thin script). `stage` names the
     function the rule's script calls, under sparsebench: "encode.stages.term_weights"."""
-    module, _, function = f"sparsebench.{stage}".rpartition(".")
-    return stage_code_digest(function, module)
+    stages, _, function = f"sparsebench.{stage}".rpartition(".")
+    return stage_code_digest(function, stages)

@@ -8,7 +8,7 @@ rule encode_corpus_shard:
         "with the {wildcards.encoder} encoding"
     input:
         corpus="results/data/{dataset}/corpus.parquet",
-        model=lambda wc: sbconfig.local_model_files(encoder_config(wc), "documents"),
+        model=lambda wc: sbparams.local_model_files(encoder_config(wc), "documents"),
     output:
         npz=f"{ENCODED}/shards/{{shard}}.npz",
         terms=f"{ENCODED}/shards/{{shard}}.terms.txt",
@@ -72,7 +72,7 @@ if PARTITIONS == 1:
             stats=f"{MODEL_DIR}/term_stats.json",
         params:
             library=library_code("encode.stages.term_weights"),
-            weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
+            weighting=lambda wc: sbparams.weighting_params(model_config(wc)),
         conda:
             ENV_CPU
         log:
@@ -91,13 +91,13 @@ rule encode_queries:
         queries="results/data/{dataset}/queries.parquet",
         qrels=lambda wc: QRELS[wc.queryset].format(dataset=wc.dataset),
         vocab=f"{ENCODED}/vocab.txt",
-        model=lambda wc: sbconfig.local_model_files(query_encoder_config(wc), "queries"),
+        model=lambda wc: sbparams.local_model_files(query_encoder_config(wc), "queries"),
     output:
         queries=f"{ENCODED_QUERIES}/queries.npz",
         query_ids=f"{ENCODED_QUERIES}/query_ids.txt",
     params:
         library=library_code("encode.stages.encode_queries"),
-        encoding=lambda wc: sbconfig.encoding_params(
+        encoding=lambda wc: sbparams.encoding_params(
             query_encoder_config(wc), "queries", language(wc)
         ),
     threads: lambda wc: 2 if query_encoder_config(wc)["kind"] == "splade" else 1

@@ -19,8 +19,8 @@ rule evaluate:
         manifest="results/eval/{model}/{dataset}/manifest.json",
     params:
         library=library_code("evaluate.stages.evaluate"),
-        evaluation=lambda wc: sbconfig.evaluation_params(config, wc.dataset),
-        model=lambda wc: sbconfig.model_fingerprint(model_config(wc), language(wc)),
+        evaluation=lambda wc: sbparams.evaluation_params(config, wc.dataset),
+        model=lambda wc: sbparams.model_fingerprint(model_config(wc), language(wc)),
     log:
         "results/logs/evaluate/{model}/{dataset}.log",
     benchmark:

@@ -29,7 +29,7 @@ def partition_shard_files(suffix):
     """Input function: the model's encoded shards of one partition."""
 
     def files(wildcards):
-        encoder = sbconfig.encoder_id(model_config(wildcards), language(wildcards))
+        encoder = sbparams.encoder_id(model_config(wildcards), language(wildcards))
         shards = partition_groups(wildcards)[int(wildcards.partition)]
         folder = f"results/encode/{encoder}/{wildcards.dataset}/shards"
         return [f"{folder}/{shard}.{suffix}" for shard in shards]
@@ -88,7 +88,7 @@ rule partition_statistics:
         statistics=f"{PARTITION_DIR}/statistics.npz",
     params:
         library=library_code("partitions.stages.statistics_stage"),
-        weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
+        weighting=lambda wc: sbparams.weighting_params(model_config(wc)),
     resources:
         mem_mb=lambda wc, input: jobresources.partition_memory_mb(list(input.npz)),
     conda:
@@ -114,7 +114,7 @@ rule global_statistics:
         stats=f"{MODEL_DIR}/term_stats.json",
     params:
         library=library_code("partitions.stages.global_statistics_stage"),
-        weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
+        weighting=lambda wc: sbparams.weighting_params(model_config(wc)),
     conda:
         ENV_CPU
     log:
@@ -140,7 +140,7 @@ rule partition_postings:
         doc_ids=f"{PARTITION_DIR}/doc_ids.txt",
     params:
         library=library_code("partitions.stages.postings_stage"),
-        weighting=lambda wc: sbconfig.weighting_params(model_config(wc)),
+        weighting=lambda wc: sbparams.weighting_params(model_config(wc)),
         rows=partition_rows,
     resources:
         mem_mb=lambda wc, input: jobresources.partition_memory_mb(list(input.npz)),
@@ -169,7 +169,7 @@ rule retrieve_partition:
         run=f"{PARTITION_DIR}/{{queryset}}.trec",
     params:
         library=library_code("retrieve.stages.retrieve_run"),
-        retrieval=lambda wc: sbconfig.retrieval_params(config, wc.dataset),
+        retrieval=lambda wc: sbparams.retrieval_params(config, wc.dataset),
     threads: 2
     resources:
         mem_mb=lambda wc, input: jobresources.retrieve_memory_mb(input.weights, config),

@@ -18,7 +18,7 @@ if PARTITIONS == 1:
             run="results/runs/{model}/{dataset}.trec",
         params:
             library=library_code("retrieve.stages.retrieve_run"),
-            retrieval=lambda wc: sbconfig.retrieval_params(config, wc.dataset),
+            retrieval=lambda wc: sbparams.retrieval_params(config, wc.dataset),
         threads: 2
         resources:
             mem_mb=lambda wc, input: jobresources.retrieve_memory_mb(input.weights, config),
@@ -58,7 +58,7 @@ rule import_run:
         "import_run: the external run of {wildcards.model} on {wildcards.dataset}, checked "
         "against the dataset"
     input:
-        run=lambda wc: sbconfig.run_path(model_config(wc), wc.dataset),
+        run=lambda wc: sbparams.run_path(model_config(wc), wc.dataset),
         corpus="results/data/{dataset}/corpus.parquet",
         queries="results/data/{dataset}/queries.parquet",
     output:

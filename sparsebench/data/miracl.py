@@ -1,0 +1,140 @@
+"""MIRACL v1.0 from the Hugging Face hub (miracl/miracl-corpus, miracl/miracl), or a local
+folder in the same layout:
+
+    {corpus}/miracl-corpus-v1.0-{lang}/*.jsonl[.gz]   records: docid, title, text
+    {topics}/miracl-v1.0-{lang}/topics/topics.miracl-v1.0-{lang}-{split}.tsv   qid \\t query
+    {topics}/miracl-v1.0-{lang}/qrels/qrels.miracl-v1.0-{lang}-{split}.tsv     TREC qrels
+
+or, with `topics_files`, records in the hub dataset's layout: query_id, query,
+positive_passages [{docid, title, text}], negative_passages [...]. Judged negatives are
+grade 0: never relevant.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from sparsebench.data.hub import (
+    corpus_batch,
+    fetch_file,
+    is_local,
+    read_topics,
+    resolved_commits,
+    stream_records,
+    unknown_name,
+)
+from sparsebench.errors import DataError
+
+log = logging.getLogger(__name__)
+
+
+# Languages and topic sets of MIRACL v1.0 (as the miracl/miracl repository and ir_datasets
+# publish them); test-a and test-b come without public judgments.
+MIRACL_SPLITS: dict[str, tuple[str, ...]] = {
+    **{
+        code: ("train", "dev", "test-a", "test-b")
+        for code in ("ar", "bn", "en", "fi", "id", "ja", "ko", "ru", "sw", "te", "th")
+    },
+    **{code: ("train", "dev", "test-b") for code in ("es", "fa", "fr", "hi", "zh")},
+    "de": ("dev", "test-b"),
+    "yo": ("dev", "test-b"),
+}
+
+
+MIRACL_JUDGED = ("train", "dev")
+
+
+def miracl_problems(language: str, split: str) -> list[tuple[str, str]]:
+    """What is wrong with a MIRACL language and split, as (key, message) pairs."""
+    if language not in MIRACL_SPLITS:
+        return [("language", unknown_name("MIRACL", "language", language, list(MIRACL_SPLITS)))]
+    splits = MIRACL_SPLITS[language]
+    if split not in splits:
+        return [("split", unknown_name(f"MIRACL {language}", "split", split, splits))]
+    if split not in MIRACL_JUDGED:
+        judged = " or ".join(s for s in MIRACL_JUDGED if s in splits)
+        return [
+            (
+                "split",
+                f"MIRACL {language} {split} has topics but no public judgments; "
+                f"evaluate on {judged}",
+            )
+        ]
+    return []
+
+
+@dataclass(frozen=True)
+class MiraclSource:
+    """MIRACL v1.0: the corpus of one language (miracl/miracl-corpus), its topics and
+    judgments (miracl/miracl)."""
+
+    language: str
+    split: str = "dev"
+    corpus: str = "miracl/miracl-corpus"
+    topics: str = "miracl/miracl"
+    corpus_files: str | None = None
+    topics_files: str | None = None
+    revision: str = "main"
+
+    def check(self) -> None:
+        for source in (self.corpus, self.topics):
+            if source.startswith((".", "/", "~")) and not is_local(source):
+                raise DataError(f"MIRACL source folder {source} does not exist")
+        if not self.topics_files:
+            for _, message in miracl_problems(self.language, self.split):
+                raise DataError(message)
+
+    def corpus_batches(self) -> Iterator[pa.RecordBatch]:
+        pattern = self.corpus_files or f"miracl-corpus-v1.0-{self.language}/*.jsonl*"
+        for records in stream_records(self.corpus, pattern, revision=self.revision):
+            yield corpus_batch(records, "docid", "title" in records)
+
+    def _prefix(self) -> str:
+        return f"miracl-v1.0-{self.language}"
+
+    def queries_and_qrels(self) -> tuple[pa.Table, pd.DataFrame]:
+        if self.topics_files:  # the hub dataset's example layout
+            return self._examples()
+        from sparsebench.data.qrels import parse_qrels
+
+        name = f"{self._prefix()}-{self.split}.tsv"
+        topics = fetch_file(self.topics, f"{self._prefix()}/topics/topics.{name}", self.revision)
+        qrels_path = fetch_file(self.topics, f"{self._prefix()}/qrels/qrels.{name}", self.revision)
+        return read_topics(topics), parse_qrels(qrels_path.open("rb"), what=str(qrels_path))
+
+    def _examples(self) -> tuple[pa.Table, pd.DataFrame]:
+        """Records of query_id, query, positive_passages and negative_passages; judged
+        negatives become grade 0."""
+        ids, texts, rows = [], [], []
+        for records in stream_records(self.topics, self.topics_files, revision=self.revision):
+            for qid, query, positives, negatives in zip(
+                records["query_id"],
+                records["query"],
+                records["positive_passages"],
+                records["negative_passages"],
+                strict=True,
+            ):
+                ids.append(str(qid))
+                texts.append(query)
+                rows += [(str(qid), p["docid"], 1) for p in positives]
+                rows += [(str(qid), n["docid"], 0) for n in negatives]
+        queries = pa.table(
+            {"query_id": pa.array(ids, pa.string()), "text": pa.array(texts, pa.string())}
+        )
+        return queries, pd.DataFrame(rows, columns=["query_id", "doc_id", "grade"])
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {
+            "kind": "miracl",
+            "path": f"{self.corpus} + {self.topics}",
+            "language": self.language,
+            "split": self.split,
+            "revision": self.revision,
+            "commits": resolved_commits(self.corpus, self.topics),
+        }

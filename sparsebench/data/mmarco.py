@@ -1,0 +1,165 @@
+"""mMARCO (unicamp-dl/mmarco) from the Hugging Face hub, or a local folder in the same
+layout:
+
+    {corpus}/data/google/collections/{language name}_collection.tsv       pid \\t passage
+    {queries}/data/google/queries/{split}/{language name}_queries.{split}.tsv   qid \\t query
+
+qrels: the MS MARCO qrels of the split (TREC format), a path, a hub file or a URL.
+Documents and queries may be in different languages (cross-lingual runs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from sparsebench.data.hub import (
+    corpus_batch,
+    fetch_file,
+    is_local,
+    read_topics,
+    resolved_commits,
+    stream_records,
+    unknown_name,
+)
+from sparsebench.errors import DataError
+
+log = logging.getLogger(__name__)
+
+
+MMARCO_LANGUAGES = {
+    "ar": "arabic",
+    "zh": "chinese",
+    "nl": "dutch",
+    "en": "english",
+    "fr": "french",
+    "de": "german",
+    "hi": "hindi",
+    "id": "indonesian",
+    "it": "italian",
+    "ja": "japanese",
+    "pt": "portuguese",
+    "ru": "russian",
+    "es": "spanish",
+    "vi": "vietnamese",
+}
+
+
+def mmarco_problems(language: str, query_language: str | None, split: str) -> list[tuple[str, str]]:
+    """What is wrong with an mMARCO entry's languages and split, as (key, message) pairs."""
+    problems = [
+        (key, unknown_name("mMARCO", "language", code, list(MMARCO_LANGUAGES)))
+        for key, code in (("language", language), ("query_language", query_language))
+        if code is not None and code not in MMARCO_LANGUAGES
+    ]
+    if split not in MMARCO_SPLITS:
+        problems.append(("split", unknown_name("mMARCO", "split", split, MMARCO_SPLITS)))
+    return problems
+
+
+MMARCO_SPLITS = ("dev", "train")
+
+
+# The files of unicamp-dl/mmarco that a split reads by default: MS MARCO's dev set is the
+# 6,980 queries of dev.small, judged in data/qrels.dev.small.tsv.
+MMARCO_QUERIES = {
+    "dev": "data/google/queries/dev/{language}_queries.dev.small.tsv",
+    "train": "data/google/queries/train/{language}_queries.train.tsv",
+}
+
+
+MMARCO_QRELS = {"dev": "data/qrels.dev.small.tsv"}
+
+
+@dataclass(frozen=True)
+class MmarcoSource:
+    """mMARCO (unicamp-dl/mmarco, Google-translated): MS MARCO passages and queries in 14
+    languages, judged by the MS MARCO qrels."""
+
+    language: str
+    qrels: str | None = None
+    query_language: str | None = None
+    split: str = "dev"
+    corpus: str = "unicamp-dl/mmarco"
+    queries: str = "unicamp-dl/mmarco"
+    corpus_files: str | None = None
+    queries_files: str | None = None
+    qrels_md5: str | None = None
+    revision: str = "main"
+
+    def _name(self, code: str) -> str:
+        if code not in MMARCO_LANGUAGES:
+            raise DataError(unknown_name("mMARCO", "language", code, list(MMARCO_LANGUAGES)))
+        return MMARCO_LANGUAGES[code]
+
+    def check(self) -> None:
+        for _, message in mmarco_problems(self.language, self.query_language, self.split):
+            raise DataError(message)
+        if self.qrels is None and self.split not in MMARCO_QRELS:
+            raise DataError(
+                f"mMARCO {self.split} has no default judgments; give `qrels:` "
+                "(a path, a hub file as repo:path, or a URL with qrels_md5)"
+            )
+
+    def corpus_batches(self) -> Iterator[pa.RecordBatch]:
+        pattern = (
+            self.corpus_files
+            or f"data/google/collections/{self._name(self.language)}_collection.tsv"
+        )
+        for records in stream_records(
+            self.corpus, pattern, columns=["id", "text"], revision=self.revision
+        ):
+            yield corpus_batch(records, "id", False)
+
+    def queries_and_qrels(self) -> tuple[pa.Table, pd.DataFrame]:
+        from sparsebench.data.qrels import parse_qrels
+
+        language = self._name(self.query_language or self.language)
+        relative = self.queries_files or MMARCO_QUERIES[self.split].format(language=language)
+        queries = read_topics(fetch_file(self.queries, relative, self.revision))
+        with self._qrels_file() as path:
+            return queries, parse_qrels(Path(path).open("rb"), what=str(path))
+
+    @contextlib.contextmanager
+    def _qrels_file(self):
+        qrels = self.qrels
+        if qrels is None:
+            yield fetch_file(self.queries, MMARCO_QRELS[self.split], self.revision)
+        elif qrels.startswith(("http://", "https://")):
+            import tempfile
+
+            from sparsebench.data.download import download
+
+            if not self.qrels_md5:
+                raise DataError("a qrels URL needs its md5 (qrels_md5) so a wrong file is caught")
+            with tempfile.TemporaryDirectory() as folder:
+                target = Path(folder) / "qrels.tsv"
+                download(qrels, target, self.qrels_md5)
+                yield target
+        elif ":" in qrels and not is_local(qrels):
+            repo, relative = qrels.split(":", 1)
+            yield fetch_file(repo, relative, self.revision)
+        else:
+            path = Path(qrels).expanduser()
+            if not path.is_file():
+                raise DataError(f"mMARCO qrels {path} does not exist")
+            yield path
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {
+            "kind": "mmarco",
+            "path": f"{self.corpus} + {self.queries}",
+            "language": self.language,
+            "query_language": self.query_language or self.language,
+            "split": self.split,
+            "qrels": self.qrels or f"{self.queries}:{MMARCO_QRELS.get(self.split)}",
+            "revision": self.revision,
+            "commits": resolved_commits(self.corpus, self.queries),
+        }

@@ -1,0 +1,104 @@
+"""Relevance judgments: read from BEIR TSV or TREC qrels, checked against the collection,
+written in one normal form.
+
+Ids are strings, grades integers. Identical repeated lines collapse; one (query, document)
+pair with two different grades is an error, as is a judged id the collection lacks.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from sparsebench.data.textfiles import first_bad, read_fields
+from sparsebench.errors import DataError
+from sparsebench.fileio import atomic_path
+
+log = logging.getLogger(__name__)
+
+_EXAMPLES = 5  # ids quoted in an error message
+
+
+def parse_qrels(source, what: str = "qrels") -> pd.DataFrame:
+    """Read BEIR TSV qrels (query-id, corpus-id, score; header optional) or TREC qrels
+    (query-id, iteration, doc-id, grade) into a frame of string ids and integer grades.
+    Identical duplicate lines collapse; conflicting grades for one pair are an error."""
+    frame, lines = read_fields(source, what)
+    if frame.shape[1] == 4:
+        frame = frame[[0, 2, 3]]
+    elif frame.shape[1] != 3:
+        raise DataError(
+            f"{what}: line {lines[0]} has {frame.shape[1]} fields; qrels lines have 3 "
+            "(query-id corpus-id score) or 4 (TREC: query-id iteration doc-id grade)"
+        )
+    frame.columns = ["query_id", "doc_id", "grade"]
+    if not _is_int(frame["grade"].iloc[0]):  # a header line
+        frame, lines = frame.iloc[1:].reset_index(drop=True), lines[1:]
+    if frame.empty:
+        raise DataError(f"{what}: no judgments")
+    grades = pd.to_numeric(frame["grade"], errors="coerce")
+    bad = first_bad(grades.isna() | (grades != grades.round()))
+    if bad is not None:
+        raise DataError(
+            f"{what}: line {lines[bad]}: grade {frame['grade'][bad]!r} is not an integer"
+        )
+    frame = frame.assign(grade=grades.astype(np.int64))
+    pairs = frame.drop_duplicates()
+    conflicts = pairs.duplicated(["query_id", "doc_id"], keep=False)
+    if conflicts.any():
+        row = pairs[conflicts].iloc[0]
+        raise DataError(
+            f"{what}: ({row.query_id}, {row.doc_id}) is judged more than once with different grades"
+        )
+    if len(pairs) != len(frame):
+        log.warning("%s: %d repeated judgment lines collapsed", what, len(frame) - len(pairs))
+    return pairs.reset_index(drop=True)
+
+
+def _is_int(value: str) -> bool:
+    try:
+        int(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _unknown(values: pd.Series, known: pa.ChunkedArray | pa.Array) -> list[str]:
+    distinct = pa.array(values.unique().astype(object), type=pa.string())
+    missing = pc.invert(pc.is_in(distinct, value_set=known))
+    return pc.filter(distinct, missing).to_pylist()
+
+
+def check_qrels(qrels: pd.DataFrame, query_ids: pa.ChunkedArray, doc_ids: pa.ChunkedArray) -> None:
+    """Every judged query and document must exist, or ids are being written differently."""
+    for column, known, where in (
+        ("query_id", query_ids, "queries.jsonl"),
+        ("doc_id", doc_ids, "corpus.jsonl"),
+    ):
+        missing = _unknown(qrels[column], known)
+        if missing:
+            raise DataError(
+                f"qrels name {len(missing)} {column.split('_')[0]} ids that are not in {where} "
+                f"(e.g. {', '.join(map(repr, missing[:_EXAMPLES]))}); the qrels belong to another "
+                "collection or ids are written differently"
+            )
+
+
+def write_qrels(path: str | Path, qrels: pd.DataFrame) -> None:
+    """Normalised qrels: BEIR TSV with header, sorted by query then document id."""
+    ordered = qrels.sort_values(["query_id", "doc_id"], kind="stable")
+    with atomic_path(path) as tmp:
+        ordered.rename(
+            columns={"query_id": "query-id", "doc_id": "corpus-id", "grade": "score"}
+        ).to_csv(tmp, sep="\t", index=False, lineterminator="\n")
+
+
+def read_qrels(path: str | Path) -> pd.DataFrame:
+    """Read qrels (normalised, BEIR or TREC format) as query_id, doc_id, grade."""
+    with open(path, "rb") as handle:
+        return parse_qrels(handle, what=str(path))

@@ -1,0 +1,175 @@
+"""The package's shape: folders that mirror the workflow's rule files, imports without a
+circle, and every rule's code digest following the code its script really calls."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from sparsebench.workflow.codehash import PACKAGE_DIR
+
+REPO = PACKAGE_DIR.parent
+RULES = REPO / "workflow" / "rules"
+LONG_MODULE = 400  # lines; a longer module states at its top why it is one module
+LONG_REASON = "Kept as one module"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE_DIR.rglob("*.py"))}
+
+
+def imported_modules(tree: ast.AST) -> set[str]:
+    """Every sparsebench module an import anywhere in `tree` names (a name imported from a
+    module counts as the module, or as the submodule it is)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "sparsebench")
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            if node.level or node.module.split(".")[0] != "sparsebench":
+                continue
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                found.add(sub if sub in MODULES else node.module)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    return {
+        name: imported_modules(ast.parse(path.read_text(encoding="utf-8"))) - {name}
+        for name, path in MODULES.items()
+    }
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle, as the modules along it, or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        state[node] = 2
+        path.pop()
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (cycle := visit(start)):
+            return cycle
+    return None
+
+
+def test_the_walk_finds_a_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert find_cycle(graph) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_import_circle():
+    """Counting imports inside functions too: a lazy import that hides a circle is still
+    one."""
+    assert find_cycle(import_graph()) is None
+
+
+def test_every_sparsebench_import_names_a_module_that_exists():
+    """The code digests read the sources: an import of a name that is not a module file
+    (a moved module, a typo) would drop code from a stage's digest."""
+    files = [*MODULES.values(), *REPO.glob("scripts/*.py")]
+    missing = {
+        f"{path.relative_to(REPO)}: {name}"
+        for path in files
+        for name in imported_modules(ast.parse(path.read_text(encoding="utf-8")))
+        if name not in MODULES
+    }
+    assert not missing
+
+
+def test_subpackage_inits_import_nothing():
+    """Importing one module of a subpackage loads only what it needs, and a stage's code
+    digest never has to follow a re-export."""
+    for name, path in MODULES.items():
+        if path.name == "__init__.py" and name != "sparsebench":
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            assert not imported_modules(tree), name
+            assert all(isinstance(n, ast.Expr) for n in tree.body), name
+
+
+def test_long_modules_say_why():
+    for name, path in MODULES.items():
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > LONG_MODULE:
+            assert LONG_REASON in (ast.get_docstring(ast.parse(text)) or ""), name
+
+
+def test_each_rule_file_has_its_subpackage():
+    for rules in RULES.glob("*.smk"):
+        if rules.stem != "common":
+            assert (PACKAGE_DIR / rules.stem / "stages.py").is_file(), rules.name
+
+
+RULE = re.compile(
+    r"^[ \t]*(?:rule|checkpoint) (\w+):\n(.*?)(?=^[ \t]*(?:rule|checkpoint) |\Z)", re.M | re.S
+)
+SCRIPT = re.compile(r'script:\s*f?"[^"]*/(\w+\.py)"')
+LIBRARY = re.compile(r'library_code\("([\w.]+)"\)')
+
+
+def rules_with_scripts() -> list[tuple[str, str, str]]:
+    """(rule file: rule, script, the stage its library_code names) of every scripted rule."""
+    found = []
+    for rules in sorted(RULES.glob("*.smk")):
+        for name, body in RULE.findall(rules.read_text(encoding="utf-8")):
+            script = SCRIPT.search(body)
+            if script:
+                library = LIBRARY.search(body)
+                stage = library.group(1) if library else ""
+                found.append((f"{rules.name}: {name}", script.group(1), stage))
+    return found
+
+
+def called_stages(script: Path) -> set[str]:
+    """The sparsebench functions a script calls, as "module.function" under sparsebench."""
+    tree = ast.parse(script.read_text(encoding="utf-8"))
+    bindings: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("sparse"):
+            for alias in node.names:
+                bindings[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    calls = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            if func.value.id in bindings:
+                calls.add(f"{bindings[func.value.id]}.{func.attr}")
+        elif isinstance(func, ast.Name) and func.id in bindings:
+            calls.add(bindings[func.id])
+    return {c.removeprefix("sparsebench.") for c in calls}
+
+
+def test_the_rules_are_read():
+    found = rules_with_scripts()
+    assert len(found) >= 20
+    assert ("encode.smk: term_weights", "term_weights.py", "encode.stages.term_weights") in found
+
+
+@pytest.mark.parametrize("rule, script, stage", rules_with_scripts())
+def test_a_rule_digests_the_stage_its_script_calls(rule, script, stage):
+    """rule -> script -> the stage function: the one its library_code param digests, in
+    the `stages` module of a subpackage."""
+    assert stage, f"{rule} has no library_code param"
+    assert stage in called_stages(REPO / "scripts" / script), (rule, script)
+    assert re.fullmatch(r"\w+\.stages\.\w+", stage), stage
