@@ -173,3 +173,27 @@ def test_a_rule_digests_the_stage_its_script_calls(rule, script, stage):
     assert stage, f"{rule} has no library_code param"
     assert stage in called_stages(REPO / "scripts" / script), (rule, script)
     assert re.fullmatch(r"\w+\.stages\.\w+", stage), stage
+
+
+def test_old_module_names_still_import_with_a_warning():
+    import importlib
+    import sys
+
+    from sparsebench._moved import MOVED
+
+    for old, targets in MOVED.items():
+        assert old not in MODULES, f"{old} is a module again; drop its alias"
+        assert set(targets) <= set(MODULES), old
+    sys.modules.pop("sparsebench.stages", None)
+    with pytest.warns(DeprecationWarning, match="sparsebench.stages is now"):
+        stages = importlib.import_module("sparsebench.stages")
+    from sparsebench.data.stages import prepare
+    from sparsebench.retrieve.stages import retrieve_run
+
+    assert stages.prepare is prepare and stages.retrieve_run is retrieve_run
+    with pytest.warns(DeprecationWarning):
+        from sparsebench.config import encoder_id, validate_config
+    from sparsebench.workflow.config import validate_config as validate
+    from sparsebench.workflow.params import encoder_id as encoder
+
+    assert (encoder_id, validate_config) == (encoder, validate)
