@@ -23,7 +23,7 @@ holds the title where there is one). Queries: `query_field` if given, else `text
 Judgments: (query_id, doc_id, relevance) exactly as ir_datasets gives them (graded 0-3
 for TREC DL, -1 kept for Cranfield). A (query, document) pair judged twice with the same
 grade is kept once; with different grades it is an error, as in files read by
-sparsebench.data.prepare.parse_qrels (ir_datasets qrels that grade a pair per subtopic or per
+sparsebench.data.qrels.parse_qrels (ir_datasets qrels that grade a pair per subtopic or per
 passage are not single relevance judgments).
 """
 

@@ -67,7 +67,7 @@ class _SpladeAdapter:
 
 def make_encoder(encoding: dict[str, Any], runtime: dict[str, Any] | None = None) -> Encoder:
     """The encoder of one side of a model, from its encoding settings
-    (config.encoding_params) and its speed settings (config.runtime_params)."""
+    (params.encoding_params) and its speed settings (params.runtime_params)."""
     runtime = runtime or {}
     kind = encoding["kind"]
     if kind == "bm25":

@@ -123,9 +123,12 @@ def shard_files(suffix):
     return files
 
 
-def library_code(stage):
-    """A param that reruns a rule when the sparsebench code its stage runs changes
-    (Snakemake's own `code` trigger sees only the thin script). `stage` names the
-    function the rule's script calls, under sparsebench: "encode.stages.term_weights"."""
-    stages, _, function = f"sparsebench.{stage}".rpartition(".")
-    return stage_code_digest(function, stages)
+def library_code(*stages):
+    """A param that reruns a rule when the sparsebench code its stages run changes
+    (Snakemake's own `code` trigger sees only the thin script). `stages` name the
+    functions the rule's script calls, under sparsebench: "encode.stages.term_weights"."""
+    digests = []
+    for stage in stages:
+        where, _, function = f"sparsebench.{stage}".rpartition(".")
+        digests.append(stage_code_digest(function, where))
+    return digests[0] if len(digests) == 1 else " ".join(digests)

@@ -18,7 +18,7 @@ rule evaluate:
         per_query="results/eval/{model}/{dataset}/per_query.tsv",
         manifest="results/eval/{model}/{dataset}/manifest.json",
     params:
-        library=library_code("evaluate.stages.evaluate"),
+        library=library_code("evaluate.stages.evaluate", "evaluate.stages.evaluation_manifest"),
         evaluation=lambda wc: sbparams.evaluation_params(config, wc.dataset),
         model=lambda wc: sbparams.model_fingerprint(model_config(wc), language(wc)),
     log:
