@@ -7,7 +7,6 @@ calls; the Python API calls the same functions.
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +19,6 @@ from sparsebench.data.collection import (
 from sparsebench.data.download import beir_archive, beir_md5, download, verify_archive
 from sparsebench.data.prepare import prepare_dataset
 from sparsebench.errors import DataError
-
-log = logging.getLogger(__name__)
 
 
 def download_beir(
