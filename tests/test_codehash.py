@@ -108,3 +108,11 @@ def test_editing_one_stage_function_changes_only_its_digest(package_copy):
 def test_an_unknown_stage_is_an_error():
     with pytest.raises(KeyError, match="no function 'encode_everything'"):
         codehash.stage_code_digest("encode_everything", "sparsebench.encode.stages")
+    with pytest.raises(KeyError, match="'encode_everything' is defined in no stages module"):
+        codehash.stage_code_digest("encode_everything")
+
+
+def test_a_stage_is_found_in_its_subpackage():
+    for stage, module in STAGES.items():
+        assert codehash.stage_module(stage) == module
+        assert codehash.stage_code_digest(stage) == codehash.stage_code_digest(stage, module)

@@ -122,9 +122,23 @@ def _dependencies(node: Node) -> set[Node]:
     return found
 
 
+def stage_module(function: str) -> str:
+    """The `stages` module of the subpackage that defines stage `function`."""
+    found = [
+        module
+        for path in sorted(PACKAGE_DIR.glob("*/stages.py"))
+        if function in _definitions(module := f"{PACKAGE}.{path.parent.name}.stages")
+    ]
+    if len(found) != 1:
+        where = " and ".join(found) or "no stages module"
+        raise KeyError(f"stage {function!r} is defined in {where}: name its module")
+    return found[0]
+
+
 @cache
-def stage_code(function: str, module: str) -> tuple[Node, ...]:
+def stage_code(function: str, module: str | None = None) -> tuple[Node, ...]:
     """Every (module, definition) the stage function reaches, sorted."""
+    module = module or stage_module(function)
     if function not in _definitions(module):
         raise KeyError(f"{module} has no function {function!r}")
     reached: set[Node] = set()
@@ -137,16 +151,19 @@ def stage_code(function: str, module: str) -> tuple[Node, ...]:
     return tuple(sorted(reached))
 
 
-def stage_modules(function: str, module: str) -> list[str]:
+def stage_modules(function: str, module: str | None = None) -> list[str]:
     """The sparsebench modules (other than `module`) with a function, class or constant
     that the stage reaches."""
+    module = module or stage_module(function)
     return sorted({m for m, name in stage_code(function, module) if name != MODULE_BODY} - {module})
 
 
 @cache
-def stage_code_digest(function: str, module: str) -> str:
-    """sha256 (hex) of the code that stage `function` of `module` runs: the text of the
-    definitions of `module` it reaches and the whole text of every other module it uses."""
+def stage_code_digest(function: str, module: str | None = None) -> str:
+    """sha256 (hex) of the code that stage `function` of `module` (by default the stages
+    module that defines it) runs: the text of the definitions of `module` it reaches and
+    the whole text of every other module it uses."""
+    module = module or stage_module(function)
     source = _module_path(module).read_text(encoding="utf-8")
     digest = hashlib.sha256()
     for node_module, name in stage_code(function, module):
