@@ -151,6 +151,8 @@ class MeasureCalculator:
     # -- measures -----------------------------------------------------------------------
 
     def _ndcg(self, k: int, exponential: bool) -> np.ndarray:
+        """DCG@k / IDCG@k, DCG@k = sum over ranks i <= k of gain(grade_i) / log2(i + 1),
+        gain = grade (or 2^grade - 1); IDCG@k is DCG@k of the judgments sorted by grade."""
         r = self.r
 
         def gain(grade: np.ndarray) -> np.ndarray:
@@ -168,11 +170,13 @@ class MeasureCalculator:
         return _divide(dcg, idcg)
 
     def _average_precision(self, k: int | None) -> np.ndarray:
+        """AP(@k) = (1 / R) * sum over relevant ranks i (<= k) of P@i; R = all relevant."""
         query, rank, hits = self._relevant_rows
         keep = slice(None) if k is None else rank <= k
         return _divide(self._per_query(query[keep], hits[keep] / rank[keep]), self._num_rel)
 
     def _reciprocal_rank(self, k: int | None) -> np.ndarray:
+        """1 / rank of the first relevant document (0 if none, or none within k)."""
         query, rank, hits = self._relevant_rows
         first = hits == 1
         if k is not None:
@@ -182,11 +186,14 @@ class MeasureCalculator:
         return out
 
     def _r_precision(self) -> np.ndarray:
+        """Relevant in the top R / R, R = all relevant."""
         query, rank, _ = self._relevant_rows
         within = rank <= self.r.num_relevant[query]
         return _divide(self._per_query(query[within]), self._num_rel)
 
     def _bpref(self) -> np.ndarray:
+        """(1 / R) * sum over retrieved relevant d of 1 - min(n_d, R) / min(N, R): n_d judged
+        non-relevant documents ranked above d, N all judged non-relevant (trec_eval)."""
         r = self.r
         nonrel = r.row_judged & (r.row_grade >= 0) & (r.row_grade < r.relevance_level)
         # judged non-relevant rows ranked above each row, counted within its query
