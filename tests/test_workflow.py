@@ -277,9 +277,9 @@ def test_touching_a_dataset_source_reruns_only_its_column(experiment, change):
 @pytest.mark.parametrize(
     ("module", "first"),
     [
-        ("weighting.py", {"term_weights"}),
-        ("retrieval.py", {"retrieve"}),
-        ("measures.py", set()),  # evaluate, and the significance report, read measures
+        ("encode/weighting.py", {"term_weights"}),
+        ("retrieve/scipy_backend.py", {"retrieve"}),
+        ("evaluate/measures.py", set()),  # evaluate, and the significance report, read measures
     ],
 )
 def test_editing_the_library_code_of_a_stage_reruns_that_stage(experiment, tmp_path, module, first):
