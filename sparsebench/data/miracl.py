@@ -20,15 +20,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from sparsebench.data.hub import (
-    corpus_batch,
-    fetch_file,
-    is_local,
-    read_topics,
-    resolved_commits,
-    stream_records,
-    unknown_name,
-)
+from sparsebench.data import hub
 from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -53,10 +45,10 @@ MIRACL_JUDGED = ("train", "dev")
 def miracl_problems(language: str, split: str) -> list[tuple[str, str]]:
     """What is wrong with a MIRACL language and split, as (key, message) pairs."""
     if language not in MIRACL_SPLITS:
-        return [("language", unknown_name("MIRACL", "language", language, list(MIRACL_SPLITS)))]
+        return [("language", hub.unknown_name("MIRACL", "language", language, list(MIRACL_SPLITS)))]
     splits = MIRACL_SPLITS[language]
     if split not in splits:
-        return [("split", unknown_name(f"MIRACL {language}", "split", split, splits))]
+        return [("split", hub.unknown_name(f"MIRACL {language}", "split", split, splits))]
     if split not in MIRACL_JUDGED:
         judged = " or ".join(s for s in MIRACL_JUDGED if s in splits)
         return [
@@ -84,7 +76,7 @@ class MiraclSource:
 
     def check(self) -> None:
         for source in (self.corpus, self.topics):
-            if source.startswith((".", "/", "~")) and not is_local(source):
+            if source.startswith((".", "/", "~")) and not hub.is_local(source):
                 raise DataError(f"MIRACL source folder {source} does not exist")
         if not self.topics_files:
             for _, message in miracl_problems(self.language, self.split):
@@ -92,8 +84,8 @@ class MiraclSource:
 
     def corpus_batches(self) -> Iterator[pa.RecordBatch]:
         pattern = self.corpus_files or f"miracl-corpus-v1.0-{self.language}/*.jsonl*"
-        for records in stream_records(self.corpus, pattern, revision=self.revision):
-            yield corpus_batch(records, "docid", "title" in records)
+        for records in hub.stream_records(self.corpus, pattern, revision=self.revision):
+            yield hub.corpus_batch(records, "docid", "title" in records)
 
     def _prefix(self) -> str:
         return f"miracl-v1.0-{self.language}"
@@ -104,15 +96,19 @@ class MiraclSource:
         from sparsebench.data.qrels import parse_qrels
 
         name = f"{self._prefix()}-{self.split}.tsv"
-        topics = fetch_file(self.topics, f"{self._prefix()}/topics/topics.{name}", self.revision)
-        qrels_path = fetch_file(self.topics, f"{self._prefix()}/qrels/qrels.{name}", self.revision)
-        return read_topics(topics), parse_qrels(qrels_path.open("rb"), what=str(qrels_path))
+        topics = hub.fetch_file(
+            self.topics, f"{self._prefix()}/topics/topics.{name}", self.revision
+        )
+        qrels_path = hub.fetch_file(
+            self.topics, f"{self._prefix()}/qrels/qrels.{name}", self.revision
+        )
+        return hub.read_topics(topics), parse_qrels(qrels_path.open("rb"), what=str(qrels_path))
 
     def _examples(self) -> tuple[pa.Table, pd.DataFrame]:
         """Records of query_id, query, positive_passages and negative_passages; judged
         negatives become grade 0."""
         ids, texts, rows = [], [], []
-        for records in stream_records(self.topics, self.topics_files, revision=self.revision):
+        for records in hub.stream_records(self.topics, self.topics_files, revision=self.revision):
             for qid, query, positives, negatives in zip(
                 records["query_id"],
                 records["query"],
@@ -136,5 +132,5 @@ class MiraclSource:
             "language": self.language,
             "split": self.split,
             "revision": self.revision,
-            "commits": resolved_commits(self.corpus, self.topics),
+            "commits": hub.resolved_commits(self.corpus, self.topics),
         }

@@ -20,15 +20,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from sparsebench.data.hub import (
-    corpus_batch,
-    fetch_file,
-    is_local,
-    read_topics,
-    resolved_commits,
-    stream_records,
-    unknown_name,
-)
+from sparsebench.data import hub
 from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -55,12 +47,12 @@ MMARCO_LANGUAGES = {
 def mmarco_problems(language: str, query_language: str | None, split: str) -> list[tuple[str, str]]:
     """What is wrong with an mMARCO entry's languages and split, as (key, message) pairs."""
     problems = [
-        (key, unknown_name("mMARCO", "language", code, list(MMARCO_LANGUAGES)))
+        (key, hub.unknown_name("mMARCO", "language", code, list(MMARCO_LANGUAGES)))
         for key, code in (("language", language), ("query_language", query_language))
         if code is not None and code not in MMARCO_LANGUAGES
     ]
     if split not in MMARCO_SPLITS:
-        problems.append(("split", unknown_name("mMARCO", "split", split, MMARCO_SPLITS)))
+        problems.append(("split", hub.unknown_name("mMARCO", "split", split, MMARCO_SPLITS)))
     return problems
 
 
@@ -96,7 +88,7 @@ class MmarcoSource:
 
     def _name(self, code: str) -> str:
         if code not in MMARCO_LANGUAGES:
-            raise DataError(unknown_name("mMARCO", "language", code, list(MMARCO_LANGUAGES)))
+            raise DataError(hub.unknown_name("mMARCO", "language", code, list(MMARCO_LANGUAGES)))
         return MMARCO_LANGUAGES[code]
 
     def check(self) -> None:
@@ -113,17 +105,17 @@ class MmarcoSource:
             self.corpus_files
             or f"data/google/collections/{self._name(self.language)}_collection.tsv"
         )
-        for records in stream_records(
+        for records in hub.stream_records(
             self.corpus, pattern, columns=["id", "text"], revision=self.revision
         ):
-            yield corpus_batch(records, "id", False)
+            yield hub.corpus_batch(records, "id", False)
 
     def queries_and_qrels(self) -> tuple[pa.Table, pd.DataFrame]:
         from sparsebench.data.qrels import parse_qrels
 
         language = self._name(self.query_language or self.language)
         relative = self.queries_files or MMARCO_QUERIES[self.split].format(language=language)
-        queries = read_topics(fetch_file(self.queries, relative, self.revision))
+        queries = hub.read_topics(hub.fetch_file(self.queries, relative, self.revision))
         with self._qrels_file() as path:
             return queries, parse_qrels(Path(path).open("rb"), what=str(path))
 
@@ -131,7 +123,7 @@ class MmarcoSource:
     def _qrels_file(self):
         qrels = self.qrels
         if qrels is None:
-            yield fetch_file(self.queries, MMARCO_QRELS[self.split], self.revision)
+            yield hub.fetch_file(self.queries, MMARCO_QRELS[self.split], self.revision)
         elif qrels.startswith(("http://", "https://")):
             import tempfile
 
@@ -143,9 +135,9 @@ class MmarcoSource:
                 target = Path(folder) / "qrels.tsv"
                 download(qrels, target, self.qrels_md5)
                 yield target
-        elif ":" in qrels and not is_local(qrels):
+        elif ":" in qrels and not hub.is_local(qrels):
             repo, relative = qrels.split(":", 1)
-            yield fetch_file(repo, relative, self.revision)
+            yield hub.fetch_file(repo, relative, self.revision)
         else:
             path = Path(qrels).expanduser()
             if not path.is_file():
@@ -161,5 +153,5 @@ class MmarcoSource:
             "split": self.split,
             "qrels": self.qrels or f"{self.queries}:{MMARCO_QRELS.get(self.split)}",
             "revision": self.revision,
-            "commits": resolved_commits(self.corpus, self.queries),
+            "commits": hub.resolved_commits(self.corpus, self.queries),
         }

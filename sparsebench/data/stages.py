@@ -1,8 +1,5 @@
 """The data stages (rules in workflow/rules/data.smk): download a collection and
 put it in canonical form.
-
-The Snakemake scripts only unpack their inputs, outputs and params into these
-calls; the Python API calls the same functions.
 """
 
 from __future__ import annotations

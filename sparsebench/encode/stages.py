@@ -1,9 +1,6 @@
 """The encoding stages (rules in workflow/rules/encode.smk): documents encoded shard by
 shard, stacked into one matrix, weighed (BM25 saturation, IDF, pruning); queries encoded
 in the corpus vocabulary.
-
-The Snakemake scripts only unpack their inputs, outputs and params into these
-calls; the Python API calls the same functions.
 """
 
 from __future__ import annotations

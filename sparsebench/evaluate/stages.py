@@ -1,8 +1,5 @@
 """The evaluation stages (rules in workflow/rules/evaluate.smk): metrics per run,
 significance tests across runs, the leaderboard.
-
-The Snakemake scripts only unpack their inputs, outputs and params into these
-calls; the Python API calls the same functions.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
 """The report stages (rules in workflow/rules/report.smk): the figures and tables of
 `snakemake --report`.
-
-The Snakemake scripts only unpack their inputs, outputs and params into these
-calls; the Python API calls the same functions.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
 """The retrieval stages (rules in workflow/rules/retrieve.smk): a TREC run per (model,
 dataset), searched here or imported from elsewhere.
-
-The Snakemake scripts only unpack their inputs, outputs and params into these
-calls; the Python API calls the same functions.
 """
 
 from __future__ import annotations

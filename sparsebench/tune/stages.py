@@ -1,8 +1,5 @@
 """The tuning stage (rule in workflow/rules/tune.smk): a parameter sweep's variants
 scored, one chosen honestly, its run composed.
-
-The Snakemake scripts only unpack their inputs, outputs and params into these
-calls; the Python API calls the same functions.
 """
 
 from __future__ import annotations
