@@ -92,15 +92,15 @@ elif name == "retrieve":
 elif name == "vocabulary":
     partitions.write_vocabulary(terms, folder / "parts/vocab.txt")
 elif name == "statistics":
-    partitions.statistics_stage(npz, terms, folder / "parts/vocab.txt", weighting,
+    partitions.partition_statistics(npz, terms, folder / "parts/vocab.txt", weighting,
                                 folder / f"parts/{args['p']}/statistics.npz")
 elif name == "global":
-    partitions.global_statistics_stage(
+    partitions.global_statistics(
         [folder / f"parts/{p}/statistics.npz" for p in range(args["count"])], weighting,
         folder / "parts/vocab.txt", folder / "parts/statistics.npz", folder / "parts/idf.npy",
         folder / "parts/stats.json")
 elif name == "postings":
-    partitions.postings_stage(npz, terms, folder / "parts/vocab.txt", folder / "corpus.parquet",
+    partitions.partition_postings(npz, terms, folder / "parts/vocab.txt", folder / "corpus.parquet",
                               range(*args["rows"]), weighting, folder / "parts/statistics.npz",
                               folder / f"parts/{args['p']}/postings.npz",
                               folder / f"parts/{args['p']}/doc_ids.txt")

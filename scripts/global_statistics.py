@@ -1,11 +1,10 @@
-"""Snakemake script of rule global_statistics:
-sparsebench.partitions.stages.global_statistics_stage."""
+"""Snakemake script of rule global_statistics: sparsebench.partitions.stages.global_statistics."""
 
 from sparsebench.partitions import stages
 from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "global_statistics"):
-    stages.global_statistics_stage(
+    stages.global_statistics(
         list(snakemake.input.partitions),
         dict(snakemake.params.weighting),
         snakemake.input.vocab,

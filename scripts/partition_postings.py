@@ -1,11 +1,11 @@
-"""Snakemake script of rule partition_postings: sparsebench.partitions.stages.postings_stage."""
+"""Snakemake script of rule partition_postings: sparsebench.partitions.stages.partition_postings."""
 
 from sparsebench.partitions import stages
 from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "partition_postings"):
     rows = snakemake.params.rows
-    stages.postings_stage(
+    stages.partition_postings(
         list(snakemake.input.npz),
         list(snakemake.input.terms),
         snakemake.input.vocab,

@@ -105,14 +105,14 @@ def partitioned(
     stats = []
     for p, shards in enumerate(groups):
         stats.append(out / f"{p}.stats.npz")
-        partitions.statistics_stage(
+        partitions.partition_statistics(
             [npzs[s] for s in shards],
             [terms[s] for s in shards],
             out / "vocab.txt",
             weighting,
             stats[-1],
         )
-    partitions.global_statistics_stage(
+    partitions.global_statistics(
         stats,
         weighting,
         out / "vocab.txt",
@@ -124,7 +124,7 @@ def partitioned(
     runs = []
     for p, shards in enumerate(groups):
         rows = range(shards.start * shard_size, min(shards.stop * shard_size, total))
-        partitions.postings_stage(
+        partitions.partition_postings(
             [npzs[s] for s in shards],
             [terms[s] for s in shards],
             out / "vocab.txt",

@@ -209,7 +209,7 @@ def merge_runs(
 # --- the stages (one Snakemake rule each) --------------------------------------------------
 
 
-def statistics_stage(
+def partition_statistics(
     shard_npzs: Sequence[str | Path],
     shard_terms: Sequence[str | Path],
     vocab: str | Path,
@@ -229,8 +229,8 @@ def statistics_stage(
     return statistics
 
 
-def global_statistics_stage(
-    partition_statistics: Sequence[str | Path],
+def global_statistics(
+    partition_files: Sequence[str | Path],
     weighting: dict[str, Any],
     vocab: str | Path,
     out_statistics: str | Path,
@@ -239,24 +239,24 @@ def global_statistics_stage(
 ) -> None:
     """The corpus's statistics (sums of the partitions') and the IDF every partition and
     the queries use."""
-    statistics = summed_statistics(partition_statistics)
+    statistics = summed_statistics(partition_files)
     weights = corpus_idf(weighting, statistics, vocab)
     record = term_statistics_record(weighting, statistics, weights, int(statistics.df.sum()))
-    record["partitions"] = len(partition_statistics)
+    record["partitions"] = len(partition_files)
     log.info("global statistics: %s", record)
     save_statistics(out_statistics, statistics)
     save_array(out_idf, weights)
     write_json(out_stats, record)
 
 
-def postings_stage(
+def partition_postings(
     shard_npzs: Sequence[str | Path],
     shard_terms: Sequence[str | Path],
     vocab: str | Path,
     corpus: str | Path,
     rows: range,
     weighting: dict[str, Any],
-    global_statistics: str | Path,
+    statistics_path: str | Path,
     out_postings: str | Path,
     out_doc_ids: str | Path,
 ) -> None:
@@ -269,6 +269,6 @@ def postings_stage(
             f"of corpus rows {rows.start}..{rows.stop - 1}"
         )
     save_postings(
-        out_postings, document_weights(matrix, weighting, load_statistics(global_statistics))
+        out_postings, document_weights(matrix, weighting, load_statistics(statistics_path))
     )
     partition_doc_ids(corpus, rows, out_doc_ids)

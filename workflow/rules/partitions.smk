@@ -87,7 +87,7 @@ rule partition_statistics:
     output:
         statistics=f"{PARTITION_DIR}/statistics.npz",
     params:
-        library=library_code("partitions.stages.statistics_stage"),
+        library=library_code("partitions.stages.partition_statistics"),
         weighting=lambda wc: sbparams.weighting_params(model_config(wc)),
     resources:
         mem_mb=lambda wc, input: jobresources.partition_memory_mb(list(input.npz)),
@@ -113,7 +113,7 @@ rule global_statistics:
         idf=f"{MODEL_DIR}/idf.npy",
         stats=f"{MODEL_DIR}/term_stats.json",
     params:
-        library=library_code("partitions.stages.global_statistics_stage"),
+        library=library_code("partitions.stages.global_statistics"),
         weighting=lambda wc: sbparams.weighting_params(model_config(wc)),
     conda:
         ENV_CPU
@@ -139,7 +139,7 @@ rule partition_postings:
         postings=f"{PARTITION_DIR}/postings.npz",
         doc_ids=f"{PARTITION_DIR}/doc_ids.txt",
     params:
-        library=library_code("partitions.stages.postings_stage"),
+        library=library_code("partitions.stages.partition_postings"),
         weighting=lambda wc: sbparams.weighting_params(model_config(wc)),
         rows=partition_rows,
     resources:
