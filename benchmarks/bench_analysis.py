@@ -1,5 +1,5 @@
 """BM25 analysis speed: Lucene's analyzer (sparsebench.encode.analysis now) against the former
-regex analyzer (sparsebench/encode/analysis.py of another commit, HEAD by default), in one run.
+regex analyzer (the analysis module of another commit, HEAD by default), in one run.
 
 Each analyzer runs as the encode stage runs it (TermCountEncoder: analyze_batch over
 batches of 20,000 texts), in its own process (peak RSS is per process), best of
@@ -32,6 +32,9 @@ import numpy as np
 import pyarrow as pa
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from bench_metrics import machine, peak_rss_mb  # noqa: E402
+
 ROOT = HERE.parent
 SHARED = ROOT.parent / "shared" / "data"
 BATCH = 20_000  # TermCountEncoder.batch_size
@@ -71,13 +74,17 @@ def mixed(texts: list[str], share: float = 0.05, seed: int = 0) -> list[str]:
 
 
 def old_analyzer_module(commit: str, folder: Path):
-    """sparsebench/encode/analysis.py of `commit`, imported as a module of its own."""
-    source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{commit}:sparsebench/encode/analysis.py"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
+    """The analysis module of `commit` (sparsebench/encode/analysis.py, or before the
+    subpackages sparsebench/analysis.py), imported as a module of its own."""
+    for where in ("sparsebench/encode/analysis.py", "sparsebench/analysis.py"):
+        shown = subprocess.run(
+            ["git", "-C", str(ROOT), "show", f"{commit}:{where}"], capture_output=True, text=True
+        )
+        if shown.returncode == 0:
+            source = shown.stdout
+            break
+    else:
+        raise SystemExit(f"commit {commit} has no analysis module")
     path = folder / "old_analysis.py"
     path.write_text(source, encoding="utf-8")
     spec = importlib.util.spec_from_file_location("old_analysis", path)
@@ -91,8 +98,9 @@ def dfa_share(texts: list[str]) -> float:
     """The share of the characters that the new tokenizer leaves to the DFA: runs
     between separators holding a character outside the ten classes of ASCII."""
     from sparsebench.encode import lucene_tokenizer as lt
+    from sparsebench.encode.strings import string_buffers
 
-    offsets, data = lt.string_buffers(pa.array(texts, pa.string()))
+    offsets, data = string_buffers(pa.array(texts, pa.string()))
     position = np.flatnonzero((data & 0xC0) != 0x80)
     classes = lt.character_classes(lt._decode_utf8(data, position))
     text_start = np.searchsorted(position, offsets[:-1])
@@ -135,9 +143,6 @@ def child(impl: str, name: str, copies: int, repeat: int, commit: str, out: str)
         digests += [
             hashlib.md5("\n".join(part).encode()).hexdigest() for part in np.split(words, split)
         ]
-    sys.path.insert(0, str(HERE))
-    from bench_metrics import peak_rss_mb
-
     Path(out).write_text(
         json.dumps(
             {
@@ -152,21 +157,6 @@ def child(impl: str, name: str, copies: int, repeat: int, commit: str, out: str)
     )
 
 
-def machine() -> str:
-    import os
-    import platform
-    from importlib import metadata
-
-    lines = Path("/proc/cpuinfo").read_text().splitlines()
-    cpu = next((x.split(":", 1)[1].strip() for x in lines if x.startswith("model name")), "")
-    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return (
-        f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB, Python {platform.python_version()}, "
-        f"numpy {np.__version__}, pyarrow {pa.__version__}, "
-        f"PyStemmer {metadata.version('PyStemmer')}"
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--copies", type=int, default=8)
@@ -178,7 +168,7 @@ def main() -> None:
         impl, name, copies, repeat, commit, out = args.child
         child(impl, name, int(copies), int(repeat), commit, out)
         return
-    print(f"Machine: {machine()}")
+    print(f"Machine: {machine(('pyarrow', 'PyStemmer'))}")
     print()
     header = "| collection | documents | MB | analyzer | seconds | documents/s | MB/s | tokens |"
     print(header + " peak RSS (MiB) |")

@@ -137,7 +137,10 @@ def measure(impl: str, run_path: Path, qrels_path: Path, folder: Path) -> dict:
     return result
 
 
-def machine() -> str:
+def machine(packages: tuple[str, ...] = ("pandas", "pytrec_eval-terrier")) -> str:
+    """The CPU, cores, memory, Python and numpy, and the versions of `packages`."""
+    from importlib import metadata
+
     cpu = platform.processor() or platform.machine()
     try:
         lines = Path("/proc/cpuinfo").read_text().splitlines()
@@ -145,12 +148,10 @@ def machine() -> str:
     except OSError:
         pass
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    from importlib import metadata
-
+    versions = "".join(f", {name} {metadata.version(name)}" for name in packages)
     return (
         f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB, Python {platform.python_version()}, "
-        f"numpy {np.__version__}, pandas {metadata.version('pandas')}, "
-        f"pytrec_eval-terrier {metadata.version('pytrec_eval-terrier')}"
+        f"numpy {np.__version__}{versions}"
     )
 
 

@@ -5,7 +5,7 @@ terms) and SPLADE-like (documents of ~150 weighted terms out of a 30,522 vocabul
 queries of ~30). Each run compares, on the same corpus and queries, in one process per
 implementation (peak RSS is per process):
 
-  sparsebench   retrieval.retrieve (term-major products, bounded blocks, threads)
+  sparsebench   retrieve.scipy_backend.retrieve (term-major products, bounded blocks, threads)
   baseline      the same, from another checkout of sparsebench (--baseline DIR), to
                 compare two versions in one run
   reference     the usual loop: per query a dense query vector, corpus.dot in float64
@@ -24,6 +24,7 @@ the slower runs measure the neighbours).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -95,18 +96,21 @@ def best_of(repeat: int, work) -> dict:
 
 
 def run_sparsebench(folder: Path, k: int, repeat: int) -> dict:
-    from sparsebench.retrieve.scipy_backend import retrieve
+    try:
+        from sparsebench.retrieve.scipy_backend import retrieve
+    except ImportError:  # a baseline checkout from before the subpackages
+        from sparsebench.retrieval import retrieve
 
     # as the retrieve stage: the term-major copy of the corpus only (postings.npz), held
-    # in float64, the precision retrieval sums in (a version before sparsebench.retrieve.exactscores
-    # summed in float32 and took the file as it is)
+    # in float64, the precision retrieval sums in (a version before exactscores summed in
+    # float32 and took the file as it is)
     postings = sp.load_npz(folder / "postings.npz").tocsr()
-    try:
-        from sparsebench.retrieve.exactscores import corpus_operand
-
-        postings = corpus_operand(postings)
-    except ImportError:
-        pass
+    for where in ("sparsebench.retrieve.exactscores", "sparsebench.exactscores"):
+        try:
+            postings = importlib.import_module(where).corpus_operand(postings)
+            break
+        except ImportError:
+            continue
     queries = sp.load_npz(folder / "queries.npz").tocsr()
     weights = np.load(folder / "idf.npy")
     doc_ids = np.array([f"d{i:08d}" for i in range(postings.shape[1])], dtype=object)

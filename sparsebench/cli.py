@@ -7,6 +7,7 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from sparsebench.errors import DataError, SparsebenchError
 from sparsebench.evaluate.measures import DEFAULT_CUTOFFS, default_metric_names, parse_metric_name
@@ -207,8 +208,6 @@ def run_names(paths: Sequence[str]) -> list[str]:
     its path that no other run's path ends with, leaving out the trailing parts every run
     shares (a/x.trec, b/x.trec: a, b; x/a.trec, y/a.trec, b.trec: x/a.trec, y/a.trec,
     b.trec)."""
-    from pathlib import Path
-
     parts = [Path(p).resolve().parts for p in paths]
     for path, these in zip(paths, parts, strict=True):
         if parts.count(these) > 1:
@@ -229,8 +228,6 @@ def run_names(paths: Sequence[str]) -> list[str]:
 def dataset_name(qrels: str) -> str:
     """The dataset a qrels file belongs to: the folder holding qrels/ (name/qrels/test.tsv),
     the folder of a prepared dataset's qrels.tsv, or else the file's name."""
-    from pathlib import Path
-
     path = Path(qrels).resolve()
     if path.parent.name == "qrels" and path.parent.parent.name:
         return path.parent.parent.name
@@ -335,8 +332,6 @@ def _evaluate(args: argparse.Namespace) -> str:
 
 
 def _dataset_stats(args: argparse.Namespace) -> str:
-    from pathlib import Path
-
     from sparsebench.data.collection import FolderSource, ZipSource
     from sparsebench.data.stats import collection_stats, stats_markdown
 

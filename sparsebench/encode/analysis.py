@@ -35,11 +35,12 @@ import pyarrow.compute as pc
 import Stemmer
 
 from sparsebench.encode.lucene_porter import PorterStemmer
-from sparsebench.encode.lucene_tokenizer import (
+from sparsebench.encode.lucene_tokenizer import tokenize_batch
+from sparsebench.encode.strings import (
+    as_string_array,
     span_indices,
     string_buffers,
     strings_from_buffers,
-    tokenize_batch,
 )
 from sparsebench.errors import ConfigError
 
@@ -216,13 +217,7 @@ class Analyzer:
     ) -> tuple[np.ndarray, pa.Array]:
         """Unstemmed tokens of every text: (text index per token, token strings), in text
         order (with the cjk tokenizer, a text's bigrams come after its other tokens)."""
-        if isinstance(texts, pa.ChunkedArray):
-            array = texts.combine_chunks()
-        elif isinstance(texts, pa.Array):
-            array = texts
-        else:
-            array = pa.array(texts, type=pa.string())
-        array = pc.fill_null(array, "")
+        array = as_string_array(texts)
         bigrams = None
         if self.tokenizer == "cjk":  # runs of unspaced scripts are set aside for bigrams
             runs = pc.split_pattern_regex(array, f"[^{_UNSPACED}]+")
@@ -238,8 +233,9 @@ class Analyzer:
         if self.lowercase:
             tokens = pc.utf8_lower(tokens)
         if bigrams is not None and len(bigrams):
-            order = np.argsort(np.concatenate([text_index, run_index[source]]), kind="stable")
-            text_index = np.concatenate([text_index, run_index[source]])[order]
+            text_index = np.concatenate([text_index, run_index[source]])
+            order = np.argsort(text_index, kind="stable")
+            text_index = text_index[order]
             tokens = pa.concat_arrays([tokens, bigrams]).take(order)
         keep = pc.and_(
             pc.greater(pc.utf8_length(tokens), 0),
@@ -301,17 +297,11 @@ def strip_possessive(tokens: pa.Array) -> pa.Array:
 def character_bigrams(tokens: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """Overlapping character bigrams of each token (a one-character token stays whole):
     (index of the source token, bigram). Built from the UTF-8 buffers, no Python loop."""
-    tokens = pa.concat_arrays([tokens.cast(pa.string())])  # offset 0, one buffer
     n = len(tokens)
     if n == 0:
         return np.zeros(0, np.int64), pa.array([], pa.string())
-    offsets = np.frombuffer(tokens.buffers()[1], dtype=np.int32, count=n + 1).astype(np.int64)
-    data = (
-        np.frombuffer(tokens.buffers()[2], dtype=np.uint8)
-        if tokens.buffers()[2]
-        else np.zeros(0, np.uint8)
-    )
-    lead = np.nonzero((data[offsets[0] : offsets[-1]] & 0xC0) != 0x80)[0] + offsets[0]
+    offsets, data = string_buffers(tokens)
+    lead = np.flatnonzero((data & 0xC0) != 0x80)  # the first byte of each character
     owner = np.searchsorted(offsets, lead, side="right") - 1
     first_lead = np.searchsorted(lead, offsets[:-1])
     local = np.arange(len(lead)) - first_lead[owner]
@@ -321,10 +311,4 @@ def character_bigrams(tokens: pa.Array) -> tuple[np.ndarray, pa.Array]:
     end = np.where(local + 2 < count, lead[two_ahead], token_end)
     emit = (local + 1 < count) | (count == 1)
     start, end, source = lead[emit], end[emit], owner[emit]
-    lengths = end - start
-    new_offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
-    gather = np.repeat(start - new_offsets[:-1], lengths) + np.arange(int(new_offsets[-1]))
-    array = pa.StringArray.from_buffers(
-        len(start), pa.py_buffer(new_offsets.tobytes()), pa.py_buffer(data[gather].tobytes())
-    )
-    return source, array
+    return source, strings_from_buffers(data[span_indices(start, end)], end - start)

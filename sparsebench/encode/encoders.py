@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from sparsebench.encode.analysis import Analyzer
 from sparsebench.encode.sparse import LabelledCSR, counts_matrix, iter_row_blocks, stack_labelled
+from sparsebench.encode.strings import as_string_array
 from sparsebench.errors import ConfigError
 from sparsebench.progress import progress
 
@@ -45,14 +46,6 @@ class TermCountEncoder:
                 parts.append(self._encode_batch(array.slice(start, stop - start)))
                 bar.update(stop - start)
         return stack_labelled(parts or [self._encode_batch(array)])
-
-
-def as_string_array(texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> pa.Array:
-    if isinstance(texts, pa.ChunkedArray):
-        return texts.combine_chunks()
-    if isinstance(texts, pa.Array):
-        return texts
-    return pa.array(list(texts), type=pa.string())
 
 
 class _SpladeAdapter:

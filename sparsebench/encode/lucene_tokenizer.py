@@ -47,8 +47,13 @@ from importlib import resources
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from sparsebench.encode.strings import (
+    as_string_array,
+    span_indices,
+    string_buffers,
+    strings_from_buffers,
+)
 from sparsebench.errors import DataError
 
 MAX_TOKEN_LENGTH = 255  # StandardAnalyzer.DEFAULT_MAX_TOKEN_LENGTH = the scanner's buffer
@@ -213,39 +218,6 @@ _JOINS_DIGITS = _class_mask(_MID_NUM, *_MID_NUM_LET)
 _IS_JOINER = _JOINS_LETTERS | _JOINS_DIGITS
 _IS_ATTACHED = _class_mask(*_ATTACHED)
 _CLASS_OF_LEAD_BYTE = _class_of_lead_byte()
-
-
-def string_buffers(array: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets from 0, UTF-8 bytes) of a string array without nulls (no copy)."""
-    offset_type = np.dtype(np.int64 if pa.types.is_large_string(array.type) else np.int32)
-    buffers = array.buffers()
-    offsets = np.frombuffer(
-        buffers[1],
-        dtype=offset_type,
-        count=len(array) + 1,
-        offset=array.offset * offset_type.itemsize,
-    ).astype(np.int64)
-    data = (
-        np.frombuffer(buffers[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
-        if buffers[2] is not None
-        else np.zeros(0, np.uint8)
-    )
-    return offsets - offsets[0], data
-
-
-def strings_from_buffers(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
-    """A string array of concatenated UTF-8 values, cut at the given byte lengths."""
-    offsets = np.zeros(len(lengths) + 1, dtype=np.int32)
-    np.cumsum(lengths, out=offsets[1:])
-    return pa.StringArray.from_buffers(
-        len(lengths), pa.py_buffer(offsets), pa.py_buffer(values.tobytes())
-    )
-
-
-def span_indices(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Every index of the spans [starts, ends), in order."""
-    lengths = ends - starts
-    return np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
 
 
 def _decode_utf8(data: np.ndarray, position: np.ndarray) -> np.ndarray:
@@ -439,15 +411,7 @@ def tokenize_batch(
 ) -> tuple[np.ndarray, pa.Array]:
     """StandardTokenizer's tokens of every text: (text index per token, tokens), in text
     order; the same tokens as `tokenize` on each text. Nulls are empty texts."""
-    if isinstance(texts, pa.ChunkedArray):
-        array = texts.combine_chunks()
-    elif isinstance(texts, pa.Array):
-        array = texts
-    else:
-        array = pa.array(list(texts), type=pa.string())
-    if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
-        array = array.cast(pa.string())
-    array = pc.fill_null(array, "")
+    array = as_string_array(texts)
     offsets, data = string_buffers(array)
     indices, parts = [np.zeros(0, np.int64)], [pa.array([], pa.string())]
     first = 0

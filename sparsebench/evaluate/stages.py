@@ -11,7 +11,6 @@ from typing import Any
 import pandas as pd
 
 from sparsebench.data.qrels import read_qrels
-from sparsebench.errors import DataError
 from sparsebench.evaluate import comparisons, reproduction
 from sparsebench.evaluate import leaderboard as board
 from sparsebench.evaluate.comparisons import SignificanceSettings, markers, read_significance
@@ -22,6 +21,7 @@ from sparsebench.retrieve.runfile import misordered_queries, read_run
 from sparsebench.tune import sweeps
 from sparsebench.workflow import provenance
 from sparsebench.workflow.config import significance_metrics
+from sparsebench.workflow.layout import files_by_pair
 from sparsebench.workflow.params import model_fingerprint, stable_hash
 
 log = logging.getLogger(__name__)
@@ -121,21 +121,6 @@ def significance_settings(config: dict[str, Any]):
         resamples=section["resamples"],
         seed=section["seed"],
     )
-
-
-def files_by_pair(
-    models: list[str], datasets: list[str], files: list[str]
-) -> dict[tuple[str, str], str]:
-    """(model, dataset) -> file, from paths .../{model}/{dataset}/{file} (a run model may
-    cover only some datasets)."""
-    pairs = {}
-    for path in files:
-        parts = Path(path).parts
-        model, dataset = parts[-3], parts[-2]
-        if model not in models or dataset not in datasets:
-            raise DataError(f"{path} does not belong to a configured (model, dataset) pair")
-        pairs[(model, dataset)] = path
-    return pairs
 
 
 def significance(

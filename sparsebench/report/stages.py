@@ -12,10 +12,10 @@ import pandas as pd
 
 from sparsebench.evaluate.comparisons import markers, read_significance
 from sparsebench.evaluate.leaderboard import significance_note
-from sparsebench.evaluate.stages import files_by_pair
 from sparsebench.fileio import read_json, write_text
 from sparsebench.report import costs, data, figures, tables
 from sparsebench.report.style import save_figure
+from sparsebench.workflow.layout import files_by_pair
 
 log = logging.getLogger(__name__)
 

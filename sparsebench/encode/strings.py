@@ -1,0 +1,57 @@
+"""Arrow string arrays as numpy UTF-8 bytes and offsets, and back, so that text can be
+cut, filtered and rebuilt for a whole batch at once, without a Python loop over strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+
+def as_string_array(texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> pa.Array:
+    """Texts as one Arrow string array, a missing text (null) as an empty one."""
+    if isinstance(texts, pa.ChunkedArray):
+        array = texts.combine_chunks()
+    elif isinstance(texts, pa.Array):
+        array = texts
+    else:
+        array = pa.array(list(texts), type=pa.string())
+    if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
+        array = array.cast(pa.string())
+    return pc.fill_null(array, "") if array.null_count else array
+
+
+def string_buffers(array: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets from 0, UTF-8 bytes) of a string array without nulls (no copy)."""
+    offset_type = np.dtype(np.int64 if pa.types.is_large_string(array.type) else np.int32)
+    buffers = array.buffers()
+    offsets = np.frombuffer(
+        buffers[1],
+        dtype=offset_type,
+        count=len(array) + 1,
+        offset=array.offset * offset_type.itemsize,
+    ).astype(np.int64)
+    data = (
+        np.frombuffer(buffers[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
+        if buffers[2] is not None
+        else np.zeros(0, np.uint8)
+    )
+    return offsets - offsets[0], data
+
+
+def strings_from_buffers(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
+    """A string array of concatenated UTF-8 values, cut at the given byte lengths."""
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.StringArray.from_buffers(
+        len(lengths), pa.py_buffer(offsets), pa.py_buffer(values.tobytes())
+    )
+
+
+def span_indices(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Every index of the spans [starts, ends), in order."""
+    lengths = ends - starts
+    return np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
