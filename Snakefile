@@ -4,10 +4,12 @@
 #   snakemake --cores all results/eval/bm25/minibeir/metrics.json   # one (model x dataset) pair
 #   snakemake --cores all --configfile workflow/presets/beir.yaml    # a real BEIR suite
 #
-# The DAG, per (model x dataset):
-#   download -> prepare -> encode_corpus_shard (xN) -> stack_shards -> term_weights
-#   -> encode_queries -> retrieve -> evaluate;  all pairs -> significance -> leaderboard
-#   -> the visual report (results/report/; `snakemake --report report.html` packages it)
+# The DAG: per corpus (the documents one or more datasets read) download -> prepare_corpus
+#   -> encode_corpus_shard (xN, per document encoding) -> stack_shards -> term_weights (per
+#   model); per dataset prepare -> encode_queries; per (model x dataset) retrieve ->
+#   evaluate; all pairs -> significance -> leaderboard -> the visual report
+#   (results/report/; `snakemake --report report.html` packages it). The plan of it all:
+#   sparsebench.workflow.plan.
 import os
 import shlex
 import sys
@@ -21,9 +23,13 @@ sys.path.insert(0, workflow.basedir)
 
 import yaml
 
-from sparsebench.workflow.config import resolve_relative_paths, validate_config
+from sparsebench.workflow.config import (
+    experiment_settings,
+    resolve_relative_paths,
+    validate_config,
+)
 from sparsebench.errors import ConfigError
-from sparsebench.workflow.provenance import COMMAND_VARIABLE, other_experiment
+from sparsebench.provenance import COMMAND_VARIABLE, other_experiment
 
 min_version("9.0")
 
@@ -61,7 +67,7 @@ os.environ.setdefault(COMMAND_VARIABLE, shlex.join(sys.argv))
 # `snakemake --report` packages the files in results/: refuse when they were made by
 # another experiment (another --configfile), rather than mix its figures with this one's.
 if any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv):
-    _other = other_experiment(config, "results/leaderboard.manifest.json")
+    _other = other_experiment(experiment_settings(config), "results/leaderboard.manifest.json")
     if _other:
         raise WorkflowError(f"cannot package the report: {_other}")
 # Jobs import the library from this checkout, installed or not (e.g. in a conda env),

@@ -2,13 +2,11 @@
 
 from sparsebench.encode import stages
 from sparsebench.workflow.logs import stage_logging
-from sparsebench.workflow.params import encoder_model, runtime_params
+from sparsebench.workflow.plan import Plan
 
 with stage_logging(snakemake.log[0], "encode_corpus_shard"):
-    # batch size and device change speed, not vectors: read from config, not params
-    model = encoder_model(snakemake.config, snakemake.wildcards.encoder)
-    runtime = runtime_params(model, "documents")
-    runtime["threads"] = snakemake.threads
+    # batch size and device change speed, not vectors: the plan's, not params
+    runtime = Plan(snakemake.config).encodings[snakemake.wildcards.encoder].runtime
     stages.encode_corpus_shard(
         snakemake.input.corpus,
         int(snakemake.wildcards.shard),
@@ -16,5 +14,5 @@ with stage_logging(snakemake.log[0], "encode_corpus_shard"):
         dict(snakemake.params.encoding),
         snakemake.output.npz,
         snakemake.output.terms,
-        runtime=runtime,
+        runtime={**runtime, "threads": snakemake.threads},
     )

@@ -2,13 +2,11 @@
 
 from sparsebench.encode import stages
 from sparsebench.workflow.logs import stage_logging
-from sparsebench.workflow.params import encoder_model, runtime_params
+from sparsebench.workflow.plan import Plan
 
 with stage_logging(snakemake.log[0], "encode_queries"):
-    # batch size and device change speed, not vectors: read from config, not params
-    model = encoder_model(snakemake.config, snakemake.wildcards.query_encoder, "queries")
-    runtime = runtime_params(model, "queries")
-    runtime["threads"] = snakemake.threads
+    # batch size and device change speed, not vectors: the plan's, not params
+    runtime = Plan(snakemake.config).query_encodings[snakemake.wildcards.query_encoder].runtime
     stages.encode_queries(
         snakemake.input.queries,
         snakemake.input.qrels,
@@ -16,5 +14,5 @@ with stage_logging(snakemake.log[0], "encode_queries"):
         dict(snakemake.params.encoding),
         snakemake.output.queries,
         snakemake.output.query_ids,
-        runtime=runtime,
+        runtime={**runtime, "threads": snakemake.threads},
     )

@@ -1,11 +1,12 @@
-"""Snakemake script of rule evaluate: sparsebench.evaluate.stages.evaluate (+ its manifest)."""
+"""Snakemake script of rules evaluate and evaluate_tuning: sparsebench.evaluate.stages.evaluate
+(+ its manifest)."""
 
 from sparsebench.evaluate import stages
+from sparsebench.provenance import now
 from sparsebench.workflow.logs import stage_logging
-from sparsebench.workflow.provenance import now
 
 started = now()
-with stage_logging(snakemake.log[0], "evaluate"):
+with stage_logging(snakemake.log[0], snakemake.rule):
     stages.evaluate(
         snakemake.input.run,
         snakemake.input.qrels,
@@ -17,10 +18,13 @@ with stage_logging(snakemake.log[0], "evaluate"):
         snakemake.output.manifest,
         snakemake.wildcards.model,
         snakemake.wildcards.dataset,
-        dict(snakemake.config["models"][snakemake.wildcards.model]),
+        dict(snakemake.params.model),
+        dict(snakemake.params.fingerprint),
         dict(snakemake.params.evaluation),
         snakemake.input.info,
+        snakemake.input.corpus_info,
         snakemake.input.run,
         snakemake.output.metrics,
+        snakemake.output.per_query,
         started,
     )

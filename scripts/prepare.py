@@ -10,5 +10,7 @@ with stage_logging(snakemake.log[0], "prepare"):
         snakemake.wildcards.dataset,
         dict(snakemake.params.entry),
         Path(snakemake.output.info).parent,
+        documents=snakemake.input.documents,
+        corpus=snakemake.params.corpus,
         archive=snakemake.input.get("archive"),
     )

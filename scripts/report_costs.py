@@ -5,8 +5,7 @@ from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "report_costs"):
     stages.report_costs(
-        list(snakemake.input),
-        dict(snakemake.config),
+        [dict(job) for job in snakemake.params.jobs],
         snakemake.output.table,
         snakemake.output.png,
         snakemake.output.svg,

@@ -11,7 +11,8 @@ with stage_logging(snakemake.log[0], "report_query_differences"):
         snakemake.input.model,
         snakemake.input.baseline,
         snakemake.input.significance,
-        dict(snakemake.config),
+        snakemake.params.metric,
+        dict(snakemake.params.significance),
         snakemake.output.png,
         snakemake.output.svg,
     )

@@ -1,12 +1,13 @@
-"""Snakemake script of rule retrieve: sparsebench.retrieve.stages.retrieve_run."""
+"""Snakemake script of rules retrieve and retrieve_partition:
+sparsebench.retrieve.stages.retrieve_run."""
 
 from sparsebench.retrieve import stages
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "retrieve"):
-    speed = snakemake.config["retrieval"]  # batching changes speed, not results
+with stage_logging(snakemake.log[0], snakemake.rule):
+    speed = snakemake.config["retrieval"]  # batching and the backend change speed, not results
     stages.retrieve_run(
-        snakemake.input.weights,
+        snakemake.input.postings,
         snakemake.input.idf,
         snakemake.input.queries,
         snakemake.input.query_ids,
@@ -16,7 +17,7 @@ with stage_logging(snakemake.log[0], "retrieve"):
         query_batch_size=speed["query_batch_size"],
         max_block_mb=speed["max_block_mb"],
         threads=snakemake.threads,
-        backend=speed["backend"],
+        backend_choice=speed["backend"],
         device=speed["device"],
         **snakemake.params.retrieval,
     )

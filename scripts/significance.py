@@ -1,17 +1,19 @@
 """Snakemake script of rule significance: sparsebench.evaluate.stages.significance."""
 
 from sparsebench.evaluate import stages
+from sparsebench.provenance import now
 from sparsebench.workflow.logs import stage_logging
-from sparsebench.workflow.provenance import now
 
 started = now()
 
 with stage_logging(snakemake.log[0], "significance"):
     stages.significance(
+        pairs=[tuple(p) for p in snakemake.params.pairs],
         models=list(snakemake.params.models),
         datasets=list(snakemake.params.datasets),
         per_query_files=list(snakemake.input.per_query),
-        config=dict(snakemake.config),
+        settings=dict(snakemake.params.settings),
+        experiment=dict(snakemake.params.experiment),
         out_tsv=snakemake.output.table,
         out_md=snakemake.output.markdown,
         out_manifest=snakemake.output.manifest,

@@ -6,10 +6,9 @@ from sparsebench.workflow.logs import stage_logging
 with stage_logging(snakemake.log[0], "term_weights"):
     stages.term_weights(
         snakemake.input.corpus,
+        snakemake.input.vocab,
         dict(snakemake.params.weighting),
-        snakemake.output.weights,
+        snakemake.output.postings,
         snakemake.output.idf,
         snakemake.output.stats,
-        vocab=snakemake.input.vocab,
-        out_postings=snakemake.output.postings,
     )

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from sparsebench.encode import accelerators
+from sparsebench import devices as accelerators
 from sparsebench.retrieve import stages
 
 torch = pytest.importorskip("torch")
@@ -30,7 +30,7 @@ def test_a_device_file_defers_to_torch(tmp_path, monkeypatch):
 def test_no_driver_means_no_cuda_and_no_torch_import():
     code = (
         "import sys\n"
-        "from sparsebench import accelerators\n"
+        "from sparsebench import devices as accelerators\n"
         "accelerators.DEVICE_FILES = ()\n"
         "print(accelerators.cuda_available(), 'torch' in sys.modules)\n"
     )

@@ -15,12 +15,12 @@ from conftest import TINY_DOCS, TINY_QUERIES, shared_path
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from sparsebench.devices import select_device  # noqa: E402
 from sparsebench.encode.splade import (  # noqa: E402
     SpladeEncoder,
     SpladeSettings,
     TokenizerQueryEncoder,
     load_idf_json,
-    select_device,
 )
 from sparsebench.errors import ConfigError  # noqa: E402
 

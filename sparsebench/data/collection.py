@@ -140,18 +140,25 @@ class ZipSource:
 @dataclass(frozen=True)
 class FilesSource:
     """Collection files named one by one: a corpus and queries as JSON lines (BEIR) or TSV
-    (id, text / id, title, text), qrels as TREC or BEIR TSV."""
+    (id, text / id, title, text), qrels as TREC or BEIR TSV. A corpus alone (queries and
+    qrels None) is what a corpus is prepared from."""
 
     corpus: Path
-    queries: Path
-    qrels: Path
+    queries: Path | None = None
+    qrels: Path | None = None
     split: str = "test"
 
+    def _members(self) -> list[str]:
+        return [m for m in MEMBERS if getattr(self, m) is not None]
+
     def _path(self, member: str) -> Path:
-        return {"corpus": self.corpus, "queries": self.queries, "qrels": self.qrels}[member]
+        path = getattr(self, member) if member in MEMBERS else None
+        if path is None:
+            raise DataError(f"no {member} file was given")
+        return path
 
     def check(self) -> None:
-        for member in MEMBERS:
+        for member in self._members():
             if not self._path(member).is_file():
                 raise DataError(f"the {member} file {self._path(member)} does not exist")
 
@@ -170,11 +177,12 @@ class FilesSource:
         return self._path(member).stat().st_size
 
     def fingerprint(self) -> dict[str, Any]:
+        members = self._members()
         return {
             "kind": "files",
             "path": str(self.corpus.parent),
-            "sha256": {m: file_digest(self._path(m)) for m in MEMBERS},
-            "files": {m: str(self._path(m)) for m in MEMBERS},
+            "sha256": {m: file_digest(self._path(m)) for m in members},
+            "files": {m: str(self._path(m)) for m in members},
         }
 
 

@@ -285,7 +285,7 @@ class IrDatasetsSource:
             yield from self._corpus_batches()
 
     def _corpus_batches(self) -> Iterator[pa.RecordBatch]:
-        dataset = self._dataset()
+        dataset = _load(self.dataset_id)  # documents only: a corpus's id may have no queries
         title_field, text_field = doc_fields(dataset.docs_cls())
         title, text = _getter(title_field), _getter(text_field)
         with _reading(self.dataset_id, "documents"):
@@ -343,5 +343,9 @@ class IrDatasetsSource:
             "docs_count": published_docs_count(dataset),
             "doc_title_field": title_field,
             "doc_text_field": text_field,
-            "query_field": query_field(dataset.queries_cls(), self.query_field),
+            "query_field": (
+                query_field(dataset.queries_cls(), self.query_field)
+                if dataset.has_queries()
+                else None
+            ),
         }

@@ -1,10 +1,10 @@
-"""Read a BEIR-format collection into the pipeline's canonical files, checking it.
+"""Read a collection into the pipeline's canonical files, checking it.
 
-Outputs: corpus.parquet (doc_id, text), queries.parquet (query_id, text), qrels.tsv
-(query-id, corpus-id, score) and dataset.json (counts, checksums, warnings). Ids are
-strings end to end; a document's text is (title + " " + text).strip(), as BEIR builds
-it. The corpus is streamed in blocks, so memory follows the block size plus the id
-column, not the corpus text.
+A corpus: corpus.parquet (doc_id, text) and corpus.json (counts, checksums, warnings),
+streamed in blocks, so memory follows the block size plus the id column, not the corpus
+text. A dataset: queries.parquet (query_id, text), qrels.tsv (query-id, corpus-id, score)
+and dataset.json, its judgments checked against the documents of its corpus. Ids are
+strings end to end; a document's text is (title + " " + text).strip(), as BEIR builds it.
 """
 
 from __future__ import annotations
@@ -143,25 +143,59 @@ def read_queries(source: Source) -> pa.Table:
     return pa.table({"query_id": ids, "text": text}, schema=QUERIES_SCHEMA)
 
 
-def prepare_dataset(
-    source: Source, out_dir: str | Path, name: str, settings: dict[str, Any]
+def write_corpus_files(
+    source: Source | None,
+    out_dir: str | Path,
+    name: str,
+    identity: dict[str, Any],
+    sample: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Write the canonical files of one dataset into out_dir and return its summary."""
+    """corpus.parquet from `source` (unless a subsample wrote it: `sample` is its record)
+    and corpus.json; returns the summary."""
+    out_dir = Path(out_dir)
+    if source is not None:
+        log.info(
+            "preparing corpus %s from %s",
+            name,
+            source.label("corpus") if hasattr(source, "label") else source.fingerprint()["path"],
+        )
+        counts = write_corpus(source, out_dir / "corpus.parquet")
+        origin = source.fingerprint()
+    else:
+        counts, origin = {"n_docs": sample["documents"]}, None
+    summary = {
+        "name": name,
+        "identity": identity,
+        "source": origin,
+        **counts,
+        **({"subsample": sample} if sample else {}),
+        "files": {"corpus.parquet": file_digest(out_dir / "corpus.parquet")},
+    }
+    log.info("corpus %s: %d documents", name, summary["n_docs"])
+    write_json(out_dir / "corpus.json", summary)
+    return summary
+
+
+def prepare_dataset(
+    source: Source,
+    out_dir: str | Path,
+    name: str,
+    settings: dict[str, Any],
+    documents: str | Path,
+    corpus: str,
+) -> dict[str, Any]:
+    """Write the canonical queries and judgments of one dataset into out_dir, judgments
+    checked against `documents` (the corpus.parquet of its corpus, named `corpus`), and
+    return its summary."""
     out_dir = Path(out_dir)
     source.check()
     log.info("preparing %s from %s (split %s)", name, source.fingerprint()["path"], source.split)
-    corpus = write_corpus(source, out_dir / "corpus.parquet")
     queries, qrels = read_queries_and_qrels(source)
-    doc_ids = pq.read_table(out_dir / "corpus.parquet", columns=["doc_id"]).column("doc_id")
+    doc_ids = pq.read_table(documents, columns=["doc_id"]).column("doc_id")
     check_qrels(qrels, queries.column("query_id"), doc_ids)
     queries, tuning_qrels, tuning_split = _tuning_judgments(
         source, settings.get("tuning_split", "auto"), queries, qrels, doc_ids
     )
-    if settings.get("subsample"):
-        corpus["subsample"] = subsample_corpus(
-            out_dir / "corpus.parquet", doc_ids, qrels, **settings["subsample"]
-        )
-        corpus["n_docs"] = corpus["subsample"]["documents"]
     empty_queries = _warn_empty(
         queries.column("query_id"), pc.utf8_length(queries.column("text")), "queries.jsonl"
     )
@@ -176,7 +210,7 @@ def prepare_dataset(
         "split": source.split,
         "settings": settings,
         "source": source.fingerprint(),
-        **corpus,
+        "corpus": corpus,
         "n_queries": queries.num_rows,
         "n_judged_queries": int(len(judged)),
         "n_judged_queries_without_relevant": int((judged <= 0).sum()),
@@ -186,18 +220,16 @@ def prepare_dataset(
         "n_tuning_queries": int(tuning_qrels["query_id"].nunique()),
         "n_empty_queries": len(empty_queries),
         "empty_query_ids": empty_queries[:100],
-        "files": {
-            f: file_digest(out_dir / f) for f in ("corpus.parquet", "queries.parquet", "qrels.tsv")
-        },
+        "files": {f: file_digest(out_dir / f) for f in ("queries.parquet", "qrels.tsv")},
     }
     log.info(
-        "%s: %d documents, %d queries (%d judged), %d judgments, grades %s",
+        "%s: %d queries (%d judged), %d judgments, grades %s, over corpus %s",
         name,
-        summary["n_docs"],
         summary["n_queries"],
         summary["n_judged_queries"],
         summary["n_qrels"],
         summary["grades"],
+        corpus,
     )
     write_json(out_dir / "dataset.json", summary)
     return summary
@@ -278,10 +310,15 @@ def _without_evaluated_queries(tuning: pd.DataFrame, evaluated: pd.DataFrame, sp
 
 
 def subsample_corpus(
-    path: str | Path, doc_ids: pa.ChunkedArray, qrels: pd.DataFrame, documents: int, seed: int = 0
+    path: str | Path,
+    out_path: str | Path,
+    qrels: pd.DataFrame,
+    documents: int,
+    seed: int = 0,
 ) -> dict[str, Any]:
-    """Keep every judged document and random others (seeded) up to `documents` in all;
-    the Parquet file is rewritten one row group at a time."""
+    """Keep every judged document of the corpus at `path` and random others (seeded) up
+    to `documents` in all, into out_path, one row group at a time."""
+    doc_ids = pq.read_table(path, columns=["doc_id"]).column("doc_id")
     judged = pc.is_in(
         doc_ids, value_set=pa.array(qrels["doc_id"].unique().astype(object), type=pa.string())
     )
@@ -303,7 +340,7 @@ def subsample_corpus(
         seed,
     )
     parquet = pq.ParquetFile(path)
-    with atomic_path(path) as tmp:
+    with atomic_path(out_path) as tmp:
         writer = pq.ParquetWriter(tmp, CORPUS_SCHEMA)
         offset = 0
         for group in range(parquet.num_row_groups):

@@ -1,5 +1,5 @@
-"""The data stages (rules in workflow/rules/data.smk): download a collection and
-put it in canonical form.
+"""The data stages (rules in workflow/rules/data.smk): download a collection, put each
+corpus in canonical form once, and each dataset's queries and judgments.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from sparsebench.data.collection import (
     builtin_collection_path,
 )
 from sparsebench.data.download import beir_archive, beir_md5, download, verify_archive
-from sparsebench.data.prepare import prepare_dataset
+from sparsebench.data.prepare import prepare_dataset, subsample_corpus, write_corpus_files
+from sparsebench.data.qrels import read_qrels
 from sparsebench.errors import DataError
 
 
@@ -73,14 +74,53 @@ def dataset_source(entry: dict[str, Any], archive: str | Path | None = None):
     raise DataError(f"unknown dataset source {entry['source']!r}")
 
 
+def corpus_source(identity: dict[str, Any], archive: str | Path | None = None):
+    """A source that reads the documents a corpus identity names
+    (sparsebench.data.corpora.document_source), whatever the datasets' splits."""
+    source = identity["source"]
+    if source in ("builtin", "local"):
+        folder = dataset_source({**identity, "split": "test"}).root
+        return FilesSource(folder / "corpus.jsonl")
+    if source == "files":
+        return FilesSource(Path(identity["corpus"]).expanduser().resolve())
+    return dataset_source({**identity, "split": "test"}, archive)
+
+
+def prepare_corpus(
+    name: str,
+    identity: dict[str, Any],
+    out_dir: str | Path,
+    archive: str | Path | None = None,
+    documents: str | Path | None = None,
+    qrels: str | Path | None = None,
+) -> dict[str, Any]:
+    """corpus.parquet and corpus.json of one corpus: read from its source, or (a
+    subsample) drawn from the `documents` of the corpus it samples, keeping every document
+    the `qrels` judge."""
+    out_dir = Path(out_dir)
+    if "sample_of" in identity:
+        if documents is None or qrels is None:
+            raise DataError(f"the subsample {name} needs the corpus it is drawn from and qrels")
+        summary = subsample_corpus(
+            documents, out_dir / "corpus.parquet", read_qrels(qrels), **identity["subsample"]
+        )
+        return write_corpus_files(None, out_dir, name, identity, summary)
+    if identity["source"] == "beir" and archive is not None:
+        verify_archive(archive, beir_md5(identity["name"], identity.get("md5")))
+    return write_corpus_files(corpus_source(identity, archive), out_dir, name, identity)
+
+
 def prepare(
     name: str,
     entry: dict[str, Any],
     out_dir: str | Path,
+    documents: str | Path,
+    corpus: str,
     archive: str | Path | None = None,
 ) -> dict[str, Any]:
-    """The dataset in canonical form; a BEIR archive is first checked against its md5,
-    downloaded or not."""
+    """The queries and judgments of one dataset in canonical form, judgments checked
+    against the `documents` (corpus.parquet) of its corpus, named `corpus`; a BEIR archive
+    is first checked against its md5, downloaded or not."""
     if archive is not None and entry["source"] == "beir":
         verify_archive(archive, beir_md5(entry["name"], entry.get("md5")))
-    return prepare_dataset(dataset_source(entry, archive), out_dir, name, entry)
+    return prepare_dataset(dataset_source(entry, archive), out_dir, name, entry, documents, corpus)

@@ -87,9 +87,8 @@ _UNSPACED = (
     r"\x{30FC}\x{3005}\x{303B}\x{309D}\x{309E}\x{30FD}\x{30FE}"  # ー 々 〻 ゝ ゞ ヽ ヾ
 )
 # standard = Lucene's StandardTokenizer; cjk = the same, with runs of unspaced scripts as
-# character bigrams. "words" (the former name) is read as "standard".
+# character bigrams.
 TOKENIZERS = ("standard", "cjk")
-TOKENIZER_ALIASES = {"words": "standard"}
 UNSPACED_LANGUAGES = frozenset({"zh", "ja", "ko", "th", "lo", "km", "my"})
 # ISO 639-1 -> stemmer: 'porter' is Lucene's Porter stemmer (lucene_porter.py), the others
 # PyStemmer's Snowball algorithms.
@@ -137,8 +136,7 @@ def stemmer_names() -> list[str]:
 
 
 def resolve_analyzer(settings: dict, language: str = "en") -> dict:
-    """Replace 'auto' settings by the defaults of the dataset's language (and a former
-    tokenizer name by the current one, so that both share one encoding)."""
+    """Replace 'auto' settings by the defaults of the dataset's language."""
     resolved = dict(settings)
     if resolved.get("stopwords", "auto") == "auto":
         resolved["stopwords"] = "lucene" if language == "en" else "none"
@@ -147,7 +145,6 @@ def resolve_analyzer(settings: dict, language: str = "en") -> dict:
         resolved["stemmer"] = algorithm if algorithm in stemmer_names() else "none"
     if resolved.get("tokenizer", "auto") == "auto":
         resolved["tokenizer"] = "cjk" if language in UNSPACED_LANGUAGES else "standard"
-    resolved["tokenizer"] = TOKENIZER_ALIASES.get(resolved["tokenizer"], resolved["tokenizer"])
     if resolved.get("possessive", "auto") == "auto":
         resolved["possessive"] = language == "en"
     return resolved
@@ -175,7 +172,6 @@ class Analyzer:
         possessive: bool = True,
         tokenizer: str = "standard",
     ) -> None:
-        tokenizer = TOKENIZER_ALIASES.get(tokenizer, tokenizer)
         if tokenizer not in TOKENIZERS:
             raise ConfigError(
                 f"tokenizer must be one of {', '.join(TOKENIZERS)}, not {tokenizer!r}"

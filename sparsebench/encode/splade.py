@@ -28,6 +28,7 @@ import numpy as np
 import pyarrow as pa
 import scipy.sparse as sp
 
+from sparsebench.devices import select_device
 from sparsebench.encode.pruning import prune_rows
 from sparsebench.encode.sparse import LabelledCSR
 from sparsebench.errors import ConfigError
@@ -50,18 +51,6 @@ class SpladeSettings:
     device: str = "auto"
     top_k: int | None = None  # keep the k largest weights of each text (pruning.prune_rows)
     threshold: float = 0.0  # drop weights at or below this
-
-
-def select_device(requested: str = "auto"):
-    """'auto' = the first CUDA device when there is one, else the CPU."""
-    import torch
-
-    if requested == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    device = torch.device(requested)
-    if device.type == "cuda" and not torch.cuda.is_available():
-        raise ConfigError(f"device {requested!r} was asked for but CUDA is not available")
-    return device
 
 
 def _torch_dtype(name: str):

@@ -14,12 +14,19 @@ Collection statistics come in two flavours (`statistics`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
+import pyarrow as pa
 import scipy.sparse as sp
 
-from sparsebench.errors import ConfigError
+from sparsebench.encode.pruning import prune_rows
+from sparsebench.errors import ConfigError, DataError
+
+log = logging.getLogger(__name__)
 
 IDF_VARIANTS = ("lucene", "classic", "robertson", "none")
 STATISTICS = ("exact", "lucene")
@@ -146,3 +153,92 @@ def bm25_document_weights(
         (weights.astype(np.float32), counts.indices.copy(), counts.indptr.copy()),
         shape=counts.shape,
     )
+
+
+@dataclass(frozen=True)
+class Weighting:
+    """How a model weighs its encoded documents (the `weighting` param of term_weights and
+    of the partitioned jobs, built by the model's kind): the recipe both share.
+
+    kind        bm25 (saturated tf), tf (raw counts), splade or python (the encoder's weights)
+    idf         an IDF variant (IDF_VARIANTS), or model (the idf.json shipped with the model)
+    pruning     static pruning of each document ({top_k, threshold}), SPLADE only
+    """
+
+    kind: str
+    idf: str
+    k1: float = 0.0
+    b: float = 0.0
+    k1_plus_one: bool = False
+    statistics: str = "exact"
+    pruning: Mapping[str, Any] | None = None
+    idf_source: str | None = None
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> Weighting:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(params) - known)
+        if unknown:
+            raise ConfigError(f"unknown weighting settings {unknown}; known: {sorted(known)}")
+        return cls(**params)
+
+    def prepared(self, matrix: sp.csr_matrix) -> sp.csr_matrix:
+        """The encoded documents as the model weighs them: statically pruned if it says so."""
+        if self.pruning is None:
+            return matrix
+        before = matrix.nnz
+        matrix = prune_rows(matrix, **self.pruning)
+        log.info("pruning %s keeps %d of %d weights", dict(self.pruning), matrix.nnz, before)
+        return matrix
+
+    def corpus_statistics(self, matrix: sp.csr_matrix) -> CorpusStatistics:
+        return corpus_statistics(matrix, self.statistics)
+
+    def term_idf(self, statistics: CorpusStatistics, terms: pa.Array | None) -> np.ndarray:
+        """The IDF of every term: from the corpus statistics, or shipped with the model
+        (aligned with the corpus's `terms`)."""
+        if self.idf != "model":
+            return idf(statistics.df, statistics.n_docs, self.idf)
+        from sparsebench.encode.splade import load_idf_json
+
+        if terms is None or self.idf_source is None:
+            raise DataError("an IDF from the model needs the model and the corpus vocabulary")
+        return load_idf_json(self.idf_source, terms)
+
+    def document_weights(
+        self, matrix: sp.csr_matrix, statistics: CorpusStatistics
+    ) -> sp.csr_matrix:
+        """Each document's term weights; `statistics` are the whole corpus's (`matrix` may
+        be a part of it)."""
+        if self.kind == "bm25":
+            return bm25_document_weights(
+                matrix,
+                self.k1,
+                self.b,
+                self.k1_plus_one,
+                self.statistics,
+                average=statistics.average_length,
+            )
+        if self.kind == "tf":  # raw term frequencies
+            return matrix.astype(np.float32)
+        return matrix
+
+    def record(
+        self,
+        params: Mapping[str, Any],
+        statistics: CorpusStatistics,
+        weights: np.ndarray,
+        postings: int,
+    ) -> dict[str, Any]:
+        """What term_stats.json says of a weighing (`params`: the settings as given)."""
+        return {
+            "n_docs": int(statistics.n_docs),
+            "statistics": self.statistics,
+            "vocabulary": len(statistics.df),
+            "postings": int(postings),
+            "avg_doc_length": statistics.average_length,
+            "idf": self.idf,
+            "idf_min": float(weights.min(initial=0.0)),
+            "idf_max": float(weights.max(initial=0.0)),
+            "weighting": dict(params),
+        }

@@ -136,7 +136,7 @@ def significance_note(settings: Mapping, any_marks: bool) -> str:
 
 def provenance_summary(manifest: dict[str, Any]) -> list[str]:
     lines = [
-        f"config sha256: {manifest['settings_sha256']}",
+        f"experiment sha256: {manifest['settings_sha256']}",
         f"command: `{manifest['command']}`",
         "versions: " + ", ".join(f"{k} {v}" for k, v in manifest["versions"].items()),
     ]

@@ -10,19 +10,18 @@ from typing import Any
 
 import pandas as pd
 
+from sparsebench import provenance
 from sparsebench.data.qrels import read_qrels
+from sparsebench.errors import DataError
 from sparsebench.evaluate import comparisons, reproduction
 from sparsebench.evaluate import leaderboard as board
 from sparsebench.evaluate.comparisons import SignificanceSettings, markers, read_significance
 from sparsebench.evaluate.metrics import default_metric_names, evaluate_run
 from sparsebench.fileio import atomic_path, read_json, write_json, write_text
+from sparsebench.hashing import stable_hash
 from sparsebench.progress import progress
 from sparsebench.retrieve.runfile import misordered_queries, read_run
 from sparsebench.tune import sweeps
-from sparsebench.workflow import provenance
-from sparsebench.workflow.config import significance_metrics
-from sparsebench.workflow.layout import files_by_pair
-from sparsebench.workflow.params import model_fingerprint, stable_hash
 
 log = logging.getLogger(__name__)
 
@@ -75,17 +74,20 @@ def evaluation_manifest(
     out_path: str | Path,
     model: str,
     dataset: str,
-    model_settings: dict,
-    eval_settings: dict,
+    model_settings: dict[str, Any],
+    fingerprint: dict[str, Any],
+    eval_settings: dict[str, Any],
     dataset_json: str | Path,
+    corpus_json: str | Path,
     run_path: str | Path,
     metrics_path: str | Path,
+    per_query_path: str | Path,
     started: str,
 ) -> None:
+    """What produced a pair's metrics: the model's settings and checksums, the dataset's
+    and its corpus's, the run's, the evaluation settings and versions."""
     metrics = read_json(metrics_path)
-    per_query = pd.read_csv(
-        Path(metrics_path).with_name("per_query.tsv"), sep="\t", dtype={"query_id": str}
-    )
+    per_query = pd.read_csv(per_query_path, sep="\t", dtype={"query_id": str})
     content = provenance.manifest(
         stage="evaluate",
         settings={
@@ -97,9 +99,9 @@ def evaluation_manifest(
         inputs={"run": run_path},
         started=started,
         extra={
-            "model_sha256": stable_hash(model_fingerprint(model_settings)),
-            "model": provenance.model_provenance(model_settings),
-            "dataset": provenance.dataset_provenance(dataset_json),
+            "model_sha256": stable_hash(fingerprint),
+            "model": provenance.model_provenance(model_settings, fingerprint),
+            "dataset": provenance.dataset_provenance(dataset_json, corpus_json),
             "n_queries": int(per_query["query_id"].nunique()),
             "metrics": metrics,
         },
@@ -107,27 +109,48 @@ def evaluation_manifest(
     provenance.write_manifest(out_path, content)
 
 
-def significance_settings(config: dict[str, Any]):
-
-    section = config["significance"]
+def significance_settings(settings: dict[str, Any]) -> SignificanceSettings:
+    """The significance section of the config, its metrics the primary metric first
+    (workflow.config.significance_metrics)."""
     return SignificanceSettings(
-        baseline=section["baseline"],
-        all_pairs=section["all_pairs"],
-        metrics=tuple(significance_metrics(config)),
-        tests=tuple(section["tests"]),
-        primary_test=section["primary_test"],
-        alpha=section["alpha"],
-        correction=section["correction"],
-        resamples=section["resamples"],
-        seed=section["seed"],
+        baseline=settings["baseline"],
+        all_pairs=settings["all_pairs"],
+        metrics=tuple(settings["metrics"]),
+        tests=tuple(settings["tests"]),
+        primary_test=settings["primary_test"],
+        alpha=settings["alpha"],
+        correction=settings["correction"],
+        resamples=settings["resamples"],
+        seed=settings["seed"],
     )
 
 
+def _by_pair(
+    pairs: list[tuple[str, str]], files: list[str], what: str
+) -> dict[tuple[str, str], str]:
+    """(model, dataset) -> file, from the pairs and files a rule lists in the same order."""
+    if len(pairs) != len(files):
+        raise DataError(f"{len(files)} {what} files for {len(pairs)} (model, dataset) pairs")
+    return {(m, d): f for (m, d), f in zip(pairs, files, strict=True)}
+
+
+def _model_records(experiment: dict[str, Any], models: list[str]) -> dict[str, Any]:
+    from sparsebench.kinds.registry import kind_of
+
+    records = {}
+    for m in models:
+        entry = experiment["models"][m]
+        records[m] = provenance.model_provenance(entry, kind_of(entry).fingerprint(entry))
+    return records
+
+
 def significance(
+    pairs: list[tuple[str, str]],
     models: list[str],
     datasets: list[str],
     per_query_files: list[str],
-    config: dict[str, Any],
+    settings: dict[str, Any],
+    experiment: dict[str, Any],
     out_tsv: str | Path,
     out_md: str | Path,
     out_manifest: str | Path | None = None,
@@ -135,49 +158,46 @@ def significance(
     out_intervals: str | Path | None = None,
 ) -> pd.DataFrame:
     """significance.tsv (long) and significance.md from every pair's per-query values, and
-    each model's scores with their 95% bootstrap intervals (intervals.tsv)."""
-
-    settings = significance_settings(config)
-    files = files_by_pair(models, datasets, per_query_files)
-    values = {
-        pair: comparisons.read_per_query(path, settings.metrics) for pair, path in files.items()
-    }
+    each model's scores with their 95% bootstrap intervals (intervals.tsv). `settings`:
+    the significance section with its metrics; `experiment`: the settings the results
+    come from (workflow.config.experiment_settings), for the provenance."""
+    tests = significance_settings(settings)
+    files = _by_pair(pairs, per_query_files, "per-query")
+    values = {pair: comparisons.read_per_query(path, tests.metrics) for pair, path in files.items()}
     if len(models) < 2:
         log.warning("one model only: nothing to compare")
         table = pd.DataFrame(columns=comparisons.COLUMNS)
     else:
-        table = comparisons.significance_table(values, models, datasets, settings)
+        table = comparisons.significance_table(values, models, datasets, tests)
     with atomic_path(out_tsv) as tmp:
         table.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.10g")
     if out_intervals is not None:
-        intervals = comparisons.score_intervals(values, models, datasets, settings)
+        intervals = comparisons.score_intervals(values, models, datasets, tests)
         with atomic_path(out_intervals) as tmp:
             intervals.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.10g")
     lines = [
-        f"config sha256: {stable_hash(config)}",
-        f"tests: {', '.join(settings.tests)}; correction: {settings.correction}; "
-        f"alpha: {settings.alpha}; resamples: {settings.resamples}; seed: {settings.seed}",
+        f"experiment sha256: {stable_hash(experiment)}",
+        f"tests: {', '.join(tests.tests)}; correction: {tests.correction}; "
+        f"alpha: {tests.alpha}; resamples: {tests.resamples}; seed: {tests.seed}",
         f"command: `{provenance.command_line()}`",
         "versions: " + ", ".join(f"{k} {v}" for k, v in provenance.package_versions().items()),
     ]
-    write_text(
-        out_md, comparisons.markdown_report(values, table, models, datasets, settings, lines)
-    )
+    write_text(out_md, comparisons.markdown_report(values, table, models, datasets, tests, lines))
     if out_manifest is not None:
         provenance.write_manifest(
             out_manifest,
             provenance.manifest(
                 stage="significance",
-                settings=config,
+                settings=experiment,
                 inputs={f"{m}/{d}": p for (m, d), p in files.items()},
                 started=started or provenance.now(),
                 extra={
-                    "tests": list(settings.tests),
-                    "correction": settings.correction,
-                    "alpha": settings.alpha,
-                    "resamples": settings.resamples,
-                    "seed": settings.seed,
-                    "models": {m: provenance.model_provenance(config["models"][m]) for m in models},
+                    "tests": list(tests.tests),
+                    "correction": tests.correction,
+                    "alpha": tests.alpha,
+                    "resamples": tests.resamples,
+                    "seed": tests.seed,
+                    "models": _model_records(experiment, models),
                 },
             ),
         )
@@ -212,59 +232,63 @@ def reproduction_targets(config: dict[str, Any]) -> dict[str, str]:
 
 
 def leaderboard(
+    pairs: list[tuple[str, str]],
     models: list[str],
     datasets: list[str],
-    metric: str,
     metrics_files: list[str],
     dataset_infos: list[str],
-    config: dict[str, Any],
+    corpus_infos: list[str],
+    experiment: dict[str, Any],
     outputs: dict[str, str],
     started: str,
     significance_tsv: str | Path | None = None,
     selections: list[str] | None = None,
 ) -> pd.DataFrame:
-    """leaderboard.tsv (+ .md, long metrics.tsv, reproduction.tsv and a manifest);
-    `selections`: the selection.json of every tuned (model x dataset) pair."""
+    """leaderboard.tsv (+ .md, long metrics.tsv, reproduction.tsv and a manifest) of the
+    primary metric; `experiment`: the settings the results come from
+    (workflow.config.experiment_settings); `selections`: the selection.json of every
+    tuned (model x dataset) pair."""
+    from sparsebench.kinds.registry import kind_of
 
-    files = files_by_pair(models, datasets, metrics_files)
+    metric = experiment["evaluation"]["primary_metric"]
+    files = _by_pair(pairs, metrics_files, "metrics")
     long = board.collect_metrics([(m, d, p) for (m, d), p in files.items()])
     marks = {}
     if significance_tsv is not None:
         table = read_significance(significance_tsv)
-        marks = markers(table, metric, config["significance"]["primary_test"])
-    model_hashes = {m: stable_hash(model_fingerprint(config["models"][m])) for m in models}
-    model_records = {m: provenance.model_provenance(config["models"][m]) for m in models}
+        marks = markers(table, metric, experiment["significance"]["primary_test"])
+    entries = {m: experiment["models"][m] for m in models}
     content = provenance.manifest(
         stage="leaderboard",
-        settings=config,
+        settings=experiment,
         inputs={f"{m}/{d}": p for (m, d), p in files.items()},
         started=started,
         extra={
             "primary_metric": metric,
             "datasets": {
-                d: provenance.dataset_provenance(i)
-                for d, i in zip(datasets, dataset_infos, strict=True)
+                d: provenance.dataset_provenance(i, c)
+                for d, i, c in zip(datasets, dataset_infos, corpus_infos, strict=True)
             },
-            "models": model_hashes,
-            "model_provenance": model_records,
-            "model_settings": {m: config["models"][m] for m in models},
+            "models": {m: stable_hash(kind_of(e).fingerprint(e)) for m, e in entries.items()},
+            "model_provenance": _model_records(experiment, models),
+            "model_settings": entries,
         },
     )
-    groups = {d: e["group"] for d, e in config["datasets"].items() if e.get("group")}
-    section = config["reproduction"]
+    groups = {d: e["group"] for d, e in experiment["datasets"].items() if e.get("group")}
+    section = experiment["reproduction"]
     checks = reproduction.check(
         long,
         reproduction.load_expected(section["expected"]),
         section["models"],
-        reproduction_targets(config),
+        reproduction_targets(experiment),
         section["ok"],
         section["okish"],
     )
     with atomic_path(outputs["reproduction"]) as tmp:
         checks.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.6f")
-    notes = board.significance_note(config["significance"], bool(marks))
+    notes = board.significance_note(experiment["significance"], bool(marks))
     subsampled = {
-        d: read_json(i).get("subsample") for d, i in zip(datasets, dataset_infos, strict=True)
+        d: read_json(c).get("subsample") for d, c in zip(datasets, corpus_infos, strict=True)
     }
     for dataset, sample in subsampled.items():
         if sample:
@@ -278,9 +302,9 @@ def leaderboard(
         selection = read_json(path)
         chosen_by.setdefault(selection["model"], {})[selection["dataset"]] = selection["chosen_by"]
     tuned = {
-        m: sweeps.describe(config["models"][m]["sweep"], chosen_by.get(m))
+        m: sweeps.describe(entries[m]["sweep"], chosen_by.get(m))
         for m in models
-        if config["models"][m]["kind"] == "tuned"
+        if kind_of(entries[m]).run_rule == "tune"
     }
     for model, how in tuned.items():
         notes += (

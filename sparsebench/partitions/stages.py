@@ -31,29 +31,14 @@ import pyarrow.csv as pacsv
 
 from sparsebench.data.prepare import read_corpus_slice
 from sparsebench.encode.sparse import LabelledCSR, stack_npz_files, union_vocabulary
-from sparsebench.encode.stages import (
-    corpus_idf,
-    document_weights,
-    prepared_matrix,
-    save_postings,
-    term_statistics_record,
-)
-from sparsebench.encode.weighting import CorpusStatistics, corpus_statistics
+from sparsebench.encode.weighting import CorpusStatistics, Weighting
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path, read_lines, save_array, write_json, write_lines
+from sparsebench.retrieve.postings import save_postings
 from sparsebench.retrieve.runfile import format_run_lines
 
 log = logging.getLogger(__name__)
 _QUERY_BLOCK = 1000  # queries merged at a time: memory follows partitions x block x k
-
-
-def partition_shards(n_shards: int, partitions: int) -> list[range]:
-    """The encoding shards of each partition: consecutive, as even as can be, never an
-    empty partition (at most one partition per shard)."""
-    if partitions < 1:
-        raise ValueError("partitions must be at least 1")
-    count = min(partitions, n_shards)
-    return [range(p * n_shards // count, (p + 1) * n_shards // count) for p in range(count)]
 
 
 def write_vocabulary(shard_terms: Sequence[str | Path], out_vocab: str | Path) -> None:
@@ -217,8 +202,9 @@ def partition_statistics(
     out_statistics: str | Path,
 ) -> CorpusStatistics:
     """The statistics of one partition's documents, as the model weighs them (pruned)."""
-    matrix = prepared_matrix(partition_matrix(shard_npzs, shard_terms, vocab).matrix, weighting)
-    statistics = corpus_statistics(matrix, weighting.get("statistics", "exact"))
+    recipe = Weighting.from_params(weighting)
+    matrix = recipe.prepared(partition_matrix(shard_npzs, shard_terms, vocab).matrix)
+    statistics = recipe.corpus_statistics(matrix)
     save_statistics(out_statistics, statistics)
     log.info(
         "partition of %d documents: N %d, %d postings",
@@ -239,9 +225,10 @@ def global_statistics(
 ) -> None:
     """The corpus's statistics (sums of the partitions') and the IDF every partition and
     the queries use."""
+    recipe = Weighting.from_params(weighting)
     statistics = summed_statistics(partition_files)
-    weights = corpus_idf(weighting, statistics, vocab)
-    record = term_statistics_record(weighting, statistics, weights, int(statistics.df.sum()))
+    weights = recipe.term_idf(statistics, pa.array(read_lines(vocab), type=pa.string()))
+    record = recipe.record(weighting, statistics, weights, int(statistics.df.sum()))
     record["partitions"] = len(partition_files)
     log.info("global statistics: %s", record)
     save_statistics(out_statistics, statistics)
@@ -262,13 +249,12 @@ def partition_postings(
 ) -> None:
     """One partition's term-major document weights, normalised with the whole corpus's
     statistics, and its document ids."""
-    matrix = prepared_matrix(partition_matrix(shard_npzs, shard_terms, vocab).matrix, weighting)
+    recipe = Weighting.from_params(weighting)
+    matrix = recipe.prepared(partition_matrix(shard_npzs, shard_terms, vocab).matrix)
     if matrix.shape[0] != len(rows):
         raise DataError(
             f"the partition's shards hold {matrix.shape[0]} documents, not the {len(rows)} "
             f"of corpus rows {rows.start}..{rows.stop - 1}"
         )
-    save_postings(
-        out_postings, document_weights(matrix, weighting, load_statistics(statistics_path))
-    )
+    save_postings(out_postings, recipe.document_weights(matrix, load_statistics(statistics_path)))
     partition_doc_ids(corpus, rows, out_doc_ids)

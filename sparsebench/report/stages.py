@@ -10,12 +10,12 @@ from typing import Any
 
 import pandas as pd
 
+from sparsebench.errors import DataError
 from sparsebench.evaluate.comparisons import markers, read_significance
 from sparsebench.evaluate.leaderboard import significance_note
 from sparsebench.fileio import read_json, write_text
 from sparsebench.report import costs, data, figures, tables
 from sparsebench.report.style import save_figure
-from sparsebench.workflow.layout import files_by_pair
 
 log = logging.getLogger(__name__)
 
@@ -32,15 +32,15 @@ def report_leaderboard(
     significance_tsv: str | Path,
     models: list[str],
     datasets: list[str],
-    config: dict[str, Any],
+    metric: str,
+    settings: dict[str, Any],
     out_html: str | Path,
     out_png: str | Path,
     out_svg: str | Path,
 ) -> None:
     """The leaderboard as an HTML table and as bars per dataset, with each score's 95%
-    bootstrap interval and the leaderboard's significance marks."""
-    metric = config["evaluation"]["primary_metric"]
-    settings = config["significance"]
+    bootstrap interval and the leaderboard's significance marks (`metric`: the primary
+    metric; `settings`: the significance section)."""
     table = pd.read_csv(
         leaderboard_tsv, sep="\t", index_col="model", dtype={"model": str}, keep_default_na=False
     )
@@ -87,10 +87,11 @@ def report_precision_recall(
     out_png: str | Path,
     out_svg: str | Path,
 ) -> None:
-    """Precision-recall curves (11-point interpolated precision) of every model on one
-    dataset, from the models' metrics.json files (.../{model}/{dataset}/metrics.json)."""
-    files = files_by_pair(models, [dataset], metrics_files)
-    ordered = {m: files[(m, dataset)] for m in models if (m, dataset) in files}
+    """Precision-recall curves (11-point interpolated precision) of the `models` on one
+    dataset, from their metrics.json files (in the same order)."""
+    if len(models) != len(metrics_files):
+        raise DataError(f"{len(metrics_files)} metrics files for {len(models)} models")
+    ordered = dict(zip(models, metrics_files, strict=True))
     save_figure(
         figures.precision_recall_chart(data.precision_recall(ordered), dataset), out_png, out_svg
     )
@@ -102,14 +103,14 @@ def report_query_differences(
     model_per_query: str | Path,
     baseline_per_query: str | Path,
     significance_tsv: str | Path,
-    config: dict[str, Any],
+    metric: str,
+    settings: dict[str, Any],
     out_png: str | Path,
     out_svg: str | Path,
 ) -> None:
-    """The model's per-query differences from the baseline on the primary metric, sorted,
-    with the significance stage's verdict on them."""
-    metric = config["evaluation"]["primary_metric"]
-    settings = config["significance"]
+    """The model's per-query differences from the baseline on the primary `metric`,
+    sorted, with the significance stage's verdict on them (`settings`: the significance
+    section)."""
     baseline, test = settings["baseline"], settings["primary_test"]
     differences = data.read_query_differences(
         model_per_query, baseline_per_query, metric, f"{model} vs {baseline} on {dataset}"
@@ -130,15 +131,15 @@ def report_query_differences(
 
 
 def report_costs(
-    benchmark_files: list[str],
-    config: dict[str, Any],
+    jobs: list[dict[str, str]],
     out_tsv: str | Path,
     out_png: str | Path,
     out_svg: str | Path,
 ) -> pd.DataFrame:
     """costs.tsv (every job's wall time, CPU time and peak memory, by rule, dataset and
-    model) and the figure of each rule's total."""
-    table = costs.cost_table(benchmark_files, config)
+    model) and the figure of each rule's total; `jobs`: the plan's jobs as records
+    (sparsebench.workflow.plan.Job.record), each naming its benchmark file."""
+    table = costs.cost_table(jobs)
     costs.write_cost_table(table, out_tsv)
     chart = figures.cost_chart(
         costs.rule_costs(table), "Cost of each stage over all datasets and models"

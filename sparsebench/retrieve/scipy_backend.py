@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from sparsebench.errors import DataError
+from sparsebench.errors import ConfigError, DataError
 from sparsebench.retrieve.exactscores import (
     ExactSums,
     absolute,
@@ -178,7 +178,7 @@ def check_inputs(
 
 def retrieve(
     queries: sp.csr_matrix,
-    documents: sp.csr_matrix,
+    postings: sp.csr_matrix,
     query_term_weights: np.ndarray,
     k: int,
     doc_ids: Sequence[str],
@@ -187,17 +187,19 @@ def retrieve(
     max_block_mb: float = 1024,
     ignore_identical_ids: bool = False,
     threads: int = 1,
-    postings: sp.csr_matrix | None = None,
+    device: str = "cpu",
 ) -> Iterator[tuple[int, RetrievedBatch]]:
     """Yield (first query index, results) for consecutive batches of queries, in order.
 
-    queries: (Q x V) query weights; documents: (N x V) document weights;
-    query_term_weights: (V,) multiplied into the query weights (the IDF). With threads > 1
-    batches are scored in parallel (the sparse products and partitions release the GIL).
+    queries: (Q x V) query weights; postings: (V x N) document weights, term-major (rows
+    are posting lists; sparsebench.retrieve.postings); query_term_weights: (V,) multiplied
+    into the query weights (the IDF). With threads > 1 batches are scored in parallel
+    (the sparse products and partitions release the GIL). `device`: the CPU only (the
+    torch backend takes the same arguments for a CUDA device).
     """
-    # term-major: rows are posting lists (pass `postings` to skip the transposition and
-    # hold only one copy of the corpus)
-    inverted = postings if postings is not None else sp.csr_matrix(documents.T)
+    if device not in ("auto", "cpu"):
+        raise ConfigError(f"the scipy backend runs on the CPU, not {device!r}")
+    inverted = postings
     n_docs = check_inputs(queries, inverted.shape[::-1], query_term_weights, doc_ids, query_ids)
     summed = operands(queries, inverted, query_term_weights)
     weighted, inverted, factors = summed.queries, summed.corpus, summed.factors

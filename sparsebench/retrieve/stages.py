@@ -5,20 +5,21 @@ dataset), searched here or imported from elsewhere.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
-import scipy.sparse as sp
 
-from sparsebench.encode.accelerators import cuda_available
-from sparsebench.errors import DataError
+from sparsebench.devices import cuda_available
+from sparsebench.errors import ConfigError, DataError
 from sparsebench.fileio import atomic_path, load_csr, read_lines
 from sparsebench.progress import progress
+from sparsebench.retrieve.postings import load_postings
 from sparsebench.retrieve.runfile import read_run, write_retrieved
-from sparsebench.retrieve.scipy_backend import retrieve
+from sparsebench.retrieve.scipy_backend import RetrievedBatch, retrieve
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ def import_run(
     log.info("imported %s: %d lines, %d queries", run_path, len(run), run["query_id"].nunique())
 
 
-def _backend_name(backend: str, device: str) -> str:
+def backend_name(backend: str, device: str) -> str:
     """'auto' is torch when a CUDA device is there (and not refused), else scipy."""
     if backend != "auto":
         return backend
@@ -56,24 +57,20 @@ def _backend_name(backend: str, device: str) -> str:
     return "torch" if cuda_available() else "scipy"
 
 
-def _retrieval_backend(backend: str, device: str):
-    """The retrieval function for `backend` (auto: torch on CUDA when present)."""
-    if _backend_name(backend, device) == "torch":
+def backend(name: str) -> Callable[..., Iterator[tuple[int, RetrievedBatch]]]:
+    """The retrieval function of a backend; both take the same arguments
+    (sparsebench.retrieve.scipy_backend.retrieve)."""
+    if name == "torch":
         from sparsebench.retrieve.torch_backend import retrieve_torch
 
-        def run(*args, threads: int = 1, **kwargs):
-            return retrieve_torch(*args, **kwargs)
-
-        return run
-
-    def run_scipy(*args, device: str = "auto", **kwargs):
-        return retrieve(*args, **kwargs)
-
-    return run_scipy
+        return retrieve_torch
+    if name == "scipy":
+        return retrieve
+    raise ConfigError(f"unknown retrieval backend {name!r}; known: scipy, torch")
 
 
 def retrieve_run(
-    weights: str | Path,
+    postings_path: str | Path,
     idf_path: str | Path,
     queries_npz: str | Path,
     query_ids_path: str | Path,
@@ -85,40 +82,36 @@ def retrieve_run(
     query_batch_size: int = 256,
     max_block_mb: float = 1024,
     threads: int = 1,
-    backend: str = "auto",
+    backend_choice: str = "auto",
     device: str = "auto",
 ) -> None:
-    """Write the TREC run of every encoded query, queries in id order. The backend
-    (scipy on CPU threads, or torch on a CUDA device) changes speed, not results.
-    `weights` is the document-major matrix, or its term-major copy (postings.npz: one
-    copy of the corpus in memory, no transposition) for the scipy backend."""
-    matrix = load_csr(weights)  # postings.npz is already the float64 retrieval sums in
-    term_major = Path(weights).name.startswith("postings")
-    if term_major and _backend_name(backend, device) == "torch":
-        matrix, term_major = sp.csr_matrix(matrix.T), False
-    vocab_size = matrix.shape[0] if term_major else matrix.shape[1]
+    """Write the TREC run of every encoded query over the postings (term_weights'
+    postings.npz), queries in id order. The backend (scipy on CPU threads, or torch on a
+    CUDA device) and the batch settings change speed, not results."""
     if not Path(idf_path).exists():
         raise DataError(f"missing IDF file {idf_path}: run the term_weights stage first")
+    postings = load_postings(postings_path)
     term_idf = np.load(idf_path)
-    if term_idf.shape != (vocab_size,) or not np.all(np.isfinite(term_idf)):
+    if term_idf.shape != (postings.shape[0],) or not np.all(np.isfinite(term_idf)):
         raise DataError(
             f"{idf_path}: IDF of shape {term_idf.shape} does not fit a vocabulary of "
-            f"{vocab_size} terms (or holds non-finite values)"
+            f"{postings.shape[0]} terms (or holds non-finite values)"
         )
     query_ids = np.array(read_lines(query_ids_path), dtype=object)
     queries = load_csr(queries_npz)
     order = np.argsort(query_ids, kind="stable")
     query_ids, queries = query_ids[order], queries[order]
     doc_ids = np.array(read_lines(doc_ids_path), dtype=object)
+    search = backend(backend_name(backend_choice, device))
     n_lines = 0
     with (
         atomic_path(out_run) as tmp,
         open(tmp, "w", encoding="utf-8", newline="\n") as handle,
         progress(len(query_ids), "retrieving", unit="query") as bar,
     ):
-        for start, batch in _retrieval_backend(backend, device)(
+        for start, batch in search(
             queries,
-            None if term_major else matrix,
+            postings,
             term_idf,
             k,
             doc_ids,
@@ -128,7 +121,6 @@ def retrieve_run(
             ignore_identical_ids=ignore_identical_ids,
             threads=threads,
             device=device,
-            **({"postings": matrix} if term_major else {}),
         ):
             n_lines += write_retrieved(handle, start, batch, query_ids, doc_ids, tag)
             bar.update(batch.n_queries)

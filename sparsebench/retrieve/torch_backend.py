@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from sparsebench.devices import select_device
 from sparsebench.retrieve.exactscores import (
     absolute,
     candidate_floor,
@@ -72,7 +73,7 @@ def _chunk_bounds(chunk, block, factors, start: int, skip):
 
 def retrieve_torch(
     queries: sp.csr_matrix,
-    documents: sp.csr_matrix,
+    postings: sp.csr_matrix,
     query_term_weights: np.ndarray,
     k: int,
     doc_ids: Sequence[str],
@@ -80,15 +81,16 @@ def retrieve_torch(
     query_batch_size: int = 256,
     max_block_mb: float = 1024,
     ignore_identical_ids: bool = False,
+    threads: int = 1,
     device: str = "auto",
 ) -> Iterator[tuple[int, RetrievedBatch]]:
-    """Yield (first query index, results) per batch, as scipy_backend.retrieve does."""
+    """Yield (first query index, results) per batch, as scipy_backend.retrieve does, with
+    the same arguments (`threads`: the device's own parallelism is used instead)."""
     import pandas as pd
     import torch
 
-    from sparsebench.encode.splade import select_device
-
     target = select_device(device)
+    documents = sp.csr_matrix(postings.T)  # chunked by documents on the device
     n_docs = check_inputs(queries, documents.shape, query_term_weights, doc_ids, query_ids)
     summed = operands(queries, documents, query_term_weights)
     weighted, documents, factors, signed = (

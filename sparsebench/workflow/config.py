@@ -1,8 +1,9 @@
 """Read and validate config.yaml: the schema with its defaults, checks the schema cannot
 express, parameter sweeps expanded into variant models, relative paths resolved.
 
-The settings each rule depends on are derived from the validated config in
-sparsebench.workflow.params.
+What each rule depends on is derived from the validated config by the plan
+(sparsebench.workflow.plan); what each model kind accepts, by its kind
+(sparsebench.kinds.registry).
 """
 
 from __future__ import annotations
@@ -19,21 +20,27 @@ import yaml
 
 from sparsebench.data.checks import dataset_problems
 from sparsebench.errors import ConfigError
+from sparsebench.kinds.registry import KINDS, configurable_kinds, schema_clauses
 
-# Lexical kinds analyze text into term counts (one shared document encoding) and differ
-# only in their term weights: BM25, and its classic limits for teaching and sanity checks.
-LEXICAL_KINDS = ("bm25", "binary", "tfidf")
-MODEL_KINDS = (*LEXICAL_KINDS, "splade", "python", "run")
-DATASET_SOURCES = ("builtin", "local", "beir")
+# Settings that change how fast results come, never a byte of them: no rerun follows
+# them, and the experiment's digest leaves them out.
+SPEED_SETTINGS = {
+    "retrieval": ("query_batch_size", "max_block_mb", "backend", "device"),
+    "download": ("retries", "timeout_s"),
+}
+MODEL_SPEED_SETTINGS = ("batch_size", "query_batch_size", "device")
 # BEIR datasets whose corpus contains the queries themselves; BEIR and Pyserini drop
 # a retrieved document whose id equals the query id there.
 SELF_HIT_DATASETS = frozenset({"arguana", "quora"})
 
 
 def load_schema() -> dict[str, Any]:
-    """The JSON schema of config.yaml, shipped inside the package."""
+    """The JSON schema of config.yaml, shipped inside the package, with each model kind's
+    clause from the registry."""
     text = resources.files("sparsebench").joinpath("schemas/config.schema.yaml").read_text()
-    return yaml.safe_load(text)
+    schema = yaml.safe_load(text)
+    schema["$defs"]["model"]["allOf"] = schema_clauses()
+    return schema
 
 
 def _with_defaults(validator_class: type) -> type:
@@ -73,10 +80,10 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     problems = [_format_error(e) for e in sorted(validator.iter_errors(resolved), key=str)]
     for name, model in (resolved.get("models") or {}).items():
         kind = model.get("kind") if isinstance(model, dict) else None
-        if kind is not None and kind not in MODEL_KINDS:
+        if kind is not None and kind not in configurable_kinds():
             problems.append(
                 f"config.models.{name}.kind: unknown model kind {kind!r}; "
-                f"known kinds: {', '.join(MODEL_KINDS)}"
+                f"known kinds: {', '.join(configurable_kinds())}"
             )
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(dict.fromkeys(problems)))
@@ -86,11 +93,13 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     problems = dataset_problems(resolved["datasets"])
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
-    for name, model in resolved["models"].items():
-        if model["kind"] == "splade" and not (model.get("model") or model.get("doc_model")):
-            raise ConfigError(
-                f"config.models.{name}: a splade model needs `model` (or `doc_model`)"
-            )
+    problems = [
+        f"config.models.{name}: {problem}"
+        for name, model in resolved["models"].items()
+        for problem in KINDS[model["kind"]].problems(model)
+    ]
+    if problems:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
     _put_sweeps(resolved, sweeps)
     _check_metrics(resolved)
     _check_significance(resolved)
@@ -151,9 +160,19 @@ def reported_models(config: Mapping[str, Any]) -> list[str]:
     return [m for m, entry in config["models"].items() if not is_variant(entry)]
 
 
-def sweep_variants(config: Mapping[str, Any], model: str) -> list[str]:
-    """The variants of a tuned model, in grid order."""
-    return list(config["models"][model]["sweep"]["variants"])
+def experiment_settings(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The validated config without the settings that change speed only: what a result
+    depends on, so what its provenance records and the experiment's digest covers."""
+    settings = copy.deepcopy(dict(config))
+    for section, keys in SPEED_SETTINGS.items():
+        for key in keys:
+            settings.get(section, {}).pop(key, None)
+    for entry in settings.get("models", {}).values():
+        for key in MODEL_SPEED_SETTINGS:
+            entry.pop(key, None)
+        for key in MODEL_SPEED_SETTINGS:
+            entry.get("base", {}).pop(key, None)
+    return settings
 
 
 def _check_metrics(config: dict[str, Any]) -> None:

@@ -10,9 +10,7 @@ only waits longer). A profile can override any of them per rule (`set-resources`
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 # Documents per second one encode job is assumed to sustain, on the slow side: BM25-style
 # analysis runs at thousands per second on one core, a BERT-base SPLADE at hundreds per
@@ -25,39 +23,30 @@ ENCODE_MB_PER_DOC = 0.02
 MIN_RUNTIME_MIN = 10
 
 
-def uses_accelerator(model: Mapping[str, Any]) -> bool:
-    """Whether the model's document encoding wants a GPU."""
-    return model["kind"] == "splade" and model["device"] != "cpu"
+def encode_gpus(hardware: str) -> int:
+    """GPUs an encode job asks for: one for a neural encoder that may use one (the
+    `hardware` of its encoding: lexical, cpu or gpu; sparsebench.kinds)."""
+    return int(hardware == "gpu")
 
 
-def _encoder_family(model: Mapping[str, Any]) -> str:
-    if model["kind"] != "splade":
-        return "lexical"
-    return "gpu" if uses_accelerator(model) else "cpu"
-
-
-def encode_gpus(model: Mapping[str, Any]) -> int:
-    """GPUs an encode job asks for: one for a learned encoder that may use one."""
-    return int(uses_accelerator(model))
-
-
-def encode_memory_mb(model: Mapping[str, Any], shard_size: int) -> int:
+def encode_memory_mb(hardware: str, shard_size: int) -> int:
     """Memory of one encode job over a shard of `shard_size` documents."""
-    return int(ENCODE_BASE_MB[_encoder_family(model)] + ENCODE_MB_PER_DOC * shard_size)
+    return int(ENCODE_BASE_MB[hardware] + ENCODE_MB_PER_DOC * shard_size)
 
 
-def encode_runtime_min(model: Mapping[str, Any], shard_size: int) -> int:
+def encode_runtime_min(hardware: str, shard_size: int) -> int:
     """Wall-time limit of one encode job, in minutes."""
-    seconds = shard_size / ENCODE_DOCS_PER_SECOND[_encoder_family(model)]
+    seconds = shard_size / ENCODE_DOCS_PER_SECOND[hardware]
     return max(MIN_RUNTIME_MIN, math.ceil(seconds / 60))
 
 
-def retrieve_memory_mb(postings_npz: str | Path, config: Mapping[str, Any]) -> int:
+def retrieve_memory_mb(postings_npz: str | Path, max_block_mb: float) -> int:
     """Memory of a retrieve job: the term-major index loaded from its file (its size once
-    known, else nothing yet), the dense score blocks of a query batch, and the interpreter."""
+    known, else nothing yet), the dense score blocks of a query batch (retrieval.
+    max_block_mb), and the interpreter."""
     path = Path(postings_npz)
     index_mb = path.stat().st_size / 2**20 if path.exists() else 0
-    return int(2.5 * index_mb + config["retrieval"]["max_block_mb"] + 512)
+    return int(2.5 * index_mb + max_block_mb + 512)
 
 
 def partition_memory_mb(shard_npzs: list[str | Path]) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from sparsebench.errors import SparsebenchError
-from sparsebench.workflow import provenance
+from sparsebench import provenance
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 

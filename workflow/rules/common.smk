@@ -1,38 +1,28 @@
-# Names, paths and per-rule settings shared by the rule files.
+# The plan (sparsebench.workflow.plan): every corpus, encoding, model job and path,
+# computed once from the validated config. Rules read it by wildcard.
 import re
 
-from sparsebench.workflow import config as sbconfig
-from sparsebench.workflow import params as sbparams
-from sparsebench.workflow import jobresources
-from sparsebench.workflow.codehash import stage_code_digest
 from sparsebench.fileio import read_json
-from sparsebench.encode.stages import n_shards
+from sparsebench.workflow import jobresources
+from sparsebench.workflow import plan as layout
+from sparsebench.workflow.codehash import stage_code_digest
+from sparsebench.kinds.run import run_path
+from sparsebench.workflow.plan import Plan, benchmark_path, log_path
 
-DATASETS = list(config["datasets"])
-MODELS = list(config["models"])  # with the variants of parameter sweeps
-REPORTED_MODELS = sbconfig.reported_models(config)  # on the leaderboard: without them
-RUN_MODELS = [m for m, entry in config["models"].items() if entry["kind"] == "run"]
-TUNED_MODELS = [m for m, entry in config["models"].items() if entry["kind"] == "tuned"]
-ENCODING_MODELS = [m for m in MODELS if m not in RUN_MODELS + TUNED_MODELS]
-# every reported (model x dataset) pair, except datasets an external run has no file for
-PAIRS = sbparams.covered_pairs(config)
-ENCODERS = sorted(sbparams.encoders(config))
-QUERY_ENCODERS = sorted(sbparams.encoders(config, "queries"))
-SHARD_SIZE = config["corpus"]["shard_size"]
-PARTITIONS = config["retrieval"]["partitions"]  # 1: one job weighs and searches a corpus
+PLAN = Plan(config)
+DATASETS = list(PLAN.datasets)
+MODELS = list(PLAN.models)  # with the variants of parameter sweeps
+REPORTED_MODELS = PLAN.reported_models  # on the leaderboard: without them
+PAIRS = PLAN.evaluated_pairs  # except datasets an external run has no file for
+PARTITIONS = PLAN.partitions  # 1: one job weighs and searches a corpus
 SCRIPTS = Path(workflow.basedir) / "scripts"
 ENV_CPU = str(Path(workflow.basedir) / "envs" / "cpu.yaml")
 ENV_GPU = str(Path(workflow.basedir) / "envs" / "gpu.yaml")
-# Document encodings are shared by every model that encodes documents the same way;
-# everything from the term weights on belongs to one model.
-ENCODED = "results/encode/{encoder}/{dataset}"
-# queryset: the evaluated queries, or the training split's (parameter sweeps tune on it)
-ENCODED_QUERIES = "results/encode/{encoder}/{dataset}/queries/{query_encoder}/{queryset}"
-QRELS = {
-    "evaluation": "results/data/{dataset}/qrels.tsv",
-    "tuning": "results/data/{dataset}/qrels.tuning.tsv",
-}
-MODEL_DIR = "results/models/{model}/{dataset}"
+ENCODED = layout.ENCODED
+ENCODED_QUERIES = layout.ENCODED_QUERIES
+CORPUS = layout.CORPUS
+DATA = layout.DATA
+WEIGHTS = layout.WEIGHTS
 
 
 def _alternatives(names):
@@ -43,84 +33,57 @@ def _alternatives(names):
 
 def pair_files(name):
     """results/eval/{model}/{dataset}/{name} of every evaluated pair."""
-    return [f"results/eval/{m}/{d}/{name}" for m, d in PAIRS]
+    return [f"{layout.EVAL['evaluation'].format(model=m, dataset=d)}/{name}" for m, d in PAIRS]
 
 
-# Wildcards only match configured names, so a typo in a target is reported as such.
+# Wildcards only match planned names, so a typo in a target is reported as such.
 wildcard_constraints:
     dataset=_alternatives(DATASETS),
     model=_alternatives(MODELS),
-    encoder=_alternatives(ENCODERS),
-    query_encoder=_alternatives(QUERY_ENCODERS),
-    queryset="evaluation|tuning",
+    corpus=_alternatives(PLAN.corpora),
+    encoder=_alternatives(PLAN.encodings),
+    query_encoder=_alternatives(PLAN.query_encodings),
+    queryset="|".join(layout.QUERYSETS),
     shard=r"\d+",
 
 
-def model_config(wildcards):
-    return config["models"][wildcards.model]
+def corpus_info(corpus):
+    """corpus.json of a prepared corpus (a checkpoint: its size sets the shard count)."""
+    return read_json(checkpoints.prepare_corpus.get(corpus=corpus).output.info)
 
 
-def dataset_config(wildcards):
-    return config["datasets"][wildcards.dataset]
+def corpus_shards(corpus):
+    return layout.n_shards(corpus_info(corpus)["n_docs"], PLAN.shard_size)
 
 
-def language(wildcards):
-    return sbparams.dataset_language(config, wildcards.dataset)
+def shard_files(suffix, shards=None):
+    """Input function: every shard of a corpus encoding (or those of `shards(wildcards)`,
+    a range); the count is known once the corpus is prepared."""
 
+    def files(wildcards):
+        folder = ENCODED.format(encoder=wildcards.encoder, corpus=wildcards.corpus)
+        wanted = shards(wildcards) if shards else range(corpus_shards(wildcards.corpus))
+        return [f"{folder}/shards/{shard}.{suffix}" for shard in wanted]
 
-def encoder_config(wildcards):
-    return sbparams.encoder_model(config, wildcards.encoder)
-
-
-def query_encoder_config(wildcards):
-    return sbparams.encoder_model(config, wildcards.query_encoder, "queries")
-
-
-def encoder_params(wildcards):
-    model, encoder_language = sbparams.encoders(config)[wildcards.encoder]
-    return sbparams.encoding_params(model, "documents", encoder_language)
+    return files
 
 
 def encoded(name):
-    """Input function: a file of the document encoding the model uses."""
-
-    def path(wildcards):
-        encoder = sbparams.encoder_id(model_config(wildcards), language(wildcards))
-        return f"results/encode/{encoder}/{wildcards.dataset}/{name}"
-
-    return path
+    """Input function: a file of the corpus encoding the model searches on the dataset."""
+    return lambda wc: PLAN.encoded(wc.model, wc.dataset, name)
 
 
-def encoded_queries(name, queryset="evaluation"):
-    """Input function: a file of the query encoding the model uses."""
-
-    def path(wildcards):
-        model, lang = model_config(wildcards), language(wildcards)
-        folder = ENCODED_QUERIES.format(
-            encoder=sbparams.encoder_id(model, lang),
-            dataset=wildcards.dataset,
-            query_encoder=sbparams.encoder_id(model, lang, "queries"),
-            queryset=queryset,
-        )
-        return f"{folder}/{name}"
-
-    return path
+def encoded_queries(name, queryset=None):
+    """Input function: a file of the model's query encoding of the dataset (the query set
+    of the wildcard, or `queryset`)."""
+    return lambda wc: PLAN.encoded_queries(
+        wc.model, wc.dataset, name, queryset or wc.queryset
+    )
 
 
-def shard_files(suffix):
-    """Input function: every shard of a corpus; the count is known after prepare."""
-
-    def files(wildcards):
-        info = checkpoints.prepare.get(dataset=wildcards.dataset).output.info
-        count = n_shards(read_json(info)["n_docs"], SHARD_SIZE)
-        return [
-            f"{ENCODED}/shards/{shard}.{suffix}".format(
-                encoder=wildcards.encoder, dataset=wildcards.dataset, shard=shard
-            )
-            for shard in range(count)
-        ]
-
-    return files
+def weights(name):
+    """Input function: a file of the model's weighing of the dataset's corpus."""
+    return lambda wc: PLAN.weights(wc.model, wc.dataset, name)
 
 
 def library_code(*stages):

@@ -1,33 +1,52 @@
-# Encode corpus shards (per document encoding), stack them, then per model: term weights
-# and query vectors.
+# Encode each corpus once per document encoding, shard by shard, and stack the shards;
+# weigh it once per model; encode each dataset's queries in the corpus vocabulary.
+
+
+def encoding_of(wildcards):
+    """The document encoding the wildcards name (sparsebench.workflow.plan.Encoding)."""
+    return PLAN.encodings[wildcards.encoder]
+
+
+def query_encoding_of(wildcards):
+    return PLAN.query_encodings[wildcards.query_encoder]
+
+
+def weighed(name):
+    """Input function: a file of the corpus encoding the model weighs."""
+
+    def path(wildcards):
+        encoder = PLAN.weighed_encoding(wildcards.model, wildcards.corpus)
+        return f"{ENCODED.format(encoder=encoder, corpus=wildcards.corpus)}/{name}"
+
+    return path
 
 
 rule encode_corpus_shard:
     message:
-        "encode_corpus_shard: documents of shard {wildcards.shard} of {wildcards.dataset} "
+        "encode_corpus_shard: documents of shard {wildcards.shard} of {wildcards.corpus} "
         "with the {wildcards.encoder} encoding"
     input:
-        corpus="results/data/{dataset}/corpus.parquet",
-        model=lambda wc: sbparams.local_model_files(encoder_config(wc), "documents"),
+        corpus=f"{CORPUS}/corpus.parquet",
+        model=lambda wc: encoding_of(wc).model_files,
     output:
         npz=f"{ENCODED}/shards/{{shard}}.npz",
         terms=f"{ENCODED}/shards/{{shard}}.terms.txt",
     params:
         library=library_code("encode.stages.encode_corpus_shard"),
-        encoding=encoder_params,
-        shard_size=SHARD_SIZE,
-    threads: lambda wc: 4 if encoder_config(wc)["kind"] == "splade" else 1
+        encoding=lambda wc: encoding_of(wc).settings,
+        shard_size=PLAN.shard_size,
+    threads: lambda wc: encoding_of(wc).threads
     resources:
         # a shard is one job: what it asks for follows the shard size and the encoder
-        mem_mb=lambda wc: jobresources.encode_memory_mb(encoder_config(wc), SHARD_SIZE),
-        runtime=lambda wc: jobresources.encode_runtime_min(encoder_config(wc), SHARD_SIZE),
-        gpu=lambda wc: jobresources.encode_gpus(encoder_config(wc)),
+        mem_mb=lambda wc: jobresources.encode_memory_mb(encoding_of(wc).hardware, PLAN.shard_size),
+        runtime=lambda wc: jobresources.encode_runtime_min(encoding_of(wc).hardware, PLAN.shard_size),
+        gpu=lambda wc: jobresources.encode_gpus(encoding_of(wc).hardware),
     conda:
-        lambda wc: ENV_GPU if encoder_config(wc)["kind"] == "splade" else ENV_CPU
+        lambda wc: ENV_CPU if encoding_of(wc).hardware == "lexical" else ENV_GPU
     log:
-        "results/logs/encode_corpus_shard/{encoder}/{dataset}/{shard}.log",
+        log_path("encode_corpus_shard"),
     benchmark:
-        "results/benchmarks/encode_corpus_shard/{encoder}/{dataset}/{shard}.tsv"
+        benchmark_path("encode_corpus_shard")
     script:
         f"{SCRIPTS}/encode_corpus_shard.py"
 
@@ -38,11 +57,11 @@ if PARTITIONS == 1:
 
     rule stack_shards:
         message:
-            "stack_shards: the {wildcards.encoder} shards of {wildcards.dataset} into one matrix"
+            "stack_shards: the {wildcards.encoder} shards of {wildcards.corpus} into one matrix"
         input:
             npz=shard_files("npz"),
             terms=shard_files("terms.txt"),
-            corpus="results/data/{dataset}/corpus.parquet",
+            corpus=f"{CORPUS}/corpus.parquet",
         output:
             corpus=f"{ENCODED}/corpus.npz",
             vocab=f"{ENCODED}/vocab.txt",
@@ -52,33 +71,32 @@ if PARTITIONS == 1:
         conda:
             ENV_CPU
         log:
-            "results/logs/stack_shards/{encoder}/{dataset}.log",
+            log_path("stack_shards"),
         benchmark:
-            "results/benchmarks/stack_shards/{encoder}/{dataset}.tsv"
+            benchmark_path("stack_shards")
         script:
             f"{SCRIPTS}/stack_shards.py"
 
 
     rule term_weights:
         message:
-            "term_weights: document weights and IDF of {wildcards.model} on {wildcards.dataset}"
+            "term_weights: document weights and IDF of {wildcards.model} on {wildcards.corpus}"
         input:
-            corpus=encoded("corpus.npz"),
-            vocab=encoded("vocab.txt"),
+            corpus=weighed("corpus.npz"),
+            vocab=weighed("vocab.txt"),
         output:
-            weights=f"{MODEL_DIR}/weights.npz",
-            postings=f"{MODEL_DIR}/postings.npz",
-            idf=f"{MODEL_DIR}/idf.npy",
-            stats=f"{MODEL_DIR}/term_stats.json",
+            postings=f"{WEIGHTS}/postings.npz",
+            idf=f"{WEIGHTS}/idf.npy",
+            stats=f"{WEIGHTS}/term_stats.json",
         params:
             library=library_code("encode.stages.term_weights"),
-            weighting=lambda wc: sbparams.weighting_params(model_config(wc)),
+            weighting=lambda wc: PLAN.weighting(wc.model),
         conda:
             ENV_CPU
         log:
-            "results/logs/term_weights/{model}/{dataset}.log",
+            log_path("term_weights"),
         benchmark:
-            "results/benchmarks/term_weights/{model}/{dataset}.tsv"
+            benchmark_path("term_weights")
         script:
             f"{SCRIPTS}/term_weights.py"
 
@@ -88,24 +106,22 @@ rule encode_queries:
         "encode_queries: the judged {wildcards.queryset} queries of {wildcards.dataset} with "
         "the {wildcards.query_encoder} encoding"
     input:
-        queries="results/data/{dataset}/queries.parquet",
-        qrels=lambda wc: QRELS[wc.queryset].format(dataset=wc.dataset),
+        queries=f"{DATA}/queries.parquet",
+        qrels=lambda wc: f"{DATA.format(dataset=wc.dataset)}/{layout.QRELS[wc.queryset]}",
         vocab=f"{ENCODED}/vocab.txt",
-        model=lambda wc: sbparams.local_model_files(query_encoder_config(wc), "queries"),
+        model=lambda wc: query_encoding_of(wc).model_files,
     output:
         queries=f"{ENCODED_QUERIES}/queries.npz",
         query_ids=f"{ENCODED_QUERIES}/query_ids.txt",
     params:
         library=library_code("encode.stages.encode_queries"),
-        encoding=lambda wc: sbparams.encoding_params(
-            query_encoder_config(wc), "queries", language(wc)
-        ),
-    threads: lambda wc: 2 if query_encoder_config(wc)["kind"] == "splade" else 1
+        encoding=lambda wc: query_encoding_of(wc).settings,
+    threads: lambda wc: query_encoding_of(wc).threads
     conda:
-        lambda wc: ENV_GPU if query_encoder_config(wc)["kind"] == "splade" else ENV_CPU
+        lambda wc: ENV_CPU if query_encoding_of(wc).hardware == "lexical" else ENV_GPU
     log:
-        "results/logs/encode_queries/{encoder}/{dataset}/{query_encoder}/{queryset}.log",
+        log_path("encode_queries"),
     benchmark:
-        "results/benchmarks/encode_queries/{encoder}/{dataset}/{query_encoder}/{queryset}.tsv"
+        benchmark_path("encode_queries")
     script:
         f"{SCRIPTS}/encode_queries.py"

@@ -1,4 +1,8 @@
-# Metrics per (model x dataset), then the leaderboard over all pairs.
+# Metrics per (model x dataset), then the significance tests and the leaderboard over all
+# pairs.
+from sparsebench.workflow.config import experiment_settings, significance_metrics
+
+EXPERIMENT = experiment_settings(config)  # the config without its speed settings
 COMPARED = (
     "every pair of models"
     if config["significance"]["all_pairs"]
@@ -6,25 +10,32 @@ COMPARED = (
 )
 
 
+def corpus_file(name):
+    """Input function: a file of the dataset's corpus."""
+    return lambda wc: f"{CORPUS.format(corpus=PLAN.corpus_of[wc.dataset])}/{name}"
+
+
 rule evaluate:
     message:
         "evaluate: every metric of {wildcards.model} on {wildcards.dataset}, per query and mean"
     input:
-        run="results/runs/{model}/{dataset}.trec",
-        qrels="results/data/{dataset}/qrels.tsv",
-        info="results/data/{dataset}/dataset.json",
+        run=layout.RUN["evaluation"],
+        qrels=f"{DATA}/qrels.tsv",
+        info=f"{DATA}/dataset.json",
+        corpus_info=corpus_file("corpus.json"),
     output:
-        metrics="results/eval/{model}/{dataset}/metrics.json",
-        per_query="results/eval/{model}/{dataset}/per_query.tsv",
-        manifest="results/eval/{model}/{dataset}/manifest.json",
+        metrics=f"{layout.EVAL['evaluation']}/metrics.json",
+        per_query=f"{layout.EVAL['evaluation']}/per_query.tsv",
+        manifest=f"{layout.EVAL['evaluation']}/manifest.json",
     params:
         library=library_code("evaluate.stages.evaluate", "evaluate.stages.evaluation_manifest"),
-        evaluation=lambda wc: sbparams.evaluation_params(config, wc.dataset),
-        model=lambda wc: sbparams.model_fingerprint(model_config(wc), language(wc)),
+        evaluation=lambda wc: PLAN.evaluation_settings(wc.dataset),
+        model=lambda wc: EXPERIMENT["models"][wc.model],
+        fingerprint=lambda wc: PLAN.fingerprint(wc.model, wc.dataset),
     log:
-        "results/logs/evaluate/{model}/{dataset}.log",
+        log_path("evaluate"),
     benchmark:
-        "results/benchmarks/evaluate/{model}/{dataset}.tsv"
+        benchmark_path("evaluate")
     conda:
         ENV_CPU
     script:
@@ -36,17 +47,18 @@ use rule evaluate as evaluate_tuning with:
         "evaluate_tuning: every metric of {wildcards.model} on {wildcards.dataset}, training "
         "queries"
     input:
-        run="results/tuning/runs/{model}/{dataset}.trec",
-        qrels="results/data/{dataset}/qrels.tuning.tsv",
-        info="results/data/{dataset}/dataset.json",
+        run=layout.RUN["tuning"],
+        qrels=f"{DATA}/qrels.tuning.tsv",
+        info=f"{DATA}/dataset.json",
+        corpus_info=corpus_file("corpus.json"),
     output:
-        metrics="results/tuning/eval/{model}/{dataset}/metrics.json",
-        per_query="results/tuning/eval/{model}/{dataset}/per_query.tsv",
-        manifest="results/tuning/eval/{model}/{dataset}/manifest.json",
+        metrics=f"{layout.EVAL['tuning']}/metrics.json",
+        per_query=f"{layout.EVAL['tuning']}/per_query.tsv",
+        manifest=f"{layout.EVAL['tuning']}/manifest.json",
     log:
-        "results/logs/evaluate_tuning/{model}/{dataset}.log",
+        log_path("evaluate_tuning"),
     benchmark:
-        "results/benchmarks/evaluate_tuning/{model}/{dataset}.tsv"
+        benchmark_path("evaluate_tuning")
 
 
 rule significance:
@@ -61,13 +73,15 @@ rule significance:
         intervals="results/intervals.tsv",
     params:
         library=library_code("evaluate.stages.significance"),
-        settings=lambda wc: {**config["significance"], "metrics": sbconfig.significance_metrics(config)},
+        settings={**config["significance"], "metrics": significance_metrics(config)},
+        pairs=PAIRS,
         models=REPORTED_MODELS,
         datasets=DATASETS,
+        experiment=EXPERIMENT,
     log:
-        "results/logs/significance.log",
+        log_path("significance"),
     benchmark:
-        "results/benchmarks/significance.tsv"
+        benchmark_path("significance")
     conda:
         ENV_CPU
     script:
@@ -80,10 +94,13 @@ rule leaderboard:
         "dataset, with the reproduction check"
     input:
         metrics=pair_files("metrics.json"),
-        infos=expand("results/data/{dataset}/dataset.json", dataset=DATASETS),
+        infos=expand(f"{DATA}/dataset.json", dataset=DATASETS),
+        corpus_infos=[f"{CORPUS.format(corpus=PLAN.corpus_of[d])}/corpus.json" for d in DATASETS],
         significance="results/significance.tsv",
         selections=[
-            f"results/tuning/{m}/{d}/selection.json" for m, d in PAIRS if m in TUNED_MODELS
+            f"{layout.TUNING.format(model=m, dataset=d)}/selection.json"
+            for m, d in PAIRS
+            if PLAN.kind(m).run_rule == "tune"
         ],
     output:
         table="results/leaderboard.tsv",
@@ -93,14 +110,14 @@ rule leaderboard:
         reproduction="results/reproduction.tsv",
     params:
         library=library_code("evaluate.stages.leaderboard"),
-        metric=config["evaluation"]["primary_metric"],
+        pairs=PAIRS,
         models=REPORTED_MODELS,
         datasets=DATASETS,
-        reproduction=config["reproduction"],
+        experiment=EXPERIMENT,
     log:
-        "results/logs/leaderboard.log",
+        log_path("leaderboard"),
     benchmark:
-        "results/benchmarks/leaderboard.tsv"
+        benchmark_path("leaderboard")
     conda:
         ENV_CPU
     script:

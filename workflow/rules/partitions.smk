@@ -1,65 +1,72 @@
 # Retrieval over a corpus split into partitions (retrieval.partitions > 1): no job holds
-# the whole corpus. Per (model x dataset): vocabulary -> partition_statistics (xP) ->
-# global_statistics -> partition_postings (xP) -> retrieve_partition (xP) -> merge_runs,
-# whose run is byte for byte the single job's (sparsebench.partitions.stages).
-from sparsebench.partitions.stages import partition_shards
-
-PARTITION_DIR = f"{MODEL_DIR}/partitions/{{partition}}"
+# the whole corpus. Per (model x corpus): vocabulary -> partition_statistics (xP) ->
+# global_statistics -> partition_postings (xP); per (model x dataset): retrieve_partition
+# (xP) -> merge_runs, whose run is byte for byte the single job's
+# (sparsebench.partitions.stages).
+PARTITION = layout.PARTITION
 
 
 wildcard_constraints:
     partition=r"\d+",
 
 
-def partition_groups(wildcards):
-    """The encoding shards of each partition; the shard count is known after prepare."""
-    info = read_json(checkpoints.prepare.get(dataset=wildcards.dataset).output.info)
-    return partition_shards(n_shards(info["n_docs"], SHARD_SIZE), PARTITIONS)
+def partition_groups(corpus):
+    """The encoding shards of each partition; the shard count is known once the corpus
+    is prepared."""
+    return layout.partition_shards(corpus_shards(corpus), PARTITIONS)
 
 
 def partition_rows(wildcards):
     """The corpus rows of a partition."""
-    info = read_json(checkpoints.prepare.get(dataset=wildcards.dataset).output.info)
-    shards = partition_groups(wildcards)[int(wildcards.partition)]
-    stop = min(shards.stop * SHARD_SIZE, info["n_docs"])
-    return {"start": shards.start * SHARD_SIZE, "stop": stop}
+    shards = partition_groups(wildcards.corpus)[int(wildcards.partition)]
+    stop = min(shards.stop * PLAN.shard_size, corpus_info(wildcards.corpus)["n_docs"])
+    return {"start": shards.start * PLAN.shard_size, "stop": stop}
 
 
 def partition_shard_files(suffix):
     """Input function: the model's encoded shards of one partition."""
 
     def files(wildcards):
-        encoder = sbparams.encoder_id(model_config(wildcards), language(wildcards))
-        shards = partition_groups(wildcards)[int(wildcards.partition)]
-        folder = f"results/encode/{encoder}/{wildcards.dataset}/shards"
+        encoder = PLAN.weighed_encoding(wildcards.model, wildcards.corpus)
+        folder = f"{ENCODED.format(encoder=encoder, corpus=wildcards.corpus)}/shards"
+        shards = partition_groups(wildcards.corpus)[int(wildcards.partition)]
         return [f"{folder}/{shard}.{suffix}" for shard in shards]
 
     return files
 
 
 def every_partition(name):
-    """Input function: a file of every partition of a (model x dataset)."""
+    """Input function: a file of every partition of a (model x corpus)."""
 
     def files(wildcards):
-        folder = MODEL_DIR.format(model=wildcards.model, dataset=wildcards.dataset)
-        count = len(partition_groups(wildcards))
-        return [f"{folder}/partitions/{p}/{name}".format(**wildcards) for p in range(count)]
+        count = len(partition_groups(wildcards.corpus))
+        folder = WEIGHTS.format(model=wildcards.model, corpus=wildcards.corpus)
+        return [f"{folder}/partitions/{p}/{name}" for p in range(count)]
 
     return files
 
 
-def partition_queries(name):
-    """Input function: a file of the query encoding of the partition's query set."""
+def partition_runs(queryset):
+    """Input function: the run of every partition of the dataset's corpus."""
 
-    def path(wildcards):
-        return encoded_queries(name, wildcards.queryset)(wildcards)
+    def files(wildcards):
+        count = len(partition_groups(PLAN.corpus_of[wildcards.dataset]))
+        return [
+            layout.PARTITION_RUN.format(partition=p, queryset=queryset, **wildcards)
+            for p in range(count)
+        ]
 
-    return path
+    return files
+
+
+def partition_file(name):
+    """Input function: a file of the partition of the dataset's corpus."""
+    return lambda wc: PLAN.weights(wc.model, wc.dataset, f"partitions/{wc.partition}/{name}")
 
 
 rule vocabulary:
     message:
-        "vocabulary: the terms of the {wildcards.encoder} shards of {wildcards.dataset}"
+        "vocabulary: the terms of the {wildcards.encoder} shards of {wildcards.corpus}"
     input:
         terms=shard_files("terms.txt"),
     output:
@@ -69,9 +76,9 @@ rule vocabulary:
     conda:
         ENV_CPU
     log:
-        "results/logs/vocabulary/{encoder}/{dataset}.log",
+        log_path("vocabulary"),
     benchmark:
-        "results/benchmarks/vocabulary/{encoder}/{dataset}.tsv"
+        benchmark_path("vocabulary")
     script:
         f"{SCRIPTS}/vocabulary.py"
 
@@ -79,24 +86,24 @@ rule vocabulary:
 rule partition_statistics:
     message:
         "partition_statistics: document frequencies and lengths of partition "
-        "{wildcards.partition} of {wildcards.dataset} for {wildcards.model}"
+        "{wildcards.partition} of {wildcards.corpus} for {wildcards.model}"
     input:
         npz=partition_shard_files("npz"),
         terms=partition_shard_files("terms.txt"),
-        vocab=encoded("vocab.txt"),
+        vocab=weighed("vocab.txt"),
     output:
-        statistics=f"{PARTITION_DIR}/statistics.npz",
+        statistics=f"{PARTITION}/statistics.npz",
     params:
         library=library_code("partitions.stages.partition_statistics"),
-        weighting=lambda wc: sbparams.weighting_params(model_config(wc)),
+        weighting=lambda wc: PLAN.weighting(wc.model),
     resources:
         mem_mb=lambda wc, input: jobresources.partition_memory_mb(list(input.npz)),
     conda:
         ENV_CPU
     log:
-        "results/logs/partition_statistics/{model}/{dataset}/{partition}.log",
+        log_path("partition_statistics"),
     benchmark:
-        "results/benchmarks/partition_statistics/{model}/{dataset}/{partition}.tsv"
+        benchmark_path("partition_statistics")
     script:
         f"{SCRIPTS}/partition_statistics.py"
 
@@ -104,23 +111,23 @@ rule partition_statistics:
 rule global_statistics:
     message:
         "global_statistics: the corpus statistics and IDF of {wildcards.model} on "
-        "{wildcards.dataset}, summed over its partitions"
+        "{wildcards.corpus}, summed over its partitions"
     input:
         partitions=every_partition("statistics.npz"),
-        vocab=encoded("vocab.txt"),
+        vocab=weighed("vocab.txt"),
     output:
-        statistics=f"{MODEL_DIR}/statistics.npz",
-        idf=f"{MODEL_DIR}/idf.npy",
-        stats=f"{MODEL_DIR}/term_stats.json",
+        statistics=f"{WEIGHTS}/statistics.npz",
+        idf=f"{WEIGHTS}/idf.npy",
+        stats=f"{WEIGHTS}/term_stats.json",
     params:
         library=library_code("partitions.stages.global_statistics"),
-        weighting=lambda wc: sbparams.weighting_params(model_config(wc)),
+        weighting=lambda wc: PLAN.weighting(wc.model),
     conda:
         ENV_CPU
     log:
-        "results/logs/global_statistics/{model}/{dataset}.log",
+        log_path("global_statistics"),
     benchmark:
-        "results/benchmarks/global_statistics/{model}/{dataset}.tsv"
+        benchmark_path("global_statistics")
     script:
         f"{SCRIPTS}/global_statistics.py"
 
@@ -128,28 +135,28 @@ rule global_statistics:
 rule partition_postings:
     message:
         "partition_postings: term weights of partition {wildcards.partition} of "
-        "{wildcards.dataset} for {wildcards.model}, with the corpus statistics"
+        "{wildcards.corpus} for {wildcards.model}, with the corpus statistics"
     input:
         npz=partition_shard_files("npz"),
         terms=partition_shard_files("terms.txt"),
-        vocab=encoded("vocab.txt"),
-        corpus="results/data/{dataset}/corpus.parquet",
-        statistics=f"{MODEL_DIR}/statistics.npz",
+        vocab=weighed("vocab.txt"),
+        corpus=f"{CORPUS}/corpus.parquet",
+        statistics=f"{WEIGHTS}/statistics.npz",
     output:
-        postings=f"{PARTITION_DIR}/postings.npz",
-        doc_ids=f"{PARTITION_DIR}/doc_ids.txt",
+        postings=f"{PARTITION}/postings.npz",
+        doc_ids=f"{PARTITION}/doc_ids.txt",
     params:
         library=library_code("partitions.stages.partition_postings"),
-        weighting=lambda wc: sbparams.weighting_params(model_config(wc)),
+        weighting=lambda wc: PLAN.weighting(wc.model),
         rows=partition_rows,
     resources:
         mem_mb=lambda wc, input: jobresources.partition_memory_mb(list(input.npz)),
     conda:
         ENV_CPU
     log:
-        "results/logs/partition_postings/{model}/{dataset}/{partition}.log",
+        log_path("partition_postings"),
     benchmark:
-        "results/benchmarks/partition_postings/{model}/{dataset}/{partition}.tsv"
+        benchmark_path("partition_postings")
     script:
         f"{SCRIPTS}/partition_postings.py"
 
@@ -160,27 +167,29 @@ rule retrieve_partition:
         "{wildcards.partition} for {wildcards.model} on {wildcards.dataset}, "
         "{wildcards.queryset} queries"
     input:
-        weights=f"{PARTITION_DIR}/postings.npz",
-        idf=f"{MODEL_DIR}/idf.npy",
-        queries=partition_queries("queries.npz"),
-        query_ids=partition_queries("query_ids.txt"),
-        doc_ids=f"{PARTITION_DIR}/doc_ids.txt",
+        postings=partition_file("postings.npz"),
+        idf=weights("idf.npy"),
+        queries=encoded_queries("queries.npz"),
+        query_ids=encoded_queries("query_ids.txt"),
+        doc_ids=partition_file("doc_ids.txt"),
     output:
-        run=f"{PARTITION_DIR}/{{queryset}}.trec",
+        run=layout.PARTITION_RUN,
     params:
         library=library_code("retrieve.stages.retrieve_run"),
-        retrieval=lambda wc: sbparams.retrieval_params(config, wc.dataset),
+        retrieval=lambda wc: PLAN.retrieval_settings(wc.dataset),
     threads: 2
     resources:
-        mem_mb=lambda wc, input: jobresources.retrieve_memory_mb(input.weights, config),
+        mem_mb=lambda wc, input: jobresources.retrieve_memory_mb(
+            input.postings, config["retrieval"]["max_block_mb"]
+        ),
     wildcard_constraints:
-        model=_alternatives(ENCODING_MODELS),
+        model=_alternatives(PLAN.models_run_by("retrieve")),
     conda:
         ENV_CPU
     log:
-        "results/logs/retrieve_partition/{model}/{dataset}/{partition}/{queryset}.log",
+        log_path("retrieve_partition"),
     benchmark:
-        "results/benchmarks/retrieve_partition/{model}/{dataset}/{partition}/{queryset}.tsv"
+        benchmark_path("retrieve_partition")
     script:
         f"{SCRIPTS}/retrieve.py"
 
@@ -190,21 +199,21 @@ rule merge_runs:
         f"merge_runs: the top-{config['retrieval']['k']} of {{wildcards.model}} on "
         "{wildcards.dataset} from its partitions' runs"
     input:
-        runs=every_partition("evaluation.trec"),
-        query_ids=encoded_queries("query_ids.txt"),
+        runs=partition_runs("evaluation"),
+        query_ids=encoded_queries("query_ids.txt", "evaluation"),
     output:
-        run="results/runs/{model}/{dataset}.trec",
+        run=layout.RUN["evaluation"],
     params:
         library=library_code("partitions.stages.merge_runs"),
         k=config["retrieval"]["k"],
     wildcard_constraints:
-        model=_alternatives(ENCODING_MODELS),
+        model=_alternatives(PLAN.models_run_by("retrieve")),
     conda:
         ENV_CPU
     log:
-        "results/logs/merge_runs/{model}/{dataset}.log",
+        log_path("merge_runs"),
     benchmark:
-        "results/benchmarks/merge_runs/{model}/{dataset}.tsv"
+        benchmark_path("merge_runs")
     script:
         f"{SCRIPTS}/merge_runs.py"
 
@@ -214,11 +223,11 @@ use rule merge_runs as merge_runs_tuning with:
         f"merge_runs_tuning: the top-{config['retrieval']['k']} of {{wildcards.model}} on "
         "{wildcards.dataset} from its partitions' runs, training queries"
     input:
-        runs=every_partition("tuning.trec"),
+        runs=partition_runs("tuning"),
         query_ids=encoded_queries("query_ids.txt", "tuning"),
     output:
-        run="results/tuning/runs/{model}/{dataset}.trec",
+        run=layout.RUN["tuning"],
     log:
-        "results/logs/merge_runs_tuning/{model}/{dataset}.log",
+        log_path("merge_runs_tuning"),
     benchmark:
-        "results/benchmarks/merge_runs_tuning/{model}/{dataset}.tsv"
+        benchmark_path("merge_runs_tuning")

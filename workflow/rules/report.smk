@@ -1,9 +1,7 @@
 # The visual report: figures (PNG, with an SVG copy beside each) and HTML tables under
 # results/report/, each marked for `snakemake --report report.html`, which packages
 # them into one self-contained page (captions in workflow/report/).
-from sparsebench.report import costs
-
-REPORT = "results/report"
+REPORT = layout.REPORT
 
 
 # light plotting: in the Snakemake process, not as cluster jobs
@@ -22,6 +20,7 @@ PRIMARY_METRIC = config["evaluation"]["primary_metric"]
 # datasets with at least one evaluated model, and the pairs compared with the baseline
 REPORT_DATASETS = [d for d in DATASETS if any(d == covered for _, covered in PAIRS)]
 DIFFERENCE_PAIRS = [(m, d) for m, d in PAIRS if m != BASELINE and (BASELINE, d) in PAIRS]
+TUNED_PAIRS = [(m, d) for m, d in PAIRS if PLAN.kind(m).run_rule == "tune"]
 REPORT_FILES = [
     f"{REPORT}/leaderboard.html",
     f"{REPORT}/leaderboard.png",
@@ -31,16 +30,27 @@ REPORT_FILES = [
     f"{REPORT}/costs.png",
     *[f"{REPORT}/costs/{d}.png" for d in DATASETS],
     f"{REPORT}/provenance.html",
-    *[f"{REPORT}/sweeps/{m}/{d}.png" for m, d in PAIRS if m in TUNED_MODELS],
+    *[f"{REPORT}/sweeps/{m}/{d}.png" for m, d in TUNED_PAIRS],
 ]
 
 
-def pipeline_benchmarks(wildcards):
-    """Input function: the benchmark file of every pipeline job (the report's own jobs
-    excluded); the shard count of each dataset is known after prepare."""
-    infos = {d: read_json(checkpoints.prepare.get(dataset=d).output.info) for d in DATASETS}
-    shards = {d: n_shards(info["n_docs"], SHARD_SIZE) for d, info in infos.items()}
-    return costs.pipeline_benchmarks(config, shards, infos)
+def pipeline_jobs(wildcards):
+    """Every pipeline job of the plan (the report's own excluded), as cost-table records;
+    the shard counts are known once the corpora are prepared, and whether sweeps choose
+    on a training split once the datasets are."""
+    shards = {corpus: corpus_shards(corpus) for corpus in PLAN.corpora}
+    training = {
+        d: bool(read_json(checkpoints.prepare.get(dataset=d).output.info)["tuning_split"])
+        for d in DATASETS
+    }
+    jobs = PLAN.jobs(shards, training)
+    # an archive the user put in place had no download job: asking for its benchmark
+    # would schedule one, and Snakemake would delete the archive first
+    return [
+        job.record()
+        for job in jobs
+        if job.rule != "download_beir" or Path(job.benchmark).exists()
+    ]
 
 
 rule report_leaderboard:
@@ -72,9 +82,9 @@ rule report_leaderboard:
         models=REPORTED_MODELS,
         datasets=DATASETS,
     log:
-        "results/logs/report/leaderboard.log",
+        log_path("report_leaderboard"),
     benchmark:
-        "results/benchmarks/report/leaderboard.tsv"
+        benchmark_path("report_leaderboard")
     conda:
         ENV_CPU
     script:
@@ -86,7 +96,11 @@ rule report_precision_recall:
         "report_precision_recall: 11-point precision-recall curves of every model on "
         "{wildcards.dataset}"
     input:
-        metrics=lambda wc: [f"results/eval/{m}/{d}/metrics.json" for m, d in PAIRS if d == wc.dataset],
+        metrics=lambda wc: [
+            f"{layout.EVAL['evaluation'].format(model=m, dataset=d)}/metrics.json"
+            for m, d in PAIRS
+            if d == wc.dataset
+        ],
     output:
         png=report(
             f"{REPORT}/precision_recall/{{dataset}}.png",
@@ -97,11 +111,11 @@ rule report_precision_recall:
         svg=f"{REPORT}/precision_recall/{{dataset}}.svg",
     params:
         library=library_code("report.stages.report_precision_recall"),
-        models=REPORTED_MODELS,
+        models=lambda wc: [m for m, d in PAIRS if d == wc.dataset],
     log:
-        "results/logs/report/precision_recall/{dataset}.log",
+        log_path("report_precision_recall"),
     benchmark:
-        "results/benchmarks/report/precision_recall/{dataset}.tsv"
+        benchmark_path("report_precision_recall")
     conda:
         ENV_CPU
     script:
@@ -130,9 +144,9 @@ rule report_query_differences:
         metric=PRIMARY_METRIC,
         significance=config["significance"],
     log:
-        "results/logs/report/query_differences/{model}/{dataset}.log",
+        log_path("report_query_differences"),
     benchmark:
-        "results/benchmarks/report/query_differences/{model}/{dataset}.tsv"
+        benchmark_path("report_query_differences")
     conda:
         ENV_CPU
     script:
@@ -143,7 +157,7 @@ rule report_costs:
     message:
         "report_costs: wall time and peak memory of every pipeline job, from the benchmark files"
     input:
-        pipeline_benchmarks,
+        lambda wc: [job["benchmark"] for job in pipeline_jobs(wc)],
     output:
         table=report(
             f"{REPORT}/costs.tsv",
@@ -160,10 +174,11 @@ rule report_costs:
         svg=f"{REPORT}/costs.svg",
     params:
         library=library_code("report.stages.report_costs"),
+        jobs=pipeline_jobs,
     log:
-        "results/logs/report/costs.log",
+        log_path("report_costs"),
     benchmark:
-        "results/benchmarks/report/costs.tsv"
+        benchmark_path("report_costs")
     conda:
         ENV_CPU
     script:
@@ -187,9 +202,9 @@ rule report_dataset_costs:
     params:
         library=library_code("report.stages.report_dataset_costs"),
     log:
-        "results/logs/report/costs/{dataset}.log",
+        log_path("report_dataset_costs"),
     benchmark:
-        "results/benchmarks/report/costs/{dataset}.tsv"
+        benchmark_path("report_dataset_costs")
     conda:
         ENV_CPU
     script:
@@ -211,9 +226,9 @@ rule report_provenance:
     params:
         library=library_code("report.stages.report_provenance"),
     log:
-        "results/logs/report/provenance.log",
+        log_path("report_provenance"),
     benchmark:
-        "results/benchmarks/report/provenance.tsv"
+        benchmark_path("report_provenance")
     conda:
         ENV_CPU
     script:
@@ -238,9 +253,9 @@ rule report_sweep:
     params:
         library=library_code("report.stages.report_sweep"),
     log:
-        "results/logs/report/sweeps/{model}/{dataset}.log",
+        log_path("report_sweep"),
     benchmark:
-        "results/benchmarks/report/sweeps/{model}/{dataset}.tsv"
+        benchmark_path("report_sweep")
     conda:
         ENV_CPU
     script:

@@ -1,4 +1,4 @@
-# Batched exact top-k retrieval into TREC run files.
+# Batched exact top-k retrieval into TREC run files; external runs imported beside them.
 
 
 # One job searches the whole corpus (retrieval.partitions: 1); with partitions,
@@ -9,25 +9,27 @@ if PARTITIONS == 1:
         message:
             f"retrieve: top-{config['retrieval']['k']} for {{wildcards.model}} on {{wildcards.dataset}}"
         input:
-            weights=f"{MODEL_DIR}/postings.npz",  # term-major: one copy of the corpus in memory
-            idf=f"{MODEL_DIR}/idf.npy",
-            queries=encoded_queries("queries.npz"),
-            query_ids=encoded_queries("query_ids.txt"),
+            postings=weights("postings.npz"),
+            idf=weights("idf.npy"),
+            queries=encoded_queries("queries.npz", "evaluation"),
+            query_ids=encoded_queries("query_ids.txt", "evaluation"),
             doc_ids=encoded("doc_ids.txt"),
         output:
-            run="results/runs/{model}/{dataset}.trec",
+            run=layout.RUN["evaluation"],
         params:
             library=library_code("retrieve.stages.retrieve_run"),
-            retrieval=lambda wc: sbparams.retrieval_params(config, wc.dataset),
+            retrieval=lambda wc: PLAN.retrieval_settings(wc.dataset),
         threads: 2
         resources:
-            mem_mb=lambda wc, input: jobresources.retrieve_memory_mb(input.weights, config),
+            mem_mb=lambda wc, input: jobresources.retrieve_memory_mb(
+                input.postings, config["retrieval"]["max_block_mb"]
+            ),
         wildcard_constraints:
-            model=_alternatives(ENCODING_MODELS),
+            model=_alternatives(PLAN.models_run_by("retrieve")),
         log:
-            "results/logs/retrieve/{model}/{dataset}.log",
+            log_path("retrieve"),
         benchmark:
-            "results/benchmarks/retrieve/{model}/{dataset}.tsv"
+            benchmark_path("retrieve")
         conda:
             ENV_CPU
         script:
@@ -39,17 +41,17 @@ if PARTITIONS == 1:
             f"retrieve_tuning: top-{config['retrieval']['k']} for {{wildcards.model}} on "
             "{wildcards.dataset}, training queries"
         input:
-            weights=f"{MODEL_DIR}/postings.npz",
-            idf=f"{MODEL_DIR}/idf.npy",
+            postings=weights("postings.npz"),
+            idf=weights("idf.npy"),
             queries=encoded_queries("queries.npz", "tuning"),
             query_ids=encoded_queries("query_ids.txt", "tuning"),
             doc_ids=encoded("doc_ids.txt"),
         output:
-            run="results/tuning/runs/{model}/{dataset}.trec",
+            run=layout.RUN["tuning"],
         log:
-            "results/logs/retrieve_tuning/{model}/{dataset}.log",
+            log_path("retrieve_tuning"),
         benchmark:
-            "results/benchmarks/retrieve_tuning/{model}/{dataset}.tsv"
+            benchmark_path("retrieve_tuning")
 
 
 rule import_run:
@@ -58,19 +60,19 @@ rule import_run:
         "import_run: the external run of {wildcards.model} on {wildcards.dataset}, checked "
         "against the dataset"
     input:
-        run=lambda wc: sbparams.run_path(model_config(wc), wc.dataset),
-        corpus="results/data/{dataset}/corpus.parquet",
-        queries="results/data/{dataset}/queries.parquet",
+        run=lambda wc: run_path(PLAN.models[wc.model], wc.dataset),
+        corpus=lambda wc: f"{CORPUS.format(corpus=PLAN.corpus_of[wc.dataset])}/corpus.parquet",
+        queries=f"{DATA}/queries.parquet",
     output:
-        run="results/runs/{model}/{dataset}.trec",
+        run=layout.RUN["evaluation"],
     params:
         library=library_code("retrieve.stages.import_run"),
     wildcard_constraints:
-        model=_alternatives(RUN_MODELS),
+        model=_alternatives(PLAN.models_run_by("import_run")),
     log:
-        "results/logs/import_run/{model}/{dataset}.log",
+        log_path("import_run"),
     benchmark:
-        "results/benchmarks/import_run/{model}/{dataset}.tsv"
+        benchmark_path("import_run")
     conda:
         ENV_CPU
     script:

@@ -9,13 +9,16 @@ def tuning_inputs(wildcards):
     split's, or the evaluated ones for cross-validation: known once prepare has run) and
     their runs on the evaluated queries."""
     info = checkpoints.prepare.get(dataset=wildcards.dataset).output.info
-    sweep = model_config(wildcards)["sweep"]
-    scored = "results/tuning/eval" if uses_training_split(sweep, read_json(info)) else "results/eval"
-    variants = sbconfig.sweep_variants(config, wildcards.model)
+    sweep = PLAN.models[wildcards.model]["sweep"]
+    scored = "tuning" if uses_training_split(sweep, read_json(info)) else "evaluation"
+    variants = PLAN.variants(wildcards.model)
     return {
         "info": info,
-        "per_query": [f"{scored}/{v}/{wildcards.dataset}/per_query.tsv" for v in variants],
-        "runs": [f"results/runs/{v}/{wildcards.dataset}.trec" for v in variants],
+        "per_query": [
+            f"{layout.EVAL[scored].format(model=v, dataset=wildcards.dataset)}/per_query.tsv"
+            for v in variants
+        ],
+        "runs": [layout.RUN["evaluation"].format(model=v, dataset=wildcards.dataset) for v in variants],
     }
 
 
@@ -25,18 +28,18 @@ rule tune:
     input:
         unpack(tuning_inputs),
     output:
-        run="results/runs/{model}/{dataset}.trec",
-        selection="results/tuning/{model}/{dataset}/selection.json",
-        surface="results/tuning/{model}/{dataset}/surface.tsv",
+        run=layout.RUN["evaluation"],
+        selection=f"{layout.TUNING}/selection.json",
+        surface=f"{layout.TUNING}/surface.tsv",
     params:
         library=library_code("tune.stages.tune"),
-        sweep=lambda wc: model_config(wc)["sweep"],
+        sweep=lambda wc: PLAN.models[wc.model]["sweep"],
     wildcard_constraints:
-        model=_alternatives(TUNED_MODELS),
+        model=_alternatives(PLAN.models_run_by("tune")),
     log:
-        "results/logs/tune/{model}/{dataset}.log",
+        log_path("tune"),
     benchmark:
-        "results/benchmarks/tune/{model}/{dataset}.tsv"
+        benchmark_path("tune")
     conda:
         ENV_CPU
     script:

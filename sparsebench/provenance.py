@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sparsebench.fileio import file_digest, read_json, write_json
-from sparsebench.workflow.params import stable_hash
+from sparsebench.hashing import stable_hash
 
 COMMAND_VARIABLE = "SPARSEBENCH_COMMAND"
 _PACKAGES = (
@@ -75,15 +75,15 @@ def manifest(
     }
 
 
-def model_provenance(model: dict[str, Any]) -> dict[str, Any]:
-    """What identifies a model: its settings hash, and for models read from local folders
-    the sha256 of every file (hub ids are recorded as given, with the revision the hub
-    cache resolved if there is one); external runs by their files."""
-    from sparsebench.workflow.params import model_fingerprint
+def model_provenance(model: dict[str, Any], fingerprint: dict[str, Any]) -> dict[str, Any]:
+    """What identifies a model: the hash of its `fingerprint` (every setting that changes
+    its results: sparsebench.kinds), and for models read from local folders the sha256 of
+    every file (hub ids are recorded as given, with the revision the hub cache resolved if
+    there is one)."""
+    from sparsebench.kinds.registry import kind_of
 
-    record: dict[str, Any] = {"settings_sha256": stable_hash(model_fingerprint(model))}
-    sources = [model.get(k) for k in ("model", "doc_model", "query_model") if model.get(k)]
-    for source in dict.fromkeys(sources):
+    record: dict[str, Any] = {"settings_sha256": stable_hash(fingerprint)}
+    for source in kind_of(model).model_sources(model):
         folder = Path(str(source)).expanduser()
         if folder.is_dir():
             record[str(source)] = {
@@ -107,14 +107,16 @@ def _hub_revision(repo_id: str) -> str | None:
     return None
 
 
-def dataset_provenance(dataset_json: str | Path) -> dict[str, Any]:
-    """The checksums that identify a prepared dataset (source files and canonical files)."""
-    info = read_json(dataset_json)
+def dataset_provenance(dataset_json: str | Path, corpus_json: str | Path) -> dict[str, Any]:
+    """The checksums that identify a prepared dataset (source files and canonical files,
+    its corpus's among them)."""
+    info, corpus = read_json(dataset_json), read_json(corpus_json)
     return {
         "name": info["name"],
         "split": info["split"],
         "source": info["source"],
-        "files": info["files"],
+        "corpus": corpus["name"],
+        "files": {**corpus["files"], **info["files"]},
     }
 
 
@@ -122,15 +124,15 @@ def write_manifest(path: str | Path, content: dict[str, Any]) -> None:
     write_json(path, content)
 
 
-def other_experiment(config: dict[str, Any], manifest_path: str | Path) -> str | None:
-    """Why the results in place are not those of `config` (None when they are, or when
-    there are none yet): a report must describe one experiment, not the figures of the
-    last run mixed with the settings of another."""
+def other_experiment(experiment: dict[str, Any], manifest_path: str | Path) -> str | None:
+    """Why the results in place are not those of `experiment` (the config's experiment
+    settings; None when they are, or when there are none yet): a report must describe one
+    experiment, not the figures of the last run mixed with the settings of another."""
     path = Path(manifest_path)
     if not path.is_file():
         return None
     recorded = read_json(path)
-    if recorded.get("settings_sha256") == stable_hash(config):
+    if recorded.get("settings_sha256") == stable_hash(experiment):
         return None
     return (
         f"the results in {path.parent} are those of another experiment, made by "

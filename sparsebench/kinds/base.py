@@ -1,0 +1,76 @@
+"""What the workflow asks of a kind of model. A kind is one object (a subclass of
+ModelKind, in its own module) listed in sparsebench.kinds.registry: its config schema,
+what it encodes on each side, how it weighs the documents, which rule writes its runs and
+what its encoding jobs need. Nothing else in the package branches on a kind's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+Entry = Mapping[str, Any]
+SIDES = ("documents", "queries")
+
+
+class ModelKind:
+    """A kind of model. Subclasses set the class attributes and override what applies.
+
+    run_rule says how a model of the kind gets its run of a dataset:
+      retrieve    it encodes documents and queries; the corpus is weighed and searched
+      import_run  it reads a run someone else made
+      tune        it composes the runs of its sweep's variants
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    # the JSON schema of an entry of this kind (beside `kind`), with its defaults; it may
+    # refer to the shared definitions of the config schema (#/$defs/...)
+    schema: ClassVar[dict[str, Any]]
+    run_rule: ClassVar[str] = "retrieve"
+    configurable: ClassVar[bool] = True  # a user writes `kind: <name>` (tuned: made by sweeps)
+
+    @property
+    def encodes(self) -> bool:
+        return self.run_rule == "retrieve"
+
+    def problems(self, entry: Entry) -> list[str]:
+        """What the schema cannot say about an entry (one line each, without its path)."""
+        return []
+
+    # -- encoding kinds ----------------------------------------------------------------
+
+    def encoding(self, entry: Entry, side: str, language: str) -> dict[str, Any]:
+        """What changes the encoded documents (or queries) of a dataset in `language`: the
+        settings of its encoding jobs, and (hashed) the name of the encoding."""
+        raise NotImplementedError(f"models of kind {self.name} encode nothing")
+
+    def runtime(self, entry: Entry, side: str) -> dict[str, Any]:
+        """Settings that change speed only (batch size, device): never a rerun trigger."""
+        return {}
+
+    def weighting(self, entry: Entry) -> dict[str, Any]:
+        """What changes the document weights and the IDF (sparsebench.encode.weighting)."""
+        raise NotImplementedError(f"models of kind {self.name} weigh nothing")
+
+    def model_sources(self, entry: Entry, side: str | None = None) -> list[str]:
+        """The model folders or hub ids the kind reads (on one side, or both)."""
+        return []
+
+    def encode_threads(self, side: str) -> int:
+        return 1
+
+    def hardware(self, entry: Entry) -> str:
+        """What an encoding job runs on, for its resource requests (workflow.jobresources):
+        lexical (a CPU core), gpu or cpu (a neural encoder on either)."""
+        return "lexical"
+
+    # -- every kind ----------------------------------------------------------------------
+
+    def fingerprint(self, entry: Entry, language: str = "en") -> dict[str, Any]:
+        """Every setting of a model that changes its results (not batch sizes or devices)."""
+        return {
+            "documents": self.encoding(entry, "documents", language),
+            "queries": self.encoding(entry, "queries", language),
+            "weighting": self.weighting(entry),
+        }

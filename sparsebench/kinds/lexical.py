@@ -1,0 +1,100 @@
+"""The lexical kinds: text analyzed into term counts, one shared document encoding, and
+term weights from corpus statistics.
+
+bm25    Robertson and Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond"
+        (FnTIR 2009), in Lucene's form (no (k1 + 1) factor unless asked); the IDF and
+        statistics variants as compared by Kamphuis et al., "Which BM25 Do You Mean? A
+        Large-Scale Reproducibility Study of Scoring Variants" (ECIR 2020)
+binary  BM25 at k1 = 0: a matching term counts its IDF once
+tfidf   raw term frequency times IDF, no saturation, no length normalisation
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from sparsebench.encode.analysis import resolve_analyzer
+from sparsebench.kinds.base import Entry, ModelKind
+
+IDF = {"enum": ["lucene", "classic", "robertson", "none"]}
+SHARED = {
+    "analyzer": {"$ref": "#/$defs/analyzer", "default": {}},
+    "statistics": {"$ref": "#/$defs/statistics", "default": "exact"},
+}
+
+
+class Lexical(ModelKind):
+    """Term counts of analyzed text; the kinds differ only in their term weights."""
+
+    def encoding(self, entry: Entry, side: str, language: str) -> dict[str, Any]:
+        # queries are analyzed as the documents are
+        return {"kind": "bm25", "analyzer": resolve_analyzer(dict(entry["analyzer"]), language)}
+
+
+class BM25(Lexical):
+    name = "bm25"
+    description = "Okapi BM25 over Lucene-analyzed text."
+    schema: ClassVar[dict[str, Any]] = {
+        "properties": {
+            "k1": {"type": "number", "minimum": 0, "default": 0.9},
+            "b": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.4},
+            "idf": {**IDF, "default": "lucene"},
+            "k1_plus_one": {
+                "type": "boolean",
+                "default": False,
+                "description": "Multiply document weights by (k1 + 1) as in Robertson's "
+                "formula. Lucene >= 8 and bm25s omit the constant factor; rankings are "
+                "identical either way.",
+            },
+            **SHARED,
+        }
+    }
+
+    def weighting(self, entry: Entry) -> dict[str, Any]:
+        return {
+            "kind": "bm25",
+            "k1": float(entry["k1"]),
+            "b": float(entry["b"]),
+            "idf": entry["idf"],
+            "k1_plus_one": bool(entry["k1_plus_one"]),
+            "statistics": entry["statistics"],
+        }
+
+
+class Binary(Lexical):
+    name = "binary"
+    description = (
+        "BM25 at k1 = 0, b = 0: a matching term counts its IDF once, whatever its frequency "
+        "and the document's length (shares its shards with BM25 models)."
+    )
+    schema: ClassVar[dict[str, Any]] = {
+        "properties": {"idf": {**IDF, "default": "lucene"}, **SHARED}
+    }
+
+    def weighting(self, entry: Entry) -> dict[str, Any]:
+        # tf / (tf + 0) = 1 for every matching term
+        return {
+            "kind": "bm25",
+            "k1": 0.0,
+            "b": 0.0,
+            "idf": entry["idf"],
+            "k1_plus_one": False,
+            "statistics": entry["statistics"],
+        }
+
+
+class TfIdf(Lexical):
+    name = "tfidf"
+    description = (
+        "Plain tf.idf: raw term frequency times IDF, no saturation and no length "
+        "normalisation (shares its shards with BM25 models)."
+    )
+    schema: ClassVar[dict[str, Any]] = {
+        "properties": {"idf": {**IDF, "default": "classic"}, **SHARED}
+    }
+
+    def weighting(self, entry: Entry) -> dict[str, Any]:
+        return {"kind": "tf", "idf": entry["idf"], "statistics": entry["statistics"]}
+
+
+BM25_KIND, BINARY_KIND, TFIDF_KIND = BM25(), Binary(), TfIdf()

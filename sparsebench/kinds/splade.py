@@ -1,0 +1,139 @@
+"""SPLADE and its variants: a masked language model's vocabulary logits, saturated and
+pooled into a sparse vector (Formal et al., "SPLADE: Sparse Lexical and Expansion Model
+for First Stage Ranking", SIGIR 2021; "SPLADE v2", arXiv 2109.10086). Separate query
+models (SPLADE-doc, efficient SPLADE) and inference-free queries (the query's tokens,
+weighted by an IDF) are settings of the same kind.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from sparsebench.kinds.base import Entry, ModelKind
+
+DEVICE = {"type": "string", "default": "auto", "pattern": "^(auto|cpu|cuda(:[0-9]+)?)$"}
+
+
+class Splade(ModelKind):
+    name = "splade"
+    description = "A SPLADE-family masked LM (hub id or local folder)."
+    schema: ClassVar[dict[str, Any]] = {
+        "properties": {
+            "model": {
+                "type": "string",
+                "minLength": 1,
+                "description": "Hub id or folder of a masked LM (both sides).",
+            },
+            "doc_model": {
+                "type": "string",
+                "minLength": 1,
+                "description": "Document-side model, if separate.",
+            },
+            "query_model": {
+                "type": "string",
+                "minLength": 1,
+                "description": "Query-side model, if separate.",
+            },
+            "query_encoder": {
+                "enum": ["model", "tokenizer"],
+                "default": "model",
+                "description": "tokenizer = inference-free queries (the tokens alone, "
+                "weighted by the IDF).",
+            },
+            "max_length": {
+                "type": "integer",
+                "minimum": 8,
+                "default": 256,
+                "description": "Document tokens kept.",
+            },
+            "query_max_length": {"type": "integer", "minimum": 4, "default": 64},
+            "batch_size": {"type": "integer", "minimum": 1, "default": 32},
+            "query_batch_size": {"type": "integer", "minimum": 1, "default": 128},
+            "pooling": {"enum": ["max", "sum"], "default": "max"},
+            "dtype": {
+                "enum": ["fp32", "fp16", "bf16"],
+                "default": "fp32",
+                "description": "fp16/bf16 autocast on CUDA.",
+            },
+            "device": DEVICE,
+            "top_k": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Keep the k largest weights per document.",
+            },
+            "threshold": {
+                "type": "number",
+                "minimum": 0,
+                "default": 0,
+                "description": "Drop document weights at or below it.",
+            },
+            "idf": {
+                "enum": ["none", "lucene", "classic", "robertson", "model"],
+                "default": "none",
+                "description": "Multiply query weights by an IDF: none (plain dot product, "
+                "as published SPLADE figures), a corpus IDF variant (as Qdrant's "
+                "Modifier.IDF), or model (the idf.json shipped with inference-free models).",
+            },
+        }
+    }
+
+    def problems(self, entry: Entry) -> list[str]:
+        if not (entry.get("model") or entry.get("doc_model")):
+            return ["a splade model needs `model` (or `doc_model`)"]
+        return []
+
+    def _model(self, entry: Entry, side: str) -> str:
+        if side == "documents":
+            return entry.get("doc_model") or entry.get("model")
+        return entry.get("query_model") or entry.get("model") or entry.get("doc_model")
+
+    def encoding(self, entry: Entry, side: str, language: str) -> dict[str, Any]:
+        if side == "queries" and entry["query_encoder"] == "tokenizer":
+            return {"kind": "tokenizer", "model": self._model(entry, side)}
+        document = side == "documents"
+        return {
+            "kind": "splade",
+            "model": self._model(entry, side),
+            "max_length": int(entry["max_length" if document else "query_max_length"]),
+            "pooling": entry["pooling"],
+            "dtype": entry["dtype"],
+        }
+
+    def runtime(self, entry: Entry, side: str) -> dict[str, Any]:
+        batch = entry["batch_size" if side == "documents" else "query_batch_size"]
+        return {"batch_size": int(batch), "device": entry["device"]}
+
+    def pruning(self, entry: Entry) -> dict[str, Any]:
+        """Static pruning of the documents. It applies to the stored, unpruned encoding
+        (in term_weights), so models and sweep points that differ only in it share one
+        encoding of the corpus."""
+        return {"top_k": entry.get("top_k"), "threshold": float(entry["threshold"])}
+
+    def weighting(self, entry: Entry) -> dict[str, Any]:
+        params = {"kind": "splade", "idf": entry["idf"], "pruning": self.pruning(entry)}
+        if entry["idf"] == "model":
+            params["idf_source"] = self._model(entry, "queries")
+        return params
+
+    def model_sources(self, entry: Entry, side: str | None = None) -> list[str]:
+        sides = [side] if side else ["documents", "queries"]
+        return list(dict.fromkeys(self._model(entry, s) for s in sides))
+
+    def encode_threads(self, side: str) -> int:
+        return 4 if side == "documents" else 2
+
+    def hardware(self, entry: Entry) -> str:
+        return "cpu" if entry["device"] == "cpu" else "gpu"
+
+
+def local_files(source: str) -> list[str]:
+    """The files of a model given as a local folder (inputs of its encoding jobs, so that
+    replacing the weights reruns them); none for a hub id."""
+    folder = Path(str(source)).expanduser()
+    if not folder.is_dir():
+        return []
+    return sorted(str(p) for p in folder.iterdir() if p.is_file())
+
+
+SPLADE_KIND = Splade()

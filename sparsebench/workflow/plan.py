@@ -1,0 +1,527 @@
+"""The plan of an experiment, computed once from the validated config and read by the rule
+files, the cost report and the Python API: every corpus and the datasets that read it,
+every document and query encoding, every model's jobs and every output path.
+
+Datasets that name the same documents share one corpus (sparsebench.data.corpora): it is
+prepared once and encoded once per document encoding, and each model weighs it once.
+Queries, judgments, runs and metrics stay per dataset.
+
+Wildcards name what a job needs and the plan gives it by key: `{corpus}` the corpus, its
+source and its datasets; `{encoder}` an encoding's settings; `{model}` the model's entry.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from sparsebench.data.corpora import check_languages, corpus_identity, corpus_label
+from sparsebench.errors import ConfigError
+from sparsebench.hashing import stable_hash
+from sparsebench.kinds.base import ModelKind
+from sparsebench.kinds.registry import kind_of
+from sparsebench.kinds.run import run_path
+from sparsebench.kinds.splade import local_files
+from sparsebench.workflow.config import is_variant, significance_metrics, tuning_metrics
+
+QUERYSETS = ("evaluation", "tuning")  # the evaluated queries; a training split's (sweeps)
+
+# Every rule and the wildcards of its jobs, in pipeline order: its log and benchmark files
+# are results/{logs,benchmarks}/{rule}/{wildcard values}.log/.tsv (`{rule}.tsv` without).
+RULES: dict[str, tuple[str, ...]] = {
+    "download_beir": ("name",),
+    "prepare_corpus": ("corpus",),
+    "prepare": ("dataset",),
+    "encode_corpus_shard": ("encoder", "corpus", "shard"),
+    "stack_shards": ("encoder", "corpus"),
+    "vocabulary": ("encoder", "corpus"),
+    "term_weights": ("model", "corpus"),
+    "partition_statistics": ("model", "corpus", "partition"),
+    "global_statistics": ("model", "corpus"),
+    "partition_postings": ("model", "corpus", "partition"),
+    "encode_queries": ("encoder", "corpus", "query_encoder", "dataset", "queryset"),
+    "retrieve": ("model", "dataset"),
+    "retrieve_tuning": ("model", "dataset"),
+    "retrieve_partition": ("model", "dataset", "partition", "queryset"),
+    "merge_runs": ("model", "dataset"),
+    "merge_runs_tuning": ("model", "dataset"),
+    "import_run": ("model", "dataset"),
+    "evaluate": ("model", "dataset"),
+    "evaluate_tuning": ("model", "dataset"),
+    "tune": ("model", "dataset"),
+    "significance": (),
+    "leaderboard": (),
+    "report_leaderboard": (),
+    "report_precision_recall": ("dataset",),
+    "report_query_differences": ("model", "dataset"),
+    "report_costs": (),
+    "report_dataset_costs": ("dataset",),
+    "report_provenance": (),
+    "report_sweep": ("model", "dataset"),
+}
+REPORT_RULES = tuple(rule for rule in RULES if rule.startswith("report_"))
+
+
+def job_file(folder: str, rule: str, suffix: str, **wildcards: Any) -> str:
+    """results/{folder}/{rule}/{wildcards...}{suffix}; with no values given, the pattern
+    with the wildcards themselves (what a rule's log: and benchmark: say)."""
+    names = RULES[rule]
+    values = [str(wildcards[n]) if n in wildcards else "{" + n + "}" for n in names]
+    return f"results/{folder}/{'/'.join([rule, *values])}{suffix}"
+
+
+def log_path(rule: str, **wildcards: Any) -> str:
+    return job_file("logs", rule, ".log", **wildcards)
+
+
+def benchmark_path(rule: str, **wildcards: Any) -> str:
+    return job_file("benchmarks", rule, ".tsv", **wildcards)
+
+
+# --- where the files are ------------------------------------------------------------------
+
+DOWNLOAD = "results/downloads/beir/{name}.zip"
+CORPUS = "results/corpora/{corpus}"  # corpus.parquet, corpus.json
+DATA = "results/data/{dataset}"  # queries.parquet, qrels.tsv, qrels.tuning.tsv, dataset.json
+ENCODED = "results/encode/{encoder}/{corpus}"  # shards/, corpus.npz, vocab.txt, doc_ids.txt
+ENCODED_QUERIES = f"{ENCODED}/queries/{{query_encoder}}/{{dataset}}/{{queryset}}"
+WEIGHTS = "results/models/{model}/{corpus}"  # postings.npz, idf.npy, term_stats.json
+PARTITION = f"{WEIGHTS}/partitions/{{partition}}"
+PARTITION_RUN = "results/partition_runs/{model}/{dataset}/{partition}/{queryset}.trec"
+RUN = {
+    "evaluation": "results/runs/{model}/{dataset}.trec",
+    "tuning": "results/tuning/runs/{model}/{dataset}.trec",
+}
+EVAL = {
+    "evaluation": "results/eval/{model}/{dataset}",
+    "tuning": "results/tuning/eval/{model}/{dataset}",
+}
+QRELS = {"evaluation": "qrels.tsv", "tuning": "qrels.tuning.tsv"}
+TUNING = "results/tuning/{model}/{dataset}"  # selection.json, surface.tsv
+REPORT = "results/report"
+
+
+def n_shards(n_docs: int, shard_size: int) -> int:
+    """Encoding jobs of a corpus of n_docs documents."""
+    return max(1, math.ceil(n_docs / shard_size))
+
+
+def partition_shards(n_shards: int, partitions: int) -> list[range]:
+    """The encoding shards of each partition: consecutive, as even as can be, never an
+    empty partition (at most one partition per shard)."""
+    if partitions < 1:
+        raise ValueError("partitions must be at least 1")
+    count = min(partitions, n_shards)
+    return [range(p * n_shards // count, (p + 1) * n_shards // count) for p in range(count)]
+
+
+# --- what the plan holds ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The documents one or more datasets read."""
+
+    name: str
+    identity: dict[str, Any]  # what chooses the documents: the rerun trigger of prepare_corpus
+    language: str
+    datasets: tuple[str, ...]
+    entry: dict[str, Any]  # the entry of the first dataset that reads it (its source)
+    sample_of: str | None = None  # a subsample: the corpus it is drawn from
+
+    @property
+    def documents(self) -> str:
+        """The corpus whose documents the datasets' judgments are checked against."""
+        return self.sample_of or self.name
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """How one side (documents or queries) of a model is encoded."""
+
+    name: str
+    side: str
+    settings: dict[str, Any]  # what changes the vectors: the rerun trigger
+    runtime: dict[str, Any]  # what changes speed only (batch size, device)
+    model_files: tuple[str, ...]  # local model files: inputs, so that new weights rerun
+    threads: int
+    hardware: str  # lexical, cpu or gpu (workflow.jobresources)
+    documents: str | None = None  # a query encoding: the document encoding's vocabulary
+
+
+@dataclass(frozen=True)
+class Job:
+    """One job of the pipeline: its rule, wildcards and the reported models it serves."""
+
+    rule: str
+    wildcards: dict[str, str]
+    dataset: str  # blank for jobs over every dataset; a corpus's datasets, comma-separated
+    models: tuple[str, ...]  # blank tuple: every model
+
+    @property
+    def benchmark(self) -> str:
+        return benchmark_path(self.rule, **self.wildcards)
+
+    def record(self) -> dict[str, str]:
+        """The job as a row of the cost table (sparsebench.report.costs.COLUMNS)."""
+        w = self.wildcards
+        return {
+            "rule": self.rule,
+            "dataset": self.dataset,
+            "model": w.get("model", ""),
+            "encoder": w.get("encoder", ""),
+            "shard": w.get("shard", w.get("partition", "")),
+            "models": ",".join(self.models),
+            "benchmark": self.benchmark,
+        }
+
+
+def encoding_name(kind: str, settings: Any) -> str:
+    """`{kind}-{hash}`: models that encode alike share the name, hence the files."""
+    return f"{kind}-{stable_hash(settings)[:12]}"
+
+
+class Plan:
+    """Everything the workflow will do for a validated config."""
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.config = config
+        self.datasets: dict[str, dict[str, Any]] = dict(config["datasets"])
+        self.models: dict[str, dict[str, Any]] = dict(config["models"])
+        self.shard_size = int(config["corpus"]["shard_size"])
+        self.partitions = int(config["retrieval"]["partitions"])
+        self.corpora, self.corpus_of = self._corpora()
+        self.encodings: dict[str, Encoding] = {}
+        self.query_encodings: dict[str, Encoding] = {}
+        self._pair_encodings: dict[tuple[str, str], tuple[str, str]] = {}
+        for model, dataset in self.run_pairs:
+            if self.kind(model).encodes:
+                self._plan_encodings(model, dataset)
+
+    # -- corpora -------------------------------------------------------------------------
+
+    def _corpora(self) -> tuple[dict[str, Corpus], dict[str, str]]:
+        found: dict[str, dict[str, Any]] = {}
+        corpus_of: dict[str, str] = {}
+        for dataset, entry in self.datasets.items():
+            identity = corpus_identity(entry)
+            name = f"{corpus_label(identity)}-{stable_hash(identity)[:10]}"
+            corpus_of[dataset] = name
+            known = found.setdefault(name, {"identity": identity, "entry": entry, "languages": {}})
+            known["languages"][dataset] = entry.get("language", "en")
+            if "sample_of" in identity:  # the full corpus is prepared too, to draw from
+                full = {k: v for k, v in entry.items() if k != "subsample"}
+                base = corpus_identity(full)
+                base_name = f"{corpus_label(base)}-{stable_hash(base)[:10]}"
+                known["sample_of"] = base_name
+                found.setdefault(base_name, {"identity": base, "entry": full, "languages": {}})
+        check_languages(
+            {name: known["languages"] for name, known in found.items() if known["languages"]}
+        )
+        corpora = {
+            name: Corpus(
+                name=name,
+                identity=known["identity"],
+                language=next(
+                    iter(known["languages"].values()), known["entry"].get("language", "en")
+                ),
+                datasets=tuple(known["languages"]),
+                entry=known["entry"],
+                sample_of=known.get("sample_of"),
+            )
+            for name, known in found.items()
+        }
+        return corpora, corpus_of
+
+    def corpus(self, dataset: str) -> Corpus:
+        return self.corpora[self.corpus_of[dataset]]
+
+    def language(self, dataset: str) -> str:
+        return self.datasets[dataset].get("language", "en")
+
+    # -- models --------------------------------------------------------------------------
+
+    def kind(self, model: str) -> ModelKind:
+        return kind_of(self.models[model])
+
+    @cached_property
+    def reported_models(self) -> list[str]:
+        """Models on the leaderboard and in the significance tests: all but sweep variants."""
+        return [m for m, entry in self.models.items() if not is_variant(entry)]
+
+    def models_run_by(self, rule: str) -> list[str]:
+        """The models whose runs `rule` writes (retrieve, import_run or tune)."""
+        return [m for m in self.models if self.kind(m).run_rule == rule]
+
+    @cached_property
+    def evaluated_pairs(self) -> list[tuple[str, str]]:
+        """(model, dataset) of every reported pair, except datasets an external run has no
+        file for."""
+        from pathlib import Path
+
+        return [
+            (m, d)
+            for m in self.reported_models
+            for d in self.datasets
+            if self.kind(m).run_rule != "import_run"
+            or Path(run_path(self.models[m], d)).expanduser().is_file()
+        ]
+
+    @cached_property
+    def run_pairs(self) -> list[tuple[str, str]]:
+        """(model, dataset) of every run made: the evaluated pairs, and after each tuned
+        model's pair, its variants' on that dataset."""
+        pairs = []
+        for model, dataset in self.evaluated_pairs:
+            pairs.append((model, dataset))
+            if self.kind(model).run_rule == "tune":
+                pairs += [(v, dataset) for v in self.variants(model)]
+        return pairs
+
+    def variants(self, model: str) -> list[str]:
+        """The variants of a tuned model, in grid order."""
+        return list(self.models[model]["sweep"]["variants"])
+
+    def reported_model(self, model: str) -> str:
+        """The model a run counts for in the costs: a variant's tuned model, else itself."""
+        return self.models[model].get("variant_of") or model
+
+    # -- encodings -----------------------------------------------------------------------
+
+    def _plan_encodings(self, model: str, dataset: str) -> None:
+        entry, kind, language = self.models[model], self.kind(model), self.language(dataset)
+        encodings = []
+        for side in ("documents", "queries"):
+            settings = kind.encoding(entry, side, language)
+            named = settings
+            if side == "queries":
+                named = {"documents": encodings[0].name, "queries": settings}
+            encoding = Encoding(
+                name=encoding_name(settings["kind"], named),
+                side=side,
+                settings=settings,
+                runtime=kind.runtime(entry, side),
+                model_files=tuple(
+                    f for source in kind.model_sources(entry, side) for f in local_files(source)
+                ),
+                threads=kind.encode_threads(side),
+                hardware=kind.hardware(entry),
+                documents=encodings[0].name if side == "queries" else None,
+            )
+            table = self.encodings if side == "documents" else self.query_encodings
+            table.setdefault(encoding.name, encoding)
+            encodings.append(encoding)
+        self._pair_encodings[(model, dataset)] = (encodings[0].name, encodings[1].name)
+
+    def encoders(self, model: str, dataset: str) -> tuple[str, str]:
+        """(document encoding, query encoding) of a model on a dataset."""
+        try:
+            return self._pair_encodings[(model, dataset)]
+        except KeyError:
+            raise ConfigError(f"model {model} encodes nothing on {dataset}") from None
+
+    def encoding(self, name: str) -> Encoding:
+        return self.encodings.get(name) or self.query_encodings[name]
+
+    @cached_property
+    def encoded_corpora(self) -> list[tuple[str, str]]:
+        """(document encoding, corpus) of every encoding of a corpus, in plan order."""
+        found = {
+            (self.encoders(m, d)[0], self.corpus_of[d]): None
+            for m, d in self.run_pairs
+            if self.kind(m).encodes
+        }
+        return list(found)
+
+    @cached_property
+    def weighed_corpora(self) -> list[tuple[str, str]]:
+        """(model, corpus) of every corpus a model weighs."""
+        found = {(m, self.corpus_of[d]): None for m, d in self.run_pairs if self.kind(m).encodes}
+        return list(found)
+
+    def encoding_users(self, encoder: str, corpus: str, dataset: str | None = None) -> list[str]:
+        """The reported models that use a document (or query) encoding on a corpus (on
+        one of its datasets)."""
+        users = [
+            self.reported_model(m)
+            for m, d in self.run_pairs
+            if self.kind(m).encodes
+            and self.corpus_of[d] == corpus
+            and dataset in (None, d)
+            and encoder in self.encoders(m, d)
+        ]
+        return list(dict.fromkeys(users))
+
+    # -- paths of a pair -----------------------------------------------------------------
+
+    def weighed_encoding(self, model: str, corpus: str) -> str:
+        """The document encoding of the corpus that a model weighs."""
+        dataset = next(d for m, d in self.run_pairs if m == model and self.corpus_of[d] == corpus)
+        return self.encoders(model, dataset)[0]
+
+    def encoded(self, model: str, dataset: str, name: str) -> str:
+        """A file of the corpus encoding a model searches on a dataset."""
+        encoder, _ = self.encoders(model, dataset)
+        return f"{ENCODED.format(encoder=encoder, corpus=self.corpus_of[dataset])}/{name}"
+
+    def encoded_queries(self, model: str, dataset: str, name: str, queryset: str) -> str:
+        encoder, query_encoder = self.encoders(model, dataset)
+        folder = ENCODED_QUERIES.format(
+            encoder=encoder,
+            corpus=self.corpus_of[dataset],
+            query_encoder=query_encoder,
+            dataset=dataset,
+            queryset=queryset,
+        )
+        return f"{folder}/{name}"
+
+    def weights(self, model: str, dataset: str, name: str) -> str:
+        """A file of the model's weighing of the dataset's corpus."""
+        return f"{WEIGHTS.format(model=model, corpus=self.corpus_of[dataset])}/{name}"
+
+    # -- settings each rule declares -----------------------------------------------------
+
+    def weighting(self, model: str) -> dict[str, Any]:
+        return self.kind(model).weighting(self.models[model])
+
+    def fingerprint(self, model: str, dataset: str | None = None) -> dict[str, Any]:
+        language = self.language(dataset) if dataset else "en"
+        return self.kind(model).fingerprint(self.models[model], language)
+
+    def retrieval_settings(self, dataset: str) -> dict[str, Any]:
+        """What changes a run file (batch size and memory budget only change speed)."""
+        return {
+            "k": int(self.config["retrieval"]["k"]),
+            "ignore_identical_ids": bool(self.datasets[dataset]["ignore_identical_ids"]),
+        }
+
+    def evaluation_settings(self, dataset: str) -> dict[str, Any]:
+        """What changes the metric files of `dataset` (its relevance level may be its own)."""
+        from sparsebench.evaluate.measures import default_metric_names
+
+        evaluation = self.config["evaluation"]
+        cutoffs = sorted(int(k) for k in evaluation["cutoffs"])
+        extra = significance_metrics(self.config) + tuning_metrics(self.config)
+        return {
+            "cutoffs": cutoffs,
+            "metrics": list(dict.fromkeys(default_metric_names(cutoffs) + extra)),
+            "query_set": evaluation["query_set"],
+            "relevance_level": int(
+                self.datasets[dataset].get("relevance_level", evaluation["relevance_level"])
+            ),
+        }
+
+    # -- the jobs, for the cost report ---------------------------------------------------
+
+    def jobs(
+        self, shards: Mapping[str, int], training: Mapping[str, bool], downloads: bool = True
+    ) -> list[Job]:
+        """Every job of the pipeline from download to leaderboard, in pipeline order (the
+        report's own jobs excluded). shards: the encoding shards of each corpus (known
+        once it is prepared); training: whether a dataset's sweeps choose on a training
+        split (known once the dataset is prepared); downloads: list the BEIR downloads."""
+        found: dict[str, list[Job]] = {rule: [] for rule in RULES}
+        for job in self._jobs(shards, training, downloads):
+            if job not in found[job.rule]:
+                found[job.rule].append(job)
+        return [job for rule in RULES for job in found[rule]]
+
+    def _jobs(
+        self, shards: Mapping[str, int], training: Mapping[str, bool], downloads: bool
+    ) -> Iterator[Job]:
+        if downloads:
+            for name in self.beir_archives:
+                users = [
+                    d
+                    for d, e in self.datasets.items()
+                    if e["source"] == "beir" and e["name"] == name
+                ]
+                yield Job("download_beir", {"name": name}, ",".join(users), ())
+        for corpus in self.corpora.values():
+            yield Job("prepare_corpus", {"corpus": corpus.name}, ",".join(corpus.datasets), ())
+        for dataset in self.datasets:
+            yield Job("prepare", {"dataset": dataset}, dataset, ())
+        for encoder, corpus in self.encoded_corpora:
+            on = ",".join(self.corpora[corpus].datasets)
+            users = tuple(self.encoding_users(encoder, corpus))
+            for shard in range(shards[corpus]):
+                wildcards = {"encoder": encoder, "corpus": corpus, "shard": str(shard)}
+                yield Job("encode_corpus_shard", wildcards, on, users)
+            stack = "stack_shards" if self.partitions == 1 else "vocabulary"
+            yield Job(stack, {"encoder": encoder, "corpus": corpus}, on, users)
+        for model, corpus in self.weighed_corpora:
+            on, served = ",".join(self.corpora[corpus].datasets), (self.reported_model(model),)
+            count = len(partition_shards(shards[corpus], self.partitions))
+            if self.partitions == 1:
+                yield Job("term_weights", {"model": model, "corpus": corpus}, on, served)
+                continue
+            per_partition = [
+                {"model": model, "corpus": corpus, "partition": str(p)} for p in range(count)
+            ]
+            yield from (Job("partition_statistics", w, on, served) for w in per_partition)
+            yield Job("global_statistics", {"model": model, "corpus": corpus}, on, served)
+            yield from (Job("partition_postings", w, on, served) for w in per_partition)
+        for model, dataset in self.run_pairs:
+            yield from self._pair_jobs(model, dataset, shards, training)
+        yield Job("significance", {}, "", ())
+        yield Job("leaderboard", {}, "", ())
+
+    def querysets(self, model: str, dataset: str, training: Mapping[str, bool]) -> tuple[str, ...]:
+        """The query sets a model's run is made on: a sweep variant also runs the training
+        queries when its sweep chooses on them."""
+        owner = self.reported_model(model)
+        if owner != model and training.get(dataset) and self._chooses_on_split(owner):
+            return QUERYSETS
+        return ("evaluation",)
+
+    def _chooses_on_split(self, tuned: str) -> bool:
+        return self.models[tuned]["sweep"]["method"] != "cv"
+
+    def _pair_jobs(
+        self, model: str, dataset: str, shards: Mapping[str, int], training: Mapping[str, bool]
+    ) -> Iterator[Job]:
+        pair, served = {"model": model, "dataset": dataset}, (self.reported_model(model),)
+        rule = self.kind(model).run_rule
+        if rule != "retrieve":
+            yield Job(rule, pair, dataset, served)
+            yield Job("evaluate", pair, dataset, served)
+            return
+        querysets = self.querysets(model, dataset, training)
+        encoder, query_encoder = self.encoders(model, dataset)
+        corpus = self.corpus_of[dataset]
+        count = len(partition_shards(shards[corpus], self.partitions))
+        for queryset in querysets:
+            wildcards = {
+                "encoder": encoder,
+                "corpus": corpus,
+                "query_encoder": query_encoder,
+                "dataset": dataset,
+                "queryset": queryset,
+            }
+            users = tuple(self.encoding_users(query_encoder, corpus, dataset))
+            yield Job("encode_queries", wildcards, dataset, users)
+            suffix = "" if queryset == "evaluation" else "_tuning"
+            if self.partitions == 1:
+                yield Job(f"retrieve{suffix}", pair, dataset, served)
+            else:
+                for p in range(count):
+                    wildcards = {**pair, "partition": str(p), "queryset": queryset}
+                    yield Job("retrieve_partition", wildcards, dataset, served)
+                yield Job(f"merge_runs{suffix}", pair, dataset, served)
+        yield Job("evaluate_tuning" if len(querysets) > 1 else "evaluate", pair, dataset, served)
+
+    @cached_property
+    def beir_archives(self) -> list[str]:
+        """The BEIR archives the datasets read, by name."""
+        names = [e["name"] for e in self.datasets.values() if e["source"] == "beir"]
+        return list(dict.fromkeys(names))
+
+    def beir_entry(self, name: str) -> dict[str, Any]:
+        """The first dataset entry that reads the BEIR archive `name`."""
+        for entry in self.datasets.values():
+            if entry["source"] == "beir" and entry["name"] == name:
+                return entry
+        raise ConfigError(f"no BEIR dataset named {name!r} in the config")
