@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,19 +24,17 @@ from sparsebench.encode import stages as encode_stages
 from sparsebench.encode.encoders import Encoder, make_encoder
 from sparsebench.encode.sparse import LabelledCSR, align_columns
 from sparsebench.encode.weighting import document_frequencies, idf
+from sparsebench.errors import ConfigError
 from sparsebench.evaluate import stages as evaluate_stages
 from sparsebench.evaluate.metrics import evaluate_retrieval, evaluate_retrieval_per_query
 from sparsebench.evaluate.significance import TESTS, Comparison, align, paired_tests
 from sparsebench.fileio import read_json, read_lines, save_csr, write_lines
+from sparsebench.kinds.registry import kind_of
 from sparsebench.retrieve import stages as retrieve_stages
 from sparsebench.retrieve.scipy_backend import retrieve
+from sparsebench.workflow import plan as layout
 from sparsebench.workflow.config import validate_config
-from sparsebench.workflow.params import (
-    encoding_params,
-    pruning_params,
-    runtime_params,
-    weighting_params,
-)
+from sparsebench.workflow.plan import Plan, n_shards
 
 __all__ = [
     "make_model_encoders",
@@ -52,6 +51,7 @@ __all__ = [
     "load_encoded_corpus",
     "evaluate_sparse_model",
     "run_pair",
+    "PairFiles",
 ]
 
 
@@ -66,10 +66,11 @@ def _model_config(model: Mapping[str, Any]) -> dict[str, Any]:
 def make_model_encoders(model: Mapping[str, Any], language: str = "en") -> tuple[Encoder, Encoder]:
     """(document encoder, query encoder) of a model entry such as {"kind": "bm25"}."""
     entry = _model_config(model)
-    documents = {**encoding_params(entry, "documents", language), **pruning_params(entry)}
+    kind = kind_of(entry)
+    documents = {**kind.encoding(entry, "documents", language), **kind.pruning(entry)}
     return (
-        make_encoder(documents, runtime_params(entry)),
-        make_encoder(encoding_params(entry, "queries", language), runtime_params(entry, "queries")),
+        make_encoder(documents, kind.runtime(entry, "documents")),
+        make_encoder(kind.encoding(entry, "queries", language), kind.runtime(entry, "queries")),
     )
 
 
@@ -111,7 +112,7 @@ def retrieve_batch(
     results: dict[str, list[tuple[str, float]]] = {str(q): [] for q in query_ids}
     for start, batch in retrieve(
         sp.csr_matrix(queries),
-        sp.csr_matrix(corpus),
+        sp.csr_matrix(sp.csr_matrix(corpus).T),  # the postings: term-major
         np.asarray(query_term_weights, dtype=np.float64),
         k,
         doc_ids,
@@ -186,6 +187,46 @@ def load_encoded_corpus(folder: str | Path) -> tuple[LabelledCSR, list[str]]:
     return LabelledCSR(matrix, terms), read_lines(folder / "doc_ids.txt")
 
 
+@dataclass(frozen=True)
+class PairFiles:
+    """Where run_pair put the files of a (model x dataset) pair: the workflow's layout
+    (sparsebench.workflow.plan) under one root folder."""
+
+    root: Path
+    corpus: Path  # corpus.parquet, corpus.json
+    dataset: Path  # queries.parquet, qrels.tsv, qrels.tuning.tsv, dataset.json
+    encoded: Path  # shards/, corpus.npz, vocab.txt, doc_ids.txt
+    queries: Path  # queries.npz, query_ids.txt
+    weights: Path  # postings.npz, idf.npy, term_stats.json
+    run: Path  # the TREC run
+    evaluation: Path  # metrics.json, per_query.tsv
+
+    @property
+    def metrics(self) -> Path:
+        return self.evaluation / "metrics.json"
+
+    @property
+    def per_query(self) -> Path:
+        return self.evaluation / "per_query.tsv"
+
+
+def _pair_files(plan: Plan, model: str, dataset: str, root: Path) -> PairFiles:
+    def at(path: str) -> Path:
+        return root / Path(path).relative_to("results")
+
+    corpus = plan.corpus_of[dataset]
+    return PairFiles(
+        root=root,
+        corpus=at(layout.CORPUS.format(corpus=corpus)),
+        dataset=at(layout.DATA.format(dataset=dataset)),
+        encoded=at(plan.encoded(model, dataset, "")),
+        queries=at(plan.encoded_queries(model, dataset, "", "evaluation")),
+        weights=at(plan.weights(model, dataset, "")),
+        run=at(layout.RUN["evaluation"].format(model=model, dataset=dataset)),
+        evaluation=at(layout.EVAL["evaluation"].format(model=model, dataset=dataset)),
+    )
+
+
 def run_pair(
     dataset: Mapping[str, Any],
     model: Mapping[str, Any],
@@ -193,93 +234,116 @@ def run_pair(
     shard_size: int = 100_000,
     k: int = 1000,
     evaluation: Mapping[str, Any] | None = None,
-) -> Path:
-    """Every stage of one (model x dataset) pair, in order, as the workflow runs them;
-    `dataset` and `model` are config entries. Returns the folder of the outputs."""
+) -> PairFiles:
+    """Every stage of one (model x dataset) pair, in order, with the settings and files
+    the workflow's plan gives them (a model that encodes: bm25, splade, ...); `dataset`
+    and `model` are config entries. Returns where the files are."""
     config = validate_config(
         {
             "datasets": {"d": dict(dataset)},
             "models": {"m": dict(model)},
             "evaluation": dict(evaluation or {}),
             "retrieval": {"k": k},
+            "corpus": {"shard_size": shard_size},
         }
     )
-    entry, data_entry = config["models"]["m"], config["datasets"]["d"]
-    language = data_entry["language"]
-    out = Path(out)
-    data = out / "data"
-    if data_entry["source"] == "beir":
-        archive = out / "downloads" / f"{data_entry['name']}.zip"
-        data_stages.download_beir(
-            data_entry["name"],
-            archive,
-            data_entry.get("base_url", config["download"]["beir_base_url"]),
-            data_entry.get("md5"),
+    plan = Plan(config)
+    if not plan.kind("m").encodes:
+        raise ConfigError(
+            f"run_pair runs models that encode, not kind {config['models']['m']['kind']}"
         )
-        data_stages.prepare("d", data_entry, data, archive=archive)
-    else:
-        data_stages.prepare("d", data_entry, data)
-    n = encode_stages.n_shards(read_json(data / "dataset.json")["n_docs"], shard_size)
-    shards = [(out / "shards" / f"{i}.npz", out / "shards" / f"{i}.terms.txt") for i in range(n)]
-    for i, (npz, terms) in enumerate(shards):
+    files = _pair_files(plan, "m", "d", Path(out))
+    entry, corpus = plan.datasets["d"], plan.corpus("d")
+    archive = None
+    if entry["source"] == "beir":
+        archive = files.root / "downloads" / "beir" / f"{entry['name']}.zip"
+        data_stages.download_beir(
+            entry["name"],
+            archive,
+            entry.get("base_url", config["download"]["beir_base_url"]),
+            entry.get("md5"),
+        )
+    full = files.corpus.parent / corpus.documents
+    data_stages.prepare_corpus(
+        corpus.documents, plan.corpora[corpus.documents].identity, full, archive=archive
+    )
+    data_stages.prepare(
+        "d",
+        entry,
+        files.dataset,
+        documents=full / "corpus.parquet",
+        corpus=corpus.name,
+        archive=archive,
+    )
+    if corpus.sample_of:
+        data_stages.prepare_corpus(
+            corpus.name,
+            corpus.identity,
+            files.corpus,
+            documents=full / "corpus.parquet",
+            qrels=files.dataset / "qrels.tsv",
+        )
+    encoder, query_encoder = (plan.encoding(e) for e in plan.encoders("m", "d"))
+    count = n_shards(read_json(files.corpus / "corpus.json")["n_docs"], shard_size)
+    shards = [files.encoded / "shards" / str(i) for i in range(count)]
+    for i, shard in enumerate(shards):
         encode_stages.encode_corpus_shard(
-            data / "corpus.parquet",
+            files.corpus / "corpus.parquet",
             i,
             shard_size,
-            encoding_params(entry, "documents", language),
-            npz,
-            terms,
-            runtime=runtime_params(entry),
+            encoder.settings,
+            f"{shard}.npz",
+            f"{shard}.terms.txt",
+            runtime=encoder.runtime,
         )
     encode_stages.stack_shards(
-        [str(p) for p, _ in shards],
-        [str(t) for _, t in shards],
-        data / "corpus.parquet",
-        out / "corpus.npz",
-        out / "vocab.txt",
-        out / "doc_ids.txt",
+        [f"{s}.npz" for s in shards],
+        [f"{s}.terms.txt" for s in shards],
+        files.corpus / "corpus.parquet",
+        files.encoded / "corpus.npz",
+        files.encoded / "vocab.txt",
+        files.encoded / "doc_ids.txt",
     )
     encode_stages.term_weights(
-        out / "corpus.npz",
-        weighting_params(entry),
-        out / "weights.npz",
-        out / "idf.npy",
-        out / "term_stats.json",
-        vocab=out / "vocab.txt",
+        files.encoded / "corpus.npz",
+        files.encoded / "vocab.txt",
+        plan.weighting("m"),
+        files.weights / "postings.npz",
+        files.weights / "idf.npy",
+        files.weights / "term_stats.json",
     )
     encode_stages.encode_queries(
-        data / "queries.parquet",
-        data / "qrels.tsv",
-        out / "vocab.txt",
-        encoding_params(entry, "queries", language),
-        out / "queries.npz",
-        out / "query_ids.txt",
-        runtime=runtime_params(entry, "queries"),
+        files.dataset / "queries.parquet",
+        files.dataset / "qrels.tsv",
+        files.encoded / "vocab.txt",
+        query_encoder.settings,
+        files.queries / "queries.npz",
+        files.queries / "query_ids.txt",
+        runtime=query_encoder.runtime,
     )
-    retrieval = config["retrieval"]
+    speed = config["retrieval"]
     retrieve_stages.retrieve_run(
-        out / "weights.npz",
-        out / "idf.npy",
-        out / "queries.npz",
-        out / "query_ids.txt",
-        out / "doc_ids.txt",
-        out / "run.trec",
-        k=retrieval["k"],
+        files.weights / "postings.npz",
+        files.weights / "idf.npy",
+        files.queries / "queries.npz",
+        files.queries / "query_ids.txt",
+        files.encoded / "doc_ids.txt",
+        files.run,
         tag="m",
-        ignore_identical_ids=data_entry["ignore_identical_ids"],
-        query_batch_size=retrieval["query_batch_size"],
-        max_block_mb=retrieval["max_block_mb"],
+        query_batch_size=speed["query_batch_size"],
+        max_block_mb=speed["max_block_mb"],
+        backend_choice=speed["backend"],
+        device=speed["device"],
+        **plan.retrieval_settings("d"),
     )
-    from sparsebench.workflow.params import evaluation_params
-
     evaluate_stages.evaluate(
-        out / "run.trec",
-        data / "qrels.tsv",
-        evaluation_params(config, "d"),
-        out / "metrics.json",
-        out / "per_query.tsv",
+        files.run,
+        files.dataset / "qrels.tsv",
+        plan.evaluation_settings("d"),
+        files.metrics,
+        files.per_query,
     )
-    return out
+    return files
 
 
 def _write_beir_folder(
@@ -338,10 +402,10 @@ def evaluate_sparse_model(
                 raise ValueError("with a corpus dictionary, give queries and qrels too")
             folder = _write_beir_folder(out / "collection", corpus, queries, qrels)
             dataset = {"source": "local", "path": str(folder), **dataset_options}
-        run_pair(dataset, model, out, shard_size=shard_size, k=k, evaluation=evaluation)
-        means = read_json(out / "metrics.json")
+        files = run_pair(dataset, model, out, shard_size=shard_size, k=k, evaluation=evaluation)
+        means = read_json(files.metrics)
         if not per_query:
             return means
-        long = pd.read_csv(out / "per_query.tsv", sep="\t", dtype={"query_id": str})
+        long = pd.read_csv(files.per_query, sep="\t", dtype={"query_id": str})
         table = long.pivot(index="query_id", columns="metric", values="value")
         return {"means": means, "per_query": table.to_dict(orient="index")}

@@ -111,3 +111,56 @@ def run_stages(
     return run_pair(
         entry, model or {"kind": "bm25"}, out, shard_size=shard_size, k=k, evaluation=evaluation
     )
+
+
+def prepare_entry(entry: dict, out: Path, name: str = "x", archive=None) -> dict:
+    """Prepare a dataset entry's corpus and the dataset itself, both in `out` (a
+    subsample's full corpus in out/full), as the workflow's prepare_corpus and prepare
+    jobs do; returns the dataset's summary with its corpus's counts and files."""
+    from sparsebench.data import stages
+    from sparsebench.workflow.config import validate_config
+    from sparsebench.workflow.plan import Plan
+
+    plan = Plan(validate_config({"datasets": {name: entry}, "models": {"m": {"kind": "bm25"}}}))
+    corpus = plan.corpus(name)
+    full = plan.corpora[corpus.documents]
+    base = out / "full" if corpus.sample_of else out
+    summary = stages.prepare_corpus(full.name, full.identity, base, archive=archive)
+    dataset = stages.prepare(
+        name,
+        plan.datasets[name],
+        out,
+        documents=base / "corpus.parquet",
+        corpus=corpus.name,
+        archive=archive,
+    )
+    if corpus.sample_of:
+        summary = stages.prepare_corpus(
+            corpus.name,
+            corpus.identity,
+            out,
+            documents=base / "corpus.parquet",
+            qrels=out / "qrels.tsv",
+        )
+    counts = {k: v for k, v in summary.items() if k.startswith("n_") or k == "subsample"}
+    return {**dataset, **counts, "files": {**summary["files"], **dataset["files"]}}
+
+
+def prepare_collection(path: Path, out: Path, **settings) -> Path:
+    """The prepared corpus (corpus.parquet, corpus.json) and dataset (queries.parquet,
+    qrels.tsv, dataset.json) of a BEIR-format folder, all in `out`."""
+    prepare_entry({"source": "local", "path": str(path), **settings}, out)
+    return out
+
+
+def prepare_source(source, out: Path, name: str = "x", settings: dict | None = None) -> dict:
+    """Prepare the corpus, then the dataset, of a source object (sparsebench.data) into
+    `out`, as prepare_corpus and prepare do; returns the dataset's summary with its
+    corpus's counts and files."""
+    from sparsebench.data.prepare import prepare_dataset, write_corpus_files
+
+    source.check()
+    corpus = write_corpus_files(source, out, "corpus", {})
+    dataset = prepare_dataset(source, out, name, settings or {}, out / "corpus.parquet", "corpus")
+    counts = {k: v for k, v in corpus.items() if k.startswith("n_")}
+    return {**dataset, **counts, "files": {**corpus["files"], **dataset["files"]}}

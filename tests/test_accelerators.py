@@ -16,8 +16,8 @@ torch = pytest.importorskip("torch")
 def test_agrees_with_torch():
     assert accelerators.cuda_available() == torch.cuda.is_available()
     expected = "torch" if torch.cuda.is_available() else "scipy"
-    assert stages._backend_name("auto", "auto") == expected
-    assert stages._backend_name("auto", "cpu") == "scipy"
+    assert stages.backend_name("auto", "auto") == expected
+    assert stages.backend_name("auto", "cpu") == "scipy"
 
 
 def test_a_device_file_defers_to_torch(tmp_path, monkeypatch):

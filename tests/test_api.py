@@ -107,5 +107,5 @@ def test_run_file_of_run_pair_is_the_workflow_format(tmp_path, tiny_collection):
     out = api.run_pair(
         {"source": "local", "path": str(tiny_collection)}, {"kind": "bm25"}, tmp_path, shard_size=3
     )
-    run = read_run(out / "run.trec")
+    run = read_run(out.run)
     assert set(run["query_id"]) == {"q1", "q2", "q3", "q4"}

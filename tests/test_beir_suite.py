@@ -7,9 +7,8 @@ import zipfile
 
 import pandas as pd
 import pytest
-from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
+from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, prepare_entry, write_collection
 
-from sparsebench.data import stages
 from sparsebench.evaluate.leaderboard import leaderboard_table
 from sparsebench.workflow.config import CQADUPSTACK_FORUMS, validate_config
 
@@ -74,5 +73,5 @@ def test_a_forum_is_read_from_its_folder_of_the_archive(tmp_path):
                     z.write(path, f"cqadupstack/{forum}/{path.relative_to(folder).as_posix()}")
     md5 = hashlib.md5(archive.read_bytes()).hexdigest()  # not BEIR's: say which it is
     entry = {"source": "beir", "name": "cqadupstack", "subset": "tex", "split": "test", "md5": md5}
-    summary = stages.prepare("cqadupstack-tex", entry, tmp_path / "out", archive=archive)
+    summary = prepare_entry(entry, tmp_path / "out", "cqadupstack-tex", archive=archive)
     assert summary["n_docs"] == 4 and summary["source"]["subset"] == "tex"

@@ -38,12 +38,12 @@ def cranfield_run(tmp_path_factory):
 
 def test_scores_equal_bm25s_fed_the_same_tokens(cranfield_run):
     analyzer = Analyzer()
-    corpus = pq.read_table(cranfield_run / "data" / "corpus.parquet").to_pandas()
-    queries = pq.read_table(cranfield_run / "data" / "queries.parquet").to_pandas()
+    corpus = pq.read_table(cranfield_run.corpus / "corpus.parquet").to_pandas()
+    queries = pq.read_table(cranfield_run.dataset / "queries.parquet").to_pandas()
     reference = bm25s.BM25(method="lucene", k1=0.9, b=0.4)
     reference.index([analyzer.analyze(t) for t in corpus["text"]], show_progress=False)
     position = {d: i for i, d in enumerate(corpus["doc_id"])}
-    run = read_run(cranfield_run / "run.trec")
+    run = read_run(cranfield_run.run)
     text = dict(zip(queries["query_id"], queries["text"], strict=True))
     for query_id, rows in run.groupby("query_id"):
         tokens = [t for t in analyzer.analyze(text[query_id]) if t in reference.vocab_dict]
@@ -58,20 +58,20 @@ def test_scores_equal_bm25s_fed_the_same_tokens(cranfield_run):
 
 
 def test_metrics_files_equal_trec_eval(cranfield_run):
-    run = read_run(cranfield_run / "run.trec")
+    run = read_run(cranfield_run.run)
     qrels = read_qrels(shared_path("data", "cranfield", "qrels", "test.tsv"))
     reference = trec_eval(run, qrels)
-    per_query = pd.read_csv(cranfield_run / "per_query.tsv", sep="\t", dtype={"query_id": str})
+    per_query = pd.read_csv(cranfield_run.per_query, sep="\t", dtype={"query_id": str})
     per_query = per_query.pivot(index="query_id", columns="metric", values="value")
     for ours, theirs in [("nDCG@10", "ndcg_cut_10"), ("MAP", "map"), ("MRR", "recip_rank")]:
         expected = reference[theirs].reindex(per_query.index).to_numpy(float)
         np.testing.assert_allclose(per_query[ours].to_numpy(), expected, atol=1e-9)
-    means = read_json(cranfield_run / "metrics.json")
+    means = read_json(cranfield_run.metrics)
     assert means["nDCG@10"] == pytest.approx(reference["ndcg_cut_10"].mean(), abs=1e-9)
 
 
 def test_run_file_is_sorted_with_real_ranks(cranfield_run):
-    run = read_run(cranfield_run / "run.trec")
+    run = read_run(cranfield_run.run)
     for _, rows in run.groupby("query_id", sort=False):
         assert list(rows["rank"]) == list(range(1, len(rows) + 1))
         scores = rows["score"].to_numpy(np.float32)
@@ -150,24 +150,24 @@ def test_lucene_statistics_count_only_documents_with_a_term(tmp_path):
     # cranfield has two empty documents: Lucene's docCount leaves them out of N
     model = {"kind": "bm25", "statistics": "lucene"}
     out = run_stages(shared_path("data", "cranfield"), tmp_path, model, shard_size=400)
-    stats = read_json(out / "term_stats.json")
+    stats = read_json(out.weights / "term_stats.json")
     assert stats["n_docs"] == 1398
     assert stats["statistics"] == "lucene"
-    corpus = load_csr(out / "corpus.npz")
+    corpus = load_csr(out.encoded / "corpus.npz")
     expected = idf(document_frequencies(corpus), 1398, "lucene")
-    assert np.load(out / "idf.npy") == pytest.approx(expected, rel=1e-12)
+    assert np.load(out.weights / "idf.npy") == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize(("statistics", "within"), [("exact", 0.005), ("lucene", 0.0005)])
 def test_scifact_matches_the_published_lucene_figure(tmp_path, statistics, within):
     model = {"kind": "bm25", "statistics": statistics}
     out = run_stages(shared_path("data", "beir-scifact"), tmp_path, model, shard_size=2000)
-    ndcg = read_json(out / "metrics.json")["nDCG@10"]
+    ndcg = read_json(out.metrics)["nDCG@10"]
     # Anserini BM25 flat on BEIR SciFact; Lucene's own statistics land within Pyserini's
     # "OK" tolerance of it
     assert ndcg == pytest.approx(0.6789, abs=within)
     # only the 300 judged queries of the 1,109 are encoded
-    assert len(read_lines(out / "query_ids.txt")) == 300
+    assert len(read_lines(out.queries / "query_ids.txt")) == 300
 
 
 def test_torch_backend_writes_the_same_run(cranfield_run, tmp_path):
@@ -179,14 +179,14 @@ def test_torch_backend_writes_the_same_run(cranfield_run, tmp_path):
     def run_to(name: str, **speed) -> None:
         stages.retrieve_run(
             *(out / f for f in ("weights.npz", "idf.npy", "queries.npz", "query_ids.txt")),
-            out / "doc_ids.txt",
+            out.encoded / "doc_ids.txt",
             tmp_path / name,
             k=1000,
             tag="m",
             **speed,
         )
 
-    run_to("torch.trec", backend="torch", device="cpu", max_block_mb=8)
-    run_to("threads.trec", backend="scipy", threads=2, query_batch_size=16)
-    assert_same_files(tmp_path / "threads.trec", out / "run.trec")
-    assert_same_files(tmp_path / "torch.trec", out / "run.trec")
+    run_to("torch.trec", backend_choice="torch", device="cpu", max_block_mb=8)
+    run_to("threads.trec", backend_choice="scipy", threads=2, query_batch_size=16)
+    assert_same_files(tmp_path / "threads.trec", out.run)
+    assert_same_files(tmp_path / "torch.trec", out.run)

@@ -8,8 +8,14 @@ import pytest
 import yaml
 
 from sparsebench.errors import ConfigError
+from sparsebench.kinds.registry import kind_of
 from sparsebench.workflow.config import load_config_file, validate_config
-from sparsebench.workflow.params import encoding_params, retrieval_params, weighting_params
+from sparsebench.workflow.plan import Plan
+
+
+def encoding(model: dict, side: str = "documents", language: str = "en") -> dict:
+    return kind_of(model).encoding(model, side, language)
+
 
 REPO = Path(__file__).resolve().parents[1]
 MINIMAL = {
@@ -34,7 +40,7 @@ def test_defaults_are_filled_in():
         "tokenizer": "auto",
         "possessive": "auto",
     }
-    assert encoding_params(model)["analyzer"] == {
+    assert encoding(model)["analyzer"] == {
         "lowercase": True,
         "stopwords": "lucene",
         "stemmer": "porter",
@@ -61,7 +67,7 @@ def test_beir_self_hit_datasets_default_to_dropping_identical_ids():
     )
     flags = {n: d["ignore_identical_ids"] for n, d in config["datasets"].items()}
     assert flags == {"arguana": True, "quora": True, "scifact": False, "mine": False}
-    assert retrieval_params(config, "arguana") == {"k": 1000, "ignore_identical_ids": True}
+    assert Plan(config).retrieval_settings("arguana") == {"k": 1000, "ignore_identical_ids": True}
 
 
 @pytest.mark.parametrize(
@@ -98,8 +104,8 @@ def test_mistakes_are_reported_with_their_path(change, message):
 def test_stage_settings_separate_encoding_from_weighting(first, second):
     a = validate_config({**MINIMAL, "models": {"m": first}})["models"]["m"]
     b = validate_config({**MINIMAL, "models": {"m": second}})["models"]["m"]
-    assert encoding_params(a) == encoding_params(b)
-    assert weighting_params(a) != weighting_params(b)
+    assert encoding(a) == encoding(b)
+    assert kind_of(a).weighting(a) != kind_of(b).weighting(b)
 
 
 @pytest.mark.parametrize(
@@ -118,8 +124,6 @@ def test_shipped_configs_are_valid(path):
 def test_a_dataset_counts_relevance_from_its_own_level():
     """TREC DL's published MAP and recall count grades 2-3 (trec_eval -l 2): a dataset's
     relevance_level overrides evaluation.relevance_level for its metric files only."""
-    from sparsebench.workflow.params import evaluation_params
-
     config = validate_config(
         {
             "datasets": {
@@ -129,9 +133,9 @@ def test_a_dataset_counts_relevance_from_its_own_level():
             "models": {"bm25": {"kind": "bm25"}},
         }
     )
-    assert evaluation_params(config, "dl")["relevance_level"] == 2
-    assert evaluation_params(config, "mini")["relevance_level"] == 1
-    assert evaluation_params(config) == evaluation_params(config, "mini")
+    plan = Plan(config)
+    assert plan.evaluation_settings("dl")["relevance_level"] == 2
+    assert plan.evaluation_settings("mini")["relevance_level"] == 1
 
 
 def test_relative_paths_are_relative_to_the_config_file(tmp_path):

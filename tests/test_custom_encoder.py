@@ -8,7 +8,7 @@ import sys
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO, TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
+from conftest import REPO, TINY_DOCS, TINY_QRELS, TINY_QUERIES, prepare_entry, write_collection
 from test_workflow import snakemake
 
 from sparsebench import api
@@ -134,13 +134,12 @@ def test_bad_encoders_fail_clearly(encoder_module):
 
 
 def test_external_run_with_foreign_ids_is_refused(tmp_path, tiny_collection):
-    from sparsebench.data import stages as data_stages
     from sparsebench.retrieve import stages as retrieve_stages
 
-    data_stages.prepare(
-        "tiny",
+    prepare_entry(
         {"source": "local", "path": str(tiny_collection), "split": "test"},
         tmp_path / "data",
+        "tiny",
     )
     run = tmp_path / "run.trec"
     run.write_text("q1 Q0 d1 1 2.0 x\nq1 Q0 NCT0042 2 1.0 x\n")

@@ -14,13 +14,13 @@ from test_workflow import snakemake
 
 datasets = pytest.importorskip("datasets")
 
+from conftest import prepare_entry  # noqa: E402
 from samefiles import assert_same_files  # noqa: E402
 
-from sparsebench.data import stages  # noqa: E402
 from sparsebench.encode.analysis import Analyzer, resolve_analyzer  # noqa: E402
 from sparsebench.errors import DataError  # noqa: E402
+from sparsebench.kinds.registry import kind_of  # noqa: E402
 from sparsebench.workflow.config import validate_config  # noqa: E402
-from sparsebench.workflow.params import encoding_params  # noqa: E402
 
 SW_DOCS = [
     ("100#0", "Mwezi", "Mwezi huzunguka dunia na husababisha maji kupwa na kujaa baharini."),
@@ -116,8 +116,7 @@ def build_mmarco(root):
 
 def test_miracl_loader_keeps_negatives_as_grade_zero(tmp_path):
     corpus, topics, _ = build_miracl(tmp_path)
-    summary = stages.prepare(
-        "miracl-sw",
+    summary = prepare_entry(
         {
             "source": "miracl",
             "language": "sw",
@@ -126,6 +125,7 @@ def test_miracl_loader_keeps_negatives_as_grade_zero(tmp_path):
             "topics": str(topics),
         },
         tmp_path / "out",
+        "miracl-sw",
     )
     assert summary["n_docs"] == 6 and summary["n_queries"] == 3
     assert summary["grades"] == {"0": 2, "1": 3}
@@ -135,8 +135,7 @@ def test_miracl_loader_keeps_negatives_as_grade_zero(tmp_path):
 
 def test_miracl_passages_layout_gives_the_same_qrels(tmp_path):
     corpus, topics, passages = build_miracl(tmp_path)
-    raw = stages.prepare(
-        "a",
+    raw = prepare_entry(
         {
             "source": "miracl",
             "language": "sw",
@@ -145,9 +144,9 @@ def test_miracl_passages_layout_gives_the_same_qrels(tmp_path):
             "topics": str(topics),
         },
         tmp_path / "a",
+        "a",
     )
-    layout = stages.prepare(
-        "b",
+    layout = prepare_entry(
         {
             "source": "miracl",
             "language": "sw",
@@ -157,6 +156,7 @@ def test_miracl_passages_layout_gives_the_same_qrels(tmp_path):
             "topics_files": "sw/dev-*.parquet",
         },
         tmp_path / "b",
+        "b",
     )
     assert raw["grades"] == layout["grades"] and raw["n_qrels"] == layout["n_qrels"]
     assert_same_files(tmp_path / "a" / "qrels.tsv", tmp_path / "b" / "qrels.tsv")
@@ -164,8 +164,7 @@ def test_miracl_passages_layout_gives_the_same_qrels(tmp_path):
 
 def test_mmarco_cross_lingual(tmp_path):
     root, qrels = build_mmarco(tmp_path)
-    stages.prepare(
-        "mm",
+    prepare_entry(
         {
             "source": "mmarco",
             "language": "pt",
@@ -175,14 +174,14 @@ def test_mmarco_cross_lingual(tmp_path):
             "queries": str(root),
         },
         tmp_path / "out",
+        "mm",
     )
     queries = pq.read_table(tmp_path / "out" / "queries.parquet").to_pydict()
     assert queries["text"][0] == "what controls the ocean tides"
     # the judgments default to the repository's data/qrels.dev.small.tsv
     assert_same_files(tmp_path / "out" / "qrels.tsv", _prepared_qrels(tmp_path, root, qrels))
     with pytest.raises(DataError, match="mMARCO has no language 'xx'"):
-        stages.prepare(
-            "mm",
+        prepare_entry(
             {
                 "source": "mmarco",
                 "language": "xx",
@@ -191,12 +190,13 @@ def test_mmarco_cross_lingual(tmp_path):
                 "qrels": str(qrels),
             },
             tmp_path / "bad",
+            "mm",
         )
 
 
 def _prepared_qrels(tmp_path, root, qrels):
     entry = {"source": "mmarco", "language": "pt", "split": "dev", "qrels": str(qrels)}
-    stages.prepare("given", {**entry, "corpus": str(root), "queries": str(root)}, tmp_path / "g")
+    prepare_entry({**entry, "corpus": str(root), "queries": str(root)}, tmp_path / "g", "given")
     return tmp_path / "g" / "qrels.tsv"
 
 
@@ -216,7 +216,8 @@ def test_language_aware_analyzers():
             "models": {"m": {"kind": "bm25"}},
         }
     )["models"]["m"]
-    assert encoding_params(model, "documents", "zh") != encoding_params(model, "documents", "en")
+    kind = kind_of(model)
+    assert kind.encoding(model, "documents", "zh") != kind.encoding(model, "documents", "en")
     chinese = Analyzer(**resolve_analyzer({}, "zh"))
     assert chinese.analyze("我爱北京") == ["我爱", "爱北", "北京"]
     french = Analyzer(**resolve_analyzer({}, "fr"))

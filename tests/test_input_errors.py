@@ -18,11 +18,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, shared_path
+from conftest import REPO, prepare_source, shared_path
 
 from sparsebench.data import records
 from sparsebench.data.collection import FilesSource, FolderSource, ZipSource
-from sparsebench.data.prepare import prepare_dataset
 from sparsebench.errors import DataError
 
 Edit = Callable[[list[bytes]], None]
@@ -94,7 +93,7 @@ def test_a_byte_that_is_not_utf8_is_refused_with_its_file_line_and_offset(tmp_pa
         suffix = "tsv" if kind == "files-tsv" else "jsonl"
         expected_offset = offset if suffix == "jsonl" else None
         with pytest.raises(DataError) as raised:
-            prepare_dataset(source, out, "cranfield", {})
+            prepare_source(source, out, "cranfield", {})
         message = str(raised.value)
         assert f"{member}.{suffix} line {line}: not UTF-8 (byte 0xe9 at offset" in message, kind
         if expected_offset is not None:
@@ -105,7 +104,7 @@ def test_a_byte_that_is_not_utf8_is_refused_with_its_file_line_and_offset(tmp_pa
 def test_the_error_names_the_archive_member(tmp_path):
     root = cranfield(tmp_path, "corpus.jsonl", accent(17, b"remarks"))
     with pytest.raises(DataError, match=r"cranfield\.zip:cranfield/corpus\.jsonl line 17: "):
-        prepare_dataset(ZipSource(zipped(root), "test"), tmp_path / "out", "c", {})
+        prepare_source(ZipSource(zipped(root), "test"), tmp_path / "out", "c", {})
 
 
 def test_qrels_that_are_not_utf8_are_refused_with_their_line(tmp_path):
@@ -115,7 +114,7 @@ def test_qrels_that_are_not_utf8_are_refused_with_their_line(tmp_path):
     root = cranfield(tmp_path, "qrels/test.tsv", edit)
     for kind, source in sources(root).items():
         with pytest.raises(DataError, match=r"qrels/test\.tsv line 31: not UTF-8 \(byte 0xe9"):
-            prepare_dataset(source, tmp_path / f"out-{kind}", "cranfield", {})
+            prepare_source(source, tmp_path / f"out-{kind}", "cranfield", {})
 
 
 def test_the_utf8_check_holds_back_a_character_split_between_two_reads():
@@ -198,7 +197,7 @@ def test_a_bad_json_line_is_named_by_its_file_line(tmp_path, member, edit, expec
     root = cranfield(tmp_path, member, edit)
     for kind, source in sources(root).items():
         with pytest.raises(DataError, match=expected):
-            prepare_dataset(source, tmp_path / f"out-{kind}", "cranfield", {})
+            prepare_source(source, tmp_path / f"out-{kind}", "cranfield", {})
 
 
 def test_a_bad_line_in_a_later_block_is_named_by_its_file_line(tmp_path, monkeypatch):
@@ -207,7 +206,7 @@ def test_a_bad_line_in_a_later_block_is_named_by_its_file_line(tmp_path, monkeyp
     monkeypatch.setattr(records, "_JSON_BLOCK", 1 << 16)
     root = cranfield(tmp_path, "corpus.jsonl", cut(1391, 120))
     with pytest.raises(DataError, match=r"corpus\.jsonl line 1391: malformed JSON"):
-        prepare_dataset(FolderSource(root, "test"), tmp_path / "out", "cranfield", {})
+        prepare_source(FolderSource(root, "test"), tmp_path / "out", "cranfield", {})
 
 
 def test_empty_lines_are_skipped(tmp_path):
@@ -216,7 +215,7 @@ def test_empty_lines_are_skipped(tmp_path):
         lines.insert(20, b"  \r")
 
     root = cranfield(tmp_path, "corpus.jsonl", edit)
-    summary = prepare_dataset(FolderSource(root, "test"), tmp_path / "out", "cranfield", {})
+    summary = prepare_source(FolderSource(root, "test"), tmp_path / "out", "cranfield", {})
     assert summary["n_docs"] == 1400
 
 
@@ -228,7 +227,7 @@ def test_a_tsv_line_with_another_number_of_fields_is_named(tmp_path):
     queries.write_bytes(b"\n".join(lines))
     source = FilesSource(root / "corpus.jsonl", queries, root / "qrels" / "test.tsv")
     with pytest.raises(DataError, match=r"queries\.tsv line 41: 3 tab-separated fields"):
-        prepare_dataset(source, tmp_path / "out", "cranfield", {})
+        prepare_source(source, tmp_path / "out", "cranfield", {})
 
 
 @pytest.mark.slow

@@ -217,10 +217,11 @@ def test_trec_dl_2019_matches_ir_datasets_and_prepares(tmp_path):
         home,
         f"""
         import logging
+        import pathlib
         import ir_datasets
         from sparsebench.data import irdatasets
         from sparsebench.errors import DataError
-        from sparsebench.data.prepare import prepare_dataset
+        from sparsebench.data.prepare import prepare_dataset, write_corpus_files
 
         warnings = []
         handler = logging.Handler()
@@ -237,7 +238,10 @@ def test_trec_dl_2019_matches_ir_datasets_and_prepares(tmp_path):
         ref_docs = [[d.doc_id, None, d.text] for d in dataset.docs_iter()]
         ref_queries = [[q.query_id, q.text] for q in dataset.queries_iter()]
         ref_qrels = [[r.query_id, r.doc_id, r.relevance] for r in dataset.qrels_iter()]
-        summary = prepare_dataset(source, {str(tmp_path / "prepared")!r}, "dl19", {{}})
+        prepared = pathlib.Path({str(tmp_path / "prepared")!r})
+        summary = write_corpus_files(source, prepared, "corpus", {{}})
+        corpus = prepared / "corpus.parquet"
+        summary.update(prepare_dataset(source, prepared, "dl19", {{}}, corpus, "corpus"))
 
         # a judgment repeated as it is collapses; the same pair graded twice is an error
         path = {str(home / "msmarco-passage" / "trec-dl-2019" / "qrels")!r}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sparsebench.kinds.registry import kind_of
 from sparsebench.workflow import jobresources
 from sparsebench.workflow.config import validate_config
 
@@ -19,7 +20,10 @@ CONFIG = validate_config(
         },
     }
 )
-BM25, SPLADE, SPLADE_CPU = (CONFIG["models"][m] for m in ("bm25", "splade", "splade-cpu"))
+BM25, SPLADE, SPLADE_CPU = (
+    kind_of(entry).hardware(entry)
+    for entry in (CONFIG["models"][m] for m in ("bm25", "splade", "splade-cpu"))
+)
 
 
 def test_encode_jobs_grow_with_the_shard_and_ask_a_gpu_only_for_learned_encoders():
@@ -40,7 +44,8 @@ def test_encode_jobs_grow_with_the_shard_and_ask_a_gpu_only_for_learned_encoders
 
 def test_retrieve_memory_follows_the_index_and_the_block_budget(tmp_path):
     index = tmp_path / "postings.npz"
-    empty = jobresources.retrieve_memory_mb(index, CONFIG)  # not written yet
+    budget = CONFIG["retrieval"]["max_block_mb"]
+    empty = jobresources.retrieve_memory_mb(index, budget)  # not written yet
     assert empty == CONFIG["retrieval"]["max_block_mb"] + 512
     index.write_bytes(b"\0" * 100 * 2**20)
-    assert jobresources.retrieve_memory_mb(index, CONFIG) == empty + 250
+    assert jobresources.retrieve_memory_mb(index, budget) == empty + 250

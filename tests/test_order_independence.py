@@ -77,7 +77,7 @@ def variants(docs, queries, idf, doc_ids, query_ids, k):
     common = {"k": k, "doc_ids": doc_ids, "query_ids": query_ids}
 
     def scipy_run(q=queries, d=docs, ids=doc_ids, weights=idf, **options):
-        batches = retrieve(q, d, weights, k, ids, query_ids, **options)
+        batches = retrieve(q, sp.csr_matrix(d.T), weights, k, ids, query_ids, **options)
         return run_bytes(batches, ids, query_ids)
 
     yield "scipy", scipy_run()
@@ -92,14 +92,6 @@ def variants(docs, queries, idf, doc_ids, query_ids, k):
     )
     shuffled = np.random.default_rng(3).permutation(docs.shape[0])
     yield "documents in another order", scipy_run(d=docs[shuffled], ids=doc_ids[shuffled])
-    yield (
-        "term-major postings",
-        run_bytes(
-            retrieve(queries, None, idf, postings=sp.csr_matrix(docs.T), **common),
-            doc_ids,
-            query_ids,
-        ),
-    )
     torch = pytest.importorskip("torch")
     from sparsebench.retrieve.torch_backend import retrieve_torch
 
@@ -108,7 +100,7 @@ def variants(docs, queries, idf, doc_ids, query_ids, k):
         for budget in (64, 0.05):
             batches = retrieve_torch(
                 reorder_rows(queries, "reversed"),
-                docs,
+                sp.csr_matrix(docs.T),
                 idf,
                 max_block_mb=budget,
                 query_batch_size=16,
@@ -125,10 +117,13 @@ def test_cuda_backend_writes_the_same_run():
     from sparsebench.retrieve.torch_backend import retrieve_torch  # pragma: no cover - GPU only
 
     docs, queries, idf, doc_ids, query_ids = splade_like(6, n_docs=3000, n_queries=64)
-    reference = run_bytes(retrieve(queries, docs, idf, 100, doc_ids, query_ids), doc_ids, query_ids)
+    postings = sp.csr_matrix(docs.T)
+    reference = run_bytes(
+        retrieve(queries, postings, idf, 100, doc_ids, query_ids), doc_ids, query_ids
+    )
     for budget in (256, 0.5):
         batches = retrieve_torch(
-            queries, docs, idf, 100, doc_ids, query_ids, max_block_mb=budget, device="cuda"
+            queries, postings, idf, 100, doc_ids, query_ids, max_block_mb=budget, device="cuda"
         )
         assert_same_bytes(run_bytes(batches, doc_ids, query_ids), reference, f"cuda, {budget} MiB")
 
@@ -150,7 +145,9 @@ def exact_scores(docs, queries, idf) -> np.ndarray:
 def test_synthetic_splade_scores_equal_the_exact_sums():
     docs, queries, idf, doc_ids, query_ids = splade_like(0, n_docs=600, n_queries=40)
     expected = exact_scores(docs, queries, idf)
-    for start, batch in retrieve(queries, docs, idf, 50, doc_ids, query_ids, query_batch_size=9):
+    for start, batch in retrieve(
+        queries, sp.csr_matrix(docs.T), idf, 50, doc_ids, query_ids, query_batch_size=9
+    ):
         rows = start + batch.query_rows
         assert np.array_equal(batch.scores, expected[rows, batch.doc_rows])
         for row in np.unique(rows):  # the top 50 by (score, doc id), descending
@@ -192,7 +189,7 @@ def test_signed_weights_are_settled_by_their_magnitudes():
     _, reference = next(runs)
     for name, run in runs:
         assert_same_bytes(run, reference, name)
-    for start, batch in retrieve(queries, docs, idf, 40, doc_ids, query_ids):
+    for start, batch in retrieve(queries, sp.csr_matrix(docs.T), idf, 40, doc_ids, query_ids):
         assert np.array_equal(batch.scores, expected[start + batch.query_rows, batch.doc_rows])
         assert (batch.scores != 0).all()
 
@@ -257,48 +254,49 @@ def collection_run(request, tmp_path_factory):
 
 def test_real_collections_give_one_run_in_every_order(collection_run, tmp_path):
     """The stages' run against: other shard sizes, query terms reversed, the vocabulary
-    renumbered, term-major postings, threads and small batches, and the torch backend."""
+    renumbered, threads and small batches, and the torch backend."""
     name, folder, out = collection_run
-    reference = out / "run.trec"
+    reference = out.run
     other_shards = run_stages(folder, tmp_path / "shards", shard_size=1500)
-    assert_same_files(other_shards / "run.trec", reference)
+    assert_same_files(other_shards.run, reference)
 
-    save_csr(tmp_path / "reversed.npz", reorder_rows(load_csr(out / "queries.npz"), "reversed"))
-    save_csr(tmp_path / "postings.npz", sp.csr_matrix(load_csr(out / "weights.npz").T))
-    renumber = np.random.default_rng(0).permutation(load_csr(out / "weights.npz").shape[1])
-    save_csr(tmp_path / "renumbered_weights.npz", load_csr(out / "weights.npz")[:, renumber])
-    save_csr(tmp_path / "renumbered.npz", load_csr(out / "queries.npz")[:, renumber])
-    np.save(tmp_path / "renumbered_idf.npy", np.load(out / "idf.npy")[renumber])
+    save_csr(
+        tmp_path / "reversed.npz", reorder_rows(load_csr(out.queries / "queries.npz"), "reversed")
+    )
+    postings = load_csr(out.weights / "postings.npz")
+    renumber = np.random.default_rng(0).permutation(postings.shape[0])
+    save_csr(tmp_path / "renumbered_postings.npz", postings[renumber])
+    save_csr(tmp_path / "renumbered.npz", load_csr(out.queries / "queries.npz")[:, renumber])
+    np.save(tmp_path / "renumbered_idf.npy", np.load(out.weights / "idf.npy")[renumber])
     settings = {
         "scipy, query terms reversed": {"queries": tmp_path / "reversed.npz"},
         "scipy, vocabulary renumbered": {
-            "weights": tmp_path / "renumbered_weights.npz",
+            "postings": tmp_path / "renumbered_postings.npz",
             "queries": tmp_path / "renumbered.npz",
             "idf": tmp_path / "renumbered_idf.npy",
         },
-        "scipy, postings, 2 threads": {
-            "weights": tmp_path / "postings.npz",
+        "scipy, 2 threads": {
             "threads": 2,
             "query_batch_size": 16,
         },
         "torch, query terms reversed": {
             "queries": tmp_path / "reversed.npz",
-            "backend": "torch",
+            "backend_choice": "torch",
             "device": "cpu",
             "max_block_mb": 8,
         },
     }
     for number, (label, setting) in enumerate(settings.items()):
-        if setting.get("backend") == "torch":
+        if setting.get("backend_choice") == "torch":
             pytest.importorskip("torch")
         setting = dict(setting)
         run = tmp_path / f"variant{number}.trec"
         stages.retrieve_run(
-            setting.pop("weights", out / "weights.npz"),
-            setting.pop("idf", out / "idf.npy"),
-            setting.pop("queries", out / "queries.npz"),
-            out / "query_ids.txt",
-            out / "doc_ids.txt",
+            setting.pop("postings", out.weights / "postings.npz"),
+            setting.pop("idf", out.weights / "idf.npy"),
+            setting.pop("queries", out.queries / "queries.npz"),
+            out.queries / "query_ids.txt",
+            out.encoded / "doc_ids.txt",
             run,
             k=1000,
             tag="m",

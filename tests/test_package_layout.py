@@ -195,7 +195,8 @@ def test_old_module_names_still_import_with_a_warning():
     assert stages.prepare is prepare and stages.retrieve_run is retrieve_run
     with pytest.warns(DeprecationWarning):
         from sparsebench.config import encoder_id, validate_config
-    from sparsebench.workflow.config import validate_config as validate
     from sparsebench.workflow.params import encoder_id as encoder
+
+    from sparsebench.workflow.config import validate_config as validate
 
     assert (encoder_id, validate_config) == (encoder, validate)

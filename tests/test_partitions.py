@@ -8,15 +8,23 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import shared_path
+from conftest import prepare_collection, shared_path
 from samefiles import assert_same_files
 
-from sparsebench.data import stages as data_stages
 from sparsebench.encode import stages as encode_stages
+from sparsebench.kinds.registry import kind_of
 from sparsebench.partitions import stages as partitions
 from sparsebench.retrieve import stages as retrieve_stages
 from sparsebench.workflow.config import validate_config
-from sparsebench.workflow.params import encoding_params, weighting_params
+from sparsebench.workflow.plan import n_shards, partition_shards
+
+
+def encoding_params(model: dict, side: str) -> dict:
+    return kind_of(model).encoding(model, side, "en")
+
+
+def weighting_params(model: dict) -> dict:
+    return kind_of(model).weighting(model)
 
 
 def model_entry(model: dict) -> dict:
@@ -32,7 +40,7 @@ def encode(folder: Path, data: Path, model: dict, shard_size: int) -> tuple[list
     folder.mkdir(exist_ok=True)
     total = pq.ParquetFile(data / "corpus.parquet").metadata.num_rows
     npzs, terms = [], []
-    for shard in range(encode_stages.n_shards(total, shard_size)):
+    for shard in range(n_shards(total, shard_size)):
         npz, listed = folder / f"{shard}.npz", folder / f"{shard}.terms.txt"
         encode_stages.encode_corpus_shard(
             data / "corpus.parquet",
@@ -58,12 +66,11 @@ def single_job(out: Path, data: Path, model: dict, npzs, terms, k: int, ignore: 
     )
     encode_stages.term_weights(
         out / "corpus.npz",
+        out / "vocab.txt",
         weighting_params(model),
-        out / "weights.npz",
+        out / "postings.npz",
         out / "idf.npy",
         out / "term_stats.json",
-        vocab=out / "vocab.txt",
-        out_postings=out / "postings.npz",
     )
     encode_stages.encode_queries(
         data / "queries.parquet",
@@ -101,7 +108,7 @@ def partitioned(
 ) -> Path:
     weighting = weighting_params(model)
     partitions.write_vocabulary(terms, out / "vocab.txt")
-    groups = partitions.partition_shards(len(npzs), count)
+    groups = partition_shards(len(npzs), count)
     stats = []
     for p, shards in enumerate(groups):
         stats.append(out / f"{p}.stats.npz")
@@ -153,11 +160,9 @@ def partitioned(
 
 @pytest.fixture(scope="module")
 def cranfield(tmp_path_factory):
-    data = tmp_path_factory.mktemp("cranfield")
-    data_stages.prepare(
-        "cranfield", {"source": "local", "path": str(shared_path("data", "cranfield"))}, data
+    return prepare_collection(
+        shared_path("data", "cranfield"), tmp_path_factory.mktemp("cranfield")
     )
-    return data
 
 
 @pytest.mark.parametrize(

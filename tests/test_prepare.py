@@ -9,11 +9,17 @@ import zipfile
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
+from conftest import (
+    TINY_DOCS,
+    TINY_QRELS,
+    TINY_QUERIES,
+    prepare_entry,
+    prepare_source,
+    write_collection,
+)
 
-from sparsebench.data import stages
 from sparsebench.data.collection import ZipSource
-from sparsebench.data.prepare import prepare_dataset, read_corpus_slice
+from sparsebench.data.prepare import read_corpus_slice
 from sparsebench.errors import DataError
 from sparsebench.fileio import read_json
 
@@ -21,7 +27,7 @@ LOCAL = {"source": "local", "split": "test"}
 
 
 def prepare(root, out, **entry):
-    return stages.prepare("x", {**LOCAL, "path": str(root), **entry}, out)
+    return prepare_entry({**LOCAL, "path": str(root), **entry}, out)
 
 
 def test_canonical_files(tiny_collection, tmp_path, caplog):
@@ -37,10 +43,10 @@ def test_canonical_files(tiny_collection, tmp_path, caplog):
     assert summary["n_docs"] == 8 and summary["n_queries"] == 5
     assert summary["n_judged_queries"] == 4 and summary["grades"] == {"0": 1, "1": 4, "2": 4}
     assert set(read_json(tmp_path / "out" / "dataset.json")["files"]) == {
-        "corpus.parquet",
         "queries.parquet",
         "qrels.tsv",
     }
+    assert set(read_json(tmp_path / "out" / "corpus.json")["files"]) == {"corpus.parquet"}
 
 
 def test_corpus_slices_read_only_their_rows(tiny_collection, tmp_path):
@@ -103,7 +109,7 @@ def test_zip_archives_are_read_in_place(tiny_collection, tmp_path):
         for path in tiny_collection.rglob("*"):
             if path.is_file():
                 z.write(path, "tiny/" + path.relative_to(tiny_collection).as_posix())
-    summary = prepare_dataset(ZipSource(archive, "test"), tmp_path / "out", "tiny", {})
+    summary = prepare_source(ZipSource(archive, "test"), tmp_path / "out", "tiny", {})
     assert summary["n_docs"] == 8
     assert summary["source"]["kind"] == "zip" and len(summary["source"]["md5"]) == 32
 
@@ -112,7 +118,7 @@ def test_corrupt_zip_is_an_error(tmp_path):
     archive = tmp_path / "broken.zip"
     archive.write_bytes(b"PK\x03\x04 this is not really a zip archive")
     with pytest.raises(DataError, match="not a valid zip archive"):
-        prepare_dataset(ZipSource(archive, "test"), tmp_path / "out", "broken", {})
+        prepare_source(ZipSource(archive, "test"), tmp_path / "out", "broken", {})
 
 
 def test_empty_queries_are_kept_with_a_warning(tmp_path, caplog):
@@ -126,7 +132,7 @@ def test_empty_queries_are_kept_with_a_warning(tmp_path, caplog):
 
 
 def test_builtin_collection_is_valid(tmp_path):
-    summary = stages.prepare("minibeir", {"source": "builtin", "name": "minibeir"}, tmp_path)
+    summary = prepare_entry({"source": "builtin", "name": "minibeir"}, tmp_path, "minibeir")
     assert summary["n_docs"] == 48 and summary["n_judged_queries"] == 16
     assert json.loads((tmp_path / "dataset.json").read_text())["n_queries"] == 18
 
@@ -137,14 +143,14 @@ def test_subsample_keeps_every_judged_document(tmp_path, caplog):
     caplog.set_level(logging.WARNING)
     folder = shared_path("data", "cranfield")
     entry = {**LOCAL, "path": str(folder), "subsample": {"documents": 1000, "seed": 3}}
-    summary = stages.prepare("x", entry, tmp_path / "a")
+    summary = prepare_entry(entry, tmp_path / "a")
     assert summary["n_docs"] == 1000
     assert summary["subsample"] == {"documents": 1000, "of": 1400, "judged": 924, "seed": 3}
     kept = set(pq.read_table(tmp_path / "a" / "corpus.parquet")["doc_id"].to_pylist())
     judged = set(pd.read_csv(tmp_path / "a" / "qrels.tsv", sep="\t", dtype=str)["corpus-id"])
     assert judged <= kept and len(kept) == 1000
     assert "SUBSAMPLE: keeping 1000 of 1400 documents" in caplog.text
-    again = stages.prepare("x", entry, tmp_path / "b")  # seeded: the same sample
+    again = prepare_entry(entry, tmp_path / "b")  # seeded: the same sample
     assert again["files"]["corpus.parquet"] == summary["files"]["corpus.parquet"]
 
 
@@ -161,7 +167,7 @@ def test_files_source_reads_tsv_and_trec_qrels(tmp_path):
         "queries": str(tmp_path / "q.tsv"),
         "qrels": str(tmp_path / "qrels.txt"),
     }
-    stages.prepare("x", entry, tmp_path / "out")
+    prepare_entry(entry, tmp_path / "out")
     corpus = pq.read_table(tmp_path / "out" / "corpus.parquet").to_pydict()
     assert corpus == {
         "doc_id": ["d1", "d2"],

@@ -5,12 +5,10 @@ again gives the same files."""
 from __future__ import annotations
 
 import json
-import re
 
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import REPO
 from matplotlib.container import ErrorbarContainer
 from matplotlib.patches import Rectangle
 from samefiles import assert_same_bytes
@@ -20,6 +18,7 @@ from sparsebench.evaluate.measures import RECALL_LEVELS
 from sparsebench.report import costs, data, figures, tables
 from sparsebench.report.style import layout_problems, new_figure, save_figure, wrap
 from sparsebench.workflow.config import validate_config
+from sparsebench.workflow.plan import Plan
 
 RNG = np.random.default_rng(11)
 LONG_MODELS = [
@@ -145,22 +144,21 @@ def write_benchmarks(root, files):
 
 
 def test_cost_table_names_every_job_and_sums_per_dataset(tmp_path, cost_config, monkeypatch):
-    infos = {d: {"name": d, "tuning_split": None} for d in ("a", "b")}
     monkeypatch.chdir(tmp_path)
-    # an archive put in place by hand had no download job: its cost is not asked for
-    # (asking would schedule the job, and Snakemake would delete the archive first)
-    files = costs.pipeline_benchmarks(cost_config, {"a": 2, "b": 3}, infos)
-    assert not [f for f in files if "download_beir" in f]
-    write_benchmarks(tmp_path, [costs.benchmark_path("download_beir", name="scifact")])
-    files = costs.pipeline_benchmarks(cost_config, {"a": 2, "b": 3}, infos)
-    rules = [costs.parse_benchmark_path(f)[0] for f in files]
+    plan = Plan(cost_config)
+    shards = {plan.corpus_of["a"]: 2, plan.corpus_of["b"]: 3}
+    jobs = plan.jobs(shards, {"a": False, "b": False})
+    rules = [job.rule for job in jobs]
     assert rules.count("download_beir") == 1 and rules.count("prepare") == 2
-    assert rules.count("encode_corpus_shard") == 2 * 2 + 2 * 3  # two encodings per dataset
+    assert rules.count("prepare_corpus") == 2
+    assert rules.count("encode_corpus_shard") == 2 * 2 + 2 * 3  # two encodings per corpus
     assert rules.count("import_run") == 1 and rules.count("retrieve") == 3 * 2
     assert rules.count("evaluate") == 3 * 2 + 1 and rules[-2:] == ["significance", "leaderboard"]
-    table = costs.cost_table(write_benchmarks(tmp_path, files), cost_config)
-    assert len(table) == len(files)
-    assert table["wall_s"].tolist() == list(range(1, len(files) + 1))
+    records = [job.record() for job in jobs]
+    write_benchmarks(tmp_path, [r["benchmark"] for r in records])
+    table = costs.cost_table(records)
+    assert len(table) == len(jobs)
+    assert table["wall_s"].tolist() == list(range(1, len(jobs) + 1))
     shards = table[(table["rule"] == "encode_corpus_shard") & (table["dataset"] == "b")]
     assert set(shards["models"]) == {"bm25,bm25-classic", "snowball"}
     assert set(table.loc[table["rule"] == "download_beir", "dataset"]) == {"b"}
@@ -184,25 +182,8 @@ def test_cost_table_names_every_job_and_sums_per_dataset(tmp_path, cost_config, 
     assert list(totals.index)[0].startswith("download_beir")  # pipeline order
 
 
-def test_the_benchmark_layout_is_the_rules_own():
-    rules = "".join(p.read_text() for p in sorted((REPO / "workflow" / "rules").glob("*.smk")))
-    rules = re.sub(r"use rule \w+ as (\w+) with:", r"rule \1:", rules)  # derived rules
-    declared = dict(
-        re.findall(
-            r"(?:rule|checkpoint) (\w+):(?:(?!\n(?:rule|checkpoint) ).)*?benchmark:\s*"
-            r'"([^"]+)"',
-            rules,
-            re.S,
-        )
-    )
-    pipeline = {rule: path for rule, path in declared.items() if not rule.startswith("report")}
-    assert set(pipeline) == set(costs.LAYOUT)  # every pipeline job is measured
-    for rule, path in pipeline.items():
-        wildcards = {name: "{" + name + "}" for name in costs.LAYOUT[rule]}
-        assert costs.benchmark_path(rule, **wildcards) == path, rule
-
-
-def test_a_sweep_counts_its_points_under_the_tuned_model(tmp_path):
+def test_a_sweep_counts_its_points_under_the_tuned_model(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     config = validate_config(
         {
             "datasets": {
@@ -215,19 +196,20 @@ def test_a_sweep_counts_its_points_under_the_tuned_model(tmp_path):
             },
         }
     )
-    infos = {
-        "cv": {"name": "cv", "tuning_split": None},
-        "split": {"name": "split", "tuning_split": "train"},
-    }
-    files = costs.pipeline_benchmarks(config, {"cv": 1, "split": 1}, infos)
-    rules = pd.Series([costs.parse_benchmark_path(f)[0] for f in files])
-    counts = rules.value_counts()
-    assert counts["encode_corpus_shard"] == 2 and counts["stack_shards"] == 2  # one encoding
+    plan = Plan(config)
+    (corpus,) = plan.corpora  # both datasets read one corpus
+    jobs = plan.jobs({corpus: 1}, {"cv": False, "split": True})
+    counts = pd.Series([job.rule for job in jobs]).value_counts()
+    assert counts["prepare_corpus"] == 1 and counts["prepare"] == 2
+    assert counts["encode_corpus_shard"] == 1 and counts["stack_shards"] == 1  # one encoding
+    assert counts["term_weights"] == 1 + 3  # per model, on the one corpus
     assert counts["encode_queries"] == 3  # evaluated queries of both, training ones of split
-    assert counts["term_weights"] == counts["retrieve"] == 2 * (1 + 3)
+    assert counts["retrieve"] == 2 * (1 + 3)
     assert counts["tune"] == 2 and counts["retrieve_tuning"] == counts["evaluate_tuning"] == 3
     assert counts["evaluate"] == 2 * 2 + 3  # bm25 and t on both, the points on cv only
-    table = costs.cost_table(write_benchmarks(tmp_path, files), config)
+    records = [job.record() for job in jobs]
+    write_benchmarks(tmp_path, [r["benchmark"] for r in records])
+    table = costs.cost_table(records)
     points = table[table["model"].str.startswith("t+")]
     assert len(points) > 0 and set(points["models"]) == {"t"}
     labels = costs.dataset_costs(table, "split")["label"].tolist()
@@ -253,10 +235,6 @@ def test_bad_benchmark_files_are_refused(tmp_path, cost_config):
     bad.write_text("s\tmax_rss\n")
     with pytest.raises(DataError, match="no measurement"):
         costs.read_benchmark(bad)
-    with pytest.raises(DataError, match="not the benchmark of a pipeline job"):
-        costs.parse_benchmark_path("results/benchmarks/report/leaderboard.tsv")
-    with pytest.raises(DataError, match="not under a benchmarks/ folder"):
-        costs.parse_benchmark_path("results/logs/prepare/a.tsv")
     other = tmp_path / "other.tsv"
     other.write_text("rule\tdataset\n")
     with pytest.raises(DataError, match="not a cost table: no benchmark, cpu_s"):

@@ -53,7 +53,8 @@ def reference_top_k(docs, queries, idf, doc_ids, k, skip_ids=None):
 
 def collect(docs, queries, idf, doc_ids, query_ids, k, **kwargs):
     out = [[] for _ in range(queries.shape[0])]
-    for start, batch in retrieve(queries, docs, idf, k, doc_ids, query_ids, **kwargs):
+    postings = sp.csr_matrix(docs.T)
+    for start, batch in retrieve(queries, postings, idf, k, doc_ids, query_ids, **kwargs):
         for row, doc, score, rank in zip(
             batch.query_rows, batch.doc_rows, batch.scores, batch.ranks, strict=True
         ):
@@ -99,9 +100,9 @@ def test_identical_ids_are_dropped_when_asked():
 def test_vocabulary_mismatch_is_an_error():
     docs, queries, idf, doc_ids, query_ids = random_problem(5)
     with pytest.raises(DataError, match="vocabulary sizes differ"):
-        list(retrieve(queries[:, :-1], docs, idf, 10, doc_ids, query_ids))
+        list(retrieve(queries[:, :-1], sp.csr_matrix(docs.T), idf, 10, doc_ids, query_ids))
     with pytest.raises(DataError, match="vocabulary sizes differ"):
-        list(retrieve(queries, docs, idf[:-1], 10, doc_ids, query_ids))
+        list(retrieve(queries, sp.csr_matrix(docs.T), idf[:-1], 10, doc_ids, query_ids))
 
 
 def test_torch_backend_agrees_with_scipy():
@@ -114,7 +115,7 @@ def test_torch_backend_agrees_with_scipy():
         got = [[] for _ in range(queries.shape[0])]
         for start, batch in retrieve_torch(
             queries,
-            docs,
+            sp.csr_matrix(docs.T),
             idf,
             17,
             doc_ids,
@@ -130,7 +131,14 @@ def test_torch_backend_agrees_with_scipy():
     expected = reference_top_k(docs, queries, idf, doc_ids, 20, skip_ids=self_ids)
     got = [[] for _ in range(queries.shape[0])]
     for start, batch in retrieve_torch(
-        queries, docs, idf, 20, doc_ids, self_ids, ignore_identical_ids=True, device="cpu"
+        queries,
+        sp.csr_matrix(docs.T),
+        idf,
+        20,
+        doc_ids,
+        self_ids,
+        ignore_identical_ids=True,
+        device="cpu",
     ):
         for row, doc, score in zip(batch.query_rows, batch.doc_rows, batch.scores, strict=True):
             got[start + row].append((float(score), doc_ids[doc]))

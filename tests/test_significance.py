@@ -238,7 +238,7 @@ def test_reproduction_check_holds_every_published_metric(tmp_path, capsys):
 
 def test_report_files_are_byte_identical_on_rerun(tmp_path):
     from sparsebench.evaluate import stages
-    from sparsebench.workflow.config import validate_config
+    from sparsebench.workflow.config import experiment_settings, validate_config
 
     config = validate_config(
         {
@@ -264,7 +264,15 @@ def test_report_files_are_byte_identical_on_rerun(tmp_path):
         tsv, md = tmp_path / f"s{attempt}.tsv", tmp_path / f"s{attempt}.md"
         intervals = tmp_path / f"i{attempt}.tsv"
         stages.significance(
-            ["bm25", "other"], ["d"], files, config, tsv, md, out_intervals=intervals
+            [("bm25", "d"), ("other", "d")],
+            ["bm25", "other"],
+            ["d"],
+            files,
+            {**config["significance"], "metrics": ["nDCG@10"]},
+            experiment_settings(config),
+            tsv,
+            md,
+            out_intervals=intervals,
         )
         outputs.append((tsv.read_bytes(), md.read_bytes(), intervals.read_bytes()))
     for first, again, name in zip(outputs[0], outputs[1], ("tsv", "md", "intervals"), strict=True):

@@ -171,18 +171,18 @@ def test_per_query_files_must_cover_the_same_queries(tmp_path):
 
 def scores_by_hand(out, document_weight, idf_variant):
     """score(q, d) = sum over terms of q_count * idf * w(tf) from the stacked term counts."""
-    counts = load_csr(out / "corpus.npz").toarray().astype(np.float64)
-    queries = load_csr(out / "queries.npz").toarray().astype(np.float64)
+    counts = load_csr(out.encoded / "corpus.npz").toarray().astype(np.float64)
+    queries = load_csr(out.queries / "queries.npz").toarray().astype(np.float64)
     n, df = counts.shape[0], (counts > 0).sum(axis=0)
     if idf_variant == "classic":
         idf = np.where(df > 0, np.log2(n / np.maximum(df, 1)), 0.0)
     else:
         idf = np.log(1 + (n - df + 0.5) / (df + 0.5))
     scores = (queries * idf) @ document_weight(counts).T
-    docs = read_lines(out / "doc_ids.txt")
+    docs = read_lines(out.encoded / "doc_ids.txt")
     return {
         (q, docs[j]): scores[i, j]
-        for i, q in enumerate(read_lines(out / "query_ids.txt"))
+        for i, q in enumerate(read_lines(out.queries / "query_ids.txt"))
         for j in np.flatnonzero(scores[i] > 0)
     }
 
@@ -198,7 +198,7 @@ def test_classic_limits_of_bm25_score_by_hand(
     tiny_collection, tmp_path, kind, document_weight, idf_variant
 ):
     out = run_stages(tiny_collection, tmp_path / kind, model={"kind": kind})
-    run = read_run(out / "run.trec")
+    run = read_run(out.run)
     expected = scores_by_hand(out, document_weight, idf_variant)
     got = {(q, d): s for q, d, s in zip(run["query_id"], run["doc_id"], run["score"], strict=True)}
     assert got.keys() == expected.keys()
@@ -209,4 +209,4 @@ def test_classic_limits_of_bm25_score_by_hand(
 def test_binary_is_bm25_at_k1_0_b_0(tiny_collection, tmp_path):
     binary = run_stages(tiny_collection, tmp_path / "binary", model={"kind": "binary"})
     bm25 = run_stages(tiny_collection, tmp_path / "bm25", model={"kind": "bm25", "k1": 0, "b": 0})
-    assert_same_files(binary / "run.trec", bm25 / "run.trec")
+    assert_same_files(binary.run, bm25.run)

@@ -89,14 +89,14 @@ def test_splade_models_flow_through_the_dag(tmp_path):
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
     assert planned_jobs(snakemake(workdir, "-n", configfile=configfile)) == set()
     # pruning applies to the stored encoding: a top_k variant reruns weights onward only
-    weights = results / "models" / "splade" / "tiny" / "weights.npz"
-    unpruned = load_csr(weights)
+    (weights,) = (results / "models" / "splade").glob("tiny-*/postings.npz")
+    unpruned = load_csr(weights).T.tocsr()
     config["models"]["splade"]["top_k"] = 3
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
     rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=configfile))}
     assert "encode_corpus_shard" not in rules and "term_weights" in rules
     snakemake(workdir, configfile=configfile)
-    pruned = load_csr(weights)
+    pruned = load_csr(weights).T.tocsr()
     assert np.diff(pruned.indptr).max() == 3
     assert (pruned != prune_rows(unpruned, top_k=3)).nnz == 0
 
@@ -113,12 +113,12 @@ def test_real_splade_tiny_beats_random_scores(tmp_path):
         },
         shard_size=500,
     )
-    ndcg = read_json(out / "metrics.json")["nDCG@10"]
-    run = read_run(out / "run.trec")
+    ndcg = read_json(out.metrics)["nDCG@10"]
+    run = read_run(out.run)
     rng = np.random.default_rng(0)
     shuffled = run.assign(score=rng.random(len(run)))
     qrels = read_qrels(collection / "qrels" / "test.tsv")
-    doc_ids = (out / "doc_ids.txt").read_text().split("\n")[:-1]
+    doc_ids = (out.encoded / "doc_ids.txt").read_text().split("\n")[:-1]
     random_run = pd.DataFrame(
         [
             (q, d, rng.random())

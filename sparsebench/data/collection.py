@@ -111,10 +111,11 @@ class ZipSource:
 
     @contextlib.contextmanager
     def open(self, member: str) -> Iterator[IO[bytes]]:
-        with (
-            zipfile.ZipFile(self.archive) as archive,
-            archive.open(self._find(archive, member)) as handle,
-        ):
+        try:
+            archive = zipfile.ZipFile(self.archive)
+        except zipfile.BadZipFile as exc:
+            raise DataError(f"{self.archive} is not a valid zip archive: {exc}") from None
+        with archive, archive.open(self._find(archive, member)) as handle:
             yield handle
 
     def label(self, member: str) -> str:

@@ -53,6 +53,10 @@ class ModelKind:
         """What changes the document weights and the IDF (sparsebench.encode.weighting)."""
         raise NotImplementedError(f"models of kind {self.name} weigh nothing")
 
+    def pruning(self, entry: Entry) -> dict[str, Any]:
+        """Static pruning of each document's weights ({top_k, threshold}; none: {})."""
+        return {}
+
     def model_sources(self, entry: Entry, side: str | None = None) -> list[str]:
         """The model folders or hub ids the kind reads (on one side, or both)."""
         return []

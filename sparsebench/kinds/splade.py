@@ -105,9 +105,9 @@ class Splade(ModelKind):
         return {"batch_size": int(batch), "device": entry["device"]}
 
     def pruning(self, entry: Entry) -> dict[str, Any]:
-        """Static pruning of the documents. It applies to the stored, unpruned encoding
-        (in term_weights), so models and sweep points that differ only in it share one
-        encoding of the corpus."""
+        """Static pruning of each document's weights. The workflow applies it to the
+        stored, unpruned encoding (in term_weights), so models and sweep points that
+        differ only in it share one encoding of the corpus."""
         return {"top_k": entry.get("top_k"), "threshold": float(entry["threshold"])}
 
     def weighting(self, entry: Entry) -> dict[str, Any]:
