@@ -99,8 +99,8 @@ def run_stages(
     dataset: dict | None = None,
 ) -> Path:
     """Run every stage of one (model x dataset) pair through the library, as the workflow
-    does (sparsebench.api.run_pair); return the output folder."""
-    from sparsebench.api import run_pair
+    does (sparsebench.pair.run_pair); return where its files are."""
+    from sparsebench.pair import run_pair
 
     entry = {
         "source": "local",
@@ -164,3 +164,10 @@ def prepare_source(source, out: Path, name: str = "x", settings: dict | None = N
     dataset = prepare_dataset(source, out, name, settings or {}, out / "corpus.parquet", "corpus")
     counts = {k: v for k, v in corpus.items() if k.startswith("n_")}
     return {**dataset, **counts, "files": {**corpus["files"], **dataset["files"]}}
+
+
+def corpus_folder(results: Path, dataset: str) -> Path:
+    """results/corpora/{corpus} of the corpus a prepared dataset reads (its dataset.json
+    names it)."""
+    info = json.loads((results / "data" / dataset / "dataset.json").read_text())
+    return results / "corpora" / info["corpus"]

@@ -100,7 +100,7 @@ def test_custom_encoder_through_the_dag(tmp_path, encoder_module):
     assert set(significance["model"]) == {"words", "elsewhere"}
     assert set(significance[significance["model"] == "elsewhere"]["dataset"]) == {"tiny"}
     assert significance["p"].between(0, 1).all()
-    vocab = (next((results / "encode").glob("python-*")) / "tiny" / "vocab.txt").read_text()
+    vocab = next((results / "encode").glob("python-*/tiny-*/vocab.txt")).read_text()
     assert vocab.split("\n")[:3] == WORDS[:3]  # the encoder's own column names
 
 

@@ -14,11 +14,11 @@ from test_workflow import snakemake
 
 datasets = pytest.importorskip("datasets")
 
-from conftest import prepare_entry  # noqa: E402
+from conftest import corpus_folder, prepare_entry  # noqa: E402
 from samefiles import assert_same_files  # noqa: E402
 
 from sparsebench.encode.analysis import Analyzer, resolve_analyzer  # noqa: E402
-from sparsebench.errors import DataError  # noqa: E402
+from sparsebench.errors import ConfigError  # noqa: E402
 from sparsebench.kinds.registry import kind_of  # noqa: E402
 from sparsebench.workflow.config import validate_config  # noqa: E402
 
@@ -180,7 +180,7 @@ def test_mmarco_cross_lingual(tmp_path):
     assert queries["text"][0] == "what controls the ocean tides"
     # the judgments default to the repository's data/qrels.dev.small.tsv
     assert_same_files(tmp_path / "out" / "qrels.tsv", _prepared_qrels(tmp_path, root, qrels))
-    with pytest.raises(DataError, match="mMARCO has no language 'xx'"):
+    with pytest.raises(ConfigError, match="mMARCO has no language 'xx'"):
         prepare_entry(
             {
                 "source": "mmarco",
@@ -262,15 +262,14 @@ def test_hub_shaped_datasets_flow_through_the_dag_with_a_subsample(tmp_path):
     results = workdir / "results"
     board = pd.read_csv(results / "leaderboard.tsv", sep="\t", index_col="model")
     assert {"miracl-sw", "mmarco-pt-en", "miracl-small"} <= set(board.columns)
-    sample = json.loads((results / "data" / "miracl-small" / "dataset.json").read_text())
+    corpus = corpus_folder(results, "miracl-small")
+    sample = json.loads((corpus / "corpus.json").read_text())
     # 5 of the 6 documents are judged: all are kept even though 4 were asked for
     assert sample["subsample"] == {"documents": 5, "of": 6, "judged": 5, "seed": 1}
-    kept = set(
-        pq.read_table(results / "data" / "miracl-small" / "corpus.parquet")["doc_id"].to_pylist()
-    )
+    kept = set(pq.read_table(corpus / "corpus.parquet")["doc_id"].to_pylist())
     assert {d for _, d, _ in SW_QRELS} <= kept
     assert "SUBSAMPLE: miracl-small" in (results / "leaderboard.md").read_text()
-    log = (results / "logs" / "prepare" / "miracl-small.log").read_text()
+    log = (results / "logs" / "prepare_corpus" / f"{corpus.name}.log").read_text()
     assert "SUBSAMPLE" in log
     with gzip.open(next((corpus / "miracl-corpus-v1.0-sw").glob("*.gz")), "rt") as handle:
         assert json.loads(handle.readline())["docid"] == "100#0"

@@ -177,26 +177,46 @@ def test_a_rule_digests_the_stages_its_script_calls(rule, script, stages):
     assert all(re.fullmatch(r"\w+\.stages\.\w+", stage) for stage in stages), stages
 
 
-def test_old_module_names_still_import_with_a_warning():
-    import importlib
+def test_importing_the_errors_loads_nothing_heavy():
+    """A command-line tool or a job that only catches sparsebench's errors pays for no
+    data library."""
+    import subprocess
     import sys
 
-    from sparsebench._moved import MOVED
+    probe = (
+        "import sys, sparsebench.errors; "
+        "print(sorted(m for m in ('pandas', 'numpy', 'torch', 'pyarrow', 'scipy') "
+        "if m in sys.modules))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert loaded == "[]"
 
-    for old, targets in MOVED.items():
-        assert old not in MODULES, f"{old} is a module again; drop its alias"
-        assert set(targets) <= set(MODULES), old
-    sys.modules.pop("sparsebench.stages", None)
-    with pytest.warns(DeprecationWarning, match="sparsebench.stages is now"):
-        stages = importlib.import_module("sparsebench.stages")
-    from sparsebench.data.stages import prepare
-    from sparsebench.retrieve.stages import retrieve_run
 
-    assert stages.prepare is prepare and stages.retrieve_run is retrieve_run
-    with pytest.warns(DeprecationWarning):
-        from sparsebench.config import encoder_id, validate_config
-    from sparsebench.workflow.params import encoder_id as encoder
+def folder(module: str) -> str:
+    """The subpackage of a module (sparsebench.retrieve.stages -> retrieve), or the
+    module itself at the top."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 else module
 
-    from sparsebench.workflow.config import validate_config as validate
 
-    assert (encoder_id, validate_config) == (encoder, validate)
+def test_folders_import_each_other_one_way():
+    """Layers by folder: no two subpackages import each other, and retrieval never
+    imports the encoders (the device choice lives in sparsebench.devices)."""
+    graph: dict[str, set[str]] = {}
+    for name, imports in import_graph().items():
+        graph.setdefault(folder(name), set()).update(folder(i) for i in imports)
+    for node in graph:
+        graph[node].discard(node)
+    assert find_cycle(graph) is None, find_cycle(graph)
+    assert "encode" not in graph["retrieve"]
+    assert "stages" not in {
+        m.rsplit(".", 1)[-1] for m in import_graph()["sparsebench.partitions.stages"]
+    }
+
+
+def test_no_module_maps_old_names():
+    import sys
+
+    assert not [f for f in sys.meta_path if type(f).__module__.startswith("sparsebench")]

@@ -16,7 +16,7 @@ from sparsebench.kinds.registry import kind_of
 from sparsebench.partitions import stages as partitions
 from sparsebench.retrieve import stages as retrieve_stages
 from sparsebench.workflow.config import validate_config
-from sparsebench.workflow.plan import n_shards, partition_shards
+from sparsebench.workflow.layout import n_shards, partition_shards
 
 
 def encoding_params(model: dict, side: str) -> dict:

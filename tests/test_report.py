@@ -18,6 +18,7 @@ from sparsebench.evaluate.measures import RECALL_LEVELS
 from sparsebench.report import costs, data, figures, tables
 from sparsebench.report.style import layout_problems, new_figure, save_figure, wrap
 from sparsebench.workflow.config import validate_config
+from sparsebench.workflow.jobs import pipeline_jobs
 from sparsebench.workflow.plan import Plan
 
 RNG = np.random.default_rng(11)
@@ -147,7 +148,7 @@ def test_cost_table_names_every_job_and_sums_per_dataset(tmp_path, cost_config, 
     monkeypatch.chdir(tmp_path)
     plan = Plan(cost_config)
     shards = {plan.corpus_of["a"]: 2, plan.corpus_of["b"]: 3}
-    jobs = plan.jobs(shards, {"a": False, "b": False})
+    jobs = pipeline_jobs(plan, shards, {"a": False, "b": False})
     rules = [job.rule for job in jobs]
     assert rules.count("download_beir") == 1 and rules.count("prepare") == 2
     assert rules.count("prepare_corpus") == 2
@@ -198,7 +199,7 @@ def test_a_sweep_counts_its_points_under_the_tuned_model(tmp_path, monkeypatch):
     )
     plan = Plan(config)
     (corpus,) = plan.corpora  # both datasets read one corpus
-    jobs = plan.jobs({corpus: 1}, {"cv": False, "split": True})
+    jobs = pipeline_jobs(plan, {corpus: 1}, {"cv": False, "split": True})
     counts = pd.Series([job.rule for job in jobs]).value_counts()
     assert counts["prepare_corpus"] == 1 and counts["prepare"] == 2
     assert counts["encode_corpus_shard"] == 1 and counts["stack_shards"] == 1  # one encoding

@@ -80,10 +80,15 @@ def corpus_source(identity: dict[str, Any], archive: str | Path | None = None):
     source = identity["source"]
     if source in ("builtin", "local"):
         folder = dataset_source({**identity, "split": "test"}).root
-        return FilesSource(folder / "corpus.jsonl")
-    if source == "files":
-        return FilesSource(Path(identity["corpus"]).expanduser().resolve())
-    return dataset_source({**identity, "split": "test"}, archive)
+        if not folder.is_dir():
+            raise DataError(f"dataset folder {folder} does not exist")
+        found = FilesSource(folder / "corpus.jsonl")
+    elif source == "files":
+        found = FilesSource(Path(identity["corpus"]).expanduser().resolve())
+    else:
+        return dataset_source({**identity, "split": "test"}, archive)
+    found.check()
+    return found
 
 
 def prepare_corpus(

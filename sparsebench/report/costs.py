@@ -1,7 +1,7 @@
 """Where the time and memory go: every job's Snakemake benchmark file (wall time, CPU
 time, peak resident memory) in one table, named by rule, dataset and model.
 
-The jobs come from the plan (sparsebench.workflow.plan.Plan.jobs). A corpus and its
+The jobs come from the plan (sparsebench.workflow.jobs.pipeline_jobs). A corpus and its
 encodings are shared by the datasets that read it and the models that encode documents
 alike, so their jobs name every dataset and model they serve.
 """
@@ -16,7 +16,7 @@ import pandas as pd
 
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path
-from sparsebench.workflow.plan import RULES
+from sparsebench.workflow.layout import RULES
 
 COLUMNS = [
     "rule",

@@ -138,7 +138,7 @@ def report_costs(
 ) -> pd.DataFrame:
     """costs.tsv (every job's wall time, CPU time and peak memory, by rule, dataset and
     model) and the figure of each rule's total; `jobs`: the plan's jobs as records
-    (sparsebench.workflow.plan.Job.record), each naming its benchmark file."""
+    (sparsebench.workflow.jobs.Job.record), each naming its benchmark file."""
     table = costs.cost_table(jobs)
     costs.write_cost_table(table, out_tsv)
     chart = figures.cost_chart(

@@ -8,8 +8,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from sparsebench.errors import SparsebenchError
 from sparsebench import provenance
+from sparsebench.errors import SparsebenchError
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 

@@ -12,8 +12,7 @@ source and its datasets; `{encoder}` an encoding's settings; `{model}` the model
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -26,97 +25,11 @@ from sparsebench.kinds.registry import kind_of
 from sparsebench.kinds.run import run_path
 from sparsebench.kinds.splade import local_files
 from sparsebench.workflow.config import is_variant, significance_metrics, tuning_metrics
-
-QUERYSETS = ("evaluation", "tuning")  # the evaluated queries; a training split's (sweeps)
-
-# Every rule and the wildcards of its jobs, in pipeline order: its log and benchmark files
-# are results/{logs,benchmarks}/{rule}/{wildcard values}.log/.tsv (`{rule}.tsv` without).
-RULES: dict[str, tuple[str, ...]] = {
-    "download_beir": ("name",),
-    "prepare_corpus": ("corpus",),
-    "prepare": ("dataset",),
-    "encode_corpus_shard": ("encoder", "corpus", "shard"),
-    "stack_shards": ("encoder", "corpus"),
-    "vocabulary": ("encoder", "corpus"),
-    "term_weights": ("model", "corpus"),
-    "partition_statistics": ("model", "corpus", "partition"),
-    "global_statistics": ("model", "corpus"),
-    "partition_postings": ("model", "corpus", "partition"),
-    "encode_queries": ("encoder", "corpus", "query_encoder", "dataset", "queryset"),
-    "retrieve": ("model", "dataset"),
-    "retrieve_tuning": ("model", "dataset"),
-    "retrieve_partition": ("model", "dataset", "partition", "queryset"),
-    "merge_runs": ("model", "dataset"),
-    "merge_runs_tuning": ("model", "dataset"),
-    "import_run": ("model", "dataset"),
-    "evaluate": ("model", "dataset"),
-    "evaluate_tuning": ("model", "dataset"),
-    "tune": ("model", "dataset"),
-    "significance": (),
-    "leaderboard": (),
-    "report_leaderboard": (),
-    "report_precision_recall": ("dataset",),
-    "report_query_differences": ("model", "dataset"),
-    "report_costs": (),
-    "report_dataset_costs": ("dataset",),
-    "report_provenance": (),
-    "report_sweep": ("model", "dataset"),
-}
-REPORT_RULES = tuple(rule for rule in RULES if rule.startswith("report_"))
-
-
-def job_file(folder: str, rule: str, suffix: str, **wildcards: Any) -> str:
-    """results/{folder}/{rule}/{wildcards...}{suffix}; with no values given, the pattern
-    with the wildcards themselves (what a rule's log: and benchmark: say)."""
-    names = RULES[rule]
-    values = [str(wildcards[n]) if n in wildcards else "{" + n + "}" for n in names]
-    return f"results/{folder}/{'/'.join([rule, *values])}{suffix}"
-
-
-def log_path(rule: str, **wildcards: Any) -> str:
-    return job_file("logs", rule, ".log", **wildcards)
-
-
-def benchmark_path(rule: str, **wildcards: Any) -> str:
-    return job_file("benchmarks", rule, ".tsv", **wildcards)
-
-
-# --- where the files are ------------------------------------------------------------------
-
-DOWNLOAD = "results/downloads/beir/{name}.zip"
-CORPUS = "results/corpora/{corpus}"  # corpus.parquet, corpus.json
-DATA = "results/data/{dataset}"  # queries.parquet, qrels.tsv, qrels.tuning.tsv, dataset.json
-ENCODED = "results/encode/{encoder}/{corpus}"  # shards/, corpus.npz, vocab.txt, doc_ids.txt
-ENCODED_QUERIES = f"{ENCODED}/queries/{{query_encoder}}/{{dataset}}/{{queryset}}"
-WEIGHTS = "results/models/{model}/{corpus}"  # postings.npz, idf.npy, term_stats.json
-PARTITION = f"{WEIGHTS}/partitions/{{partition}}"
-PARTITION_RUN = "results/partition_runs/{model}/{dataset}/{partition}/{queryset}.trec"
-RUN = {
-    "evaluation": "results/runs/{model}/{dataset}.trec",
-    "tuning": "results/tuning/runs/{model}/{dataset}.trec",
-}
-EVAL = {
-    "evaluation": "results/eval/{model}/{dataset}",
-    "tuning": "results/tuning/eval/{model}/{dataset}",
-}
-QRELS = {"evaluation": "qrels.tsv", "tuning": "qrels.tuning.tsv"}
-TUNING = "results/tuning/{model}/{dataset}"  # selection.json, surface.tsv
-REPORT = "results/report"
-
-
-def n_shards(n_docs: int, shard_size: int) -> int:
-    """Encoding jobs of a corpus of n_docs documents."""
-    return max(1, math.ceil(n_docs / shard_size))
-
-
-def partition_shards(n_shards: int, partitions: int) -> list[range]:
-    """The encoding shards of each partition: consecutive, as even as can be, never an
-    empty partition (at most one partition per shard)."""
-    if partitions < 1:
-        raise ValueError("partitions must be at least 1")
-    count = min(partitions, n_shards)
-    return [range(p * n_shards // count, (p + 1) * n_shards // count) for p in range(count)]
-
+from sparsebench.workflow.layout import (
+    ENCODED,
+    ENCODED_QUERIES,
+    WEIGHTS,
+)
 
 # --- what the plan holds ------------------------------------------------------------------
 
@@ -150,33 +63,6 @@ class Encoding:
     threads: int
     hardware: str  # lexical, cpu or gpu (workflow.jobresources)
     documents: str | None = None  # a query encoding: the document encoding's vocabulary
-
-
-@dataclass(frozen=True)
-class Job:
-    """One job of the pipeline: its rule, wildcards and the reported models it serves."""
-
-    rule: str
-    wildcards: dict[str, str]
-    dataset: str  # blank for jobs over every dataset; a corpus's datasets, comma-separated
-    models: tuple[str, ...]  # blank tuple: every model
-
-    @property
-    def benchmark(self) -> str:
-        return benchmark_path(self.rule, **self.wildcards)
-
-    def record(self) -> dict[str, str]:
-        """The job as a row of the cost table (sparsebench.report.costs.COLUMNS)."""
-        w = self.wildcards
-        return {
-            "rule": self.rule,
-            "dataset": self.dataset,
-            "model": w.get("model", ""),
-            "encoder": w.get("encoder", ""),
-            "shard": w.get("shard", w.get("partition", "")),
-            "models": ",".join(self.models),
-            "benchmark": self.benchmark,
-        }
 
 
 def encoding_name(kind: str, settings: Any) -> str:
@@ -413,105 +299,6 @@ class Plan:
                 self.datasets[dataset].get("relevance_level", evaluation["relevance_level"])
             ),
         }
-
-    # -- the jobs, for the cost report ---------------------------------------------------
-
-    def jobs(
-        self, shards: Mapping[str, int], training: Mapping[str, bool], downloads: bool = True
-    ) -> list[Job]:
-        """Every job of the pipeline from download to leaderboard, in pipeline order (the
-        report's own jobs excluded). shards: the encoding shards of each corpus (known
-        once it is prepared); training: whether a dataset's sweeps choose on a training
-        split (known once the dataset is prepared); downloads: list the BEIR downloads."""
-        found: dict[str, list[Job]] = {rule: [] for rule in RULES}
-        for job in self._jobs(shards, training, downloads):
-            if job not in found[job.rule]:
-                found[job.rule].append(job)
-        return [job for rule in RULES for job in found[rule]]
-
-    def _jobs(
-        self, shards: Mapping[str, int], training: Mapping[str, bool], downloads: bool
-    ) -> Iterator[Job]:
-        if downloads:
-            for name in self.beir_archives:
-                users = [
-                    d
-                    for d, e in self.datasets.items()
-                    if e["source"] == "beir" and e["name"] == name
-                ]
-                yield Job("download_beir", {"name": name}, ",".join(users), ())
-        for corpus in self.corpora.values():
-            yield Job("prepare_corpus", {"corpus": corpus.name}, ",".join(corpus.datasets), ())
-        for dataset in self.datasets:
-            yield Job("prepare", {"dataset": dataset}, dataset, ())
-        for encoder, corpus in self.encoded_corpora:
-            on = ",".join(self.corpora[corpus].datasets)
-            users = tuple(self.encoding_users(encoder, corpus))
-            for shard in range(shards[corpus]):
-                wildcards = {"encoder": encoder, "corpus": corpus, "shard": str(shard)}
-                yield Job("encode_corpus_shard", wildcards, on, users)
-            stack = "stack_shards" if self.partitions == 1 else "vocabulary"
-            yield Job(stack, {"encoder": encoder, "corpus": corpus}, on, users)
-        for model, corpus in self.weighed_corpora:
-            on, served = ",".join(self.corpora[corpus].datasets), (self.reported_model(model),)
-            count = len(partition_shards(shards[corpus], self.partitions))
-            if self.partitions == 1:
-                yield Job("term_weights", {"model": model, "corpus": corpus}, on, served)
-                continue
-            per_partition = [
-                {"model": model, "corpus": corpus, "partition": str(p)} for p in range(count)
-            ]
-            yield from (Job("partition_statistics", w, on, served) for w in per_partition)
-            yield Job("global_statistics", {"model": model, "corpus": corpus}, on, served)
-            yield from (Job("partition_postings", w, on, served) for w in per_partition)
-        for model, dataset in self.run_pairs:
-            yield from self._pair_jobs(model, dataset, shards, training)
-        yield Job("significance", {}, "", ())
-        yield Job("leaderboard", {}, "", ())
-
-    def querysets(self, model: str, dataset: str, training: Mapping[str, bool]) -> tuple[str, ...]:
-        """The query sets a model's run is made on: a sweep variant also runs the training
-        queries when its sweep chooses on them."""
-        owner = self.reported_model(model)
-        if owner != model and training.get(dataset) and self._chooses_on_split(owner):
-            return QUERYSETS
-        return ("evaluation",)
-
-    def _chooses_on_split(self, tuned: str) -> bool:
-        return self.models[tuned]["sweep"]["method"] != "cv"
-
-    def _pair_jobs(
-        self, model: str, dataset: str, shards: Mapping[str, int], training: Mapping[str, bool]
-    ) -> Iterator[Job]:
-        pair, served = {"model": model, "dataset": dataset}, (self.reported_model(model),)
-        rule = self.kind(model).run_rule
-        if rule != "retrieve":
-            yield Job(rule, pair, dataset, served)
-            yield Job("evaluate", pair, dataset, served)
-            return
-        querysets = self.querysets(model, dataset, training)
-        encoder, query_encoder = self.encoders(model, dataset)
-        corpus = self.corpus_of[dataset]
-        count = len(partition_shards(shards[corpus], self.partitions))
-        for queryset in querysets:
-            wildcards = {
-                "encoder": encoder,
-                "corpus": corpus,
-                "query_encoder": query_encoder,
-                "dataset": dataset,
-                "queryset": queryset,
-            }
-            users = tuple(self.encoding_users(query_encoder, corpus, dataset))
-            yield Job("encode_queries", wildcards, dataset, users)
-            suffix = "" if queryset == "evaluation" else "_tuning"
-            if self.partitions == 1:
-                yield Job(f"retrieve{suffix}", pair, dataset, served)
-            else:
-                for p in range(count):
-                    wildcards = {**pair, "partition": str(p), "queryset": queryset}
-                    yield Job("retrieve_partition", wildcards, dataset, served)
-                yield Job(f"merge_runs{suffix}", pair, dataset, served)
-        yield Job("evaluate_tuning" if len(querysets) > 1 else "evaluate", pair, dataset, served)
 
     @cached_property
     def beir_archives(self) -> list[str]:

@@ -4,10 +4,12 @@ import re
 
 from sparsebench.fileio import read_json
 from sparsebench.workflow import jobresources
-from sparsebench.workflow import plan as layout
-from sparsebench.workflow.codehash import stage_code_digest
 from sparsebench.kinds.run import run_path
-from sparsebench.workflow.plan import Plan, benchmark_path, log_path
+from sparsebench.workflow import layout
+from sparsebench.workflow.codehash import stage_code_digest
+from sparsebench.workflow.jobs import pipeline_jobs
+from sparsebench.workflow.layout import benchmark_path, log_path
+from sparsebench.workflow.plan import Plan
 
 PLAN = Plan(config)
 DATASETS = list(PLAN.datasets)

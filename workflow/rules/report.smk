@@ -34,7 +34,7 @@ REPORT_FILES = [
 ]
 
 
-def pipeline_jobs(wildcards):
+def pipeline_job_records(wildcards):
     """Every pipeline job of the plan (the report's own excluded), as cost-table records;
     the shard counts are known once the corpora are prepared, and whether sweeps choose
     on a training split once the datasets are."""
@@ -43,7 +43,7 @@ def pipeline_jobs(wildcards):
         d: bool(read_json(checkpoints.prepare.get(dataset=d).output.info)["tuning_split"])
         for d in DATASETS
     }
-    jobs = PLAN.jobs(shards, training)
+    jobs = pipeline_jobs(PLAN, shards, training)
     # an archive the user put in place had no download job: asking for its benchmark
     # would schedule one, and Snakemake would delete the archive first
     return [
@@ -157,7 +157,7 @@ rule report_costs:
     message:
         "report_costs: wall time and peak memory of every pipeline job, from the benchmark files"
     input:
-        lambda wc: [job["benchmark"] for job in pipeline_jobs(wc)],
+        lambda wc: [job["benchmark"] for job in pipeline_job_records(wc)],
     output:
         table=report(
             f"{REPORT}/costs.tsv",
@@ -174,7 +174,7 @@ rule report_costs:
         svg=f"{REPORT}/costs.svg",
     params:
         library=library_code("report.stages.report_costs"),
-        jobs=pipeline_jobs,
+        jobs=pipeline_job_records,
     log:
         log_path("report_costs"),
     benchmark:

@@ -1,0 +1,98 @@
+"""Where the workflow keeps its files, and how its jobs' logs and benchmarks are named:
+the path patterns the rule files declare and the plan (sparsebench.workflow.plan) fills.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+QUERYSETS = ("evaluation", "tuning")  # the evaluated queries; a training split's (sweeps)
+
+# Every rule and the wildcards of its jobs, in pipeline order: its log and benchmark files
+# are results/{logs,benchmarks}/{rule}/{wildcard values}.log/.tsv (`{rule}.tsv` without).
+RULES: dict[str, tuple[str, ...]] = {
+    "download_beir": ("name",),
+    "prepare_corpus": ("corpus",),
+    "prepare": ("dataset",),
+    "encode_corpus_shard": ("encoder", "corpus", "shard"),
+    "stack_shards": ("encoder", "corpus"),
+    "vocabulary": ("encoder", "corpus"),
+    "term_weights": ("model", "corpus"),
+    "partition_statistics": ("model", "corpus", "partition"),
+    "global_statistics": ("model", "corpus"),
+    "partition_postings": ("model", "corpus", "partition"),
+    "encode_queries": ("encoder", "corpus", "query_encoder", "dataset", "queryset"),
+    "retrieve": ("model", "dataset"),
+    "retrieve_tuning": ("model", "dataset"),
+    "retrieve_partition": ("model", "dataset", "partition", "queryset"),
+    "merge_runs": ("model", "dataset"),
+    "merge_runs_tuning": ("model", "dataset"),
+    "import_run": ("model", "dataset"),
+    "evaluate": ("model", "dataset"),
+    "evaluate_tuning": ("model", "dataset"),
+    "tune": ("model", "dataset"),
+    "significance": (),
+    "leaderboard": (),
+    "report_leaderboard": (),
+    "report_precision_recall": ("dataset",),
+    "report_query_differences": ("model", "dataset"),
+    "report_costs": (),
+    "report_dataset_costs": ("dataset",),
+    "report_provenance": (),
+    "report_sweep": ("model", "dataset"),
+}
+REPORT_RULES = tuple(rule for rule in RULES if rule.startswith("report_"))
+
+
+def job_file(folder: str, rule: str, suffix: str, **wildcards: Any) -> str:
+    """results/{folder}/{rule}/{wildcards...}{suffix}; with no values given, the pattern
+    with the wildcards themselves (what a rule's log: and benchmark: say)."""
+    names = RULES[rule]
+    values = [str(wildcards[n]) if n in wildcards else "{" + n + "}" for n in names]
+    return f"results/{folder}/{'/'.join([rule, *values])}{suffix}"
+
+
+def log_path(rule: str, **wildcards: Any) -> str:
+    return job_file("logs", rule, ".log", **wildcards)
+
+
+def benchmark_path(rule: str, **wildcards: Any) -> str:
+    return job_file("benchmarks", rule, ".tsv", **wildcards)
+
+
+# --- where the files are ------------------------------------------------------------------
+
+DOWNLOAD = "results/downloads/beir/{name}.zip"
+CORPUS = "results/corpora/{corpus}"  # corpus.parquet, corpus.json
+DATA = "results/data/{dataset}"  # queries.parquet, qrels.tsv, qrels.tuning.tsv, dataset.json
+ENCODED = "results/encode/{encoder}/{corpus}"  # shards/, corpus.npz, vocab.txt, doc_ids.txt
+ENCODED_QUERIES = f"{ENCODED}/queries/{{query_encoder}}/{{dataset}}/{{queryset}}"
+WEIGHTS = "results/models/{model}/{corpus}"  # postings.npz, idf.npy, term_stats.json
+PARTITION = f"{WEIGHTS}/partitions/{{partition}}"
+PARTITION_RUN = "results/partition_runs/{model}/{dataset}/{partition}/{queryset}.trec"
+RUN = {
+    "evaluation": "results/runs/{model}/{dataset}.trec",
+    "tuning": "results/tuning/runs/{model}/{dataset}.trec",
+}
+EVAL = {
+    "evaluation": "results/eval/{model}/{dataset}",
+    "tuning": "results/tuning/eval/{model}/{dataset}",
+}
+QRELS = {"evaluation": "qrels.tsv", "tuning": "qrels.tuning.tsv"}
+TUNING = "results/tuning/{model}/{dataset}"  # selection.json, surface.tsv
+REPORT = "results/report"
+
+
+def n_shards(n_docs: int, shard_size: int) -> int:
+    """Encoding jobs of a corpus of n_docs documents."""
+    return max(1, math.ceil(n_docs / shard_size))
+
+
+def partition_shards(n_shards: int, partitions: int) -> list[range]:
+    """The encoding shards of each partition: consecutive, as even as can be, never an
+    empty partition (at most one partition per shard)."""
+    if partitions < 1:
+        raise ValueError("partitions must be at least 1")
+    count = min(partitions, n_shards)
+    return [range(p * n_shards // count, (p + 1) * n_shards // count) for p in range(count)]
