@@ -74,17 +74,15 @@ def mixed(texts: list[str], share: float = 0.05, seed: int = 0) -> list[str]:
 
 
 def old_analyzer_module(commit: str, folder: Path):
-    """The analysis module of `commit` (sparsebench/encode/analysis.py, or before the
-    subpackages sparsebench/analysis.py), imported as a module of its own."""
-    for where in ("sparsebench/encode/analysis.py", "sparsebench/analysis.py"):
-        shown = subprocess.run(
-            ["git", "-C", str(ROOT), "show", f"{commit}:{where}"], capture_output=True, text=True
-        )
-        if shown.returncode == 0:
-            source = shown.stdout
-            break
-    else:
-        raise SystemExit(f"commit {commit} has no analysis module")
+    """The analysis module of `commit` (sparsebench/encode/analysis.py), imported as a
+    module of its own."""
+    where = "sparsebench/encode/analysis.py"
+    shown = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{commit}:{where}"], capture_output=True, text=True
+    )
+    if shown.returncode != 0:
+        raise SystemExit(f"commit {commit} has no {where}")
+    source = shown.stdout
     path = folder / "old_analysis.py"
     path.write_text(source, encoding="utf-8")
     spec = importlib.util.spec_from_file_location("old_analysis", path)

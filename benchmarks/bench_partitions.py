@@ -82,8 +82,8 @@ if name == "stack":
                         folder / "single/vocab.txt", folder / "single/doc_ids.txt")
 elif name == "term_weights":
     s = folder / "single"
-    encode_stages.term_weights(s / "corpus.npz", weighting, s / "weights.npz", s / "idf.npy",
-                        s / "stats.json", vocab=s / "vocab.txt", out_postings=s / "postings.npz")
+    encode_stages.term_weights(s / "corpus.npz", s / "vocab.txt", weighting, s / "postings.npz",
+                        s / "idf.npy", s / "stats.json")
 elif name == "retrieve":
     s = folder / args["dir"]
     retrieve_stages.retrieve_run(s / "postings.npz", folder / args["idf"], folder / "queries.npz",
@@ -145,7 +145,7 @@ def in_parallel(jobs, workers: int = 2) -> list[dict]:
 
 
 def measure(docs: int, partitions: int, queries: int, k: int) -> dict:
-    from sparsebench.partitions.stages import partition_shards
+    from sparsebench.workflow.layout import partition_shards
 
     with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as tmp:
         folder = Path(tmp)

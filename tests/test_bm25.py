@@ -178,7 +178,10 @@ def test_torch_backend_writes_the_same_run(cranfield_run, tmp_path):
 
     def run_to(name: str, **speed) -> None:
         stages.retrieve_run(
-            *(out / f for f in ("weights.npz", "idf.npy", "queries.npz", "query_ids.txt")),
+            out.weights / "postings.npz",
+            out.weights / "idf.npy",
+            out.queries / "queries.npz",
+            out.queries / "query_ids.txt",
             out.encoded / "doc_ids.txt",
             tmp_path / name,
             k=1000,

@@ -8,7 +8,15 @@ import sys
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO, TINY_DOCS, TINY_QRELS, TINY_QUERIES, prepare_entry, write_collection
+from conftest import (
+    REPO,
+    TINY_DOCS,
+    TINY_QRELS,
+    TINY_QUERIES,
+    corpus_folder,
+    prepare_entry,
+    write_collection,
+)
 from test_workflow import snakemake
 
 from sparsebench import api
@@ -100,7 +108,8 @@ def test_custom_encoder_through_the_dag(tmp_path, encoder_module):
     assert set(significance["model"]) == {"words", "elsewhere"}
     assert set(significance[significance["model"] == "elsewhere"]["dataset"]) == {"tiny"}
     assert significance["p"].between(0, 1).all()
-    vocab = next((results / "encode").glob("python-*/tiny-*/vocab.txt")).read_text()
+    corpus = corpus_folder(results, "tiny").name
+    vocab = next((results / "encode").glob(f"python-*/{corpus}/vocab.txt")).read_text()
     assert vocab.split("\n")[:3] == WORDS[:3]  # the encoder's own column names
 
 
