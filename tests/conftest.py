@@ -142,8 +142,14 @@ def prepare_entry(entry: dict, out: Path, name: str = "x", archive=None) -> dict
             documents=base / "corpus.parquet",
             qrels=out / "qrels.tsv",
         )
-    counts = {k: v for k, v in summary.items() if k.startswith("n_") or k == "subsample"}
-    return {**dataset, **counts, "files": {**summary["files"], **dataset["files"]}}
+    return _with_corpus(dataset, summary)
+
+
+def _with_corpus(dataset: dict, corpus: dict) -> dict:
+    """A dataset's summary with its corpus's counts and files (the summaries the data
+    stages write to dataset.json and corpus.json)."""
+    counts = {k: v for k, v in corpus.items() if k.startswith("n_") or k == "subsample"}
+    return {**dataset, **counts, "files": {**corpus["files"], **dataset["files"]}}
 
 
 def prepare_collection(path: Path, out: Path, **settings) -> Path:
@@ -162,8 +168,7 @@ def prepare_source(source, out: Path, name: str = "x", settings: dict | None = N
     source.check()
     corpus = write_corpus_files(source, out, "corpus", {})
     dataset = prepare_dataset(source, out, name, settings or {}, out / "corpus.parquet", "corpus")
-    counts = {k: v for k, v in corpus.items() if k.startswith("n_")}
-    return {**dataset, **counts, "files": {**corpus["files"], **dataset["files"]}}
+    return _with_corpus(dataset, corpus)
 
 
 def corpus_folder(results: Path, dataset: str) -> Path:

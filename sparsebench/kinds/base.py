@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from sparsebench.errors import ConfigError
+
 Entry = Mapping[str, Any]
 SIDES = ("documents", "queries")
 
@@ -43,7 +45,7 @@ class ModelKind:
     def encoding(self, entry: Entry, side: str, language: str) -> dict[str, Any]:
         """What changes the encoded documents (or queries) of a dataset in `language`: the
         settings of its encoding jobs, and (hashed) the name of the encoding."""
-        raise NotImplementedError(f"models of kind {self.name} encode nothing")
+        raise ConfigError(f"models of kind {self.name} encode nothing: they are not searched")
 
     def runtime(self, entry: Entry, side: str) -> dict[str, Any]:
         """Settings that change speed only (batch size, device): never a rerun trigger."""
@@ -51,7 +53,7 @@ class ModelKind:
 
     def weighting(self, entry: Entry) -> dict[str, Any]:
         """What changes the document weights and the IDF (sparsebench.encode.weighting)."""
-        raise NotImplementedError(f"models of kind {self.name} weigh nothing")
+        raise ConfigError(f"models of kind {self.name} weigh nothing: they are not searched")
 
     def pruning(self, entry: Entry) -> dict[str, Any]:
         """Static pruning of each document's weights ({top_k, threshold}; none: {})."""

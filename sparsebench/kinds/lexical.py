@@ -16,11 +16,18 @@ from typing import Any, ClassVar
 from sparsebench.encode.analysis import resolve_analyzer
 from sparsebench.kinds.base import Entry, ModelKind
 
-IDF = {"enum": ["lucene", "classic", "robertson", "none"]}
-SHARED = {
-    "analyzer": {"$ref": "#/$defs/analyzer", "default": {}},
-    "statistics": {"$ref": "#/$defs/statistics", "default": "exact"},
-}
+
+def lexical_schema(idf: str, **more: Any) -> dict[str, Any]:
+    """The schema of a lexical kind: its IDF (default `idf`), `more` settings, and the
+    analyzer and collection statistics every lexical kind takes."""
+    return {
+        "properties": {
+            **more,
+            "idf": {"enum": ["lucene", "classic", "robertson", "none"], "default": idf},
+            "analyzer": {"$ref": "#/$defs/analyzer", "default": {}},
+            "statistics": {"$ref": "#/$defs/statistics", "default": "exact"},
+        }
+    }
 
 
 class Lexical(ModelKind):
@@ -34,21 +41,18 @@ class Lexical(ModelKind):
 class BM25(Lexical):
     name = "bm25"
     description = "Okapi BM25 over Lucene-analyzed text."
-    schema: ClassVar[dict[str, Any]] = {
-        "properties": {
-            "k1": {"type": "number", "minimum": 0, "default": 0.9},
-            "b": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.4},
-            "idf": {**IDF, "default": "lucene"},
-            "k1_plus_one": {
-                "type": "boolean",
-                "default": False,
-                "description": "Multiply document weights by (k1 + 1) as in Robertson's "
-                "formula. Lucene >= 8 and bm25s omit the constant factor; rankings are "
-                "identical either way.",
-            },
-            **SHARED,
-        }
-    }
+    schema: ClassVar[dict[str, Any]] = lexical_schema(
+        "lucene",
+        k1={"type": "number", "minimum": 0, "default": 0.9},
+        b={"type": "number", "minimum": 0, "maximum": 1, "default": 0.4},
+        k1_plus_one={
+            "type": "boolean",
+            "default": False,
+            "description": "Multiply document weights by (k1 + 1) as in Robertson's "
+            "formula. Lucene >= 8 and bm25s omit the constant factor; rankings are "
+            "identical either way.",
+        },
+    )
 
     def weighting(self, entry: Entry) -> dict[str, Any]:
         return {
@@ -67,9 +71,7 @@ class Binary(Lexical):
         "BM25 at k1 = 0, b = 0: a matching term counts its IDF once, whatever its frequency "
         "and the document's length (shares its shards with BM25 models)."
     )
-    schema: ClassVar[dict[str, Any]] = {
-        "properties": {"idf": {**IDF, "default": "lucene"}, **SHARED}
-    }
+    schema: ClassVar[dict[str, Any]] = lexical_schema("lucene")
 
     def weighting(self, entry: Entry) -> dict[str, Any]:
         # tf / (tf + 0) = 1 for every matching term
@@ -89,9 +91,7 @@ class TfIdf(Lexical):
         "Plain tf.idf: raw term frequency times IDF, no saturation and no length "
         "normalisation (shares its shards with BM25 models)."
     )
-    schema: ClassVar[dict[str, Any]] = {
-        "properties": {"idf": {**IDF, "default": "classic"}, **SHARED}
-    }
+    schema: ClassVar[dict[str, Any]] = lexical_schema("classic")
 
     def weighting(self, entry: Entry) -> dict[str, Any]:
         return {"kind": "tf", "idf": entry["idf"], "statistics": entry["statistics"]}

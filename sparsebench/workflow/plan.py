@@ -65,6 +65,11 @@ class Encoding:
     documents: str | None = None  # a query encoding: the document encoding's vocabulary
 
 
+def corpus_name(identity: dict[str, Any]) -> str:
+    """`{label}-{hash}`: readable, and the same for every dataset that reads the corpus."""
+    return f"{corpus_label(identity)}-{stable_hash(identity)[:10]}"
+
+
 def encoding_name(kind: str, settings: Any) -> str:
     """`{kind}-{hash}`: models that encode alike share the name, hence the files."""
     return f"{kind}-{stable_hash(settings)[:12]}"
@@ -94,14 +99,14 @@ class Plan:
         corpus_of: dict[str, str] = {}
         for dataset, entry in self.datasets.items():
             identity = corpus_identity(entry)
-            name = f"{corpus_label(identity)}-{stable_hash(identity)[:10]}"
+            name = corpus_name(identity)
             corpus_of[dataset] = name
             known = found.setdefault(name, {"identity": identity, "entry": entry, "languages": {}})
             known["languages"][dataset] = entry.get("language", "en")
             if "sample_of" in identity:  # the full corpus is prepared too, to draw from
                 full = {k: v for k, v in entry.items() if k != "subsample"}
                 base = corpus_identity(full)
-                base_name = f"{corpus_label(base)}-{stable_hash(base)[:10]}"
+                base_name = corpus_name(base)
                 known["sample_of"] = base_name
                 found.setdefault(base_name, {"identity": base, "entry": full, "languages": {}})
         check_languages(
