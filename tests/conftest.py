@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from archive_server import server  # noqa: F401 (a fixture: an archive served on 127.0.0.1)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")

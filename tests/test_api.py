@@ -9,7 +9,7 @@ import pytest
 import yaml
 from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, shared_path
 from scipy import stats
-from test_workflow import snakemake
+from snakemake_runs import snakemake
 
 from sparsebench import api
 from sparsebench.retrieve.runfile import read_run

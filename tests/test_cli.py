@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_metrics import random_case, trec_eval
+from trec_eval_reference import random_case, trec_eval
 
 from sparsebench.cli import main
 

@@ -220,3 +220,86 @@ def test_no_module_maps_old_names():
     import sys
 
     assert not [f for f in sys.meta_path if type(f).__module__.startswith("sparsebench")]
+
+
+ARCHITECTURE = REPO / "docs" / "ARCHITECTURE.md"
+DECLARED = re.compile(
+    r"^[ \t]*(?:(?:rule|checkpoint) (?P<name>\w+):|use rule (?P<base>\w+) as (?P<derived>\w+))",
+    re.M,
+)
+TABLE_HEAD = "| rule file | rules (scripts/ of the same name unless given) | stage functions |"
+
+
+def rule_table() -> dict[str, tuple[str, str]]:
+    """Rule file -> (its rules with their scripts, the stage functions they digest), the
+    first columns of ARCHITECTURE.md's "From a rule to its code", made from the rule files."""
+    rows = {}
+    for rules in sorted(RULES.glob("*.smk")):
+        if rules.stem == "common":
+            continue
+        names, functions = [], {}
+        text = rules.read_text(encoding="utf-8")
+        bodies = dict(RULE.findall(text))
+        for match in DECLARED.finditer(text):
+            if match["derived"]:
+                names.append(f"{match['derived']} (as {match['base']})")
+                continue
+            name, body = match["name"], bodies[match["name"]]
+            script = SCRIPT.search(body)
+            other = script and script.group(1) != f"{name}.py"
+            names.append(f"{name} ({script.group(1)})" if other else name)
+            library = LIBRARY.search(body)
+            for stage in re.findall(r'"([\w.]+)"', library.group(1)) if library else ():
+                module, function = stage.rsplit(".", 1)
+                functions.setdefault(module.replace(".", "/") + ".py", []).append(function)
+        stages = "; ".join(
+            f"{module}: {', '.join(dict.fromkeys(found))}" for module, found in functions.items()
+        )
+        rows[rules.name] = (", ".join(names), stages)
+    return rows
+
+
+def documented_rule_table() -> dict[str, list[str]]:
+    lines = ARCHITECTURE.read_text(encoding="utf-8").splitlines()
+    start = lines.index(TABLE_HEAD + " the code behind them |")
+    rows = {}
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        rows[cells[0]] = cells[1:]
+    return rows
+
+
+def test_the_architecture_table_follows_the_rule_files():
+    """The rules, scripts and stage functions of the table are those of the rule files
+    (on a change, paste the rows this test prints); the last column names every module of
+    the row's subpackage, and only modules that exist."""
+    documented = documented_rule_table()
+    made = rule_table()
+    expected = "\n".join(
+        f"| {name} | {rules} | {stages} |" for name, (rules, stages) in made.items()
+    )
+    got = {name: tuple(cells[:2]) for name, cells in documented.items() if name in made}
+    assert got == made and set(documented) == set(made) | {"common.smk"}, expected
+    for name, cells in documented.items():
+        behind = cells[-1]
+        folders = ["workflow", "kinds"] if name == "common.smk" else [name.removesuffix(".smk")]
+        for folder in folders:
+            for module in sorted((PACKAGE_DIR / folder).glob("*.py")):
+                if module.stem not in ("__init__", "stages"):
+                    assert re.search(rf"\b{module.stem}\b", behind), (name, module.name)
+        for folder, module in re.findall(r"\b(\w+)/(\w+)\b", behind):
+            if (PACKAGE_DIR / folder).is_dir():
+                assert (PACKAGE_DIR / folder / f"{module}.py").is_file(), (name, folder, module)
+
+
+def test_the_tests_mirror_the_package():
+    """tests/<subpackage>/ for each subpackage's tests (the workflow's end-to-end runs in
+    tests/workflow/); basenames stay unique, as pytest imports test modules by name."""
+    tests = REPO / "tests"
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))}
+    subpackages = {p.name for p in PACKAGE_DIR.iterdir() if (p / "__init__.py").is_file()}
+    assert folders <= subpackages, folders - subpackages
+    names = [p.name for p in tests.rglob("test_*.py")]
+    assert len(names) == len(set(names))

@@ -7,8 +7,8 @@ import logging
 import re
 
 import pytest
+from archive_server import PAYLOAD
 from conftest import run_stages
-from test_download import PAYLOAD, server  # noqa: F401 (the HTTP server fixture)
 
 from sparsebench.data.download import download
 from sparsebench.workflow.logs import stage_logging

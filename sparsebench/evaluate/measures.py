@@ -1,20 +1,9 @@
 """Every standard IR measure, per query, vectorised over all queries of a ranking.
 
-Names (k a positive integer cutoff, x a recall level in [0, 1]):
-
-  nDCG@k       trec_eval ndcg_cut.k: grade as linear gain, log2(rank + 1) discount (BEIR)
-  nDCG_exp@k   the same with exponential gain 2^grade - 1
-  Recall@k     trec_eval recall.k: relevant in the top k / all relevant
-  R_cap@k      BEIR's capped recall: relevant in the top k / min(k, all relevant)
-  P@k          trec_eval P.k: relevant in the top k / k
-  Success@k    trec_eval success.k: 1 if a relevant document is in the top k
-  F1@k         harmonic mean of P@k and Recall@k
-  MAP, MAP@k   trec_eval map, map_cut.k: precision at each relevant rank (up to k) / all relevant
-  MRR, MRR@k   trec_eval recip_rank: 1 / rank of the first relevant document (within k)
-  R-Precision  trec_eval Rprec: precision at rank R = number of relevant documents
-  bpref        trec_eval bpref: judged non-relevant documents ranked above each relevant one
-  gMAP         trec_eval gm_map: per query ln(max(AP, 1e-5)); the mean is exp(mean)
-  IPrec@x      trec_eval iprec_at_recall: interpolated precision at recall level x
+MEASURES is the registry: one entry per measure, with the parameter its name takes (k a
+positive integer cutoff, x a recall level in [0, 1]), its formula, its source and how its
+per-query values are summarised. Names are parsed and the default list is made from it,
+so a new measure is one entry (and, if it needs one, one method of MeasureCalculator).
 
 A query with no relevant document scores 0 on every measure (gMAP: ln 1e-5).
 """
@@ -22,63 +11,42 @@ A query with no relevant document scores 0 on every measure (gMAP: ln 1e-5).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cached_property
+from typing import Literal
 
 import numpy as np
 
 from sparsebench.evaluate.ranking import RankedJudgments
 
-CUTOFF_MEASURES = ("nDCG", "nDCG_exp", "Recall", "R_cap", "P", "Success", "F1", "MAP", "MRR")
-PLAIN_MEASURES = ("MAP", "MRR", "R-Precision", "bpref", "gMAP")
 RECALL_LEVELS = tuple(round(0.1 * i, 1) for i in range(11))
 GEO_MEAN_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
 DEFAULT_CUTOFFS = (1, 3, 5, 10, 20, 100, 1000)
 
-_WITH_CUTOFF = re.compile(r"^(nDCG_exp|nDCG|Recall|R_cap|P|Success|F1|MAP|MRR)@([1-9][0-9]*)$")
-_RECALL_LEVEL = re.compile(r"^IPrec@((?:0(?:\.[0-9]+)?)|(?:1(?:\.0+)?))$")
+Parameter = Literal["cutoff", "optional cutoff", "recall level", "none"]
 
 
-def parse_metric_name(name: str) -> tuple[str, float | int | None]:
-    """Split 'nDCG@10' into ('nDCG', 10), 'MAP' into ('MAP', None), 'IPrec@0.5' into
-    ('IPrec', 0.5). Raises ValueError naming the measures there are."""
-    match = _WITH_CUTOFF.match(name)
-    if match:
-        return match.group(1), int(match.group(2))
-    if name in PLAIN_MEASURES:
-        return name, None
-    match = _RECALL_LEVEL.match(name)
-    if match:
-        return "IPrec", float(match.group(1))
-    raise ValueError(
-        f"unknown metric {name!r}; known: {', '.join(m + '@k' for m in CUTOFF_MEASURES)}, "
-        f"{', '.join(PLAIN_MEASURES)}, IPrec@x (x a recall level in [0, 1])"
-    )
+@dataclass(frozen=True)
+class Measure:
+    """One measure: `name@k` (cutoff), `name` or `name@k` (optional cutoff), `name@x`
+    (recall level) or `name` (none); `values` gives its per-query values, `summary` how
+    they become one number."""
 
+    name: str
+    parameter: Parameter
+    formula: str
+    source: str
+    values: Callable[[MeasureCalculator, int | float | None], np.ndarray]
+    summary: Literal["mean", "geometric mean"] = "mean"
 
-def default_metric_names(cutoffs: Sequence[int] = DEFAULT_CUTOFFS) -> list[str]:
-    """Every measure at every cutoff, then the cutoff-free ones and the 11-point curve."""
-    names = [f"{m}@{k}" for m in CUTOFF_MEASURES for k in sorted(set(cutoffs))]
-    names += list(PLAIN_MEASURES)
-    names += [recall_level_name(level) for level in RECALL_LEVELS]
-    return names
+    @property
+    def takes_cutoff(self) -> bool:
+        return self.parameter in ("cutoff", "optional cutoff")
 
-
-def recall_level_name(level: float) -> str:
-    return f"IPrec@{level:.1f}"
-
-
-def aggregate(name: str, values: np.ndarray) -> float:
-    """The summary over queries: the mean, or for gMAP the geometric mean."""
-    if len(values) == 0:
-        return float("nan")
-    return from_mean(name, float(np.mean(values)))
-
-
-def from_mean(name: str, mean: float) -> float:
-    """The summary of a metric from the mean of its per-query values (gMAP's per-query
-    values are logarithms, so its summary is the exponential of their mean)."""
-    return float(np.exp(mean)) if name == "gMAP" else float(mean)
+    @property
+    def stands_alone(self) -> bool:
+        return self.parameter in ("none", "optional cutoff")
 
 
 def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -95,36 +63,13 @@ class MeasureCalculator:
         self.n = ranked.n_queries
 
     def compute(self, name: str) -> np.ndarray:
-        measure, k = parse_metric_name(name)
-        if measure in ("nDCG", "nDCG_exp"):
-            return self._ndcg(k, exponential=measure == "nDCG_exp")
-        if measure == "Recall":
-            return _divide(self._hits_at(k), self._num_rel)
-        if measure == "R_cap":
-            return _divide(self._hits_at(k), np.minimum(k, self._num_rel))
-        if measure == "P":
-            return self._hits_at(k) / k
-        if measure == "Success":
-            return (self._hits_at(k) > 0).astype(np.float64)
-        if measure == "F1":
-            precision, recall = self._hits_at(k) / k, _divide(self._hits_at(k), self._num_rel)
-            return _divide(2 * precision * recall, precision + recall)
-        if measure == "MAP":
-            return self._average_precision(k)
-        if measure == "MRR":
-            return self._reciprocal_rank(k)
-        if measure == "R-Precision":
-            return self._r_precision()
-        if measure == "bpref":
-            return self._bpref()
-        if measure == "gMAP":
-            return np.log(np.maximum(self._average_precision(None), GEO_MEAN_FLOOR))
-        return self._interpolated_precision(float(k))
+        measure, parameter = parse_metric_name(name)
+        return MEASURES[measure].values(self, parameter)
 
     # -- shared pieces ------------------------------------------------------------------
 
     @cached_property
-    def _num_rel(self) -> np.ndarray:
+    def num_relevant(self) -> np.ndarray:
         return self.r.num_relevant.astype(np.float64)
 
     @cached_property
@@ -144,13 +89,23 @@ class MeasureCalculator:
     def _per_query(self, query: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
         return np.bincount(query, weights=weights, minlength=self.n).astype(np.float64)
 
-    def _hits_at(self, k: int) -> np.ndarray:
+    def hits_at(self, k: int) -> np.ndarray:
         query, rank, _ = self._relevant_rows
         return self._per_query(query[rank <= k])
 
-    # -- measures -----------------------------------------------------------------------
+    # -- measures (the registry calls these) -------------------------------------------
 
-    def _ndcg(self, k: int, exponential: bool) -> np.ndarray:
+    def recall(self, k: int) -> np.ndarray:
+        return _divide(self.hits_at(k), self.num_relevant)
+
+    def f1(self, k: int) -> np.ndarray:
+        precision, recall = self.hits_at(k) / k, self.recall(k)
+        return _divide(2 * precision * recall, precision + recall)
+
+    def log_average_precision(self) -> np.ndarray:
+        return np.log(np.maximum(self.average_precision(None), GEO_MEAN_FLOOR))
+
+    def ndcg(self, k: int, exponential: bool) -> np.ndarray:
         """DCG@k / IDCG@k, DCG@k = sum over ranks i <= k of gain(grade_i) / log2(i + 1),
         gain = grade (or 2^grade - 1); IDCG@k is DCG@k of the judgments sorted by grade."""
         r = self.r
@@ -169,13 +124,13 @@ class MeasureCalculator:
         )
         return _divide(dcg, idcg)
 
-    def _average_precision(self, k: int | None) -> np.ndarray:
+    def average_precision(self, k: int | None) -> np.ndarray:
         """AP(@k) = (1 / R) * sum over relevant ranks i (<= k) of P@i; R = all relevant."""
         query, rank, hits = self._relevant_rows
         keep = slice(None) if k is None else rank <= k
-        return _divide(self._per_query(query[keep], hits[keep] / rank[keep]), self._num_rel)
+        return _divide(self._per_query(query[keep], hits[keep] / rank[keep]), self.num_relevant)
 
-    def _reciprocal_rank(self, k: int | None) -> np.ndarray:
+    def reciprocal_rank(self, k: int | None) -> np.ndarray:
         """1 / rank of the first relevant document (0 if none, or none within k)."""
         query, rank, hits = self._relevant_rows
         first = hits == 1
@@ -185,13 +140,13 @@ class MeasureCalculator:
         out[query[first]] = 1.0 / rank[first]
         return out
 
-    def _r_precision(self) -> np.ndarray:
+    def r_precision(self) -> np.ndarray:
         """Relevant in the top R / R, R = all relevant."""
         query, rank, _ = self._relevant_rows
         within = rank <= self.r.num_relevant[query]
-        return _divide(self._per_query(query[within]), self._num_rel)
+        return _divide(self._per_query(query[within]), self.num_relevant)
 
-    def _bpref(self) -> np.ndarray:
+    def bpref(self) -> np.ndarray:
         """(1 / R) * sum over retrieved relevant d of 1 - min(n_d, R) / min(N, R): n_d judged
         non-relevant documents ranked above d, N all judged non-relevant (trec_eval)."""
         r = self.r
@@ -206,7 +161,7 @@ class MeasureCalculator:
         denominator = np.minimum(r.num_nonrelevant[query], num_rel)
         penalty = _divide(np.minimum(above, num_rel).astype(np.float64), denominator)
         contribution = np.where(above > 0, 1.0 - penalty, 1.0)
-        return _divide(self._per_query(query, contribution), self._num_rel)
+        return _divide(self._per_query(query, contribution), self.num_relevant)
 
     @cached_property
     def _suffix_max_precision(self) -> np.ndarray:
@@ -219,14 +174,185 @@ class MeasureCalculator:
         running = np.maximum.accumulate(precision[::-1] + offset) - offset
         return running[::-1]
 
-    def _interpolated_precision(self, level: float) -> np.ndarray:
+    def interpolated_precision(self, level: float) -> np.ndarray:
         """trec_eval's iprec_at_recall: the cutoff is (long)(level * R + 0.9) relevant
         documents; the value is the best precision at or after the rank where that many
         relevant documents have been seen (0 if never; the first one if the cutoff is 0)."""
         query, _, hits = self._relevant_rows
-        cutoff = np.floor(level * self._num_rel + 0.9).astype(np.int64)
+        cutoff = np.floor(level * self.num_relevant + 0.9).astype(np.int64)
         wanted = np.maximum(cutoff, 1)
         pick = hits == wanted[query]
         out = np.zeros(self.n)
         out[query[pick]] = self._suffix_max_precision[pick]
         return out
+
+
+_TREC_EVAL = "trec_eval 9.0.8 (NIST)"
+# the registry, in the order of the default metric list
+MEASURES: dict[str, Measure] = {
+    m.name: m
+    for m in (
+        Measure(
+            "nDCG",
+            "cutoff",
+            "DCG@k / IDCG@k, DCG@k = sum over ranks i <= k of grade_i / log2(i + 1); IDCG@k "
+            "is DCG@k of the judgments sorted by grade (trec_eval ndcg_cut.k, BEIR)",
+            "Jarvelin and Kekalainen, Cumulated gain-based evaluation of IR techniques, ACM "
+            "TOIS 20(4), 2002; linear gain as in " + _TREC_EVAL + " and Thakur et al., BEIR, 2021",
+            lambda c, k: c.ndcg(k, exponential=False),
+        ),
+        Measure(
+            "nDCG_exp",
+            "cutoff",
+            "nDCG@k with the exponential gain 2^grade - 1",
+            "Burges et al., Learning to rank using gradient descent, ICML 2005",
+            lambda c, k: c.ndcg(k, exponential=True),
+        ),
+        Measure(
+            "Recall",
+            "cutoff",
+            "relevant in the top k / all relevant (trec_eval recall.k)",
+            _TREC_EVAL,
+            lambda c, k: c.recall(k),
+        ),
+        Measure(
+            "R_cap",
+            "cutoff",
+            "relevant in the top k / min(k, all relevant)",
+            "Thakur et al., BEIR: a heterogeneous benchmark for zero-shot evaluation of "
+            "information retrieval models, NeurIPS Datasets and Benchmarks 2021",
+            lambda c, k: _divide(c.hits_at(k), np.minimum(k, c.num_relevant)),
+        ),
+        Measure(
+            "P",
+            "cutoff",
+            "relevant in the top k / k (trec_eval P.k)",
+            _TREC_EVAL,
+            lambda c, k: c.hits_at(k) / k,
+        ),
+        Measure(
+            "Success",
+            "cutoff",
+            "1 if a relevant document is in the top k, else 0 (trec_eval success.k)",
+            _TREC_EVAL,
+            lambda c, k: (c.hits_at(k) > 0).astype(np.float64),
+        ),
+        Measure(
+            "F1",
+            "cutoff",
+            "harmonic mean of P@k and Recall@k (0 when both are 0)",
+            "van Rijsbergen, Information Retrieval, 2nd ed., 1979 (the F measure, beta = 1)",
+            lambda c, k: c.f1(k),
+        ),
+        Measure(
+            "MAP",
+            "optional cutoff",
+            "(1 / R) * sum over relevant ranks i (<= k) of P@i, R = all relevant "
+            "(trec_eval map, map_cut.k)",
+            "Voorhees and Harman, TREC: Experiment and Evaluation in Information Retrieval, "
+            "MIT Press 2005; " + _TREC_EVAL,
+            lambda c, k: c.average_precision(k),
+        ),
+        Measure(
+            "MRR",
+            "optional cutoff",
+            "1 / rank of the first relevant document (within k), 0 if none (trec_eval recip_rank)",
+            "Voorhees, The TREC-8 Question Answering Track Report, TREC 1999",
+            lambda c, k: c.reciprocal_rank(k),
+        ),
+        Measure(
+            "R-Precision",
+            "none",
+            "relevant in the top R / R, R = all relevant (trec_eval Rprec)",
+            "Voorhees and Harman, TREC: Experiment and Evaluation in Information Retrieval, "
+            "MIT Press 2005; " + _TREC_EVAL,
+            lambda c, _: c.r_precision(),
+        ),
+        Measure(
+            "bpref",
+            "none",
+            "(1 / R) * sum over retrieved relevant d of 1 - min(n_d, R) / min(N, R), n_d judged "
+            "non-relevant ranked above d, N all judged non-relevant (trec_eval bpref)",
+            "Buckley and Voorhees, Retrieval evaluation with incomplete information, SIGIR 2004",
+            lambda c, _: c.bpref(),
+        ),
+        Measure(
+            "gMAP",
+            "none",
+            "per query ln(max(AP, 1e-5)); the summary is exp of their mean (trec_eval gm_map)",
+            "Robertson, On GMAP and other transformations, CIKM 2006; Voorhees, The TREC 2005 "
+            "Robust Track",
+            lambda c, _: c.log_average_precision(),
+            summary="geometric mean",
+        ),
+        Measure(
+            "IPrec",
+            "recall level",
+            "interpolated precision at recall level x: the best precision at or after the rank "
+            "where (long)(x * R + 0.9) relevant documents have been seen (trec_eval "
+            "iprec_at_recall)",
+            "Salton and McGill, Introduction to Modern Information Retrieval, 1983 (11-point "
+            "interpolated precision); " + _TREC_EVAL,
+            lambda c, x: c.interpolated_precision(float(x)),
+        ),
+    )
+}
+
+_NAMED = re.compile(r"^(?P<measure>[^@]+)@(?P<parameter>.+)$")
+_CUTOFF = re.compile(r"^[1-9][0-9]*$")
+_LEVEL = re.compile(r"^(?:0(?:\.[0-9]+)?|1(?:\.0+)?)$")
+
+
+def _known_names() -> str:
+    forms = {"cutoff": "{}@k", "recall level": "{}@x", "none": "{}", "optional cutoff": "{}[@k]"}
+    names = ", ".join(forms[m.parameter].format(m.name) for m in MEASURES.values())
+    return f"{names} (k a positive integer cutoff, x a recall level in [0, 1])"
+
+
+def parse_metric_name(name: str) -> tuple[str, float | int | None]:
+    """Split 'nDCG@10' into ('nDCG', 10), 'MAP' into ('MAP', None), 'IPrec@0.5' into
+    ('IPrec', 0.5). Raises ValueError naming the measures there are."""
+    match = _NAMED.match(name)
+    measure = MEASURES.get(match["measure"] if match else name)
+    if measure is not None and match is None and measure.stands_alone:
+        return measure.name, None
+    if measure is not None and match is not None:
+        parameter = match["parameter"]
+        if measure.takes_cutoff and _CUTOFF.match(parameter):
+            return measure.name, int(parameter)
+        if measure.parameter == "recall level" and _LEVEL.match(parameter):
+            return measure.name, float(parameter)
+    raise ValueError(f"unknown metric {name!r}; known: {_known_names()}")
+
+
+def default_metric_names(cutoffs: Sequence[int] = DEFAULT_CUTOFFS) -> list[str]:
+    """Every measure at every cutoff, then the cutoff-free ones and the 11-point curve."""
+    names = [
+        f"{m.name}@{k}" for m in MEASURES.values() if m.takes_cutoff for k in sorted(set(cutoffs))
+    ]
+    names += [m.name for m in MEASURES.values() if m.stands_alone]
+    names += [
+        recall_level_name(level)
+        for m in MEASURES.values()
+        if m.parameter == "recall level"
+        for level in RECALL_LEVELS
+    ]
+    return names
+
+
+def recall_level_name(level: float) -> str:
+    return f"IPrec@{level:.1f}"
+
+
+def aggregate(name: str, values: np.ndarray) -> float:
+    """The summary over queries: the mean, or for gMAP the geometric mean."""
+    if len(values) == 0:
+        return float("nan")
+    return from_mean(name, float(np.mean(values)))
+
+
+def from_mean(name: str, mean: float) -> float:
+    """The summary of a metric from the mean of its per-query values (a geometric mean's
+    per-query values are logarithms: its summary is the exponential of their mean)."""
+    geometric = MEASURES[parse_metric_name(name)[0]].summary == "geometric mean"
+    return float(np.exp(mean)) if geometric else float(mean)

@@ -8,8 +8,15 @@ import shutil
 import pandas as pd
 import pytest
 import yaml
-from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, shared_path, write_collection
-from test_workflow import REPORT_RULES, planned_jobs, snakemake
+from conftest import (
+    TINY_DOCS,
+    TINY_QRELS,
+    TINY_QUERIES,
+    corpus_folder,
+    shared_path,
+    write_collection,
+)
+from snakemake_runs import REPORT_RULES, planned_jobs, snakemake
 
 pytestmark = pytest.mark.slow
 GRID = {"k1": [0.6, 1.2, 1.8], "b": [0.3, 0.75]}
@@ -47,7 +54,8 @@ def test_the_term_count_encoding_runs_once_for_the_whole_grid(swept):
     assert rules["stack_shards"] == 1 and rules["encode_queries"] == 1
     assert rules["term_weights"] == rules["retrieve"] == 1 + 6  # bm25 and the 6 points
     assert rules["tune"] == 1
-    encodings = list((workdir / "results" / "encode").glob("*/adi"))
+    corpus = corpus_folder(workdir / "results", "adi").name
+    encodings = list((workdir / "results" / "encode").glob(f"*/{corpus}"))
     assert len(encodings) == 1
     assert sorted(p.name for p in encodings[0].glob("shards/*.npz")) == ["0.npz", "1.npz", "2.npz"]
 

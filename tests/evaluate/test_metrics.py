@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-import pytrec_eval
+from trec_eval_reference import CUTOFFS, random_case, trec_eval
 
 from sparsebench.errors import DataError
 from sparsebench.evaluate.measures import default_metric_names, parse_metric_name
@@ -20,35 +20,6 @@ from sparsebench.evaluate.metrics import (
     evaluate_run,
 )
 from sparsebench.retrieve.runfile import misordered_queries
-
-CUTOFFS = (1, 3, 5, 10, 20, 100)
-
-
-def trec_eval(run: pd.DataFrame, qrels: pd.DataFrame, level: int = 1) -> pd.DataFrame:
-    """pytrec_eval's per-query values, one row per query of the run with qrels."""
-    run_dict: dict = {}
-    for q, d, s in run[["query_id", "doc_id", "score"]].itertuples(index=False):
-        run_dict.setdefault(q, {})[d] = float(s)
-    qrels_dict: dict = {}
-    for q, d, g in qrels[["query_id", "doc_id", "grade"]].itertuples(index=False):
-        qrels_dict.setdefault(q, {})[d] = int(g)
-    cut = ",".join(map(str, CUTOFFS))
-    measures = {
-        f"ndcg_cut.{cut}",
-        f"recall.{cut}",
-        f"P.{cut}",
-        f"success.{cut}",
-        f"map_cut.{cut}",
-        "map",
-        "recip_rank",
-        "Rprec",
-        "bpref",
-        "gm_map",
-        "iprec_at_recall",
-        "num_rel",
-    }
-    evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, measures, relevance_level=level)
-    return pd.DataFrame(evaluator.evaluate(run_dict)).T
 
 
 def reference_values(ref: pd.DataFrame, name: str) -> pd.Series:
@@ -104,27 +75,6 @@ def exponential_ndcg(run: pd.DataFrame, qrels: pd.DataFrame, k: int) -> dict[str
         idcg = sum((2.0**g - 1) / math.log2(i + 2) for i, g in enumerate(ideal[:k]))
         out[query_id] = dcg / idcg if idcg > 0 else 0.0
     return out
-
-
-def random_case(seed: int, n_queries: int = 60, n_docs: int = 300):
-    rng = np.random.default_rng(seed)
-    run_rows, qrels_rows = [], []
-    for q in range(n_queries):
-        qid = f"q{q}"
-        if q % 10 != 9:  # every tenth query is missing from the run
-            docs = rng.choice(n_docs, size=rng.integers(1, 80), replace=False)
-            scores = rng.integers(0, 6, size=len(docs)) / 4.0  # many ties
-            run_rows += [(qid, f"doc{d}", s) for d, s in zip(docs, scores, strict=True)]
-        judged = rng.choice(n_docs, size=rng.integers(1, 25), replace=False)
-        grades = rng.integers(-1, 4, size=len(judged))
-        if q % 7 == 3:
-            grades = np.minimum(grades, 0)  # no relevant document
-        qrels_rows += [(qid, f"doc{d}", int(g)) for d, g in zip(judged, grades, strict=True)]
-    run_rows += [("only-in-run", "doc1", 1.0)]
-    return (
-        pd.DataFrame(run_rows, columns=["query_id", "doc_id", "score"]),
-        pd.DataFrame(qrels_rows, columns=["query_id", "doc_id", "grade"]),
-    )
 
 
 ALL_METRICS = [m for m in default_metric_names(CUTOFFS) if not m.startswith("nDCG_exp")]
@@ -263,3 +213,18 @@ def test_tie_order_is_byte_order_for_any_id(relevant):
     qrels = pd.DataFrame({"query_id": ["q"], "doc_id": [relevant], "grade": [1]})
     expected = trec_eval(run, qrels)["recip_rank"]["q"]
     assert evaluate_run(run, qrels, ["MRR"]).means["MRR"] == expected
+
+
+def test_every_measure_is_one_registry_entry_with_its_formula_and_source(monkeypatch):
+    """Names are parsed and the default list is made from the registry: a new measure is
+    one entry."""
+    from sparsebench.evaluate.measures import MEASURES, Measure
+
+    assert all(m.formula and m.source for m in MEASURES.values())
+    assert {parse_metric_name(n)[0] for n in default_metric_names((10,))} == set(MEASURES)
+    hits = Measure("Hits", "cutoff", "relevant in the top k", "a test", lambda c, k: c.hits_at(k))
+    monkeypatch.setitem(MEASURES, "Hits", hits)
+    assert "Hits@2" in default_metric_names((2,))
+    run = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "score": [2.0, 1.0]})
+    qrels = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "grade": [1, 1]})
+    assert evaluate_run(run, qrels, ["Hits@1", "Hits@2"]).means == {"Hits@1": 1.0, "Hits@2": 2.0}

@@ -19,7 +19,7 @@ import pytest
 import yaml
 from conftest import REPO, SHARED, shared_path
 from samefiles import assert_same_trees
-from test_workflow import snakemake, snakemake_command
+from snakemake_runs import snakemake, snakemake_command
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 SLURM_TOOLS = SHARED / "tools" / "slurm"
@@ -104,11 +104,11 @@ def test_slurm_profile_gives_the_local_results_byte_for_byte(slurm_cluster, tmp_
     on_slurm = tmp_path / "slurm"
     log = run_on_slurm(on_slurm, configfile)
 
-    # every job but the local rules went through sbatch: prepare, 3 shards, stack, the
-    # queries (encoded once for both models), and per model term weights, retrieve and
-    # evaluate
+    # every job but the local rules went through sbatch: prepare_corpus, prepare, 3
+    # shards, stack, the queries (encoded once for both models), and per model term
+    # weights, retrieve and evaluate
     submitted = log.count("has been submitted with SLURM jobid")
-    assert submitted == 1 + 3 + 1 + 1 + 2 * 3, log[-4000:]
+    assert submitted == 2 + 3 + 1 + 1 + 2 * 3, log[-4000:]
     local = _results(tmp_path / "local")
     assert len(local) > 20
     assert_same_trees(_results(on_slurm), local)
@@ -140,10 +140,10 @@ def test_partitioned_retrieval_on_slurm_gives_the_local_results(slurm_cluster, t
 
     on_slurm = tmp_path / "slurm"
     log = run_on_slurm(on_slurm, configfile)
-    # prepare, 3 shards, the vocabulary, the queries; per partition statistics, postings
-    # and retrieval; the global statistics, the merge, evaluate
+    # prepare_corpus, prepare, 3 shards, the vocabulary, the queries; per partition
+    # statistics, postings and retrieval; the global statistics, the merge, evaluate
     submitted = log.count("has been submitted with SLURM jobid")
-    assert submitted == 1 + 3 + 1 + 1 + 3 * 3 + 1 + 1 + 1, log[-4000:]
+    assert submitted == 2 + 3 + 1 + 1 + 3 * 3 + 1 + 1 + 1, log[-4000:]
     assert_same_trees(_results(on_slurm), _results(tmp_path / "local"))
     run = "results/runs/bm25/adi.trec"
     assert (on_slurm / run).read_bytes() == (tmp_path / "single" / run).read_bytes()

@@ -12,7 +12,7 @@ import scipy.sparse as sp
 import yaml
 from conftest import shared_path
 from samefiles import assert_same_trees
-from test_workflow import snakemake, snakemake_command
+from snakemake_runs import snakemake, snakemake_command
 
 pytestmark = pytest.mark.slow
 
@@ -29,10 +29,11 @@ def outputs(workdir):
 
 def finished_shards(encode_dir):
     """Shards under their final names (a half-written one is a hidden temporary file)."""
-    return sorted(p for p in encode_dir.glob("*/npl/shards/*.npz") if not p.name.startswith("."))
+    return sorted(p for p in encode_dir.glob("*/*/shards/*.npz") if not p.name.startswith("."))
 
 
 def npl_config(tmp_path):
+    tmp_path.mkdir(exist_ok=True)
     config = {
         "datasets": {"npl": {"source": "local", "path": str(shared_path("data", "npl"))}},
         "models": {"bm25": {"kind": "bm25"}},
@@ -60,7 +61,16 @@ def interrupt_during_encoding(workdir, configfile, how: signal.Signals) -> None:
     process.wait(timeout=120)
 
 
-def test_ctrl_c_then_a_plain_rerun_gives_identical_outputs(tmp_path):
+@pytest.fixture(scope="module")
+def clean_outputs(tmp_path_factory):
+    """The outputs of one uninterrupted run, shared by the interrupted runs' tests."""
+    base = tmp_path_factory.mktemp("clean")
+    configfile = npl_config(base)
+    snakemake(base / "work", configfile=configfile)
+    return outputs(base / "work")
+
+
+def test_ctrl_c_then_a_plain_rerun_gives_identical_outputs(tmp_path, clean_outputs):
     """Ctrl-C marks the running job's outputs incomplete; the workflow's own profile
     (profiles/default: rerun-incomplete) lets a plain `snakemake` redo it."""
     configfile = npl_config(tmp_path)
@@ -68,12 +78,10 @@ def test_ctrl_c_then_a_plain_rerun_gives_identical_outputs(tmp_path):
     interrupt_during_encoding(stopped, configfile, signal.SIGINT)
     assert 0 < len(finished_shards(stopped / "results" / "encode")) < 29
     snakemake(stopped, configfile=configfile)
-    clean = tmp_path / "clean"
-    snakemake(clean, configfile=configfile)
-    assert_same_trees(outputs(stopped), outputs(clean))
+    assert_same_trees(outputs(stopped), clean_outputs)
 
 
-def test_kill_during_encoding_then_rerun_gives_identical_outputs(tmp_path):
+def test_kill_during_encoding_then_rerun_gives_identical_outputs(tmp_path, clean_outputs):
     configfile = npl_config(tmp_path)
     killed = tmp_path / "killed"
     interrupt_during_encoding(killed, configfile, signal.SIGKILL)
@@ -84,6 +92,4 @@ def test_kill_during_encoding_then_rerun_gives_identical_outputs(tmp_path):
         sp.load_npz(shard)
     snakemake(killed, "--unlock", configfile=configfile)  # a hard kill leaves the lock
     snakemake(killed, configfile=configfile)
-    clean = tmp_path / "clean"
-    snakemake(clean, configfile=configfile)
-    assert_same_trees(outputs(killed), outputs(clean))
+    assert_same_trees(outputs(killed), clean_outputs)

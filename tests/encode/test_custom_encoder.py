@@ -17,7 +17,7 @@ from conftest import (
     prepare_entry,
     write_collection,
 )
-from test_workflow import snakemake
+from snakemake_runs import snakemake
 
 from sparsebench import api
 from sparsebench.encode.custom import PythonEncoder

@@ -14,7 +14,7 @@ import yaml
 from browser import HeadlessBrowser, find_browser
 from conftest import REPO, shared_path
 from samefiles import assert_same_bytes
-from test_workflow import snakemake
+from snakemake_runs import snakemake
 
 pytestmark = pytest.mark.slow
 CATEGORIES = [

@@ -9,9 +9,9 @@ import shutil
 
 import pytest
 import yaml
-from conftest import shared_path, write_collection
+from conftest import corpus_folder, shared_path, write_collection
 from samefiles import assert_same_files
-from test_workflow import planned_jobs, snakemake
+from snakemake_runs import planned_jobs, snakemake
 
 pytestmark = pytest.mark.slow
 
@@ -78,7 +78,8 @@ def test_partitioned_runs_are_the_single_jobs_and_rerun_only_what_changed(tmp_pa
                 workdir / "results" / "runs" / model / "ties.trec",
                 single / "results" / "runs" / model / "ties.trec",
             )
-        model_dir = workdir / "results" / "models" / "bm25" / "ties"
+        corpus = corpus_folder(workdir / "results", "ties").name
+        model_dir = workdir / "results" / "models" / "bm25" / corpus
         folders = sorted(p.name for p in (model_dir / "partitions").iterdir())
         assert folders == [str(p) for p in range(partitions)]
         assert not (model_dir / "postings.npz").exists()  # no job held the whole corpus

@@ -12,8 +12,8 @@ import pytest
 import yaml
 from conftest import corpus_folder
 from hubserver import HubServer, hub_env, serve_hub
+from snakemake_runs import snakemake
 from test_hub_datasets import SW_QRELS, build_miracl, build_mmarco
-from test_workflow import snakemake
 
 from sparsebench.errors import DataError
 
@@ -90,8 +90,13 @@ def test_miracl_and_mmarco_run_from_the_hub_through_the_dag(tmp_path):
     assert {"miracl-sw", "mmarco-pt-en"} <= set(board.columns)
     info = json.loads((results / "data" / "miracl-sw" / "dataset.json").read_text())
     corpus = corpus_folder(results, "miracl-sw")
-    assert info["source"]["commits"] == commits
-    assert json.loads((corpus / "corpus.json").read_text())["n_docs"] == 6
+    # the dataset records the topics it read, its corpus the documents
+    assert info["source"]["commits"] == {"miracl/miracl": commits["miracl/miracl"]}
+    prepared = json.loads((corpus / "corpus.json").read_text())
+    assert prepared["source"]["commits"] == {
+        "miracl/miracl-corpus": commits["miracl/miracl-corpus"]
+    }
+    assert prepared["n_docs"] == 6
     qrels = pd.read_csv(results / "data" / "miracl-sw" / "qrels.tsv", sep="\t", dtype=str)
     assert len(qrels) == len(SW_QRELS)
     mm = json.loads((results / "data" / "mmarco-pt-en" / "dataset.json").read_text())

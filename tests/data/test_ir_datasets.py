@@ -448,7 +448,7 @@ def test_trec_dl_runs_through_the_dag_with_its_reference_rows(tmp_path):
     import pandas as pd
     import pytrec_eval
     import yaml
-    from test_workflow import snakemake
+    from snakemake_runs import snakemake
 
     home = tmp_path / "irds"
     build_trec_dl_2019(home)

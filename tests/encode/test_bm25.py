@@ -11,7 +11,7 @@ import pytest
 import scipy.sparse as sp
 from conftest import run_stages, shared_path
 from samefiles import assert_same_files
-from test_metrics import trec_eval
+from trec_eval_reference import trec_eval
 
 from sparsebench.data.qrels import read_qrels
 from sparsebench.encode.analysis import Analyzer

@@ -3,49 +3,16 @@
 from __future__ import annotations
 
 import hashlib
-import http.server
 import json
 import os
-import threading
 from pathlib import Path
 
 import pytest
+from archive_server import PAYLOAD
 from samefiles import assert_same_bytes
 
 from sparsebench.data.download import beir_archive, beir_checksums, download
 from sparsebench.errors import DownloadError
-
-PAYLOAD = b"sparsebench archive bytes " * 1000
-
-
-class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):  # noqa: N802 (http.server's naming)
-        if self.path == "/good.zip":
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(PAYLOAD)))
-            self.end_headers()
-            self.wfile.write(PAYLOAD)
-        elif self.path == "/truncated.zip":
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(PAYLOAD)))
-            self.end_headers()
-            self.wfile.write(PAYLOAD[:100])
-            self.wfile.flush()
-            self.connection.shutdown(2)
-        else:
-            self.send_error(404)
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="module")
-def server():
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -92,8 +59,7 @@ def _tiny_zip(path: Path, docs) -> str:
     """A BEIR-layout archive of a tiny collection; its md5."""
     import zipfile
 
-    from conftest import write_collection
-    from test_workflow import TINY_QRELS, TINY_QUERIES
+    from conftest import TINY_QRELS, TINY_QUERIES, write_collection
 
     folder = write_collection(path.parent / f"src-{path.stem}", docs, TINY_QUERIES, TINY_QRELS)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -109,7 +75,8 @@ def test_an_archive_put_in_place_by_hand_is_checked_and_never_deleted(tmp_path):
     """Offline, an archive copied into results/downloads/beir/ is used (once its md5 is
     checked), never downloaded over or deleted; a wrong one is refused and left alone."""
     import yaml
-    from test_workflow import TINY_DOCS, snakemake
+    from conftest import TINY_DOCS
+    from snakemake_runs import snakemake
 
     from sparsebench.data.download import verify_archive
 
@@ -125,15 +92,16 @@ def test_an_archive_put_in_place_by_hand_is_checked_and_never_deleted(tmp_path):
     assert archive.read_bytes() == placed
     assert not (workdir / "results" / "logs" / "download_beir").exists()
     assert (workdir / "results" / "leaderboard.tsv").is_file()
-    assert f"tinybeir.zip: md5 {md5} OK" in (workdir / "results/logs/prepare/tiny.log").read_text()
+    (log,) = (workdir / "results" / "logs" / "prepare_corpus").glob("tinybeir-*.log")
+    assert f"tinybeir.zip: md5 {md5} OK" in log.read_text()
 
-    # another archive under the same name: refused at prepare, left where it was
+    # another archive under the same name: refused when the corpus is read, left in place
     wrong = _tiny_zip(tmp_path / "other" / "tinybeir.zip", TINY_DOCS[:-1])
     archive.write_bytes((tmp_path / "other" / "tinybeir.zip").read_bytes())
-    result = snakemake(workdir, "--forcerun", "prepare", configfile=configfile, check=False)
+    result = snakemake(workdir, configfile=configfile, check=False)
     assert result.returncode != 0
-    log = (workdir / "results" / "logs" / "prepare" / "tiny.log").read_text()
-    assert f"has md5 {wrong}, not the expected {md5}" in log and "left in place" in log
+    text = log.read_text()
+    assert f"has md5 {wrong}, not the expected {md5}" in text and "left in place" in text
     assert archive.is_file() and hashlib.md5(archive.read_bytes()).hexdigest() == wrong
     with pytest.raises(DownloadError, match="not the expected"):
         verify_archive(archive, md5)

@@ -10,8 +10,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import threading
 import zipfile
 from pathlib import Path
@@ -19,78 +17,18 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO, TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
-from test_metrics import trec_eval
+from conftest import REPO, TINY_DOCS, TINY_QRELS, TINY_QUERIES, corpus_folder, write_collection
+from snakemake_runs import REPORT_RULES, pair_jobs, planned_jobs, snakemake
+from trec_eval_reference import trec_eval
 
 from sparsebench.data.qrels import read_qrels
 from sparsebench.retrieve.runfile import read_run
+from sparsebench.workflow.config import validate_config
+from sparsebench.workflow.jobs import pipeline_jobs
+from sparsebench.workflow.layout import n_shards
+from sparsebench.workflow.plan import Plan
 
 pytestmark = pytest.mark.slow
-SNAKEMAKE = [sys.executable, "-m", "snakemake"]
-
-
-def snakemake_command(
-    workdir: Path,
-    *args: str,
-    configfile: Path | None = None,
-    snakefile: Path = REPO / "Snakefile",
-) -> list[str]:
-    """The command line of a Snakemake run of this workflow in `workdir`; `args` go last
-    (e.g. `--cores 1`, or `--profile` instead of the default `--cores 2`)."""
-    command = [*SNAKEMAKE, "-s", str(snakefile), "--directory", str(workdir)]
-    if configfile is not None:
-        command += ["--configfile", str(configfile)]
-    return command + list(args or ())
-
-
-def snakemake(
-    workdir: Path,
-    *args: str,
-    configfile: Path | None = None,
-    check: bool = True,
-    snakefile: Path = REPO / "Snakefile",
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess:
-    command = snakemake_command(
-        workdir, "--cores", "2", *args, configfile=configfile, snakefile=snakefile
-    )
-    result = subprocess.run(command, capture_output=True, text=True, cwd=workdir.parent, env=env)
-    if check and result.returncode != 0:
-        raise AssertionError(f"snakemake failed:\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}")
-    return result
-
-
-REPORT_RULES = {
-    "report_leaderboard",
-    "report_precision_recall",
-    "report_query_differences",
-    "report_costs",
-    "report_dataset_costs",
-    "report_provenance",
-}
-
-
-def planned_jobs(result: subprocess.CompletedProcess) -> set[tuple[str, str]]:
-    """(rule, what) of every job a dry run plans: the job's message after the rule name
-    ("Job 3: retrieve: top-5 for bm25 on web"), or its wildcards for a rule without one."""
-    text = result.stdout + result.stderr
-    jobs = {(m[1], m[2].strip()) for m in re.finditer(r"^Job \d+: (\w+): (.*)$", text, re.M)}
-    for block in re.split(r"\n(?=(?:local)?(?:rule|checkpoint) \w+:)", text):
-        head = re.match(r"(?:local)?(?:rule|checkpoint) (\w+):", block)
-        if head:
-            wildcards = re.search(r"wildcards: (.*)", block)
-            jobs.add((head.group(1), wildcards.group(1).strip() if wildcards else ""))
-    return jobs
-
-
-def pair_jobs(jobs: set[tuple[str, str]], rules: set[str]) -> set[tuple[str, str, str]]:
-    """(rule, model, dataset) of the planned jobs of `rules`, whose messages name the
-    pair as "{model} on {dataset}"."""
-    return {
-        (rule, *re.search(r"(\S+) on ([^\s,]+)", what).groups())
-        for rule, what in jobs
-        if rule in rules
-    }
 
 
 @pytest.fixture(scope="module")
@@ -150,8 +88,32 @@ def test_every_pair_has_its_outputs(experiment):
             assert manifest["n_queries"] == 4 and "snakemake" in manifest["command"]
     assert (results / "downloads" / "beir" / "tinybeir.zip").exists()
     # 8 documents in shards of 3, encoded once for both BM25 variants (one encoding)
-    shards = sorted((results / "encode").glob("*/web/shards/*.npz"))
+    corpus = corpus_folder(results, "web").name
+    shards = sorted((results / "encode").glob(f"*/{corpus}/shards/*.npz"))
     assert [p.name for p in shards] == ["0.npz", "1.npz", "2.npz"]
+
+
+def test_the_plan_lists_every_benchmark_file_the_jobs_wrote(experiment):
+    """The cost report reads the jobs' benchmark files from the plan's job list: it names
+    exactly the files Snakemake wrote (the report's own jobs aside)."""
+    workdir, _, config = experiment
+    results = workdir / "results"
+    plan = Plan(validate_config(config))
+    shards = {
+        name: n_shards(
+            json.loads((results / "corpora" / name / "corpus.json").read_text())["n_docs"], 3
+        )
+        for name in plan.corpora
+    }
+    listed = {
+        job.benchmark for job in pipeline_jobs(plan, shards, {d: False for d in plan.datasets})
+    }
+    written = {
+        path.relative_to(workdir).as_posix()
+        for path in (results / "benchmarks").rglob("*.tsv")
+        if not path.relative_to(results / "benchmarks").parts[0].startswith("report_")
+    }
+    assert listed == written
 
 
 def test_metrics_equal_trec_eval_on_the_run_files(experiment):
@@ -177,7 +139,7 @@ def test_leaderboard(experiment):
     assert table.loc["bm25", "web"] == pytest.approx(metrics["nDCG@10"], abs=1e-6)
     assert table.loc["bm25", "average"] == pytest.approx(table.loc["bm25", ["web", "local"]].mean())
     markdown = (workdir / "results" / "leaderboard.md").read_text()
-    assert "nDCG@10" in markdown and "config sha256" in markdown and "dataset web" in markdown
+    assert "nDCG@10" in markdown and "experiment sha256" in markdown and "dataset web" in markdown
     long = pd.read_csv(workdir / "results" / "metrics.tsv", sep="\t")
     assert set(long.columns) == {"model", "dataset", "metric", "value"} and len(long) > 40
 
@@ -206,7 +168,7 @@ def test_significance_report(experiment):
     assert set(table["model"]) == {"bm25-classic-idf"} and set(table["baseline"]) == {"bm25"}
     assert set(table["dataset"]) == {"web", "local"} and (table["n_queries"] == 4).all()
     report = (workdir / "results" / "significance.md").read_text()
-    assert "## web: nDCG@10" in report and "holm" in report and "config sha256" in report
+    assert "## web: nDCG@10" in report and "holm" in report and "experiment sha256" in report
 
 
 def test_changing_one_model_plans_only_that_model(experiment, tmp_path):
@@ -218,7 +180,7 @@ def test_changing_one_model_plans_only_that_model(experiment, tmp_path):
     other.write_text(yaml.safe_dump(changed, sort_keys=False))
     jobs = planned_jobs(snakemake(workdir, "-n", configfile=other))
     per_pair = {"term_weights", "retrieve", "evaluate"}
-    assert pair_jobs(jobs, per_pair) == {
+    assert pair_jobs(jobs, per_pair, config) == {
         (rule, "bm25", d) for rule in per_pair for d in ("web", "local")
     }
     assert {rule for rule, _ in jobs} == per_pair | {"significance", "leaderboard", "all"} | (
@@ -263,10 +225,10 @@ def test_touching_a_dataset_source_reruns_only_its_column(experiment, change):
         os.utime(source, ns=(before.st_atime_ns, before.st_mtime_ns))
     per_pair = {"term_weights", "retrieve", "evaluate"}
     # one document and one query encoding, shared by both BM25 variants (the shards are
-    # planned once prepare, a checkpoint, has run)
-    shared = {"prepare", "stack_shards", "encode_queries"}
+    # planned once prepare_corpus, a checkpoint, has run)
+    shared = {"prepare_corpus", "prepare", "stack_shards", "encode_queries"}
     assert {rule for rule, _ in jobs} == per_pair | shared | REPORTS
-    assert pair_jobs(jobs, per_pair) == every_pair(per_pair, ["local"])
+    assert pair_jobs(jobs, per_pair, config) == every_pair(per_pair, ["local"])
     assert all(
         re.search(r"\blocal\b", what) and not re.search(r"\bweb\b", what)
         for rule, what in jobs
@@ -283,7 +245,7 @@ def test_touching_a_dataset_source_reruns_only_its_column(experiment, change):
     ],
 )
 def test_editing_the_library_code_of_a_stage_reruns_that_stage(experiment, tmp_path, module, first):
-    workdir, configfile, _ = experiment
+    workdir, configfile, config = experiment
     copy = tmp_path / "checkout"
     copy.mkdir()
     for name in ("Snakefile", "config.yaml", "workflow", "scripts", "sparsebench", "envs"):
@@ -301,7 +263,7 @@ def test_editing_the_library_code_of_a_stage_reruns_that_stage(experiment, tmp_p
     jobs = planned_jobs(snakemake(workdir, "-n", configfile=configfile, snakefile=snakefile))
     per_pair = first | ({"retrieve", "evaluate"} if first == {"term_weights"} else {"evaluate"})
     assert {rule for rule, _ in jobs} == per_pair | REPORTS
-    assert pair_jobs(jobs, per_pair) == every_pair(per_pair)
+    assert pair_jobs(jobs, per_pair, config) == every_pair(per_pair)
 
 
 def test_a_single_pair_is_a_target(tmp_path, experiment):
@@ -311,8 +273,9 @@ def test_a_single_pair_is_a_target(tmp_path, experiment):
             tmp_path / "fresh", "-n", "results/eval/bm25/local/metrics.json", configfile=configfile
         )
     )
-    # the shard jobs are planned once the prepare checkpoint has counted the documents
+    # the shard jobs are planned once the prepare_corpus checkpoint has counted the documents
     assert {rule for rule, _ in jobs} == {
+        "prepare_corpus",
         "prepare",
         "stack_shards",
         "term_weights",

@@ -9,11 +9,19 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, run_stages, shared_path, write_collection
-from test_workflow import planned_jobs, snakemake
+from conftest import (
+    TINY_DOCS,
+    TINY_QRELS,
+    TINY_QUERIES,
+    corpus_folder,
+    run_stages,
+    shared_path,
+    write_collection,
+)
+from snakemake_runs import planned_jobs, snakemake
 
 pytest.importorskip("torch")
-from test_splade import build_masked_lm  # noqa: E402
+from masked_lm import build_masked_lm  # noqa: E402
 
 from sparsebench.data.qrels import read_qrels  # noqa: E402
 from sparsebench.encode.pruning import prune_rows  # noqa: E402
@@ -63,12 +71,13 @@ def test_splade_models_flow_through_the_dag(tmp_path):
     encodings = sorted(p.name for p in (results / "encode").iterdir())
     assert len(encodings) == 2 and sum(e.startswith("splade-") for e in encodings) == 1
     splade_dir = next(p for p in (results / "encode").iterdir() if p.name.startswith("splade-"))
-    assert sorted(p.name for p in (splade_dir / "tiny" / "shards").glob("*.npz")) == [
+    corpus = corpus_folder(results, "tiny").name
+    assert sorted(p.name for p in (splade_dir / corpus / "shards").glob("*.npz")) == [
         "0.npz",
         "1.npz",
     ]
-    idf = np.load(results / "models" / "doc-only" / "tiny" / "idf.npy")
-    vocab = (splade_dir / "tiny" / "vocab.txt").read_text().split("\n")
+    idf = np.load(results / "models" / "doc-only" / corpus / "idf.npy")
+    vocab = (splade_dir / corpus / "vocab.txt").read_text().split("\n")
     assert idf[vocab.index("moon")] == 3.0 and idf[vocab.index("solar")] == 0.0
     significance = pd.read_csv(results / "significance.tsv", sep="\t")
     assert set(significance["model"]) == {"splade", "splade+idf", "doc-only"}
@@ -89,7 +98,7 @@ def test_splade_models_flow_through_the_dag(tmp_path):
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
     assert planned_jobs(snakemake(workdir, "-n", configfile=configfile)) == set()
     # pruning applies to the stored encoding: a top_k variant reruns weights onward only
-    (weights,) = (results / "models" / "splade").glob("tiny-*/postings.npz")
+    weights = results / "models" / "splade" / corpus / "postings.npz"
     unpruned = load_csr(weights).T.tocsr()
     config["models"]["splade"]["top_k"] = 3
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))

@@ -9,7 +9,7 @@ import pytest
 
 from sparsebench.workflow.config import CQADUPSTACK_FORUMS
 
-REFERENCE = Path(__file__).resolve().parents[1] / "sparsebench" / "resources" / "reference"
+REFERENCE = Path(__file__).resolve().parents[2] / "sparsebench" / "resources" / "reference"
 TABLES = ("beir", "miracl", "msmarco")
 HEADER = "dataset\tsystem\tmetric\tvalue\tsource"
 METRICS = {"nDCG@10", "Recall@100", "Recall@1000", "MRR@10", "MAP"}

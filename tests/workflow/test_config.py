@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import yaml
+from conftest import REPO
 
 from sparsebench.errors import ConfigError
 from sparsebench.kinds.registry import kind_of
@@ -17,7 +16,6 @@ def encoding(model: dict, side: str = "documents", language: str = "en") -> dict
     return kind_of(model).encoding(model, side, language)
 
 
-REPO = Path(__file__).resolve().parents[1]
 MINIMAL = {
     "datasets": {"d": {"source": "builtin", "name": "minibeir"}},
     "models": {"bm25": {"kind": "bm25"}},
@@ -188,8 +186,8 @@ def test_relative_paths_are_relative_to_the_config_file(tmp_path):
 
 
 def test_the_workflow_reads_relative_paths_against_the_config_file(tmp_path):
-    from conftest import write_collection
-    from test_workflow import TINY_DOCS, TINY_QRELS, TINY_QUERIES, snakemake
+    from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
+    from snakemake_runs import snakemake
 
     experiment = tmp_path / "exp"
     write_collection(experiment / "data" / "col", TINY_DOCS, TINY_QUERIES, TINY_QRELS)

@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from test_workflow import snakemake
+from snakemake_runs import snakemake
 
 datasets = pytest.importorskip("datasets")
 
@@ -262,14 +262,14 @@ def test_hub_shaped_datasets_flow_through_the_dag_with_a_subsample(tmp_path):
     results = workdir / "results"
     board = pd.read_csv(results / "leaderboard.tsv", sep="\t", index_col="model")
     assert {"miracl-sw", "mmarco-pt-en", "miracl-small"} <= set(board.columns)
-    corpus = corpus_folder(results, "miracl-small")
-    sample = json.loads((corpus / "corpus.json").read_text())
+    prepared = corpus_folder(results, "miracl-small")
+    sample = json.loads((prepared / "corpus.json").read_text())
     # 5 of the 6 documents are judged: all are kept even though 4 were asked for
     assert sample["subsample"] == {"documents": 5, "of": 6, "judged": 5, "seed": 1}
-    kept = set(pq.read_table(corpus / "corpus.parquet")["doc_id"].to_pylist())
+    kept = set(pq.read_table(prepared / "corpus.parquet")["doc_id"].to_pylist())
     assert {d for _, d, _ in SW_QRELS} <= kept
     assert "SUBSAMPLE: miracl-small" in (results / "leaderboard.md").read_text()
-    log = (results / "logs" / "prepare_corpus" / f"{corpus.name}.log").read_text()
+    log = (results / "logs" / "prepare_corpus" / f"{prepared.name}.log").read_text()
     assert "SUBSAMPLE" in log
     with gzip.open(next((corpus / "miracl-corpus-v1.0-sw").glob("*.gz")), "rt") as handle:
         assert json.loads(handle.readline())["docid"] == "100#0"

@@ -114,7 +114,7 @@ def test_the_sources_check_themselves_too():
 
 def test_the_workflow_refuses_before_planning_any_job(tmp_path):
     import yaml
-    from test_workflow import snakemake
+    from snakemake_runs import snakemake
 
     config = {
         "datasets": {
