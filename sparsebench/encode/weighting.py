@@ -105,6 +105,7 @@ class CorpusStatistics:
     n_docs: int  # N of the IDF: every document, or (lucene) those with a term
     total_length: float  # sum of the exact document lengths
     df: np.ndarray  # documents with a nonzero weight, per term (int64)
+    cf: np.ndarray  # the term's total weight over the corpus (term counts: its frequency)
 
     @property
     def average_length(self) -> float:
@@ -112,14 +113,27 @@ class CorpusStatistics:
 
     def __add__(self, other: CorpusStatistics) -> CorpusStatistics:
         return CorpusStatistics(
-            self.n_docs + other.n_docs, self.total_length + other.total_length, self.df + other.df
+            self.n_docs + other.n_docs,
+            self.total_length + other.total_length,
+            self.df + other.df,
+            self.cf + other.cf,
         )
 
 
 def corpus_statistics(matrix: sp.csr_matrix, statistics: str = "exact") -> CorpusStatistics:
     lengths = document_lengths(matrix)
     return CorpusStatistics(
-        document_count(lengths, statistics), float(lengths.sum()), document_frequencies(matrix)
+        document_count(lengths, statistics),
+        float(lengths.sum()),
+        document_frequencies(matrix),
+        collection_frequencies(matrix),
+    )
+
+
+def collection_frequencies(matrix: sp.csr_matrix) -> np.ndarray:
+    """Each column's sum over the documents (float64: for term counts, an exact integer)."""
+    return np.bincount(
+        matrix.indices, weights=matrix.data.astype(np.float64), minlength=matrix.shape[1]
     )
 
 
@@ -155,12 +169,41 @@ def bm25_document_weights(
     )
 
 
+def dirichlet_document_weights(
+    counts: sp.csr_matrix,
+    mu: float,
+    collection: np.ndarray,
+    total_length: float,
+    statistics: str = "exact",
+) -> sp.csr_matrix:
+    """Query likelihood with Dirichlet smoothing as Lucene's LMDirichletSimilarity scores a
+    matching term: max(0, ln(1 + tf / (mu * p_t)) + ln(mu / (dl + mu))), where p_t =
+    (cf_t + 1) / (total length + 1) is computed in float32 as Lucene's
+    DefaultCollectionModel does (Zhai and Lafferty, "A Study of Smoothing Methods for
+    Language Models Applied to Ad Hoc Information Retrieval", SIGIR 2001). `collection`:
+    cf per term over the whole corpus; dl as for BM25 (lucene: the one-byte stored length).
+    """
+    exact = document_lengths(counts)
+    lengths = lucene_stored_lengths(exact) if statistics == "lucene" else exact
+    one = np.float32(1)
+    probability = (collection.astype(np.float32) + one) / (np.float32(total_length) + one)
+    tf = counts.data.astype(np.float64)
+    p = probability.astype(np.float64)[counts.indices]
+    row_length = np.repeat(lengths, np.diff(counts.indptr))
+    weights = np.log1p(tf / (mu * p)) + np.log(mu / (row_length + mu))
+    return sp.csr_matrix(
+        (np.maximum(weights, 0.0).astype(np.float32), counts.indices.copy(), counts.indptr.copy()),
+        shape=counts.shape,
+    )
+
+
 @dataclass(frozen=True)
 class Weighting:
     """How a model weighs its encoded documents (the `weighting` param of term_weights and
     of the partitioned jobs, built by the model's kind): the recipe both share.
 
-    kind        bm25 (saturated tf), tf (raw counts), splade or python (the encoder's weights)
+    kind        bm25 (saturated tf), tf (raw counts), dirichlet (query likelihood), splade
+                or python (the encoder's weights)
     idf         an IDF variant (IDF_VARIANTS), or model (the idf.json shipped with the model)
     pruning     static pruning of each document ({top_k, threshold}), SPLADE only
     """
@@ -170,6 +213,7 @@ class Weighting:
     k1: float = 0.0
     b: float = 0.0
     k1_plus_one: bool = False
+    mu: float = 0.0
     statistics: str = "exact"
     pruning: Mapping[str, Any] | None = None
     idf_source: str | None = None
@@ -221,6 +265,10 @@ class Weighting:
             )
         if self.kind == "tf":  # raw term frequencies
             return matrix.astype(np.float32)
+        if self.kind == "dirichlet":
+            return dirichlet_document_weights(
+                matrix, self.mu, statistics.cf, statistics.total_length, self.statistics
+            )
         return matrix
 
     def record(

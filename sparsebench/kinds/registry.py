@@ -10,6 +10,7 @@ from sparsebench.errors import ConfigError
 from sparsebench.kinds.base import ModelKind
 from sparsebench.kinds.custom import PYTHON_KIND
 from sparsebench.kinds.lexical import BINARY_KIND, BM25_KIND, TFIDF_KIND
+from sparsebench.kinds.likelihood import QLD_KIND
 from sparsebench.kinds.run import RUN_KIND
 from sparsebench.kinds.splade import SPLADE_KIND
 from sparsebench.kinds.tuned import TUNED_KIND
@@ -20,6 +21,7 @@ KINDS: dict[str, ModelKind] = {
         BM25_KIND,
         BINARY_KIND,
         TFIDF_KIND,
+        QLD_KIND,
         SPLADE_KIND,
         PYTHON_KIND,
         RUN_KIND,

@@ -65,13 +65,17 @@ def save_statistics(path: str | Path, statistics: CorpusStatistics) -> None:
             n_docs=np.int64(statistics.n_docs),
             total_length=np.float64(statistics.total_length),
             df=statistics.df,
+            cf=statistics.cf,
         )
 
 
 def load_statistics(path: str | Path) -> CorpusStatistics:
     with np.load(path) as archive:
         return CorpusStatistics(
-            int(archive["n_docs"]), float(archive["total_length"]), archive["df"].astype(np.int64)
+            int(archive["n_docs"]),
+            float(archive["total_length"]),
+            archive["df"].astype(np.int64),
+            archive["cf"].astype(np.float64),
         )
 
 

@@ -172,8 +172,9 @@ def cranfield(tmp_path_factory):
         {"kind": "bm25", "k1": 0.9, "b": 0.4, "statistics": "lucene"},
         {"kind": "bm25", "idf": "classic"},
         {"kind": "tfidf"},
+        {"kind": "qld", "statistics": "lucene"},
     ],
-    ids=["bm25-exact", "bm25-lucene", "bm25-classic", "tfidf"],
+    ids=["bm25-exact", "bm25-lucene", "bm25-classic", "tfidf", "qld"],
 )
 def test_partitions_merge_into_the_single_job_run(cranfield, tmp_path, model):
     entry = model_entry(model)
