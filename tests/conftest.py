@@ -16,14 +16,21 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 # per session, never the user's ~/.ir_datasets
 os.environ.setdefault("IR_DATASETS_HOME", tempfile.mkdtemp(prefix="sparsebench-irds-"))
 
+# Local runs use no cluster. Where SLURM's client tools are installed but no controller
+# answers (a local SLURM the cluster tests started and stopped), the SLURM executor plugin
+# runs `scontrol show config` at every Snakemake start and waits about 9 s for it; with
+# an empty configuration scontrol fails at once. The cluster tests restore the real one
+# (tests/workflow/test_slurm.py).
+LOCAL_SLURM_CONF = os.environ.get("SLURM_CONF")
+os.environ["SLURM_CONF"] = "/dev/null"
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SPARSEBENCH_SHARED", REPO.parent / "shared")).resolve()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Cluster tests run last. A local SLURM they start is stopped afterwards, but its
-    client tools stay installed, and the SLURM executor plugin then asks the stopped
-    controller for its settings (about 10 s) each time a later Snakemake starts."""
+    """Cluster tests run last: they may install and start a local SLURM (the slowest
+    set-up of the suite) and stop it afterwards."""
     items.sort(key=lambda item: item.get_closest_marker("cluster") is not None)
 
 

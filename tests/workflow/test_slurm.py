@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, SHARED, shared_path
+from conftest import LOCAL_SLURM_CONF, REPO, SHARED, shared_path
 from samefiles import assert_same_trees
 from snakemake_runs import snakemake, snakemake_command
 
@@ -48,6 +48,15 @@ def _cluster_answers() -> bool:
 def slurm_cluster():
     if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
         pytest.skip("snakemake-executor-plugin-slurm is not installed (pip install -e '.[slurm]')")
+    with pytest.MonkeyPatch.context() as patch:  # the real SLURM configuration (conftest)
+        if LOCAL_SLURM_CONF is None:
+            patch.delenv("SLURM_CONF")
+        else:
+            patch.setenv("SLURM_CONF", LOCAL_SLURM_CONF)
+        yield from _started_cluster()
+
+
+def _started_cluster():
     if _cluster_answers():
         yield
         return
