@@ -31,6 +31,7 @@ def _module_path(module: str) -> Path:
     return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
+@cache
 def _is_module(module: str) -> bool:
     return module.split(".")[0] == PACKAGE and _module_path(module).is_file()
 
@@ -58,8 +59,11 @@ def _definitions(module: str) -> dict[str, ast.stmt]:
     return {name: node for node in _tree(module).body if (name := _defined_name(node))}
 
 
-def _imports(module: str) -> list[ast.stmt]:
-    return [n for n in _tree(module).body if isinstance(n, ast.Import | ast.ImportFrom)]
+@cache
+def _module_bindings(module: str) -> dict[str, Node]:
+    """What the module's top-level imports bind to sparsebench code."""
+    imports = [n for n in _tree(module).body if isinstance(n, ast.Import | ast.ImportFrom)]
+    return _import_bindings(imports)
 
 
 def _body(module: str) -> list[ast.stmt]:
@@ -100,10 +104,11 @@ def _resolve(module: str, name: str) -> Node:
     return (module, name) if name in _definitions(module) else (module, MODULE_BODY)
 
 
-def _dependencies(node: Node) -> set[Node]:
+@cache
+def _dependencies(node: Node) -> frozenset[Node]:
     module, name = node
     statements = _body(module) if name == MODULE_BODY else [_definitions(module)[name]]
-    bindings = {**_import_bindings(_imports(module)), **_import_bindings(statements)}
+    bindings = {**_module_bindings(module), **_import_bindings(statements)}
     found: set[Node] = {(module, MODULE_BODY)}
     for statement in statements:
         for child in ast.walk(statement):
@@ -119,7 +124,7 @@ def _dependencies(node: Node) -> set[Node]:
                 found.add((module, child.id))
     # importing a module runs its top-level statements
     found.update((m, MODULE_BODY) for m, _ in bindings.values())
-    return found
+    return frozenset(found)
 
 
 def stage_module(function: str) -> str:

@@ -87,7 +87,10 @@ def run_on_slurm(workdir: Path, configfile: Path) -> str:
         workdir,
         "--profile",
         str(REPO / "profiles" / "slurm"),
+        # a local cluster answers at once: ask it every second, not every 10 s
         "--slurm-init-seconds-before-status-checks",
+        "1",
+        "--seconds-between-status-checks",
         "1",
         configfile=configfile,
     )
