@@ -81,8 +81,9 @@ def _results(workdir: Path) -> dict[str, bytes]:
     }
 
 
-def run_on_slurm(workdir: Path, configfile: Path) -> str:
-    """The workflow through profiles/slurm; its output (it must succeed)."""
+def start_on_slurm(workdir: Path, configfile: Path) -> subprocess.Popen:
+    """The workflow through profiles/slurm, started (it mostly waits for the cluster, so
+    the tests run both of theirs at once)."""
     command = TIME_LIMIT + snakemake_command(
         workdir,
         "--profile",
@@ -94,68 +95,89 @@ def run_on_slurm(workdir: Path, configfile: Path) -> str:
         "1",
         configfile=configfile,
     )
-    result = subprocess.run(command, capture_output=True, text=True, cwd=workdir.parent)
-    log = result.stdout + result.stderr
-    assert result.returncode == 0, log[-6000:]
+    workdir.parent.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=workdir.parent
+    )
+
+
+def finished(process: subprocess.Popen) -> str:
+    """The output of a SLURM run (it must succeed)."""
+    log, _ = process.communicate()
+    assert process.returncode == 0, log[-6000:]
     return log
 
 
-def test_slurm_profile_gives_the_local_results_byte_for_byte(slurm_cluster, tmp_path):
-    config = {
-        "datasets": {"adi": {"source": "local", "path": str(shared_path("data", "adi"))}},
+ADI = {"source": "local", "path": str(SHARED / "data" / "adi")}
+# 82 documents in shards of 30: 3 shards, 3 encode jobs (and 3 partitions)
+EXPERIMENTS = {
+    "two-models": {
+        "datasets": {"adi": ADI},
         "models": {
             "bm25": {"kind": "bm25"},
             "bm25-classic-idf": {"kind": "bm25", "idf": "classic"},
         },
-        "corpus": {"shard_size": 30},  # 82 documents: 3 shards, 3 encode jobs
-    }
-    configfile = tmp_path / "experiment.yaml"
-    configfile.write_text(yaml.safe_dump(config))
-    snakemake(tmp_path / "local", configfile=configfile)
+        "corpus": {"shard_size": 30},
+    },
+    "partitioned": {
+        "datasets": {"adi": ADI},
+        "models": {"bm25": {"kind": "bm25"}},
+        "corpus": {"shard_size": 30},
+        "retrieval": {"partitions": 3},
+    },
+}
 
-    on_slurm = tmp_path / "slurm"
-    log = run_on_slurm(on_slurm, configfile)
 
+@pytest.fixture(scope="module")
+def runs(slurm_cluster, tmp_path_factory):
+    """Each experiment on the cluster (both at once) and locally; and the partitioned
+    one's run as a single job makes it. name -> (its folder, the SLURM run's output)."""
+    shared_path("data", "adi")
+    base = tmp_path_factory.mktemp("slurm")
+    started = {}
+    for name, config in EXPERIMENTS.items():
+        configfile = base / f"{name}.yaml"
+        configfile.write_text(yaml.safe_dump(config))
+        started[name] = start_on_slurm(base / name / "slurm", configfile)
+    try:
+        for name in EXPERIMENTS:
+            snakemake(base / name / "local", configfile=base / f"{name}.yaml")
+        single = base / "single.yaml"
+        single.write_text(yaml.safe_dump({**EXPERIMENTS["partitioned"], "retrieval": {}}))
+        snakemake(base / "single", "results/runs/bm25/adi.trec", configfile=single)
+    finally:
+        logs = {name: finished(process) for name, process in started.items()}
+    return base, logs
+
+
+def test_slurm_profile_gives_the_local_results_byte_for_byte(runs):
+    base, logs = runs
+    folder = base / "two-models"
     # every job but the local rules went through sbatch: prepare_corpus, prepare, 3
     # shards, stack, the queries (encoded once for both models), and per model term
     # weights, retrieve and evaluate
-    submitted = log.count("has been submitted with SLURM jobid")
-    assert submitted == 2 + 3 + 1 + 1 + 2 * 3, log[-4000:]
-    local = _results(tmp_path / "local")
+    submitted = logs["two-models"].count("has been submitted with SLURM jobid")
+    assert submitted == 2 + 3 + 1 + 1 + 2 * 3, logs["two-models"][-4000:]
+    local = _results(folder / "local")
     assert len(local) > 20
-    assert_same_trees(_results(on_slurm), local)
+    assert_same_trees(_results(folder / "slurm"), local)
 
-    manifest = json.loads((on_slurm / "results" / "leaderboard.manifest.json").read_text())
-    reference = json.loads(
-        (tmp_path / "local" / "results" / "leaderboard.manifest.json").read_text()
-    )
+    manifest = json.loads((folder / "slurm" / "results" / "leaderboard.manifest.json").read_text())
+    reference = json.loads((folder / "local" / "results" / "leaderboard.manifest.json").read_text())
     assert "--profile" in manifest["command"]
     assert manifest["settings_sha256"] == reference["settings_sha256"]
 
 
-def test_partitioned_retrieval_on_slurm_gives_the_local_results(slurm_cluster, tmp_path):
+def test_partitioned_retrieval_on_slurm_gives_the_local_results(runs):
     """retrieval.partitions on the cluster: every partition's jobs are SLURM jobs (in
     parallel where the cluster has room), the merge gives the local run byte for byte,
     and the single-job run too."""
-    config = {
-        "datasets": {"adi": {"source": "local", "path": str(shared_path("data", "adi"))}},
-        "models": {"bm25": {"kind": "bm25"}},
-        "corpus": {"shard_size": 30},  # 82 documents: 3 shards, 3 partitions
-        "retrieval": {"partitions": 3},
-    }
-    configfile = tmp_path / "experiment.yaml"
-    configfile.write_text(yaml.safe_dump(config))
-    snakemake(tmp_path / "local", configfile=configfile)
-    single = tmp_path / "single.yaml"
-    single.write_text(yaml.safe_dump({**config, "retrieval": {"partitions": 1}}))
-    snakemake(tmp_path / "single", "results/runs/bm25/adi.trec", configfile=single)
-
-    on_slurm = tmp_path / "slurm"
-    log = run_on_slurm(on_slurm, configfile)
+    base, logs = runs
+    folder = base / "partitioned"
     # prepare_corpus, prepare, 3 shards, the vocabulary, the queries; per partition
     # statistics, postings and retrieval; the global statistics, the merge, evaluate
-    submitted = log.count("has been submitted with SLURM jobid")
-    assert submitted == 2 + 3 + 1 + 1 + 3 * 3 + 1 + 1 + 1, log[-4000:]
-    assert_same_trees(_results(on_slurm), _results(tmp_path / "local"))
+    submitted = logs["partitioned"].count("has been submitted with SLURM jobid")
+    assert submitted == 2 + 3 + 1 + 1 + 3 * 3 + 1 + 1 + 1, logs["partitioned"][-4000:]
+    assert_same_trees(_results(folder / "slurm"), _results(folder / "local"))
     run = "results/runs/bm25/adi.trec"
-    assert (on_slurm / run).read_bytes() == (tmp_path / "single" / run).read_bytes()
+    assert (folder / "slurm" / run).read_bytes() == (base / "single" / run).read_bytes()
