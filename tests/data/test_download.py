@@ -88,17 +88,18 @@ def test_an_archive_put_in_place_by_hand_is_checked_and_never_deleted(tmp_path):
     config = {"datasets": {"tiny": entry}, "models": {"bm25": {"kind": "bm25"}}}
     configfile = tmp_path / "c.yaml"
     configfile.write_text(yaml.safe_dump(config))
-    snakemake(workdir, configfile=configfile)
+    prepared = "results/data/tiny/dataset.json"  # the archive is read up to here
+    snakemake(workdir, prepared, configfile=configfile)
     assert archive.read_bytes() == placed
     assert not (workdir / "results" / "logs" / "download_beir").exists()
-    assert (workdir / "results" / "leaderboard.tsv").is_file()
+    assert (workdir / prepared).is_file()
     (log,) = (workdir / "results" / "logs" / "prepare_corpus").glob("tinybeir-*.log")
     assert f"tinybeir.zip: md5 {md5} OK" in log.read_text()
 
     # another archive under the same name: refused when the corpus is read, left in place
     wrong = _tiny_zip(tmp_path / "other" / "tinybeir.zip", TINY_DOCS[:-1])
     archive.write_bytes((tmp_path / "other" / "tinybeir.zip").read_bytes())
-    result = snakemake(workdir, configfile=configfile, check=False)
+    result = snakemake(workdir, prepared, configfile=configfile, check=False)
     assert result.returncode != 0
     text = log.read_text()
     assert f"has md5 {wrong}, not the expected {md5}" in text and "left in place" in text
