@@ -74,15 +74,8 @@ class Binary(Lexical):
     schema: ClassVar[dict[str, Any]] = lexical_schema("lucene")
 
     def weighting(self, entry: Entry) -> dict[str, Any]:
-        # tf / (tf + 0) = 1 for every matching term
-        return {
-            "kind": "bm25",
-            "k1": 0.0,
-            "b": 0.0,
-            "idf": entry["idf"],
-            "k1_plus_one": False,
-            "statistics": entry["statistics"],
-        }
+        # tf / (tf + 0) = 1 for every matching term: BM25's recipe at k1 = b = 0
+        return BM25_KIND.weighting({**entry, "k1": 0.0, "b": 0.0, "k1_plus_one": False})
 
 
 class TfIdf(Lexical):
