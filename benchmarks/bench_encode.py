@@ -4,16 +4,19 @@ transformers loop, same model, same texts, same machine.
 The plain loop is the usual recipe: batches in corpus order, padded to the longest text,
 the full (batch x length x vocabulary) logits, log(1 + relu) and the mask applied on
 them, max over tokens, then the dense rows converted to CSR on the CPU. Each
-implementation runs in its own process; vectors are compared afterwards.
+implementation runs in its own process; vectors are compared afterwards. With
+--baseline, the SpladeEncoder of another checkout runs beside this one.
 
     python benchmarks/bench_encode.py            # ../shared splade-tiny, 256 SciFact docs
     python benchmarks/bench_encode.py --docs 512 --model PATH
+    python benchmarks/bench_encode.py --baseline ../old-checkout
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -84,7 +87,7 @@ def child(impl: str, model: str, corpus: str, n: int, max_length: int, batch: in
 
     torch.set_num_threads(max(1, len(__import__("os").sched_getaffinity(0))))
     texts = load_texts(Path(corpus), n)
-    run = plain_loop if impl == "plain" else sparsebench_encoder
+    run = plain_loop if impl == "plain" else sparsebench_encoder  # baseline: via PYTHONPATH
     matrix, seconds = run(model, texts, max_length, batch)
     sp.save_npz(out + ".npz", matrix)
     Path(out).write_text(
@@ -105,6 +108,7 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=256)
     parser.add_argument("--max-length", type=int, default=256)
     parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--baseline", help="another sparsebench checkout to measure beside this")
     parser.add_argument("--child", nargs=7)
     args = parser.parse_args()
     if args.child:
@@ -113,8 +117,13 @@ def main() -> None:
         return
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for impl in ("plain", "sparsebench"):
+        for impl in ("plain", "sparsebench") + (("baseline",) if args.baseline else ()):
             out = str(Path(tmp) / impl)
+            env = dict(os.environ)
+            if impl == "baseline":  # the other checkout's sparsebench comes first
+                env["PYTHONPATH"] = os.pathsep.join(
+                    filter(None, [str(Path(args.baseline).resolve()), env.get("PYTHONPATH")])
+                )
             subprocess.run(
                 [
                     sys.executable,
@@ -129,6 +138,7 @@ def main() -> None:
                     out,
                 ],
                 check=True,
+                env=env,
             )
             results[impl] = json.loads(Path(out).read_text())
             results[impl]["matrix"] = sp.load_npz(out + ".npz")
@@ -149,12 +159,18 @@ def main() -> None:
     )
     print("| implementation | seconds | documents / s | peak RSS (MiB) |")
     print("|---|---:|---:|---:|")
-    for impl, r in (("plain transformers loop", plain), ("sparsebench SpladeEncoder", ours)):
+    rows = [("plain transformers loop", plain), ("sparsebench SpladeEncoder", ours)]
+    if args.baseline:
+        rows.append((f"baseline SpladeEncoder ({args.baseline})", results["baseline"]))
+    for impl, r in rows:
         print(
             f"| {impl} | {r['seconds']:.1f} | {r['docs'] / r['seconds']:.1f} | "
             f"{r['peak_rss_mb']:.0f} |"
         )
     print(f"\nspeed-up: {plain['seconds'] / ours['seconds']:.2f}x")
+    if args.baseline:
+        ratio = ours["seconds"] / results["baseline"]["seconds"]
+        print(f"sparsebench / baseline time: {ratio:.3f}")
 
 
 if __name__ == "__main__":

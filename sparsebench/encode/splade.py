@@ -3,8 +3,17 @@
 w_j(text) = pool over the text's tokens of log(1 + relu(logit_j)), the attention mask
 selecting the tokens (max pooling as SPLADE v2, ++ and v3; sum pooling as an option).
 
+A text's vector depends on the text alone, never on its neighbours: float sums are
+ordered by the shapes of the tensors they run over (a GEMM picks its kernel and blocking
+by the row count; softmax and attention reduce over the padded length), so every text is
+encoded in a block of exactly `batch_size` rows padded to its own length bucket (eight
+buckets an octave: lengths round up to a multiple of max(8, 2^ceil(log2 length) / 8), so
+padding adds at most 1/8). A block holds only texts of one bucket; a partial block is
+filled with copies of its first text, whose rows are dropped. The same text therefore gives the
+same bytes in any shard, batch or partition, in any order, with any thread count.
+
 Speed, with vectors unchanged:
-- texts are sorted by token length within a shard, so batches carry little padding;
+- texts are grouped by length bucket within a shard, so batches carry little padding;
 - max pooling commutes with the monotone log(1 + relu(.)), so the logits are max-pooled
   first and the transform applied to one (batch x vocabulary) row set, not to every token;
 - padding positions take a copy of their text's first token (which is in the mask), so
@@ -37,6 +46,8 @@ from sparsebench.progress import progress
 log = logging.getLogger(__name__)
 DTYPES = ("fp32", "fp16", "bf16")
 _LOGIT_BUDGET_BYTES = 32 << 20  # per (batch x length x vocabulary chunk) block
+BUCKETS_PER_OCTAVE = 8  # padded lengths: few buckets (few partial blocks), little padding
+MIN_BUCKET = 8  # tokens: padded lengths are multiples of 8 (tensor-core friendly)
 
 
 @dataclass(frozen=True)
@@ -175,6 +186,25 @@ class SpladeEncoder:
             (len(ids) for ids in encoded["input_ids"]), dtype=np.int64, count=len(texts)
         )
 
+    def padded_lengths(self, lengths: np.ndarray) -> np.ndarray:
+        """The padded length of each text: a function of its own token count only."""
+        capped = np.maximum(np.minimum(lengths, self.settings.max_length), 1)
+        octave = 2 ** np.ceil(np.log2(capped)).astype(np.int64)
+        width = np.maximum(MIN_BUCKET, octave // BUCKETS_PER_OCTAVE)
+        return np.minimum(-(-capped // width) * width, self.settings.max_length)
+
+    def blocks(self, lengths: np.ndarray) -> list[tuple[np.ndarray, int]]:
+        """(text positions, padded length) of each block: texts of one length bucket, at
+        most batch_size of them, longest buckets first."""
+        padded = self.padded_lengths(lengths)
+        order = np.argsort(-padded, kind="stable")
+        bounds = np.flatnonzero(np.diff(padded[order])) + 1
+        return [
+            (group[start : start + self.batch_size], int(padded[group[0]]))
+            for group in np.split(order, bounds)
+            for start in range(0, len(group), self.batch_size)
+        ]
+
     def encode(self, texts: Sequence[str]) -> LabelledCSR:
         """Sparse vectors of `texts`, rows in input order; empty texts give empty rows."""
         import torch
@@ -184,23 +214,22 @@ class SpladeEncoder:
         nonempty = np.array([bool(t.strip()) for t in texts], dtype=bool)
         rows, cols, vals = [], [], []
         if nonempty.any():
-            order = np.nonzero(nonempty)[0]
-            lengths = self._lengths([texts[i] for i in order])
+            positions = np.nonzero(nonempty)[0]
+            lengths = self._lengths([texts[i] for i in positions])
             too_long = int((lengths > self.settings.max_length).sum())
             self.truncated += too_long
             if too_long:
                 log.info(
                     "%d of %d texts exceed max_length %d tokens and are truncated",
                     too_long,
-                    len(order),
+                    len(positions),
                     self.settings.max_length,
                 )
-            order = order[np.argsort(-np.minimum(lengths, self.settings.max_length), kind="stable")]
-            with torch.inference_mode(), progress(len(order), "encoding texts") as bar:
-                for start in range(0, len(order), self.batch_size):
-                    batch = order[start : start + self.batch_size]
+            with torch.inference_mode(), progress(len(positions), "encoding texts") as bar:
+                for members, padded in self.blocks(lengths):
+                    batch = positions[members]
                     bar.update(len(batch))
-                    weights = self._encode_batch([texts[i] for i in batch])
+                    weights = self._encode_batch([texts[i] for i in batch], padded)
                     row, col = torch.nonzero(weights, as_tuple=True)
                     values = weights[row, col]
                     rows.append(batch[row.cpu().numpy()])
@@ -223,19 +252,22 @@ class SpladeEncoder:
         matrix = prune_rows(matrix, self.settings.top_k, self.settings.threshold)
         return LabelledCSR(matrix, self.terms)
 
-    def _encode_batch(self, texts: list[str]):
-        """(batch x vocabulary) weights on the device, pooled, special tokens zeroed."""
+    def _encode_batch(self, texts: list[str], padded: int):
+        """(len(texts) x vocabulary) weights on the device, pooled, special tokens zeroed,
+        computed in a block of exactly batch_size rows of `padded` tokens."""
         import torch
 
         encoded = self.tokenizer(
             texts,
-            padding=True,
+            padding="max_length",
             truncation=True,
-            max_length=self.settings.max_length,
+            max_length=padded,
             return_tensors="pt",
         )
-        input_ids = encoded["input_ids"].to(self.device)
-        mask = encoded["attention_mask"].to(self.device)
+        fill = torch.zeros(self.batch_size, dtype=torch.long)
+        fill[: len(texts)] = torch.arange(len(texts))
+        input_ids = encoded["input_ids"][fill].to(self.device)
+        mask = encoded["attention_mask"][fill].to(self.device)
         autocast = torch.autocast(
             device_type="cuda",
             dtype=self.dtype,
@@ -243,7 +275,7 @@ class SpladeEncoder:
         )
         with autocast:
             pooled = self._pooled_activation(input_ids, mask)
-        weights = pooled.float()
+        weights = pooled[: len(texts)].float()
         if len(self.special_ids):
             weights[:, self.special_ids] = 0.0
         return weights

@@ -186,3 +186,75 @@ def test_inference_free_query_side(tiny_model, tmp_path):
     (tmp_path / "idf.json").write_text(json.dumps({"moon": 2.5, "tides": 0.5}))
     idf = load_idf_json(str(tmp_path), encoded.terms)
     assert idf[terms.index("moon")] == 2.5 and idf[terms.index("the")] == 0.0
+
+
+def _cranfield_texts(n: int) -> list[str]:
+    with open(shared_path("data", "cranfield", "corpus.jsonl"), encoding="utf-8") as handle:
+        docs = [json.loads(line) for line, _ in zip(handle, range(n), strict=False)]
+    return [f"{d.get('title', '')} {d['text']}".strip() for d in docs]
+
+
+def test_a_vector_does_not_depend_on_its_neighbours():
+    """The same bytes whatever batch, order or thread count a text is encoded in."""
+    texts = _cranfield_texts(60)
+    encoder = SpladeEncoder(
+        SpladeSettings(
+            model=str(shared_path("models", "splade-tiny")), max_length=128, batch_size=8
+        )
+    )
+    together = encoder.encode(texts).matrix
+    assert together.nnz > 0
+    reversed_order = encoder.encode(texts[::-1]).matrix[::-1]
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        in_sevens = [encoder.encode(texts[i : i + 7]).matrix for i in range(0, len(texts), 7)]
+        alone = [encoder.encode([text]).matrix for text in texts[:12]]
+    finally:
+        torch.set_num_threads(threads)
+    import scipy.sparse as sp
+
+    for other in (reversed_order, sp.vstack(in_sevens), sp.vstack(alone)):
+        other = other.tocsr()
+        rows = other.shape[0]
+        np.testing.assert_array_equal(other.indptr, together[:rows].indptr)
+        np.testing.assert_array_equal(other.indices, together[:rows].indices)
+        np.testing.assert_array_equal(other.data, together[:rows].data)  # bytes, not close
+
+
+def test_blocks_hold_one_length_bucket_and_at_most_a_batch():
+    encoder = SpladeEncoder(
+        SpladeSettings(model=str(shared_path("models", "splade-tiny")), max_length=20, batch_size=2)
+    )
+    assert encoder.padded_lengths(np.array([1, 8, 9, 65, 129, 250, 300])).tolist() == [
+        8, 8, 16, 20, 20, 20, 20
+    ]
+    encoder.settings = SpladeSettings(model=encoder.settings.model, max_length=512, batch_size=2)
+    assert encoder.padded_lengths(np.array([65, 129, 250, 300, 1000])).tolist() == [
+        80, 160, 256, 320, 512
+    ]
+    lengths = np.array([3, 8, 9, 30, 16, 5, 21])
+    encoder.settings = SpladeSettings(model=encoder.settings.model, max_length=20, batch_size=2)
+    blocks = encoder.blocks(lengths)
+    assert [(members.tolist(), padded) for members, padded in blocks] == [
+        ([3, 6], 20),
+        ([2, 4], 16),
+        ([0, 1], 8),
+        ([5], 8),
+    ]
+
+
+@pytest.mark.slow
+def test_splade_runs_do_not_depend_on_the_shard_size(tmp_path):
+    """Shards of 1, 7, 500 and the default documents write the same run file, byte for byte
+    (partitioned retrieval encodes in smaller shards than a single job)."""
+    from conftest import run_stages
+    from samefiles import assert_same_files
+
+    model = {"kind": "splade", "model": str(shared_path("models", "splade-tiny")), "batch_size": 8}
+    runs = {
+        size: run_stages(shared_path("data", "adi"), tmp_path / str(size), model, size).run
+        for size in (100_000, 500, 7, 1)
+    }
+    for size in (500, 7, 1):
+        assert_same_files(runs[size], runs[100_000])
