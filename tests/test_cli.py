@@ -126,3 +126,12 @@ def test_check_config(capsys, tmp_path):
     config.write_text(datasets + "models: {m: {kind: x}}\n")
     assert main(["check-config", str(config)]) == 1
     assert "unknown model kind 'x'" in capsys.readouterr().err
+
+
+def test_check_config_names_file_and_line_of_broken_yaml(tmp_path, capsys):
+    config = tmp_path / "c.yaml"
+    config.write_text("datasets:\n  d: {source: builtin, name: minibeir\nmodels: {}\n")
+    assert main(["check-config", str(config)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"sparsebench check-config: error: {config}:3: not valid YAML: ")
+    assert len(err.strip().splitlines()) == 1

@@ -9,18 +9,18 @@ What each rule depends on is derived from the validated config by the plan
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from sparsebench.data.checks import dataset_problems
 from sparsebench.errors import ConfigError
 from sparsebench.kinds.registry import KINDS, configurable_kinds, schema_clauses
+from sparsebench.workflow.yamlfile import parse_yaml, read_yaml
 
 # Settings that change how fast results come, never a byte of them: no rerun follows
 # them, and the experiment's digest leaves them out.
@@ -38,7 +38,7 @@ def load_schema() -> dict[str, Any]:
     """The JSON schema of config.yaml, shipped inside the package, with each model kind's
     clause from the registry."""
     text = resources.files("sparsebench").joinpath("schemas/config.schema.yaml").read_text()
-    schema = yaml.safe_load(text)
+    schema = parse_yaml(text, "sparsebench/schemas/config.schema.yaml")
     schema["$defs"]["model"]["allOf"] = schema_clauses()
     return schema
 
@@ -276,12 +276,30 @@ def _expand_groups(datasets: dict[str, Any]) -> dict[str, Any]:
     return expanded
 
 
-def load_config_file(path: str) -> dict[str, Any]:
+def load_config_file(path: str | Path) -> dict[str, Any]:
     """Read and validate a YAML config file (for the library and command-line use);
     relative paths in it are relative to the file."""
-    with open(path, encoding="utf-8") as handle:
-        raw = yaml.safe_load(handle) or {}
-    return validate_config(resolve_relative_paths(raw, Path(path).resolve().parent))
+    return config_from_files(read_yaml(path), [path])
+
+
+def config_from_files(config: Mapping[str, Any], files: Sequence[str | Path]) -> dict[str, Any]:
+    """Validate `config` (Snakemake's: the files merged, then --config), each dataset's and
+    model's relative paths resolved against the folder of the last file that defines it,
+    as a user reading that file expects, whatever folder Snakemake runs in. Each file is
+    read again here to see which entries it defines, refusing a key written twice (which
+    Snakemake's own reading lets pass, the last one winning)."""
+    base_of: dict[str, Path] = {}
+    for file in files:
+        defined = read_yaml(file)
+        if not isinstance(defined, Mapping):
+            raise ConfigError(f"{file}: the configuration must be a mapping")
+        for name in [*(defined.get("datasets") or {}), *(defined.get("models") or {})]:
+            base_of[name] = Path(file).resolve().parent
+    resolved = dict(config)
+    for base in dict.fromkeys(base_of.values()):
+        names = {name for name, where in base_of.items() if where == base}
+        resolved = resolve_relative_paths(resolved, base, names=names)
+    return validate_config(resolved)
 
 
 # Keys holding local paths, per dataset source (hub sources: only when the path exists).

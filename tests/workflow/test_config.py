@@ -204,3 +204,50 @@ def test_the_workflow_reads_relative_paths_against_the_config_file(tmp_path):
     result = snakemake(tmp_path / "work", "-n", configfile=configfile, check=False)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "prepare" in result.stdout
+
+
+# --- nothing silently wrong: duplicate keys, name clashes, paths, early checks ----------
+
+
+def _write(path, text: str):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_a_key_written_twice_is_refused_with_file_line_and_key(tmp_path):
+    """PyYAML keeps the last of two equal keys without a word: the first model vanishes."""
+    configfile = _write(
+        tmp_path / "c.yaml",
+        "datasets:\n"
+        "  d: {source: builtin, name: minibeir}\n"
+        "models:\n"
+        "  bm25: {kind: bm25, k1: 0.9}\n"
+        "  bm25: {kind: bm25, k1: 1.2}\n",
+    )
+    expected = rf"{configfile}:5: the key 'bm25' is written twice.*line 4"
+    with pytest.raises(ConfigError, match=expected):
+        load_config_file(configfile)
+
+
+def test_presets_and_the_schema_have_no_key_written_twice():
+    from sparsebench.workflow.config import load_schema
+    from sparsebench.workflow.yamlfile import read_yaml
+
+    assert load_schema()["properties"]
+    for path in [REPO / "config.yaml", *(REPO / "workflow" / "presets").glob("*.yaml")]:
+        assert read_yaml(path)
+
+
+def test_the_workflow_refuses_a_key_written_twice(tmp_path):
+    from snakemake_runs import snakemake
+
+    configfile = _write(
+        tmp_path / "c.yaml",
+        "datasets:\n  d: {source: builtin, name: minibeir}\n"
+        "models:\n  bm25: {kind: bm25}\n"
+        "retrieval:\n  k: 10\n  k: 100\n",
+    )
+    result = snakemake(tmp_path / "work", "-n", configfile=configfile, check=False)
+    assert result.returncode != 0
+    assert f"{configfile}:7: the key 'k' is written twice" in result.stdout + result.stderr
