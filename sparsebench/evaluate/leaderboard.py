@@ -14,6 +14,15 @@ import pandas as pd
 
 from sparsebench.fileio import atomic_path, read_json, write_text
 
+# Columns of leaderboard.tsv besides the datasets (and their `sig:{dataset}` marks): a
+# dataset of one of these names would be lost among them (workflow.names refuses it).
+INDEX = "model"
+AVERAGE = "average"
+TUNING = "tuning"
+PARTIAL = "partial"
+OWN_COLUMNS = (INDEX, AVERAGE, TUNING, PARTIAL)
+MARK_PREFIX = "sig:"
+
 
 def collect_metrics(entries: Sequence[tuple[str, str, str | Path]]) -> pd.DataFrame:
     """Long table (model, dataset, metric, value) from (model, dataset, metrics.json)."""
@@ -52,8 +61,8 @@ def leaderboard_table(
             members = [d for d in datasets if groups.get(d) == group]
             columns[group] = wide[members].mean(axis=1, skipna=False)
     table = pd.DataFrame(columns, index=wide.index)
-    table["average"] = table.mean(axis=1, skipna=False)
-    table.index.name = "model"
+    table[AVERAGE] = table.mean(axis=1, skipna=False)
+    table.index.name = INDEX
     return table
 
 
@@ -80,9 +89,9 @@ def write_leaderboard(
     table = leaderboard_table(long, metric, models, datasets, groups)
     with_marks = table.copy()
     for dataset in (d for d in datasets if d in table.columns):
-        with_marks[f"sig:{dataset}"] = [marks.get((m, dataset), "") for m in table.index]
+        with_marks[f"{MARK_PREFIX}{dataset}"] = [marks.get((m, dataset), "") for m in table.index]
     if tuned:
-        with_marks["tuning"] = [tuned.get(m, "") for m in table.index]
+        with_marks[TUNING] = [tuned.get(m, "") for m in table.index]
     with atomic_path(out_tsv) as tmp:
         with_marks.to_csv(tmp, sep="\t", float_format="%.6f", lineterminator="\n")
     ordered = long.sort_values(["model", "dataset", "metric"], kind="stable")
@@ -103,7 +112,7 @@ def markdown(
     sections: Sequence[str] = (),
 ) -> str:
     marks = marks or {}
-    header = ["model", *table.columns]
+    header = [INDEX, *table.columns]
     lines = [
         f"# Leaderboard: {metric}",
         "",

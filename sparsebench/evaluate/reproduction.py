@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from sparsebench.errors import DataError
+from sparsebench.evaluate import leaderboard
 
 BUILTIN = ("beir", "miracl", "msmarco")
 ALIASES = {"beir-ndcg10": ("beir", "nDCG@10")}  # the single-metric table of earlier versions
@@ -160,7 +161,11 @@ def markdown(result: pd.DataFrame, ok: float, okish: float) -> str:
 
 def measured_from_leaderboard(board: pd.DataFrame, metric: str) -> pd.DataFrame:
     """A wide leaderboard (rows models, columns datasets) as long measured figures."""
-    columns = [c for c in board.columns if c != "average" and not str(c).startswith("sig:")]
+    columns = [
+        c
+        for c in board.columns
+        if c not in leaderboard.OWN_COLUMNS and not str(c).startswith(leaderboard.MARK_PREFIX)
+    ]
     long = board[columns].reset_index().melt(id_vars=board.index.name or "index")
     long.columns = ["model", "dataset", "value"]
     long["metric"] = metric

@@ -20,6 +20,7 @@ import jsonschema
 from sparsebench.data.checks import dataset_problems
 from sparsebench.errors import ConfigError
 from sparsebench.kinds.registry import KINDS, configurable_kinds, schema_clauses
+from sparsebench.workflow.names import UniqueNames, name_problems
 from sparsebench.workflow.yamlfile import parse_yaml, read_yaml
 
 # Settings that change how fast results come, never a byte of them: no rerun follows
@@ -90,7 +91,8 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     resolved["datasets"] = _expand_groups(resolved["datasets"])
     for name, dataset in resolved["datasets"].items():
         _resolve_dataset(name, dataset)
-    problems = dataset_problems(resolved["datasets"])
+    problems = name_problems(resolved["datasets"], resolved["models"])
+    problems += dataset_problems(resolved["datasets"])
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
     problems = [
@@ -114,21 +116,22 @@ def _take_sweeps(config: dict[str, Any]) -> dict[str, Any]:
     models = config.get("models")
     if not isinstance(models, Mapping):
         return {}
-    expanded: dict[str, Any] = {}
+    expanded = UniqueNames("models")
     sweeps: dict[str, Any] = {}
     metric = (config.get("evaluation") or {}).get("primary_metric")
     for name, entry in models.items():
         found = expand_sweep(name, entry, metric) if isinstance(entry, Mapping) else None
         if found is None:
-            expanded[name] = entry
+            expanded.add(name, entry, f"the model {name}")
             continue
         sweep, variants = found
         clash = set(variants) & set(models)
         if clash:
             raise ConfigError(f"config.models: {sorted(clash)} clash with variants of {name}")
         sweeps[name] = sweep
-        expanded.update(variants)
-    config["models"] = expanded
+        for variant, variant_entry in variants.items():
+            expanded.add(variant, variant_entry, f"a variant of {name}")
+    config["models"] = dict(expanded)
     return sweeps
 
 
@@ -260,20 +263,17 @@ def _resolve_dataset(name: str, dataset: dict[str, Any]) -> None:
 def _expand_groups(datasets: dict[str, Any]) -> dict[str, Any]:
     """cqadupstack becomes its 12 forums, each evaluated on its own and averaged into one
     leaderboard column (as BEIR reports it)."""
-    expanded: dict[str, Any] = {}
+    expanded = UniqueNames("datasets")
     for name, entry in datasets.items():
         beir_name = entry.get("name", name) if isinstance(entry, dict) else None
         if entry.get("source") == "beir" and beir_name == "cqadupstack" and "subset" not in entry:
             for forum in CQADUPSTACK_FORUMS:
-                expanded[f"{name}-{forum}"] = {
-                    **entry,
-                    "name": "cqadupstack",
-                    "subset": forum,
-                    "group": name,
-                }
+                forum_entry = {**entry, "name": "cqadupstack", "subset": forum, "group": name}
+                origin = f"the cqadupstack forum {forum} of {name}"
+                expanded.add(f"{name}-{forum}", forum_entry, origin)
         else:
-            expanded[name] = entry
-    return expanded
+            expanded.add(name, entry, f"the dataset {name}")
+    return dict(expanded)
 
 
 def load_config_file(path: str | Path) -> dict[str, Any]:

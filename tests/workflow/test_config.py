@@ -251,3 +251,49 @@ def test_the_workflow_refuses_a_key_written_twice(tmp_path):
     result = snakemake(tmp_path / "work", "-n", configfile=configfile, check=False)
     assert result.returncode != 0
     assert f"{configfile}:7: the key 'k' is written twice" in result.stdout + result.stderr
+
+
+MINI = {"source": "builtin", "name": "minibeir"}
+
+
+@pytest.mark.parametrize("name", ["average", "tuning", "model"])
+def test_a_dataset_named_like_a_leaderboard_column_is_refused(name):
+    """A dataset `average` vanished from the leaderboard: the average column replaced it."""
+    with pytest.raises(ConfigError, match=rf"config.datasets.{name}: the leaderboard has a column"):
+        validate_config({**MINIMAL, "datasets": {name: MINI}})
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_dataset_named_like_a_cqadupstack_forum_is_refused(first):
+    """`cqadupstack-android` and the forum of that name that cqadupstack expands into
+    replaced each other, whichever came last."""
+    mine = {"source": "beir", "name": "cqadupstack", "subset": "android", "split": "test"}
+    entries = [("cqadupstack-android", mine), ("cqadupstack", {"source": "beir"})]
+    datasets = dict(entries if first else entries[::-1])
+    expected = (
+        r"config.datasets.cqadupstack-android: .*the cqadupstack forum android of cqadupstack"
+        r".*same name"
+    )
+    with pytest.raises(ConfigError, match=expected):
+        validate_config({**MINIMAL, "datasets": datasets})
+
+
+def test_a_group_named_like_a_dataset_is_refused():
+    datasets = {"a": {**MINI, "group": "b"}, "b": MINI}
+    with pytest.raises(ConfigError, match=r"config.datasets.b: its leaderboard column 'b' is also"):
+        validate_config({**MINIMAL, "datasets": datasets})
+
+
+def test_names_that_differ_only_in_case_are_refused():
+    """results/eval/BM25 and results/eval/bm25 are one folder on macOS and Windows."""
+    with pytest.raises(ConfigError, match=r"config.models.bm25: differs from 'BM25' only in case"):
+        validate_config({**MINIMAL, "models": {"BM25": {"kind": "bm25"}, "bm25": {"kind": "bm25"}}})
+
+
+def test_variants_of_two_sweeps_with_the_same_name_are_refused():
+    models = {
+        "a": {"kind": "bm25", "k1": {"grid": [0.9]}, "b": {"grid": [0.4]}},
+        "a+k1_0.9": {"kind": "bm25", "b": {"grid": [0.4]}},
+    }
+    with pytest.raises(ConfigError, match=r"a variant of a\+k1_0.9 and a variant of a have"):
+        validate_config({**MINIMAL, "models": models})
