@@ -299,6 +299,9 @@ def leaderboard(
         },
     )
     groups = {d: e["group"] for d, e in experiment["datasets"].items() if e.get("group")}
+    subsampled = {
+        d: read_json(c).get("subsample") for d, c in zip(datasets, corpus_infos, strict=True)
+    }
     section = experiment["reproduction"]
     checks = reproduction.check(
         long,
@@ -307,6 +310,7 @@ def leaderboard(
         reproduction_targets(experiment),
         section["ok"],
         section["okish"],
+        subsampled=[d for d, sample in subsampled.items() if sample],
     )
     with atomic_path(outputs["reproduction"]) as tmp:
         checks.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.6f")
@@ -314,9 +318,6 @@ def leaderboard(
     partial = coverage.partial_pairs(pairs, manifests) if manifests is not None else {}
     for line in coverage.notes(partial, experiment["evaluation"]["query_set"]):
         notes += f"\n\n{line}"
-    subsampled = {
-        d: read_json(c).get("subsample") for d, c in zip(datasets, corpus_infos, strict=True)
-    }
     for dataset, sample in subsampled.items():
         if sample:
             notes += (
