@@ -9,6 +9,7 @@ What each rule depends on is derived from the validated config by the plan
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from importlib import resources
@@ -19,6 +20,7 @@ import jsonschema
 
 from sparsebench.data.checks import dataset_problems
 from sparsebench.errors import ConfigError
+from sparsebench.kinds.base import is_local_path
 from sparsebench.kinds.registry import KINDS, configurable_kinds, schema_clauses
 from sparsebench.workflow.names import UniqueNames, name_problems
 from sparsebench.workflow.yamlfile import parse_yaml, read_yaml
@@ -282,6 +284,12 @@ def load_config_file(path: str | Path) -> dict[str, Any]:
     return config_from_files(read_yaml(path), [path])
 
 
+def config_folders(files: Sequence[str | Path]) -> list[str]:
+    """The folders of the config files: where the module of a custom encoder
+    (`kind: python`) is looked for first, as a relative path in them would be."""
+    return list(dict.fromkeys(str(Path(f).resolve().parent) for f in files))
+
+
 def config_from_files(config: Mapping[str, Any], files: Sequence[str | Path]) -> dict[str, Any]:
     """Validate `config` (Snakemake's: the files merged, then --config), each dataset's and
     model's relative paths resolved against the folder of the last file that defines it,
@@ -311,35 +319,45 @@ _PATH_KEYS = {
 }
 
 
-def _resolved(value: Any, base: Path, must_exist: bool) -> Any:
-    if not isinstance(value, str) or not value or value.startswith(("~", "/")):
+def _resolved(value: Any, base: Path, hub: bool) -> Any:
+    """`value` made absolute against `base` if it is a relative local path; URLs, absolute
+    and home paths are left alone, and so (when `hub`) are hub ids: values not written as
+    a path (kinds.base.is_local_path) that name nothing under `base`."""
+    if not isinstance(value, str) or not value or "://" in value:
         return value
-    if "://" in value or Path(value).is_absolute():
+    if value.startswith("~") or Path(value).is_absolute():
         return value
     candidate = base / value
-    if must_exist and not candidate.exists():
-        return value  # a hub id (miracl/miracl), a repo:path, not a local path
-    return str(candidate)
+    if hub and not is_local_path(value) and not candidate.exists():
+        return value  # a hub id (miracl/miracl, naver/splade-v3), a repo:path
+    return os.path.normpath(candidate)
+
+
+def _path_keys(section: str, entry: Mapping[str, Any]) -> list[tuple[str, bool]]:
+    """(key, may be a hub id) of the entry's keys that hold paths."""
+    if section == "datasets":
+        hub = entry.get("source") in ("miracl", "mmarco")
+        return [(key, hub) for key in _PATH_KEYS.get(entry.get("source"), ())]
+    kind = KINDS.get(entry.get("kind"))
+    if kind is None:
+        return []
+    return [(k, False) for k in kind.path_keys] + [(k, True) for k in kind.path_or_hub_keys]
 
 
 def resolve_relative_paths(config: Mapping[str, Any], base: Path, names=None) -> dict[str, Any]:
-    """A copy of a raw config whose relative dataset and run paths are made absolute
-    against `base` (the folder of the config file that names them), as a user reading
-    the file expects, whatever folder Snakemake runs in. `names`: only these datasets
-    and models (those a given file defines)."""
+    """A copy of a raw config whose relative paths (datasets' files and folders, run
+    files, model folders) are made absolute against `base` (the folder of the config file
+    that names them), as a user reading the file expects, whatever folder Snakemake runs
+    in. `names`: only these datasets and models (those a given file defines)."""
     resolved = copy.deepcopy(dict(config))
-    for section, keys_of in (
-        ("datasets", lambda e: _PATH_KEYS.get(e.get("source"), ())),
-        ("models", lambda e: ("path",) if e.get("kind") == "run" else ()),
-    ):
+    for section in ("datasets", "models"):
         entries = resolved.get(section)
         if not isinstance(entries, Mapping):
             continue
         for name, entry in entries.items():
             if not isinstance(entry, dict) or (names is not None and name not in names):
                 continue
-            hub = entry.get("source") in ("miracl", "mmarco")
-            for key in keys_of(entry):
+            for key, hub in _path_keys(section, entry):
                 if key in entry:
-                    entry[key] = _resolved(entry[key], base, must_exist=hub)
+                    entry[key] = _resolved(entry[key], base, hub)
     return resolved

@@ -297,3 +297,111 @@ def test_variants_of_two_sweeps_with_the_same_name_are_refused():
     }
     with pytest.raises(ConfigError, match=r"a variant of a\+k1_0.9 and a variant of a have"):
         validate_config({**MINIMAL, "models": models})
+
+
+def test_model_folders_are_relative_to_the_config_file_and_hub_ids_stay(tmp_path):
+    """The README's `model: ../shared/models/splade-tiny` meant the working directory,
+    so it failed under `snakemake --directory`, and only at the encode job."""
+    from sparsebench.workflow.config import resolve_relative_paths
+
+    base = tmp_path / "exp"
+    (base / "models" / "mine").mkdir(parents=True)
+    (tmp_path / "shared" / "tiny").mkdir(parents=True)
+    raw = {
+        "models": {
+            "rel": {"kind": "splade", "model": "../shared/tiny"},
+            "bare": {"kind": "splade", "model": "models/mine"},
+            "hub": {
+                "kind": "splade",
+                "doc_model": "naver/efficient",
+                "query_model": "./models/mine",
+            },
+            "home": {"kind": "splade", "model": "~/m"},
+        }
+    }
+    models = resolve_relative_paths(raw, base)["models"]
+    assert models["rel"]["model"] == str(tmp_path / "shared" / "tiny")
+    assert models["bare"]["model"] == str(base / "models" / "mine")
+    assert models["hub"]["doc_model"] == "naver/efficient"  # no such folder: a hub id
+    assert models["hub"]["query_model"] == str(base / "models" / "mine")
+    assert models["home"]["model"] == "~/m"
+
+
+def test_a_model_folder_is_an_input_of_its_encoding_wherever_snakemake_runs(tmp_path):
+    from sparsebench.workflow.config import config_from_files
+
+    folder = tmp_path / "exp" / "models" / "tiny"
+    _write(folder / "config.json", "{}")
+    configfile = _write(
+        tmp_path / "exp" / "c.yaml",
+        "datasets: {d: {source: builtin, name: minibeir}}\n"
+        "models: {s: {kind: splade, model: ./models/tiny}}\n",
+    )
+    plan = Plan(config_from_files(load_config_file(configfile), [configfile]))
+    (encoding,) = plan.encodings.values()
+    assert encoding.settings["model"] == str(folder)
+    assert encoding.model_files == (str(folder / "config.json"),)
+
+
+@pytest.mark.parametrize("key", ["model", "doc_model", "query_model"])
+def test_a_missing_local_model_folder_is_seen_when_the_config_is_read(tmp_path, key):
+    entry = {"kind": "splade", "model": "naver/splade-v3", key: "./models/nope"}
+    configfile = _write(
+        tmp_path / "c.yaml",
+        yaml.safe_dump({"datasets": {"d": MINI}, "models": {"s": entry}}),
+    )
+    expected = rf"config.models.s: no model folder {tmp_path / 'models' / 'nope'} \(a local path"
+    with pytest.raises(ConfigError, match=expected):
+        load_config_file(configfile)
+
+
+def test_more_folds_than_judged_queries_is_refused_before_the_variants_run():
+    """Cross-validation over 4 judged queries cannot make 5 folds: refused once prepare
+    has counted them (the tune rule's inputs), not by the tune job after every variant."""
+    from sparsebench.tune.sweeps import uses_training_split
+
+    sweep = {"method": "auto", "folds": 5}
+    info = {"name": "d", "n_judged_queries": 4}
+    with pytest.raises(ConfigError, match="tune.folds: 5 folds, but dataset d has 4 judged"):
+        uses_training_split(sweep, info)
+    assert uses_training_split(sweep, {**info, "tuning_split": "train"})  # folds unused
+    assert not uses_training_split({**sweep, "folds": 4}, info)
+
+
+def test_more_partitions_than_shards_is_refused():
+    """Today 4 partitions of a 1-shard corpus quietly run as 1."""
+    config = validate_config(
+        {**MINIMAL, "retrieval": {"partitions": 4}, "corpus": {"shard_size": 20}}
+    )
+    plan = Plan(config)
+    corpus = plan.corpus("d").name
+    assert (
+        len(
+            Plan(validate_config({**config, "retrieval": {"partitions": 3}})).partition_groups(
+                corpus, 48
+            )
+        )
+        == 3
+    )
+    expected = r"config.retrieval.partitions: 4 partitions, but the corpus .* makes 3 shard\(s\)"
+    with pytest.raises(ConfigError, match=expected):
+        plan.partition_groups(corpus, 48)
+
+
+def test_the_workflow_refuses_more_partitions_than_shards_before_a_partition_job(tmp_path):
+    from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
+    from snakemake_runs import snakemake
+
+    write_collection(tmp_path / "exp" / "col", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
+    configfile = _write(
+        tmp_path / "exp" / "c.yaml",
+        "datasets: {col: {source: local, path: col}}\n"
+        "models: {bm25: {kind: bm25}}\nretrieval: {partitions: 2}\n",
+    )
+    work = tmp_path / "work"
+    result = snakemake(work, "results/runs/bm25/col.trec", configfile=configfile, check=False)
+    assert result.returncode != 0
+    assert (
+        "config.retrieval.partitions: 2 partitions, but the corpus" in result.stdout + result.stderr
+    )
+    assert not (work / "results" / "models").exists()
