@@ -383,7 +383,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(output if output.endswith("\n") else output + "\n")
         sys.stdout.flush()
     except OSError as exc:  # stdout redirected to a full disk
-        print(f"sparsebench {args.command}: error: {describe_os_error(exc)}", file=sys.stderr)
+        where = f"standard output: {describe_os_error(exc)}"
+        print(f"sparsebench {args.command}: error: {where}", file=sys.stderr)
         return 1
     return status
 

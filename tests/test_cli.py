@@ -151,7 +151,8 @@ def test_a_full_disk_is_one_line_naming_the_file(tmp_path, monkeypatch, capsys):
     )
     monkeypatch.setattr("sys.stdout", FullDisk())
     assert main(["check-config", str(config)]) == 1
-    assert capsys.readouterr().err == "sparsebench check-config: error: No space left on device\n"
+    expected = "sparsebench check-config: error: standard output: No space left on device\n"
+    assert capsys.readouterr().err == expected
 
 
 def test_a_job_on_a_full_disk_fails_with_one_line_naming_the_output(tmp_path, capsys):
