@@ -21,13 +21,7 @@ from snakemake.utils import min_version
 # Plan with the library the jobs run (PYTHONPATH below): the one beside this Snakefile.
 sys.path.insert(0, workflow.basedir)
 
-import yaml
-
-from sparsebench.workflow.config import (
-    experiment_settings,
-    resolve_relative_paths,
-    validate_config,
-)
+from sparsebench.workflow.config import config_folders, config_from_files, experiment_settings
 from sparsebench.errors import ConfigError
 from sparsebench.provenance import COMMAND_VARIABLE, other_experiment
 
@@ -40,24 +34,13 @@ if not workflow.overwrite_configfiles:
     configfile: Path(workflow.basedir) / "config.yaml"
 
 
-def read_yaml(path):
-    with open(path, encoding="utf-8") as handle:
-        return yaml.safe_load(handle) or {}
-
-
-# Relative paths in a config file are relative to that file (not to --directory); an
-# entry is resolved against the last file that defines it.
-_base_of = {}
-for _file in workflow.overwrite_configfiles or [Path(workflow.basedir) / "config.yaml"]:
-    _defined = read_yaml(_file)
-    for _name in [*(_defined.get("datasets") or {}), *(_defined.get("models") or {})]:
-        _base_of[_name] = Path(_file).resolve().parent
-for _base in set(_base_of.values()):
-    _names = {name for name, base in _base_of.items() if base == _base}
-    config.update(resolve_relative_paths(config, _base, names=_names))
-
+_configfiles = workflow.overwrite_configfiles or [Path(workflow.basedir) / "config.yaml"]
+# A custom encoder's module is looked for beside the config file that names it (then in
+# the working directory), here for the plan and through PYTHONPATH (below) in the jobs.
+_module_folders = config_folders(_configfiles)
+sys.path[1:1] = [*_module_folders, os.getcwd()]
 try:
-    _validated = validate_config(config)
+    _validated = config_from_files(config, _configfiles)
 except ConfigError as error:
     raise WorkflowError(str(error)) from None
 config.clear()
@@ -71,9 +54,11 @@ if any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv):
     if _other:
         raise WorkflowError(f"cannot package the report: {_other}")
 # Jobs import the library from this checkout, installed or not (e.g. in a conda env),
-# and a custom encoder module from the working directory.
+# and a custom encoder module from the config files' folders or the working directory.
 os.environ["PYTHONPATH"] = os.pathsep.join(
-    p for p in (workflow.basedir, os.getcwd(), os.environ.get("PYTHONPATH")) if p
+    p
+    for p in (workflow.basedir, *_module_folders, os.getcwd(), os.environ.get("PYTHONPATH"))
+    if p
 )
 
 

@@ -7,7 +7,7 @@ from sparsebench.workflow.logs import stage_logging
 
 started = now()
 with stage_logging(snakemake.log[0], snakemake.rule):
-    stages.evaluate(
+    coverage = stages.evaluate(
         snakemake.input.run,
         snakemake.input.qrels,
         dict(snakemake.params.evaluation),
@@ -27,4 +27,5 @@ with stage_logging(snakemake.log[0], snakemake.rule):
         snakemake.output.metrics,
         snakemake.output.per_query,
         started,
+        coverage,
     )

@@ -18,4 +18,5 @@ with stage_logging(snakemake.log[0], "leaderboard"):
         started=started,
         significance_tsv=snakemake.input.significance,
         selections=list(snakemake.input.selections),
+        manifests=list(snakemake.input.manifests),
     )

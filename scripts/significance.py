@@ -19,4 +19,5 @@ with stage_logging(snakemake.log[0], "significance"):
         out_manifest=snakemake.output.manifest,
         started=started,
         out_intervals=snakemake.output.intervals,
+        manifests=list(snakemake.input.manifests),
     )

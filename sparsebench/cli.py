@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from sparsebench.errors import DataError, SparsebenchError
+from sparsebench.errors import DataError, SparsebenchError, describe_os_error
 from sparsebench.evaluate.measures import DEFAULT_CUTOFFS, default_metric_names, parse_metric_name
 from sparsebench.evaluate.significance import CORRECTIONS, TESTS
 
@@ -376,10 +376,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SparsebenchError as exc:
         print(f"sparsebench {args.command}: error: {exc}", file=sys.stderr)
         return 1
-    except FileNotFoundError as exc:
-        print(f"sparsebench {args.command}: error: {exc}", file=sys.stderr)
+    except OSError as exc:
+        print(f"sparsebench {args.command}: error: {describe_os_error(exc)}", file=sys.stderr)
         return 1
-    sys.stdout.write(output if output.endswith("\n") else output + "\n")
+    try:
+        sys.stdout.write(output if output.endswith("\n") else output + "\n")
+        sys.stdout.flush()
+    except OSError as exc:  # stdout redirected to a full disk
+        where = f"standard output: {describe_os_error(exc)}"
+        print(f"sparsebench {args.command}: error: {where}", file=sys.stderr)
+        return 1
     return status
 
 

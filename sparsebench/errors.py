@@ -19,3 +19,11 @@ class DataError(SparsebenchError):
 
 class DownloadError(SparsebenchError):
     """A download failed or did not match its checksum."""
+
+
+def describe_os_error(exc: OSError) -> str:
+    """An operating system's refusal (a full disk, a quota, a missing or read-only file)
+    as one line naming the file, when the error knows it, and the cause."""
+    cause = exc.strerror or str(exc)
+    files = [str(f) for f in (exc.filename, exc.filename2) if f is not None]
+    return f"{' -> '.join(files)}: {cause}" if files else cause

@@ -29,6 +29,11 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     try:
         yield temporary
         os.replace(temporary, target)
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        # a write that failed (ENOSPC: the disk is full) names no file: name the output
+        raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from exc
     finally:
         with contextlib.suppress(FileNotFoundError):
             temporary.unlink()

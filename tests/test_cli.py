@@ -126,3 +126,49 @@ def test_check_config(capsys, tmp_path):
     config.write_text(datasets + "models: {m: {kind: x}}\n")
     assert main(["check-config", str(config)]) == 1
     assert "unknown model kind 'x'" in capsys.readouterr().err
+
+
+def test_check_config_names_file_and_line_of_broken_yaml(tmp_path, capsys):
+    config = tmp_path / "c.yaml"
+    config.write_text("datasets:\n  d: {source: builtin, name: minibeir\nmodels: {}\n")
+    assert main(["check-config", str(config)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"sparsebench check-config: error: {config}:3: not valid YAML: ")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_full_disk_is_one_line_naming_the_file(tmp_path, monkeypatch, capsys):
+    import errno
+    import io
+
+    class FullDisk(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        "datasets: {d: {source: builtin, name: minibeir}}\nmodels: {b: {kind: bm25}}\n"
+    )
+    monkeypatch.setattr("sys.stdout", FullDisk())
+    assert main(["check-config", str(config)]) == 1
+    expected = "sparsebench check-config: error: standard output: No space left on device\n"
+    assert capsys.readouterr().err == expected
+
+
+def test_a_job_on_a_full_disk_fails_with_one_line_naming_the_output(tmp_path, capsys):
+    import errno
+
+    from sparsebench.fileio import atomic_path
+    from sparsebench.workflow.logs import stage_logging
+
+    out = tmp_path / "results" / "x.json"
+    with (
+        pytest.raises(SystemExit) as exited,
+        stage_logging(tmp_path / "x.log", "x"),
+        atomic_path(out),
+    ):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    assert exited.value.code == 1
+    log = (tmp_path / "x.log").read_text()
+    assert f"ERROR sparsebench.x: x failed: {out}: No space left on device\n" in log
+    assert "Traceback" not in log + capsys.readouterr().err

@@ -221,8 +221,12 @@ def markdown_report(
     datasets: Sequence[str],
     settings: SignificanceSettings,
     provenance: Sequence[str],
+    partial: Mapping[tuple[str, str], str] | None = None,
 ) -> str:
-    """significance.md: one table per dataset and metric, then the summary."""
+    """significance.md: one table per dataset and metric, then the summary. `partial`:
+    (model, dataset) -> a note on a run that misses evaluated queries, shown beside the
+    model (or baseline) in that dataset's tables and listed at the top."""
+    partial = partial or {}
     lines = [
         "# Significance report",
         "",
@@ -234,7 +238,12 @@ def markdown_report(
         f"{BETTER} / {WORSE}: significantly better / worse than the baseline by the "
         f"{settings.primary_test}.",
         "",
+        *[line for note in partial.values() for line in (note, "")],
     ]
+
+    def named(model: str, dataset: str) -> str:
+        return model + (" (PARTIAL run)" if (model, dataset) in partial else "")
+
     for dataset, metric in itertools.product(datasets, settings.metrics):
         part = table[(table["dataset"] == dataset) & (table["metric"] == metric)]
         lines += [f"## {dataset}: {metric}", ""]
@@ -263,8 +272,8 @@ def markdown_report(
             mean = aggregate(metric, values[(model, dataset)][metric].to_numpy())
             base = aggregate(metric, values[(baseline, dataset)][metric].to_numpy())
             cells = [
-                model,
-                baseline,
+                named(model, dataset),
+                named(baseline, dataset),
                 f"{mean:.4f}{mark}",
                 f"{base:.4f}",
                 f"{first.delta:+.4f} [{first.ci_low:+.4f}, {first.ci_high:+.4f}]",

@@ -14,6 +14,15 @@ import pandas as pd
 
 from sparsebench.fileio import atomic_path, read_json, write_text
 
+# Columns of leaderboard.tsv besides the datasets (and their `sig:{dataset}` marks): a
+# dataset of one of these names would be lost among them (workflow.names refuses it).
+INDEX = "model"
+AVERAGE = "average"
+TUNING = "tuning"
+PARTIAL = "partial"
+OWN_COLUMNS = (INDEX, AVERAGE, TUNING, PARTIAL)
+MARK_PREFIX = "sig:"
+
 
 def collect_metrics(entries: Sequence[tuple[str, str, str | Path]]) -> pd.DataFrame:
     """Long table (model, dataset, metric, value) from (model, dataset, metrics.json)."""
@@ -52,8 +61,8 @@ def leaderboard_table(
             members = [d for d in datasets if groups.get(d) == group]
             columns[group] = wide[members].mean(axis=1, skipna=False)
     table = pd.DataFrame(columns, index=wide.index)
-    table["average"] = table.mean(axis=1, skipna=False)
-    table.index.name = "model"
+    table[AVERAGE] = table.mean(axis=1, skipna=False)
+    table.index.name = INDEX
     return table
 
 
@@ -71,24 +80,36 @@ def write_leaderboard(
     sections: Sequence[str] = (),
     groups: Mapping[str, str] | None = None,
     tuned: Mapping[str, str] | None = None,
+    partial: Mapping[tuple[str, str], str] | None = None,
 ) -> pd.DataFrame:
     """Write the TSV (the numbers, then one `sig:{dataset}` column of markers per
-    dataset, and a `tuning` column saying how tuned models were tuned, when there are
-    some), the long metrics TSV and the markdown version."""
+    dataset, a `tuning` column saying how tuned models were tuned, when there are some,
+    and a `partial` column naming the cells whose run misses queries, when there are
+    some), the long metrics TSV and the markdown version (those cells say so too).
+    `partial`: (model, column) -> how many queries of how many the run covers."""
     marks = marks or {}
     tuned = tuned or {}
+    partial = partial or {}
     table = leaderboard_table(long, metric, models, datasets, groups)
     with_marks = table.copy()
     for dataset in (d for d in datasets if d in table.columns):
-        with_marks[f"sig:{dataset}"] = [marks.get((m, dataset), "") for m in table.index]
+        with_marks[f"{MARK_PREFIX}{dataset}"] = [marks.get((m, dataset), "") for m in table.index]
     if tuned:
-        with_marks["tuning"] = [tuned.get(m, "") for m in table.index]
+        with_marks[TUNING] = [tuned.get(m, "") for m in table.index]
+    if partial:
+        with_marks[PARTIAL] = [
+            "; ".join(f"{c}: {partial[(m, c)]}" for c in table.columns if (m, c) in partial)
+            for m in table.index
+        ]
     with atomic_path(out_tsv) as tmp:
         with_marks.to_csv(tmp, sep="\t", float_format="%.6f", lineterminator="\n")
     ordered = long.sort_values(["model", "dataset", "metric"], kind="stable")
     with atomic_path(out_long) as tmp:
         ordered.to_csv(tmp, sep="\t", index=False, float_format="%.6f", lineterminator="\n")
     labelled = table.rename(index={m: f"{m} (tuned)" for m in tuned})
+    partial_marks = {cell: f" (partial: {text})" for cell, text in partial.items()}
+    partial_marks.update({(m, AVERAGE): " (counts a partial run)" for m, _ in partial})
+    marks = {c: marks.get(c, "") + partial_marks.get(c, "") for c in {*marks, *partial_marks}}
     marks = {(f"{m} (tuned)" if m in tuned else m, d): v for (m, d), v in marks.items()}
     write_text(out_md, markdown(labelled, metric, provenance_lines, marks, notes, sections))
     return table
@@ -103,7 +124,7 @@ def markdown(
     sections: Sequence[str] = (),
 ) -> str:
     marks = marks or {}
-    header = ["model", *table.columns]
+    header = [INDEX, *table.columns]
     lines = [
         f"# Leaderboard: {metric}",
         "",

@@ -3,22 +3,25 @@
 A table of published figures is long: one row per (dataset, system, metric) with its value
 and the source it was read from. Each (model x dataset x metric) measured here that has a
 published counterpart is OK (within `ok`, default 0.0005), OKISH (within `okish`, default
-0.005) or FAIL. Built-in tables: beir (nDCG@10 and Recall@100, cqadupstack forum by forum),
-miracl (BM25 per language), msmarco (MS MARCO passage dev, TREC DL 2019 and 2020).
+0.005) or FAIL; on a subsample of the corpus, "not comparable (subsampled)". Built-in
+tables: beir (nDCG@10 and Recall@100, cqadupstack forum by forum), miracl (BM25 per
+language), msmarco (MS MARCO passage dev, TREC DL 2019 and 2020).
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 
 import pandas as pd
 
 from sparsebench.errors import DataError
+from sparsebench.evaluate import leaderboard
 
 BUILTIN = ("beir", "miracl", "msmarco")
+NOT_COMPARABLE = "not comparable (subsampled)"  # the status of a subsampled dataset's figures
 ALIASES = {"beir-ndcg10": ("beir", "nDCG@10")}  # the single-metric table of earlier versions
 COLUMNS = ["dataset", "system", "metric", "value", "source"]
 RESULT_COLUMNS = [
@@ -96,11 +99,13 @@ def check(
     datasets: Mapping[str, str],
     ok: float = 0.0005,
     okish: float = 0.005,
+    subsampled: Collection[str] = (),
 ) -> pd.DataFrame:
     """One row per measured (model, dataset, metric) that has a published figure.
 
     measured: long (model, dataset, metric, value); models: model -> expected system;
-    datasets: dataset -> expected dataset row.
+    datasets: dataset -> expected dataset row; subsampled: datasets run on a subsample of
+    their corpus, whose figures are NOT_COMPARABLE with full-corpus ones (never FAIL).
     """
     for model, system in models.items():
         if model not in set(measured["model"]):
@@ -125,6 +130,7 @@ def check(
     joined["status"] = "FAIL"
     joined.loc[size <= okish + 1e-12, "status"] = "OKISH"
     joined.loc[size <= ok + 1e-12, "status"] = "OK"
+    joined.loc[joined["dataset"].isin(list(subsampled)), "status"] = NOT_COMPARABLE
     order = {m: i for i, m in enumerate(models)}
     joined["_model"] = joined["model"].map(order)
     joined = joined.sort_values(["_model", "dataset", "metric"], kind="stable")
@@ -144,8 +150,11 @@ def markdown(result: pd.DataFrame, ok: float, okish: float) -> str:
         )
     counts = result["status"].value_counts()
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("OK", "OKISH", "FAIL"))
+    if counts.get(NOT_COMPARABLE):
+        summary += f", {counts[NOT_COMPARABLE]} {NOT_COMPARABLE}"
     lines += [
-        f"OK: within {ok}; OKISH: within {okish}; FAIL: further. {summary}.",
+        f"OK: within {ok}; OKISH: within {okish}; FAIL: further; {NOT_COMPARABLE}: measured "
+        f"on a subsample of the corpus. {summary}.",
         "",
         "| model | dataset | metric | published | measured | difference | status | source |",
         "|---|---|---|---:|---:|---:|---|---|",
@@ -160,7 +169,11 @@ def markdown(result: pd.DataFrame, ok: float, okish: float) -> str:
 
 def measured_from_leaderboard(board: pd.DataFrame, metric: str) -> pd.DataFrame:
     """A wide leaderboard (rows models, columns datasets) as long measured figures."""
-    columns = [c for c in board.columns if c != "average" and not str(c).startswith("sig:")]
+    columns = [
+        c
+        for c in board.columns
+        if c not in leaderboard.OWN_COLUMNS and not str(c).startswith(leaderboard.MARK_PREFIX)
+    ]
     long = board[columns].reset_index().melt(id_vars=board.index.name or "index")
     long.columns = ["model", "dataset", "value"]
     long["metric"] = metric

@@ -13,10 +13,11 @@ import pandas as pd
 from sparsebench import provenance
 from sparsebench.data.qrels import read_qrels
 from sparsebench.errors import DataError
-from sparsebench.evaluate import comparisons, reproduction
+from sparsebench.evaluate import comparisons, coverage, reproduction
 from sparsebench.evaluate import leaderboard as board
 from sparsebench.evaluate.comparisons import SignificanceSettings, markers, read_significance
-from sparsebench.evaluate.metrics import default_metric_names, evaluate_run
+from sparsebench.evaluate.coverage import MANIFEST_KEY, Coverage
+from sparsebench.evaluate.metrics import default_metric_names, evaluate_run, query_overlap
 from sparsebench.fileio import atomic_path, read_json, write_json, write_text
 from sparsebench.hashing import stable_hash
 from sparsebench.progress import progress
@@ -32,11 +33,12 @@ def evaluate(
     settings: dict[str, Any],
     out_metrics: str | Path,
     out_per_query: str | Path,
-) -> dict[str, float]:
-    """Per-query values (long TSV) and means (JSON, keys like "nDCG@10") of a run."""
+) -> Coverage:
+    """Per-query values (long TSV) and means (JSON, keys like "nDCG@10") of a run; returns
+    how many of the judged queries the run covers (a warning says so when not all)."""
     names = settings.get("metrics") or default_metric_names(settings["cutoffs"])
     with progress(2 + len(names), "evaluating", unit="step") as bar:
-        run = read_run(run_path)
+        run, qrels = read_run(run_path), read_qrels(qrels_path)
         bar.update()  # then ranking and judging, then one step per measure
         unsorted = misordered_queries(run)
         if unsorted:
@@ -49,7 +51,7 @@ def evaluate(
             )
         result = evaluate_run(
             run,
-            read_qrels(qrels_path),
+            qrels,
             names,
             relevance_level=settings["relevance_level"],
             query_set=settings["query_set"],
@@ -61,13 +63,21 @@ def evaluate(
     with atomic_path(out_per_query) as tmp:
         long.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.17g")
     write_json(out_metrics, result.means)
+    overlap = query_overlap(run, qrels)
+    if overlap.partial:
+        log.warning(
+            "%s: PARTIAL RUN, results for %s: %s",
+            run_path,
+            Coverage.of(overlap).describe(),
+            overlap.describe(settings["query_set"]),
+        )
     log.info(
         "evaluated %d queries (%d in the run): %s",
         result.n_evaluated,
         result.n_in_run,
         ", ".join(f"{m}={v:.4f}" for m, v in result.means.items()),
     )
-    return result.means
+    return Coverage.of(overlap)
 
 
 def evaluation_manifest(
@@ -83,9 +93,11 @@ def evaluation_manifest(
     metrics_path: str | Path,
     per_query_path: str | Path,
     started: str,
+    run_coverage: Coverage | None = None,
 ) -> None:
     """What produced a pair's metrics: the model's settings and checksums, the dataset's
-    and its corpus's, the run's, the evaluation settings and versions."""
+    and its corpus's, the run's, the evaluation settings and versions, and how many of the
+    judged queries the run covers (`run_coverage`, from evaluate)."""
     metrics = read_json(metrics_path)
     per_query = pd.read_csv(per_query_path, sep="\t", dtype={"query_id": str})
     content = provenance.manifest(
@@ -104,6 +116,7 @@ def evaluation_manifest(
             "dataset": provenance.dataset_provenance(dataset_json, corpus_json),
             "n_queries": int(per_query["query_id"].nunique()),
             "metrics": metrics,
+            **({MANIFEST_KEY: run_coverage.as_dict()} if run_coverage else {}),
         },
     )
     provenance.write_manifest(out_path, content)
@@ -156,11 +169,14 @@ def significance(
     out_manifest: str | Path | None = None,
     started: str | None = None,
     out_intervals: str | Path | None = None,
+    manifests: list[str] | None = None,
 ) -> pd.DataFrame:
     """significance.tsv (long) and significance.md from every pair's per-query values, and
     each model's scores with their 95% bootstrap intervals (intervals.tsv). `settings`:
     the significance section with its metrics; `experiment`: the settings the results
-    come from (workflow.config.experiment_settings), for the provenance."""
+    come from (workflow.config.experiment_settings), for the provenance; `manifests`:
+    every pair's evaluation manifest (in the order of `pairs`), whose query counts mark
+    the runs that miss queries."""
     tests = significance_settings(settings)
     files = _by_pair(pairs, per_query_files, "per-query")
     values = {pair: comparisons.read_per_query(path, tests.metrics) for pair, path in files.items()}
@@ -182,7 +198,13 @@ def significance(
         f"command: `{provenance.command_line()}`",
         "versions: " + ", ".join(f"{k} {v}" for k, v in provenance.package_versions().items()),
     ]
-    write_text(out_md, comparisons.markdown_report(values, table, models, datasets, tests, lines))
+    partial = coverage.partial_pairs(pairs, manifests) if manifests is not None else {}
+    query_set = experiment["evaluation"]["query_set"]
+    partial_notes = dict(zip(partial, coverage.notes(partial, query_set), strict=True))
+    report = comparisons.markdown_report(
+        values, table, models, datasets, tests, lines, partial_notes
+    )
+    write_text(out_md, report)
     if out_manifest is not None:
         provenance.write_manifest(
             out_manifest,
@@ -243,11 +265,13 @@ def leaderboard(
     started: str,
     significance_tsv: str | Path | None = None,
     selections: list[str] | None = None,
+    manifests: list[str] | None = None,
 ) -> pd.DataFrame:
     """leaderboard.tsv (+ .md, long metrics.tsv, reproduction.tsv and a manifest) of the
     primary metric; `experiment`: the settings the results come from
     (workflow.config.experiment_settings); `selections`: the selection.json of every
-    tuned (model x dataset) pair."""
+    tuned (model x dataset) pair; `manifests`: every pair's evaluation manifest (in the
+    order of `pairs`), whose query counts mark the runs that miss queries."""
     from sparsebench.kinds.registry import kind_of
 
     metric = experiment["evaluation"]["primary_metric"]
@@ -275,6 +299,9 @@ def leaderboard(
         },
     )
     groups = {d: e["group"] for d, e in experiment["datasets"].items() if e.get("group")}
+    subsampled = {
+        d: read_json(c).get("subsample") for d, c in zip(datasets, corpus_infos, strict=True)
+    }
     section = experiment["reproduction"]
     checks = reproduction.check(
         long,
@@ -283,13 +310,14 @@ def leaderboard(
         reproduction_targets(experiment),
         section["ok"],
         section["okish"],
+        subsampled=[d for d, sample in subsampled.items() if sample],
     )
     with atomic_path(outputs["reproduction"]) as tmp:
         checks.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.6f")
     notes = board.significance_note(experiment["significance"], bool(marks))
-    subsampled = {
-        d: read_json(c).get("subsample") for d, c in zip(datasets, corpus_infos, strict=True)
-    }
+    partial = coverage.partial_pairs(pairs, manifests) if manifests is not None else {}
+    for line in coverage.notes(partial, experiment["evaluation"]["query_set"]):
+        notes += f"\n\n{line}"
     for dataset, sample in subsampled.items():
         if sample:
             notes += (
@@ -326,6 +354,7 @@ def leaderboard(
         sections=extra_sections,
         groups=groups,
         tuned=tuned,
+        partial={k: c.describe() for k, c in coverage.by_column(partial, groups).items()},
     )
     provenance.write_manifest(outputs["manifest"], content)
     log.info("leaderboard (%s):\n%s", metric, table.to_string(float_format="%.4f"))

@@ -7,6 +7,7 @@ what its encoding jobs need. Nothing else in the package branches on a kind's na
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 from sparsebench.errors import ConfigError
@@ -31,6 +32,10 @@ class ModelKind:
     schema: ClassVar[dict[str, Any]]
     run_rule: ClassVar[str] = "retrieve"
     configurable: ClassVar[bool] = True  # a user writes `kind: <name>` (tuned: made by sweeps)
+    # keys of an entry that hold a local path (relative: to the config file naming it), and
+    # keys that hold a local path or a hub id (workflow.config.resolve_relative_paths)
+    path_keys: ClassVar[tuple[str, ...]] = ()
+    path_or_hub_keys: ClassVar[tuple[str, ...]] = ()
 
     @property
     def encodes(self) -> bool:
@@ -63,6 +68,16 @@ class ModelKind:
         """The model folders or hub ids the kind reads (on one side, or both)."""
         return []
 
+    def missing_folders(self, entry: Entry) -> list[str]:
+        """Problems of model sources that are local paths (see is_local_path) with no
+        folder there: seen when the config is read, not when the encoding job starts."""
+        return [
+            f"no model folder {source} (a local path, as it starts with '.', '/' or '~'; "
+            "a hub id looks like org/name)"
+            for source in self.model_sources(entry)
+            if is_local_path(source) and not Path(source).expanduser().is_dir()
+        ]
+
     def encode_threads(self, side: str) -> int:
         return 1
 
@@ -80,3 +95,10 @@ class ModelKind:
             "queries": self.encoding(entry, "queries", language),
             "weighting": self.weighting(entry),
         }
+
+
+def is_local_path(value: str) -> bool:
+    """A value written as a path ('./m', '../m', '/m', '~/m'), not a hub id ('org/name');
+    a value in neither form is a path only where it names something that exists (which
+    workflow.config.resolve_relative_paths decides against the config file's folder)."""
+    return value.startswith((".", "/", "~")) or Path(value).is_absolute()

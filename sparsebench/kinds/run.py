@@ -12,6 +12,7 @@ class Run(ModelKind):
     name = "run"
     description = "A TREC run per dataset, made elsewhere."
     run_rule = "import_run"
+    path_keys = ("path",)
     schema: ClassVar[dict[str, Any]] = {
         "required": ["path"],
         "properties": {

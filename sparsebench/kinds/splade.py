@@ -18,6 +18,7 @@ DEVICE = {"type": "string", "default": "auto", "pattern": "^(auto|cpu|cuda(:[0-9
 class Splade(ModelKind):
     name = "splade"
     description = "A SPLADE-family masked LM (hub id or local folder)."
+    path_or_hub_keys = ("model", "doc_model", "query_model")
     schema: ClassVar[dict[str, Any]] = {
         "properties": {
             "model": {
@@ -81,7 +82,7 @@ class Splade(ModelKind):
     def problems(self, entry: Entry) -> list[str]:
         if not (entry.get("model") or entry.get("doc_model")):
             return ["a splade model needs `model` (or `doc_model`)"]
-        return []
+        return self.missing_folders(entry)
 
     def _model(self, entry: Entry, side: str) -> str:
         if side == "documents":

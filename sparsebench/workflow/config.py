@@ -9,18 +9,21 @@ What each rule depends on is derived from the validated config by the plan
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from sparsebench.data.checks import dataset_problems
 from sparsebench.errors import ConfigError
+from sparsebench.kinds.base import is_local_path
 from sparsebench.kinds.registry import KINDS, configurable_kinds, schema_clauses
+from sparsebench.workflow.names import UniqueNames, name_problems
+from sparsebench.workflow.yamlfile import parse_yaml, read_yaml
 
 # Settings that change how fast results come, never a byte of them: no rerun follows
 # them, and the experiment's digest leaves them out.
@@ -38,7 +41,7 @@ def load_schema() -> dict[str, Any]:
     """The JSON schema of config.yaml, shipped inside the package, with each model kind's
     clause from the registry."""
     text = resources.files("sparsebench").joinpath("schemas/config.schema.yaml").read_text()
-    schema = yaml.safe_load(text)
+    schema = parse_yaml(text, "sparsebench/schemas/config.schema.yaml")
     schema["$defs"]["model"]["allOf"] = schema_clauses()
     return schema
 
@@ -90,7 +93,8 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     resolved["datasets"] = _expand_groups(resolved["datasets"])
     for name, dataset in resolved["datasets"].items():
         _resolve_dataset(name, dataset)
-    problems = dataset_problems(resolved["datasets"])
+    problems = name_problems(resolved["datasets"], resolved["models"])
+    problems += dataset_problems(resolved["datasets"])
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
     problems = [
@@ -114,21 +118,22 @@ def _take_sweeps(config: dict[str, Any]) -> dict[str, Any]:
     models = config.get("models")
     if not isinstance(models, Mapping):
         return {}
-    expanded: dict[str, Any] = {}
+    expanded = UniqueNames("models")
     sweeps: dict[str, Any] = {}
     metric = (config.get("evaluation") or {}).get("primary_metric")
     for name, entry in models.items():
         found = expand_sweep(name, entry, metric) if isinstance(entry, Mapping) else None
         if found is None:
-            expanded[name] = entry
+            expanded.add(name, entry, f"the model {name}")
             continue
         sweep, variants = found
         clash = set(variants) & set(models)
         if clash:
             raise ConfigError(f"config.models: {sorted(clash)} clash with variants of {name}")
         sweeps[name] = sweep
-        expanded.update(variants)
-    config["models"] = expanded
+        for variant, variant_entry in variants.items():
+            expanded.add(variant, variant_entry, f"a variant of {name}")
+    config["models"] = dict(expanded)
     return sweeps
 
 
@@ -260,28 +265,49 @@ def _resolve_dataset(name: str, dataset: dict[str, Any]) -> None:
 def _expand_groups(datasets: dict[str, Any]) -> dict[str, Any]:
     """cqadupstack becomes its 12 forums, each evaluated on its own and averaged into one
     leaderboard column (as BEIR reports it)."""
-    expanded: dict[str, Any] = {}
+    expanded = UniqueNames("datasets")
     for name, entry in datasets.items():
         beir_name = entry.get("name", name) if isinstance(entry, dict) else None
         if entry.get("source") == "beir" and beir_name == "cqadupstack" and "subset" not in entry:
             for forum in CQADUPSTACK_FORUMS:
-                expanded[f"{name}-{forum}"] = {
-                    **entry,
-                    "name": "cqadupstack",
-                    "subset": forum,
-                    "group": name,
-                }
+                forum_entry = {**entry, "name": "cqadupstack", "subset": forum, "group": name}
+                origin = f"the cqadupstack forum {forum} of {name}"
+                expanded.add(f"{name}-{forum}", forum_entry, origin)
         else:
-            expanded[name] = entry
-    return expanded
+            expanded.add(name, entry, f"the dataset {name}")
+    return dict(expanded)
 
 
-def load_config_file(path: str) -> dict[str, Any]:
+def load_config_file(path: str | Path) -> dict[str, Any]:
     """Read and validate a YAML config file (for the library and command-line use);
     relative paths in it are relative to the file."""
-    with open(path, encoding="utf-8") as handle:
-        raw = yaml.safe_load(handle) or {}
-    return validate_config(resolve_relative_paths(raw, Path(path).resolve().parent))
+    return config_from_files(read_yaml(path), [path])
+
+
+def config_folders(files: Sequence[str | Path]) -> list[str]:
+    """The folders of the config files: where the module of a custom encoder
+    (`kind: python`) is looked for first, as a relative path in them would be."""
+    return list(dict.fromkeys(str(Path(f).resolve().parent) for f in files))
+
+
+def config_from_files(config: Mapping[str, Any], files: Sequence[str | Path]) -> dict[str, Any]:
+    """Validate `config` (Snakemake's: the files merged, then --config), each dataset's and
+    model's relative paths resolved against the folder of the last file that defines it,
+    as a user reading that file expects, whatever folder Snakemake runs in. Each file is
+    read again here to see which entries it defines, refusing a key written twice (which
+    Snakemake's own reading lets pass, the last one winning)."""
+    base_of: dict[str, Path] = {}
+    for file in files:
+        defined = read_yaml(file)
+        if not isinstance(defined, Mapping):
+            raise ConfigError(f"{file}: the configuration must be a mapping")
+        for name in [*(defined.get("datasets") or {}), *(defined.get("models") or {})]:
+            base_of[name] = Path(file).resolve().parent
+    resolved = dict(config)
+    for base in dict.fromkeys(base_of.values()):
+        names = {name for name, where in base_of.items() if where == base}
+        resolved = resolve_relative_paths(resolved, base, names=names)
+    return validate_config(resolved)
 
 
 # Keys holding local paths, per dataset source (hub sources: only when the path exists).
@@ -293,35 +319,45 @@ _PATH_KEYS = {
 }
 
 
-def _resolved(value: Any, base: Path, must_exist: bool) -> Any:
-    if not isinstance(value, str) or not value or value.startswith(("~", "/")):
+def _resolved(value: Any, base: Path, hub: bool) -> Any:
+    """`value` made absolute against `base` if it is a relative local path; URLs, absolute
+    and home paths are left alone, and so (when `hub`) are hub ids: values not written as
+    a path (kinds.base.is_local_path) that name nothing under `base`."""
+    if not isinstance(value, str) or not value or "://" in value:
         return value
-    if "://" in value or Path(value).is_absolute():
+    if value.startswith("~") or Path(value).is_absolute():
         return value
     candidate = base / value
-    if must_exist and not candidate.exists():
-        return value  # a hub id (miracl/miracl), a repo:path, not a local path
-    return str(candidate)
+    if hub and not is_local_path(value) and not candidate.exists():
+        return value  # a hub id (miracl/miracl, naver/splade-v3), a repo:path
+    return os.path.normpath(candidate)
+
+
+def _path_keys(section: str, entry: Mapping[str, Any]) -> list[tuple[str, bool]]:
+    """(key, may be a hub id) of the entry's keys that hold paths."""
+    if section == "datasets":
+        hub = entry.get("source") in ("miracl", "mmarco")
+        return [(key, hub) for key in _PATH_KEYS.get(entry.get("source"), ())]
+    kind = KINDS.get(entry.get("kind"))
+    if kind is None:
+        return []
+    return [(k, False) for k in kind.path_keys] + [(k, True) for k in kind.path_or_hub_keys]
 
 
 def resolve_relative_paths(config: Mapping[str, Any], base: Path, names=None) -> dict[str, Any]:
-    """A copy of a raw config whose relative dataset and run paths are made absolute
-    against `base` (the folder of the config file that names them), as a user reading
-    the file expects, whatever folder Snakemake runs in. `names`: only these datasets
-    and models (those a given file defines)."""
+    """A copy of a raw config whose relative paths (datasets' files and folders, run
+    files, model folders) are made absolute against `base` (the folder of the config file
+    that names them), as a user reading the file expects, whatever folder Snakemake runs
+    in. `names`: only these datasets and models (those a given file defines)."""
     resolved = copy.deepcopy(dict(config))
-    for section, keys_of in (
-        ("datasets", lambda e: _PATH_KEYS.get(e.get("source"), ())),
-        ("models", lambda e: ("path",) if e.get("kind") == "run" else ()),
-    ):
+    for section in ("datasets", "models"):
         entries = resolved.get(section)
         if not isinstance(entries, Mapping):
             continue
         for name, entry in entries.items():
             if not isinstance(entry, dict) or (names is not None and name not in names):
                 continue
-            hub = entry.get("source") in ("miracl", "mmarco")
-            for key in keys_of(entry):
+            for key, hub in _path_keys(section, entry):
                 if key in entry:
-                    entry[key] = _resolved(entry[key], base, must_exist=hub)
+                    entry[key] = _resolved(entry[key], base, hub)
     return resolved

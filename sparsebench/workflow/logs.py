@@ -9,15 +9,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from sparsebench import provenance
-from sparsebench.errors import SparsebenchError
+from sparsebench.errors import SparsebenchError, describe_os_error
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 @contextlib.contextmanager
 def stage_logging(log_path: str | Path | None, stage: str) -> Iterator[logging.Logger]:
-    """Send log records to `log_path` and stderr; turn a SparsebenchError into a clear
-    one-line message and exit status 1 instead of a traceback."""
+    """Send log records to `log_path` and stderr; turn a SparsebenchError or an OSError
+    (a full disk) into a clear one-line message and exit status 1 instead of a traceback."""
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
     if log_path:
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
@@ -35,5 +35,9 @@ def stage_logging(log_path: str | Path | None, stage: str) -> Iterator[logging.L
         yield logger
     except SparsebenchError as exc:
         logger.error("%s failed: %s", stage, exc)
+        logging.shutdown()
+        raise SystemExit(1) from None
+    except OSError as exc:  # a full disk, a quota, a read-only folder: the user's to fix
+        logger.error("%s failed: %s", stage, describe_os_error(exc))
         logging.shutdown()
         raise SystemExit(1) from None

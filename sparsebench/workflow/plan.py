@@ -29,6 +29,8 @@ from sparsebench.workflow.layout import (
     ENCODED,
     ENCODED_QUERIES,
     WEIGHTS,
+    n_shards,
+    partition_shards,
 )
 
 # --- what the plan holds ------------------------------------------------------------------
@@ -304,6 +306,20 @@ class Plan:
                 self.datasets[dataset].get("relevance_level", evaluation["relevance_level"])
             ),
         }
+
+    def partition_groups(self, corpus: str, n_docs: int) -> list[range]:
+        """The encoding shards of each of the corpus's `retrieval.partitions` partitions,
+        once its size is known (prepare_corpus); more partitions than shards is refused,
+        before any partition job, rather than quietly running fewer."""
+        shards = n_shards(n_docs, self.shard_size)
+        if self.partitions > shards:
+            raise ConfigError(
+                f"config.retrieval.partitions: {self.partitions} partitions, but the corpus "
+                f"{corpus} ({n_docs:,} documents) makes {shards} shard(s) of "
+                f"corpus.shard_size {self.shard_size:,}, and a partition is one shard or "
+                f"more: use at most {shards} partitions, or a smaller shard_size"
+            )
+        return partition_shards(shards, self.partitions)
 
     @cached_property
     def beir_archives(self) -> list[str]:

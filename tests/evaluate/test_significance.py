@@ -336,3 +336,74 @@ def test_a_significance_table_is_read_back_and_other_files_are_refused(tmp_path)
     (tmp_path / "other.tsv").write_text("dataset\tmodel\n")
     with pytest.raises(DataError, match="not a significance table: no baseline"):
         read_significance(tmp_path / "other.tsv")
+
+
+def test_a_subsampled_dataset_is_not_comparable_rather_than_fail(tmp_path):
+    """Published figures are measured on the whole corpus: a subsample's differ by
+    design, so its row says so instead of FAIL (and the check passes)."""
+    from sparsebench.evaluate import stages
+    from sparsebench.evaluate.reproduction import NOT_COMPARABLE
+    from sparsebench.fileio import write_json
+    from sparsebench.workflow.config import experiment_settings, validate_config
+
+    config = validate_config(
+        {
+            "datasets": {
+                "scifact": {"source": "beir"},
+                "scifact-small": {
+                    "source": "beir",
+                    "name": "scifact",
+                    "subsample": {"documents": 9},
+                },
+            },
+            "models": {"bm25": {"kind": "bm25"}},
+            "reproduction": {
+                "models": {"bm25": "bm25-flat"},
+                "datasets": {"scifact-small": "scifact"},
+            },
+        }
+    )
+    datasets, pairs = ["scifact", "scifact-small"], [("bm25", "scifact"), ("bm25", "scifact-small")]
+    files = {"metrics": [], "infos": [], "corpora": []}
+    for dataset, value, sample in (("scifact", 0.6789, None), ("scifact-small", 0.9, 1)):
+        folder = tmp_path / dataset
+        write_json(folder / "metrics.json", {"nDCG@10": value})
+        write_json(
+            folder / "dataset.json",
+            {"name": dataset, "split": "test", "source": "beir", "files": {}},
+        )
+        corpus = {"name": dataset, "files": {}}
+        if sample:
+            corpus["subsample"] = {"documents": 9, "of": 5183, "judged": 9, "seed": 0}
+        write_json(folder / "corpus.json", corpus)
+        for key, name in (("metrics", "metrics"), ("infos", "dataset"), ("corpora", "corpus")):
+            files[key].append(str(folder / f"{name}.json"))
+    outputs = {
+        name: str(tmp_path / "out" / file)
+        for name, file in (
+            ("table", "leaderboard.tsv"),
+            ("long", "metrics.tsv"),
+            ("markdown", "leaderboard.md"),
+            ("manifest", "leaderboard.manifest.json"),
+            ("reproduction", "reproduction.tsv"),
+        )
+    }
+    stages.leaderboard(
+        pairs,
+        ["bm25"],
+        datasets,
+        files["metrics"],
+        files["infos"],
+        files["corpora"],
+        experiment_settings(config),
+        outputs,
+        started="now",
+    )
+    checked = pd.read_csv(outputs["reproduction"], sep="\t").set_index("dataset")["status"]
+    assert checked.to_dict() == {"scifact": "OK", "scifact-small": NOT_COMPARABLE}
+    text = (tmp_path / "out" / "leaderboard.md").read_text()
+    assert (
+        f"| scifact-small | nDCG@10 | 0.6789 (bm25-flat) | 0.9000 | +0.2211 | {NOT_COMPARABLE} |"
+        in text
+    )
+    assert "1 OK, 0 OKISH, 0 FAIL, 1 not comparable (subsampled)" in text

@@ -204,3 +204,204 @@ def test_the_workflow_reads_relative_paths_against_the_config_file(tmp_path):
     result = snakemake(tmp_path / "work", "-n", configfile=configfile, check=False)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "prepare" in result.stdout
+
+
+# --- nothing silently wrong: duplicate keys, name clashes, paths, early checks ----------
+
+
+def _write(path, text: str):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_a_key_written_twice_is_refused_with_file_line_and_key(tmp_path):
+    """PyYAML keeps the last of two equal keys without a word: the first model vanishes."""
+    configfile = _write(
+        tmp_path / "c.yaml",
+        "datasets:\n"
+        "  d: {source: builtin, name: minibeir}\n"
+        "models:\n"
+        "  bm25: {kind: bm25, k1: 0.9}\n"
+        "  bm25: {kind: bm25, k1: 1.2}\n",
+    )
+    expected = rf"{configfile}:5: the key 'bm25' is written twice.*line 4"
+    with pytest.raises(ConfigError, match=expected):
+        load_config_file(configfile)
+
+
+def test_presets_and_the_schema_have_no_key_written_twice():
+    from sparsebench.workflow.config import load_schema
+    from sparsebench.workflow.yamlfile import read_yaml
+
+    assert load_schema()["properties"]
+    for path in [REPO / "config.yaml", *(REPO / "workflow" / "presets").glob("*.yaml")]:
+        assert read_yaml(path)
+
+
+def test_the_workflow_refuses_a_key_written_twice(tmp_path):
+    from snakemake_runs import snakemake
+
+    configfile = _write(
+        tmp_path / "c.yaml",
+        "datasets:\n  d: {source: builtin, name: minibeir}\n"
+        "models:\n  bm25: {kind: bm25}\n"
+        "retrieval:\n  k: 10\n  k: 100\n",
+    )
+    result = snakemake(tmp_path / "work", "-n", configfile=configfile, check=False)
+    assert result.returncode != 0
+    assert f"{configfile}:7: the key 'k' is written twice" in result.stdout + result.stderr
+
+
+MINI = {"source": "builtin", "name": "minibeir"}
+
+
+@pytest.mark.parametrize("name", ["average", "tuning", "model"])
+def test_a_dataset_named_like_a_leaderboard_column_is_refused(name):
+    """A dataset `average` vanished from the leaderboard: the average column replaced it."""
+    with pytest.raises(ConfigError, match=rf"config.datasets.{name}: the leaderboard has a column"):
+        validate_config({**MINIMAL, "datasets": {name: MINI}})
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_dataset_named_like_a_cqadupstack_forum_is_refused(first):
+    """`cqadupstack-android` and the forum of that name that cqadupstack expands into
+    replaced each other, whichever came last."""
+    mine = {"source": "beir", "name": "cqadupstack", "subset": "android", "split": "test"}
+    entries = [("cqadupstack-android", mine), ("cqadupstack", {"source": "beir"})]
+    datasets = dict(entries if first else entries[::-1])
+    expected = (
+        r"config.datasets.cqadupstack-android: .*the cqadupstack forum android of cqadupstack"
+        r".*same name"
+    )
+    with pytest.raises(ConfigError, match=expected):
+        validate_config({**MINIMAL, "datasets": datasets})
+
+
+def test_a_group_named_like_a_dataset_is_refused():
+    datasets = {"a": {**MINI, "group": "b"}, "b": MINI}
+    with pytest.raises(ConfigError, match=r"config.datasets.b: its leaderboard column 'b' is also"):
+        validate_config({**MINIMAL, "datasets": datasets})
+
+
+def test_names_that_differ_only_in_case_are_refused():
+    """results/eval/BM25 and results/eval/bm25 are one folder on macOS and Windows."""
+    with pytest.raises(ConfigError, match=r"config.models.bm25: differs from 'BM25' only in case"):
+        validate_config({**MINIMAL, "models": {"BM25": {"kind": "bm25"}, "bm25": {"kind": "bm25"}}})
+
+
+def test_variants_of_two_sweeps_with_the_same_name_are_refused():
+    models = {
+        "a": {"kind": "bm25", "k1": {"grid": [0.9]}, "b": {"grid": [0.4]}},
+        "a+k1_0.9": {"kind": "bm25", "b": {"grid": [0.4]}},
+    }
+    with pytest.raises(ConfigError, match=r"a variant of a\+k1_0.9 and a variant of a have"):
+        validate_config({**MINIMAL, "models": models})
+
+
+def test_model_folders_are_relative_to_the_config_file_and_hub_ids_stay(tmp_path):
+    """The README's `model: ../shared/models/splade-tiny` meant the working directory,
+    so it failed under `snakemake --directory`, and only at the encode job."""
+    from sparsebench.workflow.config import resolve_relative_paths
+
+    base = tmp_path / "exp"
+    (base / "models" / "mine").mkdir(parents=True)
+    (tmp_path / "shared" / "tiny").mkdir(parents=True)
+    raw = {
+        "models": {
+            "rel": {"kind": "splade", "model": "../shared/tiny"},
+            "bare": {"kind": "splade", "model": "models/mine"},
+            "hub": {
+                "kind": "splade",
+                "doc_model": "naver/efficient",
+                "query_model": "./models/mine",
+            },
+            "home": {"kind": "splade", "model": "~/m"},
+        }
+    }
+    models = resolve_relative_paths(raw, base)["models"]
+    assert models["rel"]["model"] == str(tmp_path / "shared" / "tiny")
+    assert models["bare"]["model"] == str(base / "models" / "mine")
+    assert models["hub"]["doc_model"] == "naver/efficient"  # no such folder: a hub id
+    assert models["hub"]["query_model"] == str(base / "models" / "mine")
+    assert models["home"]["model"] == "~/m"
+
+
+def test_a_model_folder_is_an_input_of_its_encoding_wherever_snakemake_runs(tmp_path):
+    from sparsebench.workflow.config import config_from_files
+
+    folder = tmp_path / "exp" / "models" / "tiny"
+    _write(folder / "config.json", "{}")
+    configfile = _write(
+        tmp_path / "exp" / "c.yaml",
+        "datasets: {d: {source: builtin, name: minibeir}}\n"
+        "models: {s: {kind: splade, model: ./models/tiny}}\n",
+    )
+    plan = Plan(config_from_files(load_config_file(configfile), [configfile]))
+    (encoding,) = plan.encodings.values()
+    assert encoding.settings["model"] == str(folder)
+    assert encoding.model_files == (str(folder / "config.json"),)
+
+
+@pytest.mark.parametrize("key", ["model", "doc_model", "query_model"])
+def test_a_missing_local_model_folder_is_seen_when_the_config_is_read(tmp_path, key):
+    entry = {"kind": "splade", "model": "naver/splade-v3", key: "./models/nope"}
+    configfile = _write(
+        tmp_path / "c.yaml",
+        yaml.safe_dump({"datasets": {"d": MINI}, "models": {"s": entry}}),
+    )
+    expected = rf"config.models.s: no model folder {tmp_path / 'models' / 'nope'} \(a local path"
+    with pytest.raises(ConfigError, match=expected):
+        load_config_file(configfile)
+
+
+def test_more_folds_than_judged_queries_is_refused_before_the_variants_run():
+    """Cross-validation over 4 judged queries cannot make 5 folds: refused once prepare
+    has counted them (the tune rule's inputs), not by the tune job after every variant."""
+    from sparsebench.tune.sweeps import uses_training_split
+
+    sweep = {"method": "auto", "folds": 5}
+    info = {"name": "d", "n_judged_queries": 4}
+    with pytest.raises(ConfigError, match="tune.folds: 5 folds, but dataset d has 4 judged"):
+        uses_training_split(sweep, info)
+    assert uses_training_split(sweep, {**info, "tuning_split": "train"})  # folds unused
+    assert not uses_training_split({**sweep, "folds": 4}, info)
+
+
+def test_more_partitions_than_shards_is_refused():
+    """Today 4 partitions of a 1-shard corpus quietly run as 1."""
+    config = validate_config(
+        {**MINIMAL, "retrieval": {"partitions": 4}, "corpus": {"shard_size": 20}}
+    )
+    plan = Plan(config)
+    corpus = plan.corpus("d").name
+    assert (
+        len(
+            Plan(validate_config({**config, "retrieval": {"partitions": 3}})).partition_groups(
+                corpus, 48
+            )
+        )
+        == 3
+    )
+    expected = r"config.retrieval.partitions: 4 partitions, but the corpus .* makes 3 shard\(s\)"
+    with pytest.raises(ConfigError, match=expected):
+        plan.partition_groups(corpus, 48)
+
+
+def test_the_workflow_refuses_more_partitions_than_shards_before_a_partition_job(tmp_path):
+    from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
+    from snakemake_runs import snakemake
+
+    write_collection(tmp_path / "exp" / "col", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
+    configfile = _write(
+        tmp_path / "exp" / "c.yaml",
+        "datasets: {col: {source: local, path: col}}\n"
+        "models: {bm25: {kind: bm25}}\nretrieval: {partitions: 2}\n",
+    )
+    work = tmp_path / "work"
+    result = snakemake(work, "results/runs/bm25/col.trec", configfile=configfile, check=False)
+    assert result.returncode != 0
+    assert (
+        "config.retrieval.partitions: 2 partitions, but the corpus" in result.stdout + result.stderr
+    )
+    assert not (work / "results" / "models").exists()

@@ -66,6 +66,7 @@ rule significance:
         f"significance: paired tests of {COMPARED} on every dataset, and 95% intervals"
     input:
         per_query=pair_files("per_query.tsv"),
+        manifests=pair_files("manifest.json"),
     output:
         table="results/significance.tsv",
         markdown="results/significance.md",
@@ -94,6 +95,7 @@ rule leaderboard:
         "dataset, with the reproduction check"
     input:
         metrics=pair_files("metrics.json"),
+        manifests=pair_files("manifest.json"),
         infos=expand(f"{DATA}/dataset.json", dataset=DATASETS),
         corpus_infos=[f"{CORPUS.format(corpus=PLAN.corpus_of[d])}/corpus.json" for d in DATASETS],
         significance="results/significance.tsv",

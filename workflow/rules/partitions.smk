@@ -13,7 +13,7 @@ wildcard_constraints:
 def partition_groups(corpus):
     """The encoding shards of each partition; the shard count is known once the corpus
     is prepared."""
-    return layout.partition_shards(corpus_shards(corpus), PARTITIONS)
+    return PLAN.partition_groups(corpus, corpus_info(corpus)["n_docs"])
 
 
 def partition_rows(wildcards):
