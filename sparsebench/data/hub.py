@@ -122,14 +122,32 @@ def stream_records(
     files = [str(p) for p in matching_files(source, pattern, revision)]
     options: dict[str, Any] = {}
     if pattern.endswith((".tsv", ".tsv.gz")):
+        if not columns:
+            raise DataError(f"{pattern}: a TSV file of {source} is read with named columns")
         builder = "csv"
-        options = {"delimiter": "\t", "column_names": columns, "quoting": 3}
+        options = tsv_options(columns)
     else:
         builder = "parquet" if files[0].endswith(".parquet") else "json"
     dataset = datasets.load_dataset(
         builder, data_files=files, split="train", streaming=True, **options
     )
     yield from dataset.iter(batch_size=batch_size)
+
+
+def tsv_options(columns: list[str]) -> dict[str, Any]:
+    """Options of the `datasets` csv builder for a headerless TSV of string fields, read
+    verbatim: pandas would otherwise turn a passage whose whole text is `N/A`, `null`, `nan`
+    or `None` into a missing (then empty) one, and `007` into the number 7."""
+    import datasets
+
+    return {
+        "delimiter": "\t",
+        "column_names": columns,
+        "quoting": 3,
+        "keep_default_na": False,
+        "na_filter": False,
+        "features": datasets.Features({c: datasets.Value("string") for c in columns}),
+    }
 
 
 def corpus_batch(records: dict[str, list], id_field: str, has_title: bool) -> pa.RecordBatch:
@@ -150,6 +168,7 @@ def read_topics(path: Path) -> pa.Table:
         dtype=str,
         quoting=3,
         keep_default_na=False,
+        na_filter=False,
         names=["id", "text"],
         usecols=[0, 1],
         engine="c",
