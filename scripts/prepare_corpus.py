@@ -4,6 +4,7 @@ from pathlib import Path
 
 from sparsebench.data import stages
 from sparsebench.workflow.logs import stage_logging
+from sparsebench.workflow.plan import Plan
 
 with stage_logging(snakemake.log[0], "prepare_corpus"):
     stages.prepare_corpus(
@@ -13,4 +14,6 @@ with stage_logging(snakemake.log[0], "prepare_corpus"):
         archive=snakemake.input.get("archive"),
         documents=snakemake.input.get("documents"),
         qrels=snakemake.input.get("qrels"),
+        # the datasets' files are probed before the corpus is fetched; they change no byte
+        readers=Plan(snakemake.config).readers(snakemake.wildcards.corpus),
     )

@@ -101,7 +101,11 @@ def run_pair(
         )
     full = files.corpus.parent / corpus.documents
     data_stages.prepare_corpus(
-        corpus.documents, plan.corpora[corpus.documents].identity, full, archive=archive
+        corpus.documents,
+        plan.corpora[corpus.documents].identity,
+        full,
+        archive=archive,
+        readers=[entry],
     )
     data_stages.prepare(
         "d",

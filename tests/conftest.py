@@ -133,7 +133,9 @@ def prepare_entry(entry: dict, out: Path, name: str = "x", archive=None) -> dict
     corpus = plan.corpus(name)
     full = plan.corpora[corpus.documents]
     base = out / "full" if corpus.sample_of else out
-    summary = stages.prepare_corpus(full.name, full.identity, base, archive=archive)
+    summary = stages.prepare_corpus(
+        full.name, full.identity, base, archive=archive, readers=plan.readers(full.name)
+    )
     dataset = stages.prepare(
         name,
         plan.datasets[name],

@@ -14,11 +14,15 @@ HfFileSystem) and `datasets` (hf:// data files, hub repositories) to work agains
     HEAD /datasets/{repo}/resolve/{rev}/{path}         file metadata (X-Repo-Commit, ETag, ...)
     GET  /datasets/{repo}/resolve/{rev}/{path}         file bytes, with Range support
 
+A repository can be gated (`gate`: its files answer 401 or 403 with ``X-Error-Code``
+GatedRepo, as the Hub answers a client without access), and its current files kept under
+their commit once they change (`keep`: a past commit, still served).
+
 Errors are answered as the Hub does: 404 with ``X-Error-Code`` RepoNotFound,
 RevisionNotFound or EntryNotFound (and ``X-Repo-Commit`` on a missing file). No Xet header
-is ever sent, so clients download over plain HTTP. Each repository has one commit: its sha
-is derived from the files' paths and contents, so it changes when the files change; the
-revisions ``main`` (plus any given in ``refs``) and that sha resolve to it.
+is ever sent, so clients download over plain HTTP. Each repository has one current commit:
+its sha is derived from the files' paths and contents, so it changes when the files change;
+the revisions ``main`` (plus any given in ``refs``) and that sha resolve to it.
 
 Files with an LFS-like suffix (or bigger than 10 MiB) are described as LFS files (ETag =
 sha256, ``lfs`` metadata in listings), the others as plain git blobs (ETag = git blob sha1).
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -390,6 +395,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _snapshot(self, repo_id: str, revision: str | None) -> Snapshot:
         hub = self.server.hub
+        kept = hub._kept.get((repo_id, revision or ""))
+        if kept is not None:
+            return kept
         snapshot = hub.snapshot(repo_id)
         if snapshot is None:
             raise _HttpError(404, "Repository not found", "RepoNotFound")
@@ -419,7 +427,7 @@ class _Handler(BaseHTTPRequestHandler):
             "sha": snapshot.sha,
             "lastModified": snapshot.last_modified,
             "private": False,
-            "gated": False,
+            "gated": "manual" if repo_id in self.server.hub._gated else False,
             "disabled": False,
             "downloads": 0,
             "likes": 0,
@@ -495,6 +503,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _resolve(self, repo_id: str, revision: str, path: str) -> None:
         snapshot = self._snapshot(repo_id, revision)
+        gated = self.server.hub._gated.get(repo_id)
+        if gated is not None:
+            raise _HttpError(gated, _gated_message(repo_id, gated), "GatedRepo")
         hub_file = snapshot.files.get(path)
         if hub_file is None:
             commit = {"X-Repo-Commit": snapshot.sha}
@@ -544,6 +555,20 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             with contextlib.suppress(OSError):
                 self.connection.shutdown(socket.SHUT_RDWR)
+
+
+def _gated_message(repo_id: str, status: int) -> str:
+    """The hub's words for a gated repository's file, without a token (401) or with one
+    that has no access (403)."""
+    if status == 401:
+        return (
+            f"Access to dataset {repo_id} is restricted. You must have access to it and be "
+            "authenticated to access it. Please log in."
+        )
+    return (
+        f"Access to dataset {repo_id} is restricted and you are not in the authorized list. "
+        f"Visit https://huggingface.co/datasets/{repo_id} to ask for access."
+    )
 
 
 def _split_revision(raw: list[str]) -> tuple[str, str]:
@@ -629,6 +654,9 @@ class HubServer:
         self.errors: list[str] = []
         self._repos = _Repos(self.root)
         self._faults: dict[tuple[str, str], deque[_Fault]] = {}
+        self._gated: dict[str, int] = {}  # repository -> the status its files answer
+        self._kept: dict[tuple[str, str], Snapshot] = {}  # (repository, sha) -> past files
+        self._kept_files = tempfile.TemporaryDirectory(prefix="hubserver-kept-")
         self._lock = threading.Lock()
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -663,6 +691,7 @@ class HubServer:
                 connection.shutdown(socket.SHUT_RDWR)
         if self._thread is not None:
             self._thread.join()
+        self._kept_files.cleanup()
 
     def __enter__(self) -> HubServer:
         return self.start()
@@ -685,6 +714,30 @@ class HubServer:
     def snapshot(self, repo_id: str) -> Snapshot | None:
         """The files and commit of `repo_id` as served now (None if there is no such repo)."""
         return self._repos.snapshot(repo_id)
+
+    def keep(self, repo_id: str) -> str:
+        """Go on serving the repository's current files under their commit (returned) once
+        they change, as the hub serves every past commit; `main` moves to the new files."""
+        snapshot = self.snapshot(repo_id)
+        if snapshot is None:
+            raise KeyError(repo_id)
+        folder = Path(self._kept_files.name) / snapshot.sha
+        files = {}
+        for path, hub_file in snapshot.files.items():
+            copy = folder / path
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(hub_file.local.read_bytes())
+            files[path] = dataclasses.replace(hub_file, local=copy)
+        with self._lock:
+            self._kept[(repo_id, snapshot.sha)] = dataclasses.replace(snapshot, files=files)
+        return snapshot.sha
+
+    def gate(self, repo_id: str, status: int = 401) -> None:
+        """Refuse the files of `repo_id` (HEAD and GET) with `status`, as the hub refuses a
+        gated repository's files: 401 without a token, 403 to an account without access.
+        Its info and listings stay public, as the hub's do."""
+        with self._lock:
+            self._gated[repo_id] = status
 
     def commit(self, repo_id: str) -> str:
         """The commit sha `repo_id` resolves to."""

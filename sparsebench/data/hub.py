@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
+from sparsebench.data import hubrepo
 from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -29,65 +30,31 @@ def is_local(source: str) -> bool:
     return Path(source).expanduser().exists()
 
 
-_RESOLVED: dict[str, str] = {}  # hub repository -> the commit its files were read at
-
-
-def resolved_commits(*repos: str) -> dict[str, str]:
-    """The commit each hub repository was read at in this process (for provenance)."""
-    return {repo: _RESOLVED[repo] for repo in repos if repo in _RESOLVED}
-
-
-def _note_commit(repo: str, path: Path) -> None:
-    parts = path.parts
-    if "snapshots" in parts:
-        _RESOLVED[repo] = parts[parts.index("snapshots") + 1]
-
-
-def hub_snapshot(repo: str, patterns: list[str], revision: str = "main") -> Path:
-    """A local folder holding the files of the hub dataset `repo` (at `revision`) that match
-    `patterns`, fetched once into the hub cache with `huggingface_hub`.
-
-    Only the data files are read, never the repository's loading script, so repositories
-    that still ship one (miracl, mmarco) load with any version of `datasets`. Each file is
-    written under a temporary name and moved into the cache only when complete: a cut
-    connection is retried within the call, and a killed download is never taken for whole
-    (the next run fetches the file again). Offline (HF_HUB_OFFLINE=1), the cached copy is
-    used.
-    """
-    from huggingface_hub import snapshot_download
-
-    try:
-        folder = Path(
-            snapshot_download(repo, repo_type="dataset", revision=revision, allow_patterns=patterns)
-        )
-    except Exception as exc:  # noqa: BLE001 (any hub failure: report what was asked)
-        raise DataError(
-            f"cannot fetch {', '.join(patterns)} from the hub dataset {repo!r} at revision "
-            f"{revision!r}: {exc}"
-        ) from None
-    _RESOLVED[repo] = folder.name
-    return folder
+def resolved_commits(revision: str, *repos: str) -> dict[str, str]:
+    """The commit each hub repository's files were read at in this process (for
+    provenance)."""
+    return hubrepo.read_commits([r for r in repos if not is_local(r)], revision)
 
 
 def fetch_file(source: str, relative: str, revision: str = "main") -> Path:
-    """A file of a hub dataset repository (downloaded once into the hub cache) or of a
-    local folder in the same layout."""
-    if is_local(source):
-        path = Path(source).expanduser() / relative
-        if not path.is_file():
-            raise DataError(f"{path} does not exist (expected the hub layout under {source})")
-        return path
-    try:
-        from huggingface_hub import hf_hub_download
+    """A file of a hub dataset repository at the commit `revision` resolves to (downloaded
+    once into the hub cache), or of a local folder in the same layout.
 
-        path = Path(hf_hub_download(source, relative, repo_type="dataset", revision=revision))
-    except Exception as exc:  # noqa: BLE001 (any hub failure: report what was asked)
-        raise DataError(
-            f"cannot fetch {relative} from the hub dataset {source!r} at revision "
-            f"{revision!r}: {exc}"
-        ) from None
-    _note_commit(source, path)
+    Only data files are read, never a repository's loading script, so repositories that
+    still ship one (miracl, mmarco) load with any version of `datasets`. A file is moved
+    into the cache only when complete: a killed download is never taken for whole.
+    Offline (HF_HUB_OFFLINE=1), the cached copy is used."""
+    if not is_local(source):
+        return hubrepo.fetch(source, relative, revision)
+    path = Path(source).expanduser() / relative
+    if not path.is_file():
+        raise DataError(f"{path} does not exist (expected the hub layout under {source})")
     return path
+
+
+def remote_file(source: str, relative: str, revision: str) -> list[hubrepo.RemoteFile]:
+    """The file (or glob) to probe before a download: none for a local folder."""
+    return [] if is_local(source) else [hubrepo.RemoteFile(source, relative, revision)]
 
 
 def _natural_key(path: Path) -> list[Any]:
@@ -97,13 +64,18 @@ def _natural_key(path: Path) -> list[Any]:
 
 def matching_files(source: str, pattern: str, revision: str = "main") -> list[Path]:
     """The files matching `pattern` (a glob relative to the repository or folder root) of a
-    local folder, or of a hub dataset repository once fetched, in natural order."""
-    local = is_local(source)
-    root = Path(source).expanduser() if local else hub_snapshot(source, [pattern], revision)
+    local folder, or of a hub dataset repository once fetched, in natural order. Shards
+    named `-00003-of-00010` must all be there; a hub repository's files are those of its
+    listing (sparsebench.data.hubrepo)."""
+    if not is_local(source):
+        return sorted(hubrepo.snapshot(source, pattern, revision), key=_natural_key)
+    root = Path(source).expanduser()
     files = sorted((p for p in root.glob(pattern) if p.is_file()), key=_natural_key)
     if not files:
-        where = source if local else f"the hub dataset {source!r} at revision {revision!r}"
-        raise DataError(f"no file matches {pattern} in {where}")
+        raise DataError(f"no file matches {pattern} in {source}")
+    missing = hubrepo.missing_shards([p.relative_to(root).as_posix() for p in files])
+    if missing:
+        raise DataError(f"{source} lacks {len(missing)} shards of {pattern}: {', '.join(missing)}")
     return files
 
 
@@ -122,14 +94,32 @@ def stream_records(
     files = [str(p) for p in matching_files(source, pattern, revision)]
     options: dict[str, Any] = {}
     if pattern.endswith((".tsv", ".tsv.gz")):
+        if not columns:
+            raise DataError(f"{pattern}: a TSV file of {source} is read with named columns")
         builder = "csv"
-        options = {"delimiter": "\t", "column_names": columns, "quoting": 3}
+        options = tsv_options(columns)
     else:
         builder = "parquet" if files[0].endswith(".parquet") else "json"
     dataset = datasets.load_dataset(
         builder, data_files=files, split="train", streaming=True, **options
     )
     yield from dataset.iter(batch_size=batch_size)
+
+
+def tsv_options(columns: list[str]) -> dict[str, Any]:
+    """Options of the `datasets` csv builder for a headerless TSV of string fields, read
+    verbatim: pandas would otherwise turn a passage whose whole text is `N/A`, `null`, `nan`
+    or `None` into a missing (then empty) one, and `007` into the number 7."""
+    import datasets
+
+    return {
+        "delimiter": "\t",
+        "column_names": columns,
+        "quoting": 3,
+        "keep_default_na": False,
+        "na_filter": False,
+        "features": datasets.Features({c: datasets.Value("string") for c in columns}),
+    }
 
 
 def corpus_batch(records: dict[str, list], id_field: str, has_title: bool) -> pa.RecordBatch:
@@ -150,6 +140,7 @@ def read_topics(path: Path) -> pa.Table:
         dtype=str,
         quoting=3,
         keep_default_na=False,
+        na_filter=False,
         names=["id", "text"],
         usecols=[0, 1],
         engine="c",

@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from sparsebench.data import hub
+from sparsebench.data import hub, hubrepo
 from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -82,27 +82,41 @@ class MiraclSource:
             for _, message in miracl_problems(self.language, self.split):
                 raise DataError(message)
 
+    def _corpus_pattern(self) -> str:
+        return self.corpus_files or f"miracl-corpus-v1.0-{self.language}/*.jsonl*"
+
     def corpus_batches(self) -> Iterator[pa.RecordBatch]:
-        pattern = self.corpus_files or f"miracl-corpus-v1.0-{self.language}/*.jsonl*"
-        for records in hub.stream_records(self.corpus, pattern, revision=self.revision):
+        for records in hub.stream_records(
+            self.corpus, self._corpus_pattern(), revision=self.revision
+        ):
             yield hub.corpus_batch(records, "docid", "title" in records)
 
     def _prefix(self) -> str:
         return f"miracl-v1.0-{self.language}"
+
+    def _topic_files(self) -> tuple[str, str]:
+        name = f"{self._prefix()}-{self.split}.tsv"
+        return f"{self._prefix()}/topics/topics.{name}", f"{self._prefix()}/qrels/qrels.{name}"
+
+    def remote_corpus_files(self) -> list[hubrepo.RemoteFile]:
+        """The hub files (a glob) of the corpus; none from a local folder."""
+        return hub.remote_file(self.corpus, self._corpus_pattern(), self.revision)
+
+    def remote_files(self) -> list[hubrepo.RemoteFile]:
+        """The hub files (and globs) this dataset reads: its corpus, topics and judgments."""
+        topics = [self.topics_files] if self.topics_files else list(self._topic_files())
+        return [
+            *self.remote_corpus_files(),
+            *(f for path in topics for f in hub.remote_file(self.topics, path, self.revision)),
+        ]
 
     def queries_and_qrels(self) -> tuple[pa.Table, pd.DataFrame]:
         if self.topics_files:  # the hub dataset's example layout
             return self._examples()
         from sparsebench.data.qrels import parse_qrels
 
-        name = f"{self._prefix()}-{self.split}.tsv"
-        topics = hub.fetch_file(
-            self.topics, f"{self._prefix()}/topics/topics.{name}", self.revision
-        )
-        qrels_path = hub.fetch_file(
-            self.topics, f"{self._prefix()}/qrels/qrels.{name}", self.revision
-        )
-        return hub.read_topics(topics), parse_qrels(qrels_path.open("rb"), what=str(qrels_path))
+        topics, qrels = (hub.fetch_file(self.topics, f, self.revision) for f in self._topic_files())
+        return hub.read_topics(topics), parse_qrels(qrels.open("rb"), what=str(qrels))
 
     def _examples(self) -> tuple[pa.Table, pd.DataFrame]:
         """Records of query_id, query, positive_passages and negative_passages; judged
@@ -132,5 +146,5 @@ class MiraclSource:
             "language": self.language,
             "split": self.split,
             "revision": self.revision,
-            "commits": hub.resolved_commits(self.corpus, self.topics),
+            "commits": hub.resolved_commits(self.revision, self.corpus, self.topics),
         }

@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from sparsebench.data import hub
+from sparsebench.data import hub, hubrepo
 from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -100,30 +100,58 @@ class MmarcoSource:
                 "(a path, a hub file as repo:path, or a URL with qrels_md5)"
             )
 
-    def corpus_batches(self) -> Iterator[pa.RecordBatch]:
-        pattern = (
+    def _corpus_pattern(self) -> str:
+        return (
             self.corpus_files
             or f"data/google/collections/{self._name(self.language)}_collection.tsv"
         )
+
+    def _queries_file(self) -> str:
+        language = self._name(self.query_language or self.language)
+        return self.queries_files or MMARCO_QUERIES[self.split].format(language=language)
+
+    def corpus_batches(self) -> Iterator[pa.RecordBatch]:
         for records in hub.stream_records(
-            self.corpus, pattern, columns=["id", "text"], revision=self.revision
+            self.corpus, self._corpus_pattern(), columns=["id", "text"], revision=self.revision
         ):
             yield hub.corpus_batch(records, "id", False)
+
+    def remote_corpus_files(self) -> list[hubrepo.RemoteFile]:
+        """The hub file (or glob) of the passages; none from a local folder."""
+        return hub.remote_file(self.corpus, self._corpus_pattern(), self.revision)
+
+    def remote_files(self) -> list[hubrepo.RemoteFile]:
+        """The hub files (and globs) this dataset reads: passages, queries and the
+        judgments when they are a hub file (a qrels URL is checked by its md5 on download)."""
+        qrels = self._hub_qrels()
+        return [
+            *self.remote_corpus_files(),
+            *hub.remote_file(self.queries, self._queries_file(), self.revision),
+            *(hub.remote_file(*qrels, self.revision) if qrels else []),
+        ]
+
+    def _hub_qrels(self) -> tuple[str, str] | None:
+        """(repository, file) of judgments read from the hub, else None (a path, a URL)."""
+        qrels = self.qrels
+        if qrels is None:  # the split's default (check() requires one)
+            return (self.queries, MMARCO_QRELS[self.split]) if self.split in MMARCO_QRELS else None
+        if qrels.startswith(("http://", "https://")) or ":" not in qrels or hub.is_local(qrels):
+            return None
+        repo, relative = qrels.split(":", 1)
+        return repo, relative
 
     def queries_and_qrels(self) -> tuple[pa.Table, pd.DataFrame]:
         from sparsebench.data.qrels import parse_qrels
 
-        language = self._name(self.query_language or self.language)
-        relative = self.queries_files or MMARCO_QUERIES[self.split].format(language=language)
-        queries = hub.read_topics(hub.fetch_file(self.queries, relative, self.revision))
+        queries = hub.read_topics(hub.fetch_file(self.queries, self._queries_file(), self.revision))
         with self._qrels_file() as path:
             return queries, parse_qrels(Path(path).open("rb"), what=str(path))
 
     @contextlib.contextmanager
     def _qrels_file(self):
-        qrels = self.qrels
-        if qrels is None:
-            yield hub.fetch_file(self.queries, MMARCO_QRELS[self.split], self.revision)
+        qrels, on_hub = self.qrels, self._hub_qrels()
+        if on_hub is not None:
+            yield hub.fetch_file(*on_hub, self.revision)
         elif qrels.startswith(("http://", "https://")):
             import tempfile
 
@@ -135,9 +163,6 @@ class MmarcoSource:
                 target = Path(folder) / "qrels.tsv"
                 download(qrels, target, self.qrels_md5)
                 yield target
-        elif ":" in qrels and not hub.is_local(qrels):
-            repo, relative = qrels.split(":", 1)
-            yield hub.fetch_file(repo, relative, self.revision)
         else:
             path = Path(qrels).expanduser()
             if not path.is_file():
@@ -145,6 +170,7 @@ class MmarcoSource:
             yield path
 
     def fingerprint(self) -> dict[str, Any]:
+        qrels_repo = (self._hub_qrels() or (self.queries,))[0]
         return {
             "kind": "mmarco",
             "path": f"{self.corpus} + {self.queries}",
@@ -153,5 +179,5 @@ class MmarcoSource:
             "split": self.split,
             "qrels": self.qrels or f"{self.queries}:{MMARCO_QRELS.get(self.split)}",
             "revision": self.revision,
-            "commits": hub.resolved_commits(self.corpus, self.queries),
+            "commits": hub.resolved_commits(self.revision, self.corpus, self.queries, qrels_repo),
         }

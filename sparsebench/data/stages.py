@@ -4,9 +4,11 @@ corpus in canonical form once, and each dataset's queries and judgments.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from sparsebench.data import hubrepo
 from sparsebench.data.collection import (
     FilesSource,
     FolderSource,
@@ -17,6 +19,7 @@ from sparsebench.data.download import beir_archive, beir_md5, download, verify_a
 from sparsebench.data.prepare import prepare_dataset, subsample_corpus, write_corpus_files
 from sparsebench.data.qrels import read_qrels
 from sparsebench.errors import DataError
+from sparsebench.fileio import read_json
 
 
 def download_beir(
@@ -91,6 +94,26 @@ def corpus_source(identity: dict[str, Any], archive: str | Path | None = None):
     return found
 
 
+def probe_remote_files(corpus: Any, readers: Iterable[Any]) -> None:
+    """Ask the hub for every file of the corpus and of the datasets that read it (the
+    smallest first) before anything large is fetched: a gated or missing topics file
+    fails the run at once, not after the corpus (sparsebench.data.hubrepo.probe)."""
+    files = getattr(corpus, "remote_corpus_files", list)()
+    files += [f for source in readers for f in getattr(source, "remote_files", list)()]
+    if files:
+        hubrepo.probe(list(dict.fromkeys(files)))
+
+
+def read_at_corpus_commits(documents: str | Path) -> None:
+    """Read a dataset's hub files at the commits its corpus was read at (corpus.json
+    beside `documents`), so that a repository holding both (mMARCO's passages and
+    queries) is read in one state even if its branch moved between the two jobs."""
+    info = Path(documents).with_name("corpus.json")
+    source = (read_json(info).get("source") or {}) if info.is_file() else {}
+    for repo, commit in (source.get("commits") or {}).items():
+        hubrepo.pin(repo, source["revision"], commit)
+
+
 def prepare_corpus(
     name: str,
     identity: dict[str, Any],
@@ -98,10 +121,12 @@ def prepare_corpus(
     archive: str | Path | None = None,
     documents: str | Path | None = None,
     qrels: str | Path | None = None,
+    readers: Iterable[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     """corpus.parquet and corpus.json of one corpus: read from its source, or (a
     subsample) drawn from the `documents` of the corpus it samples, keeping every document
-    the `qrels` judge."""
+    the `qrels` judge. The hub files of the corpus and of the `readers` (the entries of
+    the datasets that read it) are probed first."""
     out_dir = Path(out_dir)
     if "sample_of" in identity:
         if documents is None or qrels is None:
@@ -112,7 +137,9 @@ def prepare_corpus(
         return write_corpus_files(None, out_dir, name, identity, summary)
     if identity["source"] == "beir" and archive is not None:
         verify_archive(archive, beir_md5(identity["name"], identity.get("md5")))
-    return write_corpus_files(corpus_source(identity, archive), out_dir, name, identity)
+    source = corpus_source(identity, archive)
+    probe_remote_files(source, (dataset_source(entry, archive) for entry in readers))
+    return write_corpus_files(source, out_dir, name, identity)
 
 
 def prepare(
@@ -128,4 +155,5 @@ def prepare(
     is first checked against its md5, downloaded or not."""
     if archive is not None and entry["source"] == "beir":
         verify_archive(archive, beir_md5(entry["name"], entry.get("md5")))
+    read_at_corpus_commits(documents)
     return prepare_dataset(dataset_source(entry, archive), out_dir, name, entry, documents, corpus)

@@ -132,6 +132,11 @@ class Plan:
     def corpus(self, dataset: str) -> Corpus:
         return self.corpora[self.corpus_of[dataset]]
 
+    def readers(self, corpus: str) -> list[dict[str, Any]]:
+        """The entries of the datasets that read the documents of `corpus` (a full corpus:
+        its subsamples' datasets too), whose files are checked before it is fetched."""
+        return [self.datasets[d] for d in self.datasets if self.corpus(d).documents == corpus]
+
     def language(self, dataset: str) -> str:
         return self.datasets[dataset].get("language", "en")
 

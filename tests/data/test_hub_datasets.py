@@ -273,3 +273,19 @@ def test_hub_shaped_datasets_flow_through_the_dag_with_a_subsample(tmp_path):
     assert "SUBSAMPLE" in log
     with gzip.open(next((corpus / "miracl-corpus-v1.0-sw").glob("*.gz")), "rt") as handle:
         assert json.loads(handle.readline())["docid"] == "100#0"
+
+
+# Whole texts that pandas reads as missing by default (its NA strings) or as numbers.
+NA_TEXTS = ["N/A", "NA", "null", "nan", "None", "NaN", "#N/A", "n/a", "NULL", "-nan", "007"]
+
+
+def test_mmarco_passages_that_look_missing_or_numeric_are_read_verbatim(tmp_path):
+    root, _ = build_mmarco(tmp_path)
+    collection = root / "data" / "google" / "collections" / "portuguese_collection.tsv"
+    with collection.open("a", encoding="utf-8") as handle:
+        handle.writelines(f"{100 + i}\t{text}\n" for i, text in enumerate(NA_TEXTS))
+    entry = {"source": "mmarco", "language": "pt", "corpus": str(root), "queries": str(root)}
+    prepare_entry(entry, tmp_path / "out", "mm")
+    corpus = pq.read_table(tmp_path / "out" / "corpus.parquet").to_pydict()
+    assert corpus["text"][4:] == NA_TEXTS
+    assert corpus["doc_id"][4:] == [str(100 + i) for i in range(len(NA_TEXTS))]

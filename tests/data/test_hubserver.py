@@ -380,3 +380,30 @@ def test_the_server_is_quiet(hub: HubServer, capfd):
     error.value.close()
     assert capfd.readouterr().err == ""
     assert [r.status for r in hub.requests] == [200, 404]
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_a_gated_repository_refuses_its_files_but_lists_them(hub: HubServer, status):
+    from huggingface_hub import HfApi, get_hf_file_metadata, hf_hub_download, hf_hub_url
+    from huggingface_hub.errors import GatedRepoError
+
+    hub.gate(REPO, status)
+    with pytest.raises(GatedRepoError, match=f"{status} Client Error"):
+        get_hf_file_metadata(hf_hub_url(REPO, DATA, repo_type="dataset"))
+    with pytest.raises(GatedRepoError):
+        hf_hub_download(REPO, DATA, repo_type="dataset")
+    assert HfApi().dataset_info(REPO).gated == "manual"
+    assert DATA in HfApi().list_repo_files(REPO, repo_type="dataset")
+    assert hub.downloads() == []
+
+
+def test_a_kept_commit_is_served_after_the_files_change(hub: HubServer, hub_root):
+    from huggingface_hub import hf_hub_download
+
+    old = hub.keep(REPO)
+    (hub_root / REPO / "README.md").write_text("changed\n", encoding="utf-8")
+    assert hub.commit(REPO) != old
+    kept = hf_hub_download(REPO, "README.md", repo_type="dataset", revision=old)
+    assert Path(kept).read_text(encoding="utf-8").startswith("---\nlanguage:")
+    now = hf_hub_download(REPO, "README.md", repo_type="dataset")
+    assert Path(now).read_text(encoding="utf-8") == "changed\n"

@@ -223,3 +223,22 @@ def test_training_judgments_must_name_known_documents(tiny_collection, tmp_path,
     summary = prepare(tiny_collection, tmp_path / "auto")
     assert summary["tuning_split"] is None and summary["n_tuning_queries"] == 0
     assert "training split train left unused: qrels name 1 doc ids" in caplog.text
+
+
+def test_tsv_texts_that_look_missing_are_read_verbatim(tmp_path):
+    """A corpus TSV of a `files` entry: pandas' NA strings are texts like any other."""
+    texts = ["N/A", "NA", "null", "nan", "None", "NaN", "#N/A", "007"]
+    (tmp_path / "c.tsv").write_text("".join(f"d{i}\t{t}\n" for i, t in enumerate(texts)))
+    (tmp_path / "q.tsv").write_text("q1\tnull\nq2\tNA\n")
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\n")
+    entry = {
+        "source": "files",
+        "corpus": str(tmp_path / "c.tsv"),
+        "split": "test",
+        "queries": str(tmp_path / "q.tsv"),
+        "qrels": str(tmp_path / "qrels.txt"),
+    }
+    prepare_entry(entry, tmp_path / "out")
+    assert pq.read_table(tmp_path / "out" / "corpus.parquet")["text"].to_pylist() == texts
+    queries = pq.read_table(tmp_path / "out" / "queries.parquet")["text"].to_pylist()
+    assert queries == ["null", "NA"]
