@@ -2,6 +2,11 @@
 (an external run of 3 of 35 queries) scores the others 0 or leaves them out, so its mean
 is not the same quantity as the other models': the evaluate job warns, records the
 counts in its manifest, and the leaderboard and the significance report mark the cell.
+
+A query that a model run here retrieves nothing for (none of its terms is in the
+corpus) is the model's own result: with the query set 'complete' it scores 0 like any
+miss, and the cell is not marked. Runs made elsewhere, and every run when missing
+queries are left out of the mean (query set 'run'), are.
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sparsebench.evaluate.metrics import QueryOverlap
 from sparsebench.fileio import read_json
@@ -42,12 +48,21 @@ class Coverage:
 
 
 def partial_pairs(
-    pairs: Sequence[tuple[str, str]], manifests: Sequence[str | Path]
+    pairs: Sequence[tuple[str, str]],
+    manifests: Sequence[str | Path],
+    experiment: Mapping[str, Any],
 ) -> dict[tuple[str, str], Coverage]:
-    """(model, dataset) -> coverage of the pairs whose run misses evaluated queries, from
-    their evaluation manifests (in the order of `pairs`)."""
+    """(model, dataset) -> coverage of the pairs whose run misses evaluated queries and is
+    not comparable for it (see the module's docstring), from their evaluation manifests
+    (in the order of `pairs`); `experiment`: the settings the results come from."""
+    from sparsebench.kinds.registry import kind_of
+
+    every_run = experiment["evaluation"]["query_set"] != "complete"
     found = {}
     for pair, path in zip(pairs, manifests, strict=True):
+        entry = experiment["models"][pair[0]]
+        if not every_run and kind_of(entry).run_rule != "import_run":
+            continue
         counts = read_json(path).get(MANIFEST_KEY)
         if counts:
             coverage = Coverage(int(counts["in_run"]), int(counts["judged"]))

@@ -198,7 +198,7 @@ def significance(
         f"command: `{provenance.command_line()}`",
         "versions: " + ", ".join(f"{k} {v}" for k, v in provenance.package_versions().items()),
     ]
-    partial = coverage.partial_pairs(pairs, manifests) if manifests is not None else {}
+    partial = coverage.partial_pairs(pairs, manifests, experiment) if manifests is not None else {}
     query_set = experiment["evaluation"]["query_set"]
     partial_notes = dict(zip(partial, coverage.notes(partial, query_set), strict=True))
     report = comparisons.markdown_report(
@@ -315,7 +315,7 @@ def leaderboard(
     with atomic_path(outputs["reproduction"]) as tmp:
         checks.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.6f")
     notes = board.significance_note(experiment["significance"], bool(marks))
-    partial = coverage.partial_pairs(pairs, manifests) if manifests is not None else {}
+    partial = coverage.partial_pairs(pairs, manifests, experiment) if manifests is not None else {}
     for line in coverage.notes(partial, experiment["evaluation"]["query_set"]):
         notes += f"\n\n{line}"
     for dataset, sample in subsampled.items():

@@ -227,11 +227,21 @@ def test_blocks_hold_one_length_bucket_and_at_most_a_batch():
         SpladeSettings(model=str(shared_path("models", "splade-tiny")), max_length=20, batch_size=2)
     )
     assert encoder.padded_lengths(np.array([1, 8, 9, 65, 129, 250, 300])).tolist() == [
-        8, 8, 16, 20, 20, 20, 20
+        8,
+        8,
+        16,
+        20,
+        20,
+        20,
+        20,
     ]
     encoder.settings = SpladeSettings(model=encoder.settings.model, max_length=512, batch_size=2)
     assert encoder.padded_lengths(np.array([65, 129, 250, 300, 1000])).tolist() == [
-        80, 160, 256, 320, 512
+        80,
+        160,
+        256,
+        320,
+        512,
     ]
     lengths = np.array([3, 8, 9, 30, 16, 5, 21])
     encoder.settings = SpladeSettings(model=encoder.settings.model, max_length=20, batch_size=2)

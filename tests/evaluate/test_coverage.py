@@ -75,3 +75,21 @@ def test_the_workflow_marks_a_partial_run_everywhere(tmp_path):
     assert pd.isna(table.loc["full", "partial"])
     report = (work / "results/significance.md").read_text()
     assert "PARTIAL: part on col" in report and "| part (PARTIAL run) | full |" in report
+
+
+def test_only_runs_made_elsewhere_or_averaged_over_their_own_queries_are_marked(tmp_path):
+    """A query that a model run here retrieves nothing for is its own result (0 under the
+    query set 'complete'); an imported run missing it, or any run averaged only over the
+    queries it has ('run'), is not comparable."""
+    from sparsebench.evaluate.coverage import partial_pairs
+    from sparsebench.fileio import write_json
+
+    manifest = tmp_path / "m.json"
+    write_json(manifest, {"queries": {"in_run": 34, "judged": 35}})
+    pairs = [("bm25", "adi"), ("ext", "adi")]
+    models = {"bm25": {"kind": "bm25"}, "ext": {"kind": "run", "path": "r/{dataset}.trec"}}
+    for query_set, marked in (("complete", [("ext", "adi")]), ("run", pairs)):
+        experiment = {"models": models, "evaluation": {"query_set": query_set}}
+        found = partial_pairs(pairs, [manifest, manifest], experiment)
+        assert sorted(found) == sorted(marked)
+        assert found[("ext", "adi")].describe() == "34 of 35 queries"
