@@ -37,7 +37,7 @@ def parse_qrels(source, what: str = "qrels") -> pd.DataFrame:
             "(query-id corpus-id score) or 4 (TREC: query-id iteration doc-id grade)"
         )
     frame.columns = ["query_id", "doc_id", "grade"]
-    if not _is_int(frame["grade"].iloc[0]):  # a header line
+    if not _is_number(frame["grade"].iloc[0]):  # a header line (`1.0` and `0.5` are grades)
         frame, lines = frame.iloc[1:].reset_index(drop=True), lines[1:]
     if frame.empty:
         raise DataError(f"{what}: no judgments")
@@ -60,9 +60,9 @@ def parse_qrels(source, what: str = "qrels") -> pd.DataFrame:
     return pairs.reset_index(drop=True)
 
 
-def _is_int(value: str) -> bool:
+def _is_number(value: str) -> bool:
     try:
-        int(value)
+        float(value)
     except (TypeError, ValueError):
         return False
     return True

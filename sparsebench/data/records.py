@@ -115,42 +115,121 @@ def _json_line_problem(text: str, fields: list[str]) -> str | None:
     return None
 
 
+# A first line naming its columns: an id column, then only text columns.
+_ID_HEADERS = {
+    "id", "_id", "docid", "doc_id", "doc-id", "docno", "did", "pid", "passage_id", "qid",
+    "query_id", "query-id", "queryid", "corpus-id", "corpus_id", "topic", "topic_id",
+}  # fmt: skip
+_TEXT_HEADERS = {
+    "text", "title", "body", "contents", "content", "passage", "query", "question",
+    "document", "doc", "abstract", "description", "narrative",
+}  # fmt: skip
+
+
+def _is_header(batch: pa.RecordBatch) -> bool:
+    first = [column[0].as_py().strip().lower() for column in batch.columns]
+    return first[0] in _ID_HEADERS and all(f in _TEXT_HEADERS for f in first[1:] if f)
+
+
+class _TsvLayout:
+    """What the first block of a TSV file shows, applied to every block: a header line to
+    skip, and an empty last field on every line (an exporter's trailing tab) to drop."""
+
+    def __init__(self, first: pa.RecordBatch, what: str) -> None:
+        self.header = _is_header(first)
+        rows = first.slice(1) if self.header else first
+        last = rows.column(rows.num_columns - 1)
+        self.trailing_tab = (
+            rows.num_columns >= 3
+            and rows.num_rows > 0
+            and not pc.any(pc.greater(pc.utf8_length(last), 0)).as_py()
+        )
+        if self.header:
+            names = [column[0].as_py() for column in first.columns]
+            log.info("%s: line 1 (%s) is a header, not a record", what, " | ".join(names))
+        if self.trailing_tab:
+            log.warning("%s: every line ends with a tab; the empty last field is ignored", what)
+        self.fields = first.num_columns - self.trailing_tab
+        self.what = what
+
+    def columns(self, batch: pa.RecordBatch, first: bool) -> list[pa.Array]:
+        if first and self.header:
+            batch = batch.slice(1)
+        columns = list(batch.columns)
+        if self.trailing_tab:
+            if pc.any(pc.greater(pc.utf8_length(columns[-1]), 0)).as_py():
+                raise _TrailingField()
+            columns = columns[:-1]
+        return columns
+
+
+class _TrailingField(Exception):
+    """A line with a field after the last, in a file whose lines end with an empty one."""
+
+
 def tsv_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBatch]:
-    """Stream a TSV member (id, text) or (id, title, text), no header, as record batches
-    with the named fields."""
+    """Stream a TSV member (id, text) or (id, title, text) as record batches with the
+    named fields. A header line is skipped, a trailing tab on every line ignored; a
+    three-field line read where no title is asked for (queries) is id, title, text, and
+    its text is title and text together."""
     import pyarrow.csv as pacsv
 
     checked = Utf8Reader(handle)
+    layout: _TsvLayout | None = None
     try:
         reader = pacsv.open_csv(
             checked,
             read_options=pacsv.ReadOptions(autogenerate_column_names=True, block_size=_JSON_BLOCK),
             parse_options=pacsv.ParseOptions(delimiter="\t", quote_char=False),
             convert_options=pacsv.ConvertOptions(
-                strings_can_be_null=False, column_types={f"f{i}": pa.string() for i in range(3)}
+                strings_can_be_null=False, column_types={f"f{i}": pa.string() for i in range(4)}
             ),
         )
         for batch in reader:
-            columns = batch.columns
-            if len(columns) not in (2, 3):
+            first = layout is None
+            layout = layout or _TsvLayout(batch, what)
+            columns = layout.columns(batch, first)
+            if layout.fields not in (2, 3):
                 raise DataError(
                     f"{what} line 1: a TSV line has 2 (id, text) or 3 (id, title, text) "
-                    f"fields, found {len(columns)}"
+                    f"fields, found {layout.fields}"
                 )
+            if len(columns[0]) == 0:
+                continue
+            three = len(columns) == 3
             values = {"_id": columns[0], "text": columns[-1]}
             if "title" in fields:
-                values["title"] = (
-                    columns[1] if len(columns) == 3 else pa.nulls(len(batch), pa.string())
-                )
+                values["title"] = columns[1] if three else pa.nulls(len(columns[0]), pa.string())
+            elif three:
+                joined = pc.binary_join_element_wise(columns[1], columns[2], " ")
+                values["text"] = pc.utf8_trim_whitespace(joined)
             yield pa.record_batch([values[f] for f in fields], names=fields)
+    except _TrailingField:
+        checked.stop()
+        found = first_bad_line(handle, _nonempty_last_field)
+        line = f" line {found[0]}" if found else ""
+        raise DataError(
+            f"{what}{line}: a field after the last, where the first lines end with an empty "
+            "one (a trailing tab); every line must have the same fields"
+        ) from None
     except (NotUtf8, pa.ArrowInvalid) as exc:
         checked.stop()
         if "Empty CSV file" in str(exc):
-            return
+            if checked.tell() == 0:
+                return
+            raise DataError(
+                f"{what}: a line is longer than {_JSON_BLOCK:,} bytes, the most a TSV "
+                "line may hold; is the file TSV, with one record a line?"
+            ) from None
         found = first_bad_line(handle, _TsvFieldCount())
         if found is not None:
             raise DataError(f"{what} line {found[0]}: {found[1]}") from None
         raise DataError(f"{what}: not a valid TSV file: {exc}") from None
+
+
+def _nonempty_last_field(text: str) -> str | None:
+    line = text.rstrip("\r\n")
+    return "found" if line and line.count("\t") >= 2 and line.split("\t")[-1] else None
 
 
 class _TsvFieldCount:
