@@ -20,8 +20,11 @@ the raw HTML `body` of web crawls does not count), else the document's `default_
 the title is the `title` field, or null when the text is `default_text()` (which already
 holds the title where there is one). Queries: `query_field` if given, else `text`, else
 `title` (TREC topics: the title is the standard short query), else `default_text()`.
-Judgments: (query_id, doc_id, relevance) exactly as ir_datasets gives them (graded 0-3
-for TREC DL, -1 kept for Cranfield). A (query, document) pair judged twice with the same
+Judgments: (query_id, doc_id, relevance) as ir_datasets gives them (graded 0-3 for TREC
+DL), except for collections whose grades are codes where smaller means more relevant
+(Cranfield: sparsebench.data.grades regrades them to gains, says so in the log and
+records it in the dataset's provenance); grades ir_datasets' qrels_defs do not define
+are warned of. A (query, document) pair judged twice with the same
 grade is kept once; with different grades it is an error, as in files read by
 sparsebench.data.qrels.parse_qrels (ir_datasets qrels that grade a pair per subtopic or per
 passage are not single relevance judgments).
@@ -41,6 +44,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
+from sparsebench.data.grades import IR_DATASETS_REGRADINGS, Regrading, undefined_grades
 from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -222,6 +226,15 @@ def qrels_frame(rows: list[tuple[str, str, int]], what: str) -> pd.DataFrame:
     return pairs.reset_index(drop=True)
 
 
+def _grade_definitions(dataset) -> dict[int, str]:
+    """ir_datasets' own words for each grade (qrels_defs), {} when it gives none."""
+    try:
+        definitions = dataset.qrels_defs() if dataset.has_qrels() else {}
+    except (AttributeError, NotImplementedError):
+        return {}
+    return {int(g): str(m) for g, m in (definitions or {}).items()}
+
+
 @contextlib.contextmanager
 def _reading(dataset_id: str, what: str) -> Iterator[None]:
     """ir_datasets' failures (download, missing optional package, licensed data not in
@@ -329,7 +342,34 @@ class IrDatasetsSource:
             rows = [
                 (str(r.query_id), str(r.doc_id), int(r.relevance)) for r in dataset.qrels_iter()
             ]
-        return table, qrels_frame(rows, f"ir_datasets {self.dataset_id} qrels")
+        what = f"ir_datasets {self.dataset_id} qrels"
+        qrels = qrels_frame(rows, what)
+        regrading = self._regrading()
+        if regrading is not None:
+            log.warning("%s: %s", what, regrading.reason)
+            return table, regrading.apply(qrels, what)
+        definitions = _grade_definitions(dataset)
+        undefined = undefined_grades(qrels, definitions) if definitions else []
+        if undefined:
+            log.warning(
+                "%s: grades %s are not among those ir_datasets defines for it (%s); nDCG takes "
+                "them as gains, binary measures count those >= the relevance level",
+                what,
+                undefined,
+                "; ".join(f"{g}: {m}" for g, m in sorted(definitions.items())),
+            )
+        return table, qrels
+
+    def _regrading(self) -> Regrading | None:
+        return IR_DATASETS_REGRADINGS.get(self.dataset_id.split("/", 1)[0])
+
+    def grades(self) -> dict[str, Any]:
+        """What the grades mean (ir_datasets' qrels_defs), and how they were regraded."""
+        regrading = self._regrading()
+        if regrading is not None:
+            return regrading.record()
+        definitions = _grade_definitions(_load(self.dataset_id))
+        return {"meaning": {str(g): m for g, m in sorted(definitions.items())}}
 
     def fingerprint(self) -> dict[str, Any]:
         irds = _ir_datasets()
@@ -343,6 +383,7 @@ class IrDatasetsSource:
             "docs_count": published_docs_count(dataset),
             "doc_title_field": title_field,
             "doc_text_field": text_field,
+            "grades": self.grades(),
             "query_field": (
                 query_field(dataset.queries_cls(), self.query_field)
                 if dataset.has_queries()

@@ -325,6 +325,13 @@ def leaderboard(
                 f"documents (every judged document kept, seed {sample['seed']}); its "
                 "scores are not comparable with full-corpus figures."
             )
+    for dataset, info in zip(datasets, dataset_infos, strict=True):
+        regraded = ((read_json(info).get("source") or {}).get("grades") or {}).get("regraded")
+        if regraded:
+            codes = ", ".join(f"{code} -> {gain}" for code, gain in regraded.items())
+            notes += (
+                f"\n\nREGRADED: {dataset}: judgments read as gains ({codes}); see its dataset.json."
+            )
     chosen_by: dict[str, dict[str, str]] = {}
     for path in selections or []:
         selection = read_json(path)

@@ -151,6 +151,7 @@ def test_beir_scifact_matches_ir_datasets(tmp_path):
         "docs_count": 5183,
         "doc_title_field": "title",
         "doc_text_field": "text",
+        "grades": {"meaning": {}},  # ir_datasets defines no grades for BEIR SciFact
         "query_field": "text",
     }
     # the download stayed as it was; ir_datasets derived its docstore and extracts from it
@@ -434,6 +435,72 @@ def test_judgments_are_kept_as_given():
         qrels_frame([("1", "7", -1), ("1", "7", 2)], "q")
     with pytest.raises(DataError, match="no judgments"):
         qrels_frame([], "q")
+
+
+# --- Cranfield: codes, not gains ------------------------------------------------------
+
+
+def build_cranfield(home: Path) -> None:
+    """ir_datasets reads cran.all.1400, cran.qry and cranqrel from {home}/cranfield/
+    cran.tar.gz; they are written here back from the shared BEIR-format Cranfield, whose
+    scores are gains: code = 5 - score, and score 0 is the raw -1 (the source document)."""
+    import io
+    import tarfile
+
+    source = shared_path("data", "cranfield")
+    docs = "".join(
+        f".I {d['_id']}\n.T\n{d['title']}\n.A\n\n.B\n\n.W\n{d['text']}\n"
+        for d in read_jsonl(source / "corpus.jsonl")
+    )
+    queries = "".join(
+        f".I {q['_id']}\n.W\n{q['text']}\n" for q in read_jsonl(source / "queries.jsonl")
+    )
+    qrels = "".join(
+        f"{q} {d} {5 - g if g else -1}\n"
+        for q, d, g in read_beir_qrels(source / "qrels" / "test.tsv")
+    )
+    folder = home / "cranfield"
+    folder.mkdir(parents=True)
+    with tarfile.open(folder / "cran.tar.gz", "w:gz") as archive:
+        for name, text in (("cran.all.1400", docs), ("cran.qry", queries), ("cranqrel", qrels)):
+            data = text.encode("utf-8")
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+
+
+def test_cranfield_codes_are_regraded_to_gains_and_say_so(tmp_path):
+    """ir_datasets passes Cleverdon's codes through (1 = complete answer); the source reads
+    them as the gains the BEIR-format Cranfield holds, warns, and records it."""
+    home = tmp_path / "irds"
+    build_cranfield(home)
+    result = run_offline(
+        home,
+        """
+        import ir_datasets, logging
+        from sparsebench.data import irdatasets
+
+        records = []
+        handler = logging.Handler()
+        handler.emit = lambda record: records.append(record.getMessage())
+        logging.getLogger("sparsebench").addHandler(handler)
+        source = irdatasets.IrDatasetsSource("cranfield", "test")
+        queries, qrels = source.queries_and_qrels()
+        raw = ir_datasets.load("cranfield").qrels_iter()
+        emit(
+            qrels=qrels.values.tolist(),
+            raw=[[r.query_id, r.doc_id, r.relevance] for r in raw],
+            grades=source.fingerprint()["grades"],
+            log=records,
+        )
+        """,
+        tmp_path,
+    )
+    assert sorted({g for _, _, g in result["raw"]}) == [-1, 1, 2, 3, 4]  # codes, as given
+    judged = read_beir_qrels(shared_path("data", "cranfield", "qrels", "test.tsv"))
+    assert sorted(result["qrels"]) == sorted(judged)  # 1837 judgments, grades as gains
+    assert result["grades"]["regraded"] == {"1": 4, "2": 3, "3": 2, "4": 1, "5": 0, "-1": 0}
+    assert any("Cleverdon's codes" in line for line in result["log"])
 
 
 # --- through the DAG ---------------------------------------------------------------------
