@@ -7,6 +7,7 @@ binary streams, so an archive is read in place, never unpacked to disk.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
+from sparsebench.data.textfiles import GZIP_MAGIC
 from sparsebench.errors import DataError
 from sparsebench.fileio import file_digest
 
@@ -24,6 +26,34 @@ def _member_name(member: str, split: str) -> str:
     return f"qrels/{split}.tsv" if member == "qrels" else f"{member}.jsonl"
 
 
+def is_gzip(path: Path) -> bool:
+    """Whether a file is gzip-compressed, by its first bytes (whatever its name)."""
+    with open(path, "rb") as handle:
+        return handle.read(2) == GZIP_MAGIC
+
+
+@contextlib.contextmanager
+def open_file(path: Path) -> Iterator[IO[bytes]]:
+    """A collection file as a binary stream, decompressed when it is gzip."""
+    if is_gzip(path):
+        with gzip.open(path, "rb") as handle:
+            yield handle
+    else:
+        with open(path, "rb") as handle:
+            yield handle
+
+
+def file_size(path: Path) -> int | None:
+    """Bytes reading a file yields, for progress (unknown for a compressed file)."""
+    return None if is_gzip(path) else path.stat().st_size
+
+
+def existing_file(path: Path) -> Path:
+    """`path`, or `path`.gz when only that exists."""
+    compressed = path.with_name(path.name + ".gz")
+    return compressed if not path.exists() and compressed.is_file() else path
+
+
 @dataclass(frozen=True)
 class FolderSource:
     """A BEIR-format folder: corpus.jsonl, queries.jsonl, qrels/{split}.tsv."""
@@ -31,11 +61,15 @@ class FolderSource:
     root: Path
     split: str
 
+    def member_file(self, member: str) -> Path:
+        """The file a member is read from (its .gz when only that exists)."""
+        return existing_file(self.root / _member_name(member, self.split))
+
     def check(self) -> None:
         if not self.root.is_dir():
             raise DataError(f"dataset folder {self.root} does not exist")
         for member in MEMBERS:
-            if not (self.root / _member_name(member, self.split)).is_file():
+            if not self.member_file(member).is_file():
                 raise DataError(self._missing(member))
 
     def _missing(self, member: str) -> str:
@@ -49,23 +83,23 @@ class FolderSource:
 
     @contextlib.contextmanager
     def open(self, member: str) -> Iterator[IO[bytes]]:
-        with open(self.root / _member_name(member, self.split), "rb") as handle:
+        with open_file(self.member_file(member)) as handle:
             yield handle
 
     def label(self, member: str) -> str:
         """The member's file, as error messages name it."""
-        return str(self.root / _member_name(member, self.split))
+        return str(self.member_file(member))
 
-    def size(self, member: str) -> int:
+    def size(self, member: str) -> int | None:
         """Bytes of a member (what reading it takes, for progress)."""
-        return (self.root / _member_name(member, self.split)).stat().st_size
+        return file_size(self.member_file(member))
 
     def fingerprint(self) -> dict[str, Any]:
         """sha256 of each member file, for the dataset's provenance."""
         digests = {}
         for member in MEMBERS:
-            name = _member_name(member, self.split)
-            digests[name] = file_digest(self.root / name)
+            path = self.member_file(member)
+            digests[path.relative_to(self.root).as_posix()] = file_digest(path)
         return {"kind": "folder", "path": str(self.root), "sha256": digests}
 
 
@@ -164,18 +198,19 @@ class FilesSource:
                 raise DataError(f"the {member} file {self._path(member)} does not exist")
 
     def format(self, member: str) -> str:
-        return "tsv" if self._path(member).suffix.lower() in (".tsv", ".txt", ".tab") else "jsonl"
+        name = self._path(member).name.lower().removesuffix(".gz")
+        return "tsv" if name.endswith((".tsv", ".txt", ".tab")) else "jsonl"
 
     @contextlib.contextmanager
     def open(self, member: str) -> Iterator[IO[bytes]]:
-        with open(self._path(member), "rb") as handle:
+        with open_file(self._path(member)) as handle:
             yield handle
 
     def label(self, member: str) -> str:
         return str(self._path(member))
 
-    def size(self, member: str) -> int:
-        return self._path(member).stat().st_size
+    def size(self, member: str) -> int | None:
+        return file_size(self._path(member))
 
     def fingerprint(self) -> dict[str, Any]:
         members = self._members()

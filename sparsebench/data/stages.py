@@ -14,6 +14,7 @@ from sparsebench.data.collection import (
     FolderSource,
     ZipSource,
     builtin_collection_path,
+    existing_file,
 )
 from sparsebench.data.download import beir_archive, beir_md5, download, verify_archive
 from sparsebench.data.prepare import prepare_dataset, subsample_corpus, write_corpus_files
@@ -85,7 +86,7 @@ def corpus_source(identity: dict[str, Any], archive: str | Path | None = None):
         folder = dataset_source({**identity, "split": "test"}).root
         if not folder.is_dir():
             raise DataError(f"dataset folder {folder} does not exist")
-        found = FilesSource(folder / "corpus.jsonl")
+        found = FilesSource(existing_file(folder / "corpus.jsonl"))
     elif source == "files":
         found = FilesSource(Path(identity["corpus"]).expanduser().resolve())
     else:

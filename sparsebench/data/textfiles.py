@@ -155,6 +155,7 @@ class Utf8Reader:
 
 
 LineCheck = Callable[[str], "str | None"]
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def first_bad_line(handle: IO[bytes], check: LineCheck | None = None) -> tuple[int, str] | None:
@@ -170,6 +171,8 @@ def first_bad_line(handle: IO[bytes], check: LineCheck | None = None) -> tuple[i
     except (AttributeError, OSError, ValueError):
         return None
     for number, line in enumerate(iter(handle.readline, b""), 1):
+        if number == 1 and line.startswith(GZIP_MAGIC):
+            return number, "gzip-compressed, not text: decompress it (gunzip) first"
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -210,3 +210,34 @@ def test_a_line_longer_than_a_block_is_named_not_read_as_nothing(tmp_path, monke
     entry = _write_tsv_collection(tmp_path / "c", queries, _qrels_lines())
     with pytest.raises(DataError, match=r"corpus\.tsv: a line is longer than 1,024 bytes"):
         prepare_entry(entry, tmp_path / "out")
+
+
+# --- compressed files ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["corpus.jsonl", "corpus.jsonl.gz"])
+def test_a_gzipped_collection_file_is_read(tmp_path, name):
+    import gzip
+    import shutil
+
+    from conftest import prepare_entry
+
+    root = tmp_path / "c"
+    shutil.copytree(ADI, root)
+    (root / "corpus.jsonl").unlink()
+    (root / name).write_bytes(gzip.compress((ADI / "corpus.jsonl").read_bytes()))
+    prepare_entry({"source": "local", "path": str(root)}, tmp_path / "out")
+    doc_ids = pq.read_table(tmp_path / "out" / "corpus.parquet")["doc_id"].to_pylist()
+    assert doc_ids == [d["_id"] for d in _adi("corpus.jsonl")]
+
+
+def test_a_gzipped_run_is_named_as_such_not_as_latin1(tmp_path):
+    import gzip
+
+    from sparsebench.retrieve.runfile import read_run
+
+    run = tmp_path / "run.trec"
+    run.write_bytes(gzip.compress(b"1 Q0 17 1 2.5 m\n" * 50))
+    with pytest.raises(DataError, match=r"run\.trec line 1: gzip-compressed, not text") as caught:
+        read_run(run)
+    assert "iconv" not in str(caught.value)

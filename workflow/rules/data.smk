@@ -29,8 +29,7 @@ def source_inputs(entry, members):
         keys = {"corpus": ["corpus"], "queries": ["topics", "queries"], "qrels": ["qrels"]}
         return {"files": local_files(entry[k] for m in members for k in keys[m] if k in entry)}
     found = dataset_source(entry)
-    names = {"corpus": "corpus.jsonl", "queries": "queries.jsonl", "qrels": f"qrels/{found.split}.tsv"}
-    return {"files": [found.root / names[m] for m in members]}
+    return {"files": [found.member_file(m) for m in members]}
 
 
 def corpus_inputs(wildcards):
