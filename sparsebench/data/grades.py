@@ -74,3 +74,10 @@ IR_DATASETS_REGRADINGS = {"cranfield": CRANFIELD}
 def undefined_grades(qrels: pd.DataFrame, definitions: Mapping[int, str]) -> list[int]:
     """Grades in the judgments that the collection's definitions do not describe."""
     return sorted(set(qrels["grade"].unique().tolist()) - set(definitions))
+
+
+def regrading_of(dataset_summary: Mapping[str, Any]) -> dict[str, int] | None:
+    """The codes -> gains a prepared dataset (its dataset.json) was regraded with, if any."""
+    source = dataset_summary.get("source")
+    grades = source.get("grades") if isinstance(source, Mapping) else None
+    return (grades or {}).get("regraded")

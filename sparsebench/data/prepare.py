@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import logging
-import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,9 +24,9 @@ import pyarrow.parquet as pq
 from tqdm.utils import CallbackIOWrapper
 
 from sparsebench.data.collection import FolderSource, ZipSource
+from sparsebench.data.ids import check_ids, member_label
 from sparsebench.data.qrels import check_qrels, parse_qrels, write_qrels
 from sparsebench.data.records import Source, combine_text, record_batches
-from sparsebench.data.textfiles import first_bad_line
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path, file_digest, write_json
 from sparsebench.progress import progress
@@ -39,67 +37,6 @@ CORPUS_SCHEMA = pa.schema([("doc_id", pa.string()), ("text", pa.string())])
 QUERIES_SCHEMA = pa.schema([("query_id", pa.string()), ("text", pa.string())])
 ROW_GROUP_SIZE = 10_000
 _SAMPLE = 5
-
-
-def _label(source: Source, member: str) -> str:
-    """The file a member is read from, as error messages name it."""
-    label = getattr(source, "label", None)
-    found = label(member) if label is not None else None
-    return found or f"{source.fingerprint().get('path', type(source).__name__)} {member}"
-
-
-def _check_ids(
-    ids: pa.ChunkedArray, what: str, source: Source | None = None, member: str | None = None
-) -> None:
-    """Ids are non-empty, unique, and hold no whitespace or control character of any
-    script (a run or qrels line splits at them: trec_eval and pytrec_eval could not read
-    the id back); `source` and `member` let an error name the line."""
-    if ids.null_count:
-        raise DataError(f"{what}: {ids.null_count} records have no `_id`")
-    empty = pc.equal(pc.utf8_length(ids), 0)
-    if pc.any(empty).as_py():
-        raise DataError(f"{what}: {pc.sum(empty).as_py()} records have an empty `_id`")
-    spaced = pc.match_substring_regex(ids, r"[\p{Z}\p{Cc}]")
-    if pc.any(spaced).as_py():
-        example = pc.filter(ids, spaced)[0].as_py()
-        char = next(c for c in example if c.isspace() or unicodedata.category(c)[0] in "ZC")
-        line = _line_of_id(source, member, example) if source is not None else None
-        where = f"{what} line {line}" if line else what
-        raise DataError(
-            f"{where}: id {example!r} contains {unicodedata.name(char, 'a control character')} "
-            f"(U+{ord(char):04X}), a space or control character that TREC run and qrels files "
-            "cannot hold (trec_eval and pytrec_eval split their lines at it); remove it from "
-            "the ids"
-        )
-    if pc.count_distinct(ids).as_py() != len(ids):
-        counts = pc.value_counts(ids)
-        repeated = pc.filter(counts, pc.greater(counts.field("counts"), 1))
-        examples = repeated.field("values")[:_SAMPLE].to_pylist()
-        raise DataError(
-            f"{what}: {len(repeated)} duplicate ids (e.g. {', '.join(map(repr, examples))}); "
-            "every id must be unique"
-        )
-
-
-def _line_of_id(source: Source, member: str | None, doc_id: str) -> int | None:
-    """The line of a file member whose record has id `doc_id` (read again, for errors)."""
-    if member is None or not hasattr(source, "open"):
-        return None
-    tsv = getattr(source, "format", lambda m: "jsonl")(member) == "tsv"
-
-    def check(text: str) -> str | None:
-        if tsv:
-            found = text.split("\t", 1)[0]
-        else:
-            try:
-                found = json.loads(text).get("_id") if text.strip() else None
-            except (ValueError, AttributeError):
-                return None
-        return "found" if found == doc_id else None
-
-    with source.open(member) as handle:
-        found = first_bad_line(handle, check)
-    return found[0] if found else None
 
 
 def _warn_empty(ids: pa.ChunkedArray, lengths: pa.ChunkedArray, what: str) -> list[str]:
@@ -157,7 +94,7 @@ def write_corpus(source: Source, out_path: str | Path) -> dict[str, Any]:
         doc_ids = pa.chunked_array(ids, type=pa.string())
         if len(doc_ids) == 0:
             raise DataError("the corpus holds no documents")
-        _check_ids(doc_ids, _label(source, "corpus"), source, "corpus")
+        check_ids(doc_ids, member_label(source, "corpus"), source, "corpus")
     empty = _warn_empty(doc_ids, pa.chunked_array(lengths, type=pa.int32()), "corpus")
     return {"n_docs": len(doc_ids), "n_empty_docs": len(empty), "empty_doc_ids": empty[:100]}
 
@@ -165,7 +102,7 @@ def write_corpus(source: Source, out_path: str | Path) -> dict[str, Any]:
 def read_queries_and_qrels(source: Source) -> tuple[pa.Table, pd.DataFrame]:
     if hasattr(source, "queries_and_qrels"):
         queries, qrels = source.queries_and_qrels()
-        _check_ids(queries.column("query_id"), "queries")
+        check_ids(queries.column("query_id"), "queries")
         return queries.cast(QUERIES_SCHEMA), qrels
     with source.open("qrels") as handle:
         what = getattr(source, "label", lambda m: None)("qrels") or f"qrels/{source.split}.tsv"
@@ -180,7 +117,7 @@ def read_queries(source: Source) -> pa.Table:
     text = pa.chunked_array([combine_text(b, has_title=False) for b in batches], type=pa.string())
     if len(ids) == 0:
         raise DataError("queries.jsonl holds no queries")
-    _check_ids(ids, _label(source, "queries"), source, "queries")
+    check_ids(ids, member_label(source, "queries"), source, "queries")
     return pa.table({"query_id": ids, "text": text}, schema=QUERIES_SCHEMA)
 
 
@@ -237,7 +174,7 @@ def prepare_dataset(
     queries, tuning_qrels, tuning_split = _tuning_judgments(
         source, settings.get("tuning_split", "auto"), queries, qrels, doc_ids
     )
-    queries_file = _label(source, "queries")
+    queries_file = member_label(source, "queries")
     empty_queries = _warn_empty(
         queries.column("query_id"), pc.utf8_length(queries.column("text")), queries_file
     )

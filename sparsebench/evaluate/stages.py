@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from sparsebench import provenance
+from sparsebench.data.grades import regrading_of
 from sparsebench.data.qrels import read_qrels
 from sparsebench.errors import DataError
 from sparsebench.evaluate import comparisons, coverage, reproduction
@@ -326,7 +327,7 @@ def leaderboard(
                 "scores are not comparable with full-corpus figures."
             )
     for dataset, info in zip(datasets, dataset_infos, strict=True):
-        regraded = ((read_json(info).get("source") or {}).get("grades") or {}).get("regraded")
+        regraded = regrading_of(read_json(info))
         if regraded:
             codes = ", ".join(f"{code} -> {gain}" for code, gain in regraded.items())
             notes += (

@@ -80,7 +80,7 @@ def test_trec_format_qrels_are_accepted(tmp_path):
         (TINY_DOCS, TINY_QUERIES, TINY_QRELS + [("q1", "d99", 1)], "doc ids that are not in"),
         ([(1, "", "int id")], [("q", "x")], [("q", "1", 1)], "is a JSON number"),
         (TINY_DOCS, [(1, "int query id")], TINY_QRELS, "is a JSON number"),
-        (TINY_DOCS + [("a b", "", "x")], TINY_QUERIES, TINY_QRELS, "contains whitespace"),
+        (TINY_DOCS + [("a b", "", "x")], TINY_QUERIES, TINY_QRELS, "contains SPACE \\(U\\+0020\\)"),
         (TINY_DOCS, TINY_QUERIES, TINY_QRELS + [("q1", "d1", 0)], "different grades"),
         (TINY_DOCS, TINY_QUERIES, TINY_QRELS + [("q1", "d3", "high")], "not an integer"),
         ([], TINY_QUERIES, TINY_QRELS, "no documents"),
