@@ -112,6 +112,12 @@ def read_run(path: str | Path) -> pd.DataFrame:
     Like trec_eval, only the score orders documents; the rank column is kept but not used.
     A malformed line is reported with its line number.
     """
+    if Path(path).stat().st_size == 0:
+        raise DataError(
+            f"{path}: the run is empty: no query has a result. If the run was made here, "
+            "every query retrieved nothing: are the queries' texts empty, or in another "
+            "field or column, or are none of their terms in the corpus?"
+        )
     fast = _read_run_fast(path)
     if fast is not None:
         return fast
