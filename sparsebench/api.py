@@ -240,6 +240,8 @@ def evaluate_sparse_model(
         means = read_json(files.metrics)
         if not per_query:
             return means
-        long = pd.read_csv(files.per_query, sep="\t", dtype={"query_id": str})
+        long = pd.read_csv(
+            files.per_query, sep="\t", dtype={"query_id": str}, keep_default_na=False
+        )
         table = long.pivot(index="query_id", columns="metric", values="value")
         return {"means": means, "per_query": table.to_dict(orient="index")}

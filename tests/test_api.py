@@ -109,3 +109,15 @@ def test_run_file_of_run_pair_is_the_workflow_format(tmp_path, tiny_collection):
     )
     run = read_run(out.run)
     assert set(run["query_id"]) == {"q1", "q2", "q3", "q4"}
+
+
+def test_query_ids_that_look_missing_stay_ids(tmp_path):
+    """Query ids `NA`, `null` and `nan` are ids, in the per-query values as everywhere."""
+    corpus = {"d1": {"text": "solar panels"}, "d2": {"text": "wind turbines"}}
+    queries = {"NA": "solar", "null": "wind", "nan": "turbines"}
+    qrels = {"NA": {"d1": 1}, "null": {"d2": 1}, "nan": {"d2": 1}}
+    found = api.evaluate_sparse_model(
+        {"kind": "bm25"}, corpus, queries, qrels, per_query=True, work_dir=tmp_path
+    )
+    assert sorted(found["per_query"]) == ["NA", "nan", "null"]
+    assert found["means"]["nDCG@10"] == 1.0

@@ -100,7 +100,9 @@ def evaluation_manifest(
     and its corpus's, the run's, the evaluation settings and versions, and how many of the
     judged queries the run covers (`run_coverage`, from evaluate)."""
     metrics = read_json(metrics_path)
-    per_query = pd.read_csv(per_query_path, sep="\t", dtype={"query_id": str})
+    per_query = pd.read_csv(
+        per_query_path, sep="\t", dtype={"query_id": str}, keep_default_na=False
+    )
     content = provenance.manifest(
         stage="evaluate",
         settings={

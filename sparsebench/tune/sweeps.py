@@ -289,7 +289,9 @@ def per_query_scores(files: Mapping[str, str | Path], metric: str) -> pd.DataFra
     """query x variant table of one metric from the variants' per_query.tsv files."""
     columns = {}
     for variant, path in files.items():
-        table = pd.read_csv(path, sep="\t", dtype={"query_id": str, "metric": str})
+        table = pd.read_csv(
+            path, sep="\t", dtype={"query_id": str, "metric": str}, keep_default_na=False
+        )
         rows = table[table["metric"] == metric]
         if rows.empty:
             raise DataError(f"{path}: no per-query values of {metric}")
