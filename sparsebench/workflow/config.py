@@ -297,17 +297,45 @@ def config_from_files(config: Mapping[str, Any], files: Sequence[str | Path]) ->
     read again here to see which entries it defines, refusing a key written twice (which
     Snakemake's own reading lets pass, the last one winning)."""
     base_of: dict[str, Path] = {}
+    tables_base = None  # the folder of the last file naming reproduction.expected
     for file in files:
         defined = read_yaml(file)
         if not isinstance(defined, Mapping):
             raise ConfigError(f"{file}: the configuration must be a mapping")
         for name in [*(defined.get("datasets") or {}), *(defined.get("models") or {})]:
             base_of[name] = Path(file).resolve().parent
+        if (
+            isinstance(defined.get("reproduction"), Mapping)
+            and "expected" in defined["reproduction"]
+        ):
+            tables_base = Path(file).resolve().parent
     resolved = dict(config)
     for base in dict.fromkeys(base_of.values()):
         names = {name for name, where in base_of.items() if where == base}
         resolved = resolve_relative_paths(resolved, base, names=names)
+    if tables_base is not None:
+        resolved = _resolve_expected_tables(resolved, tables_base)
     return validate_config(resolved)
+
+
+def _resolve_expected_tables(config: Mapping[str, Any], base: Path) -> dict[str, Any]:
+    """reproduction.expected's own tables (not the built-in names) made absolute against
+    the folder of the config file naming them."""
+    from sparsebench.evaluate.reproduction import ALIASES, BUILTIN
+
+    section = config.get("reproduction")
+    if not isinstance(section, Mapping) or "expected" not in section:
+        return dict(config)
+    expected = section["expected"]
+    names = [expected] if isinstance(expected, str) else expected
+    if not isinstance(names, list):
+        return dict(config)
+    builtin = {*BUILTIN, *ALIASES}
+    tables = [n if n in builtin else _resolved(n, base, hub=False) for n in names]
+    return {
+        **config,
+        "reproduction": {**section, "expected": tables[0] if isinstance(expected, str) else tables},
+    }
 
 
 # Keys holding local paths, per dataset source (hub sources: only when the path exists).

@@ -185,6 +185,29 @@ def test_relative_paths_are_relative_to_the_config_file(tmp_path):
     )
 
 
+def test_tables_of_expected_figures_are_relative_to_the_config_file(tmp_path):
+    from sparsebench.workflow.config import load_config_file
+
+    base = tmp_path / "exp"
+    base.mkdir()
+    configfile = base / "c.yaml"
+    for expected, wanted in (
+        ("mine.tsv", str(base / "mine.tsv")),
+        (["beir-ndcg10", "ref/mine.tsv"], ["beir-ndcg10", str(base / "ref" / "mine.tsv")]),
+        ("beir-ndcg10", "beir-ndcg10"),
+    ):
+        configfile.write_text(
+            yaml.safe_dump(
+                {
+                    "datasets": {"mine": {"source": "builtin", "name": "minibeir"}},
+                    "models": {"bm25": {"kind": "bm25"}},
+                    "reproduction": {"expected": expected},
+                }
+            )
+        )
+        assert load_config_file(str(configfile))["reproduction"]["expected"] == wanted
+
+
 def test_the_workflow_reads_relative_paths_against_the_config_file(tmp_path):
     from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
     from snakemake_runs import snakemake
