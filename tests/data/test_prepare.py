@@ -154,19 +154,26 @@ def test_subsample_keeps_every_judged_document(tmp_path, caplog):
     assert again["files"]["corpus.parquet"] == summary["files"]["corpus.parquet"]
 
 
-def test_files_source_reads_tsv_and_trec_qrels(tmp_path):
-    (tmp_path / "c.tsv").write_text(
-        "d1\tSolar power\tPanels convert sunlight\nd2\tWind\tTurbines\n"
-    )
-    (tmp_path / "q.tsv").write_text("q1\tsolar panels\n")
-    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\n")
-    entry = {
+def _files_entry(root, corpus: str, queries: str, qrels: str) -> dict:
+    """A `files` dataset entry of a TSV corpus and queries and TREC qrels written in root."""
+    for name, text in (("c.tsv", corpus), ("q.tsv", queries), ("qrels.txt", qrels)):
+        (root / name).write_text(text)
+    return {
         "source": "files",
-        "corpus": str(tmp_path / "c.tsv"),
+        "corpus": str(root / "c.tsv"),
         "split": "test",
-        "queries": str(tmp_path / "q.tsv"),
-        "qrels": str(tmp_path / "qrels.txt"),
+        "queries": str(root / "q.tsv"),
+        "qrels": str(root / "qrels.txt"),
     }
+
+
+def test_files_source_reads_tsv_and_trec_qrels(tmp_path):
+    entry = _files_entry(
+        tmp_path,
+        "d1\tSolar power\tPanels convert sunlight\nd2\tWind\tTurbines\n",
+        "q1\tsolar panels\n",
+        "q1 0 d1 1\n",
+    )
     prepare_entry(entry, tmp_path / "out")
     corpus = pq.read_table(tmp_path / "out" / "corpus.parquet").to_pydict()
     assert corpus == {
@@ -228,16 +235,8 @@ def test_training_judgments_must_name_known_documents(tiny_collection, tmp_path,
 def test_tsv_texts_that_look_missing_are_read_verbatim(tmp_path):
     """A corpus TSV of a `files` entry: pandas' NA strings are texts like any other."""
     texts = ["N/A", "NA", "null", "nan", "None", "NaN", "#N/A", "007"]
-    (tmp_path / "c.tsv").write_text("".join(f"d{i}\t{t}\n" for i, t in enumerate(texts)))
-    (tmp_path / "q.tsv").write_text("q1\tnull\nq2\tNA\n")
-    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\n")
-    entry = {
-        "source": "files",
-        "corpus": str(tmp_path / "c.tsv"),
-        "split": "test",
-        "queries": str(tmp_path / "q.tsv"),
-        "qrels": str(tmp_path / "qrels.txt"),
-    }
+    corpus = "".join(f"d{i}\t{t}\n" for i, t in enumerate(texts))
+    entry = _files_entry(tmp_path, corpus, "q1\tnull\nq2\tNA\n", "q1 0 d1 1\n")
     prepare_entry(entry, tmp_path / "out")
     assert pq.read_table(tmp_path / "out" / "corpus.parquet")["text"].to_pylist() == texts
     queries = pq.read_table(tmp_path / "out" / "queries.parquet")["text"].to_pylist()
