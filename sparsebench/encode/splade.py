@@ -27,6 +27,7 @@ Speed, with vectors unchanged:
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -110,6 +111,15 @@ def load_masked_lm(model: str):
     return tokenizer, network
 
 
+@functools.lru_cache(maxsize=2)
+def _loaded_on(model: str, device: str):
+    """load_masked_lm on a device, once per process: encoding a corpus shard by shard in
+    one process (sparsebench.pair, the API) loads the model once, not once a shard. The
+    network is only read (eval, inference_mode), so encoders may share it."""
+    tokenizer, network = load_masked_lm(model)
+    return tokenizer, network.to(device)
+
+
 def _split_head(network) -> tuple[Callable, Callable, Any] | None:
     """(encoder, transform, decoder) of known masked-LM layouts, so the vocabulary
     projection can run in chunks; None for other layouts (the full forward is used)."""
@@ -147,8 +157,7 @@ class SpladeEncoder:
         self.settings = settings
         self.device = select_device(settings.device)
         self.dtype = _torch_dtype(settings.dtype)
-        self.tokenizer, self.network = load_masked_lm(settings.model)
-        self.network.to(self.device)
+        self.tokenizer, self.network = _loaded_on(settings.model, str(self.device))
         if self.device.type == "cpu" and self.dtype != torch.float32:
             log.warning("dtype %s on the CPU is slow or unsupported; using fp32", settings.dtype)
             self.dtype = torch.float32
