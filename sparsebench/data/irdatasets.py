@@ -230,7 +230,7 @@ def _grade_definitions(dataset) -> dict[int, str]:
     """ir_datasets' own words for each grade (qrels_defs), {} when it gives none."""
     try:
         definitions = dataset.qrels_defs() if dataset.has_qrels() else {}
-    except (AttributeError, NotImplementedError):
+    except NotImplementedError:  # ir_datasets' BaseQrels: a collection that defines none
         return {}
     return {int(g): str(m) for g, m in (definitions or {}).items()}
 

@@ -150,11 +150,10 @@ class _TsvLayout:
         if self.trailing_tab:
             log.warning("%s: every line ends with a tab; the empty last field is ignored", what)
         self.fields = first.num_columns - self.trailing_tab
-        self.what = what
+        self._skip = int(self.header)  # rows still to skip: the header, in the first block
 
-    def columns(self, batch: pa.RecordBatch, first: bool) -> list[pa.Array]:
-        if first and self.header:
-            batch = batch.slice(1)
+    def columns(self, batch: pa.RecordBatch) -> list[pa.Array]:
+        batch, self._skip = batch.slice(self._skip), 0
         columns = list(batch.columns)
         if self.trailing_tab:
             if pc.any(pc.greater(pc.utf8_length(columns[-1]), 0)).as_py():
@@ -186,9 +185,8 @@ def tsv_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBatch
             ),
         )
         for batch in reader:
-            first = layout is None
             layout = layout or _TsvLayout(batch, what)
-            columns = layout.columns(batch, first)
+            columns = layout.columns(batch)
             if layout.fields not in (2, 3):
                 raise DataError(
                     f"{what} line 1: a TSV line has 2 (id, text) or 3 (id, title, text) "
@@ -200,9 +198,9 @@ def tsv_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBatch
             values = {"_id": columns[0], "text": columns[-1]}
             if "title" in fields:
                 values["title"] = columns[1] if three else pa.nulls(len(columns[0]), pa.string())
-            elif three:
-                joined = pc.binary_join_element_wise(columns[1], columns[2], " ")
-                values["text"] = pc.utf8_trim_whitespace(joined)
+            elif three:  # queries: title and text, joined as a document's are
+                both = pa.record_batch([columns[1], columns[2]], names=["title", "text"])
+                values["text"] = combine_text(both, has_title=True)
             yield pa.record_batch([values[f] for f in fields], names=fields)
     except _TrailingField:
         checked.stop()
