@@ -95,7 +95,7 @@ def old_analyzer_module(commit: str, folder: Path):
 def dfa_share(texts: list[str]) -> float:
     """The share of the characters that the new tokenizer leaves to the DFA: runs
     between separators holding a character outside the ten classes of ASCII."""
-    from sparsebench.encode import lucene_tokenizer as lt
+    from sparsebench.encode.lucene import standard_tokenizer as lt
     from sparsebench.encode.strings import string_buffers
 
     offsets, data = string_buffers(pa.array(texts, pa.string()))
@@ -121,7 +121,8 @@ def child(impl: str, name: str, copies: int, repeat: int, commit: str, out: str)
         best = float("inf")
         for _ in range(repeat):
             if impl == "new":
-                from sparsebench.encode import lucene_porter, lucene_tokenizer
+                from sparsebench.encode.lucene import porter as lucene_porter
+                from sparsebench.encode.lucene import standard_tokenizer as lucene_tokenizer
 
                 lucene_porter.PorterStemmer._cache.clear()
                 lucene_tokenizer._short_run_spans.cache_clear()

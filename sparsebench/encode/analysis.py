@@ -4,13 +4,13 @@ For English it is Lucene's, token for token: the chain of Anserini's
 DefaultEnglishAnalyzer (Anserini 1.x, Lucene 9.9.1), which every Anserini and Pyserini
 BM25 baseline uses for both documents and queries:
 
-1. StandardTokenizer (lucene_tokenizer.py): Unicode UAX #29 word breaks; "don't",
+1. StandardTokenizer (lucene/standard_tokenizer.py): Unicode UAX #29 word breaks; "don't",
    "u.s.a", "3.14", "1,000" and "results:in" stay whole, "no.1", "a..b" and "e-mail"
    split, "©" and emoji are tokens, tokens are cut at 255 UTF-16 code units;
 2. EnglishPossessiveFilter: a trailing 's, ’s or ＇s (any case) removed, once;
 3. LowerCaseFilter: each character's simple lowercase (İ -> i);
 4. StopFilter with Lucene's 33 English stopwords;
-5. PorterStemFilter (lucene_porter.py): Porter's own implementation, which leaves words
+5. PorterStemFilter (lucene/porter.py): Porter's own implementation, which leaves words
    of one or two letters alone and has logi -> log and bli -> ble.
 
 Other languages take the same tokenizer (as Lucene's language analyzers do), a Snowball
@@ -34,8 +34,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import Stemmer
 
-from sparsebench.encode.lucene_porter import PorterStemmer
-from sparsebench.encode.lucene_tokenizer import tokenize_batch
+from sparsebench.encode.lucene.english import LUCENE_ENGLISH_STOPWORDS, strip_possessive
+from sparsebench.encode.lucene.porter import PorterStemmer
+from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
 from sparsebench.encode.strings import (
     as_string_array,
     span_indices,
@@ -44,42 +45,6 @@ from sparsebench.encode.strings import (
 )
 from sparsebench.errors import ConfigError
 
-# Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET.
-LUCENE_ENGLISH_STOPWORDS = (
-    "a",
-    "an",
-    "and",
-    "are",
-    "as",
-    "at",
-    "be",
-    "but",
-    "by",
-    "for",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "no",
-    "not",
-    "of",
-    "on",
-    "or",
-    "such",
-    "that",
-    "the",
-    "their",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "to",
-    "was",
-    "will",
-    "with",
-)
 # Scripts written without spaces between words: tokenised as overlapping character
 # bigrams (as Lucene's CJKBigramFilter), a lone character as itself.
 _UNSPACED = (
@@ -90,7 +55,7 @@ _UNSPACED = (
 # character bigrams.
 TOKENIZERS = ("standard", "cjk")
 UNSPACED_LANGUAGES = frozenset({"zh", "ja", "ko", "th", "lo", "km", "my"})
-# ISO 639-1 -> stemmer: 'porter' is Lucene's Porter stemmer (lucene_porter.py), the others
+# ISO 639-1 -> stemmer: 'porter' is Lucene's Porter stemmer (lucene/porter.py), the others
 # PyStemmer's Snowball algorithms.
 STEMMERS = {
     "ar": "arabic",
@@ -261,33 +226,6 @@ class Analyzer:
         """The terms of one text, in order (for inspection and for other BM25 tools)."""
         batch = self.analyze_batch([text])
         return batch.terms.take(pa.array(batch.term_ids)).to_pylist()
-
-
-def strip_possessive(tokens: pa.Array) -> pa.Array:
-    """Lucene's EnglishPossessiveFilter: a final 's, ’s or ＇s (s in either case) removed,
-    once. Read from the UTF-8 bytes: ' is 27, ’ E2 80 99, ＇ EF BC 87."""
-    offsets, data = string_buffers(tokens)
-    if not len(data):
-        return tokens
-    ends = offsets[1:]
-    lengths = ends - offsets[:-1]
-
-    def byte(back: int) -> np.ndarray:
-        return data[np.maximum(ends - back, 0)]
-
-    final_s = (lengths >= 2) & ((byte(1) == ord("s")) | (byte(1) == ord("S")))
-    if not final_s.any():
-        return tokens
-    cut = np.where(final_s & (byte(2) == 0x27), 2, 0)
-    wide = final_s & (lengths >= 4)
-    curly = wide & (byte(4) == 0xE2) & (byte(3) == 0x80) & (byte(2) == 0x99)
-    fullwidth = wide & (byte(4) == 0xEF) & (byte(3) == 0xBC) & (byte(2) == 0x87)
-    cut[curly | fullwidth] = 4
-    if not cut.any():
-        return tokens
-    keep = np.ones(len(data), dtype=bool)
-    keep[span_indices(ends[cut > 0] - cut[cut > 0], ends[cut > 0])] = False
-    return strings_from_buffers(data[keep], lengths - cut)
 
 
 def character_bigrams(tokens: pa.Array) -> tuple[np.ndarray, pa.Array]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from sparsebench.encode.analysis import LUCENE_ENGLISH_STOPWORDS, Analyzer, resolve_analyzer
+from sparsebench.encode.analysis import Analyzer, resolve_analyzer
+from sparsebench.encode.lucene.english import LUCENE_ENGLISH_STOPWORDS
 from sparsebench.errors import ConfigError
 
 

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pytest
 
 from sparsebench.encode.analysis import Analyzer
-from sparsebench.encode.lucene_tokenizer import MAX_TOKEN_LENGTH, tokenize, tokenize_batch
+from sparsebench.encode.lucene.standard_tokenizer import MAX_TOKEN_LENGTH, tokenize, tokenize_batch
 
 TYPES = {
     "A": "<ALPHANUM>",
@@ -777,7 +777,7 @@ def test_batch_tokenizer_takes_any_string_array():
 
 
 def test_batch_tokenizer_slices_large_batches(monkeypatch):
-    from sparsebench.encode import lucene_tokenizer
+    from sparsebench.encode.lucene import standard_tokenizer as lucene_tokenizer
 
     texts = [f"text {i}: caf\u00e9 \u00a9 {i}.5" for i in range(200)]
     expected = tokenize_batch(texts)
@@ -808,7 +808,7 @@ def test_the_issues_examples(text, old, lucene):
 def test_only_the_stages_that_analyze_text_digest_the_analyzer_modules():
     from sparsebench.workflow import codehash
 
-    lucene = {"sparsebench.encode.lucene_tokenizer", "sparsebench.encode.lucene_porter"}
+    lucene = {"sparsebench.encode.lucene.standard_tokenizer", "sparsebench.encode.lucene.porter"}
     for stage in ("encode_corpus_shard", "encode_queries"):
         assert lucene <= set(codehash.stage_modules(stage, "sparsebench.encode.stages"))
     assert not lucene & set(codehash.stage_modules("term_weights", "sparsebench.encode.stages"))

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pytest
 import Stemmer
 
-from sparsebench.encode.lucene_porter import PorterStemmer, stem
+from sparsebench.encode.lucene.porter import PorterStemmer, stem
 
 # Words of one or two characters are left alone (Snowball strips "s": us -> u, is -> i).
 SHORT = """
