@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from sparsebench.encode.lucene import Chain
+from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.filters import chained, lowercase, stop
 from sparsebench.encode.lucene.porter import PorterStemmer
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
