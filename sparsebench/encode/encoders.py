@@ -79,7 +79,7 @@ def make_encoder(encoding: dict[str, Any], runtime: dict[str, Any] | None = None
             dtype=encoding["dtype"],
             top_k=encoding.get("top_k"),
             threshold=encoding.get("threshold", 0.0),
-            batch_size=runtime.get("batch_size", 32),
+            batch_size=encoding["batch_size"],
             device=runtime.get("device", "auto"),
         )
         return _SpladeAdapter(SpladeEncoder(settings))

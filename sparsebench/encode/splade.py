@@ -4,13 +4,16 @@ w_j(text) = pool over the text's tokens of log(1 + relu(logit_j)), the attention
 selecting the tokens (max pooling as SPLADE v2, ++ and v3; sum pooling as an option).
 
 A text's vector depends on the text alone, never on its neighbours: float sums are
-ordered by the shapes of the tensors they run over (a GEMM picks its kernel and blocking
-by the row count; softmax and attention reduce over the padded length), so every text is
-encoded in a block of exactly `batch_size` rows padded to its own length bucket (eight
-buckets an octave: lengths round up to a multiple of max(8, 2^ceil(log2 length) / 8), so
-padding adds at most 1/8). A block holds only texts of one bucket; a partial block is
-filled with copies of its first text, whose rows are dropped. The same text therefore gives the
-same bytes in any shard, batch or partition, in any order, with any thread count.
+ordered by the shapes of the tensors they run over (a GEMM may pick its kernel and
+blocking by the row count; softmax and attention reduce over the padded length), so every
+text is encoded in a block of exactly `batch_size` rows padded to its own length bucket
+(eight buckets an octave: lengths round up to a multiple of max(8, 2^ceil(log2 length) /
+8), so padding adds at most 1/8). A block holds only texts of one bucket; a partial block
+is filled with copies of its first text, whose rows are dropped. The same text therefore
+gives the same bytes in any shard, batch or partition, in any order, with any thread
+count. The block's row count is part of the encoding (the workflow re-encodes when it
+changes); a small one (8 by default) wastes little on the partial blocks of a small
+corpus, a GPU wants more.
 
 Speed, with vectors unchanged:
 - texts are grouped by length bucket within a shard, so batches carry little padding;
@@ -57,7 +60,7 @@ class SpladeSettings:
 
     model: str
     max_length: int = 256
-    batch_size: int = 32
+    batch_size: int = 8  # rows of every block: part of the encoding (see above)
     pooling: str = "max"
     dtype: str = "fp32"
     device: str = "auto"

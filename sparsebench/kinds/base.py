@@ -36,6 +36,8 @@ class ModelKind:
     # keys that hold a local path or a hub id (workflow.config.resolve_relative_paths)
     path_keys: ClassVar[tuple[str, ...]] = ()
     path_or_hub_keys: ClassVar[tuple[str, ...]] = ()
+    # keys of an entry that change speed only (runtime): no rerun follows them
+    speed_settings: ClassVar[tuple[str, ...]] = ()
 
     @property
     def encodes(self) -> bool:

@@ -40,6 +40,8 @@ class Python(ModelKind):
             "code_sha256": source_digest(entry["encoder"]),
         }
 
+    speed_settings: ClassVar[tuple[str, ...]] = ("batch_size",)
+
     def runtime(self, entry: Entry, side: str) -> dict[str, Any]:
         return {"batch_size": int(entry["batch_size"])}
 

@@ -31,7 +31,6 @@ SPEED_SETTINGS = {
     "retrieval": ("query_batch_size", "max_block_mb", "backend", "device"),
     "download": ("retries", "timeout_s"),
 }
-MODEL_SPEED_SETTINGS = ("batch_size", "query_batch_size", "device")
 # BEIR datasets whose corpus contains the queries themselves; BEIR and Pyserini drop
 # a retrieved document whose id equals the query id there.
 SELF_HIT_DATASETS = frozenset({"arguana", "quora"})
@@ -173,10 +172,10 @@ def experiment_settings(config: Mapping[str, Any]) -> dict[str, Any]:
         for key in keys:
             settings.get(section, {}).pop(key, None)
     for entry in settings.get("models", {}).values():
-        for key in MODEL_SPEED_SETTINGS:
-            entry.pop(key, None)
-        for key in MODEL_SPEED_SETTINGS:
-            entry.get("base", {}).pop(key, None)
+        for each in (entry, entry.get("base") or {}):
+            kind = KINDS.get(each.get("kind"))
+            for key in kind.speed_settings if kind else ():
+                each.pop(key, None)
     return settings
 
 

@@ -46,7 +46,6 @@ def test_splade_models_flow_through_the_dag(tmp_path):
                 "model": str(model),
                 "max_length": 32,
                 "idf": "lucene",
-                "batch_size": 2,
             },
             "doc-only": {
                 "kind": "splade",
@@ -92,9 +91,15 @@ def test_splade_models_flow_through_the_dag(tmp_path):
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
     rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=configfile))}
     assert "encode_corpus_shard" not in rules and "term_weights" in rules
-    # batch size is speed only: changing it reruns nothing
+    # the block shape is part of the encoding: another batch size re-encodes
     config["models"]["splade+idf"]["idf"] = "lucene"
     config["models"]["splade"]["batch_size"] = 7
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=configfile))}
+    assert "encode_corpus_shard" in rules
+    # the device is speed only: naming it reruns nothing
+    del config["models"]["splade"]["batch_size"]
+    config["models"]["splade"]["device"] = "auto"
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
     assert planned_jobs(snakemake(workdir, "-n", configfile=configfile)) == set()
     # pruning applies to the stored encoding: a top_k variant reruns weights onward only
