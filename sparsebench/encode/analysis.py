@@ -13,19 +13,19 @@ BM25 baseline uses for both documents and queries:
 5. PorterStemFilter (lucene/porter.py): Porter's own implementation, which leaves words
    of one or two letters alone and has logi -> log and bli -> ble.
 
-Other languages take the same tokenizer (as Lucene's language analyzers do), a Snowball
-stemmer from PyStemmer where there is one, and no stopwords; the `cjk` tokenizer turns
-runs of Chinese, Japanese, Korean and Thai characters into overlapping bigrams. Each
-step is configurable. The tokenizer runs over a whole Arrow array (a numpy rule for the
-usual characters, Lucene's DFA once per distinct run of the others); the possessive
-filter, lowercasing and stopwords are Arrow kernels over the tokens; the stemmer sees
-each distinct token of a batch once (and Lucene's Porter stemmer remembers the words it
-has stemmed across batches).
+Every language gets the Lucene analyzer Anserini gives it (sparsebench/encode/lucene:
+a Chain of a batch tokenizer and a filter of distinct tokens), unless a model composes
+its own chain from the settings: the same tokenizer (or, with `cjk`, runs of Chinese,
+Japanese, Korean and Thai characters as overlapping bigrams), possessive, lowercase,
+stopwords and a stemmer (Lucene's Porter or a PyStemmer Snowball algorithm). The
+tokenizer runs over a whole Arrow array (a numpy rule for the usual characters, Lucene's
+DFA once per distinct run of the others); the filters see each distinct token of a batch
+once (and Lucene's Porter stemmer remembers the words it has stemmed across batches).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import Stemmer
 
+from sparsebench.encode.lucene.chains import MODULES as LUCENE_MODULES
+from sparsebench.encode.lucene.chains import Chain, anserini_language
+from sparsebench.encode.lucene.chains import chain as lucene_chain
 from sparsebench.encode.lucene.english import LUCENE_ENGLISH_STOPWORDS, strip_possessive
+from sparsebench.encode.lucene.filters import Filter, chained, stop
 from sparsebench.encode.lucene.porter import PorterStemmer
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
 from sparsebench.encode.strings import (
@@ -100,9 +104,33 @@ def stemmer_names() -> list[str]:
     return sorted({"porter", *Stemmer.algorithms()})
 
 
+_CHAIN_SETTINGS = ("stopwords", "stemmer", "tokenizer", "possessive")
+
+
 def resolve_analyzer(settings: dict, language: str = "en") -> dict:
-    """Replace 'auto' settings by the defaults of the dataset's language."""
-    resolved = dict(settings)
+    """The analyzer a model's settings give a dataset in `language`: {"lucene": code}
+    for a Lucene analyzer (with every other setting left at auto, `lucene: auto` is the
+    one Anserini gives the language), else the chain the settings compose, its 'auto'
+    settings the former defaults of the language (Snowball stemmer, no stopwords)."""
+    lucene = settings.get("lucene", "auto")
+    composed = [k for k in _CHAIN_SETTINGS if settings.get(k, "auto") != "auto"]
+    if settings.get("lowercase", True) is not True:
+        composed.append("lowercase")
+    if lucene not in ("auto", "none") and composed:
+        raise ConfigError(
+            f"analyzer: lucene: {lucene} is a whole Lucene analyzer; it takes no "
+            f"{', '.join(composed)} (set lucene: none to compose a chain)"
+        )
+    if lucene == "auto" and not composed:
+        lucene = anserini_language(language) or "none"
+    if lucene not in ("none", "auto") and lucene not in LUCENE_MODULES:
+        raise ConfigError(
+            f"analyzer: lucene: {lucene!r} is not a Lucene analyzer here; they are: "
+            f"auto, none, {', '.join(sorted(LUCENE_MODULES))}"
+        )
+    if lucene not in ("none", "auto"):
+        return {"lucene": lucene}
+    resolved = {k: v for k, v in settings.items() if k != "lucene"}
     if resolved.get("stopwords", "auto") == "auto":
         resolved["stopwords"] = "lucene" if language == "en" else "none"
     if resolved.get("stemmer", "auto") == "auto":
@@ -112,7 +140,7 @@ def resolve_analyzer(settings: dict, language: str = "en") -> dict:
         resolved["tokenizer"] = "cjk" if language in UNSPACED_LANGUAGES else "standard"
     if resolved.get("possessive", "auto") == "auto":
         resolved["possessive"] = language == "en"
-    return resolved
+    return {"lucene": "none", **resolved}
 
 
 @dataclass(frozen=True)
@@ -126,106 +154,110 @@ class AnalyzedBatch:
 
 
 class Analyzer:
-    """Turns texts into terms; one instance per model configuration. The defaults are
-    Anserini's DefaultEnglishAnalyzer."""
+    """Turns texts into terms: a Lucene analyzer (`lucene`: a language code), or the
+    chain the other settings compose (`lucene: none`); one instance per model
+    configuration. The defaults are Anserini's DefaultEnglishAnalyzer."""
 
     def __init__(
         self,
+        lucene: str = "none",
         lowercase: bool = True,
         stopwords: str | Sequence[str] = "lucene",
         stemmer: str = "porter",
         possessive: bool = True,
         tokenizer: str = "standard",
     ) -> None:
-        if tokenizer not in TOKENIZERS:
-            raise ConfigError(
-                f"tokenizer must be one of {', '.join(TOKENIZERS)}, not {tokenizer!r}"
-            )
-        self.tokenizer = tokenizer
-        self.lowercase = lowercase
-        self.possessive = possessive
-        if stopwords == "lucene":
-            words: Sequence[str] = LUCENE_ENGLISH_STOPWORDS
-        elif stopwords == "none":
-            words = ()
-        elif isinstance(stopwords, str):
-            raise ConfigError(f"stopwords must be 'lucene', 'none' or a list, not {stopwords!r}")
+        if lucene != "none":
+            self.chain = lucene_chain(lucene)
         else:
-            words = list(stopwords)
-        if lowercase:
-            words = [w.lower() for w in words]
-        self.stopwords = pa.array(sorted(set(words)), type=pa.string())
-        self.stemmer_name = stemmer
-        self._stemmer: Any
-        if stemmer == "none":
-            self._stemmer = None
-        elif stemmer == "porter":  # Lucene's, not Snowball's 'porter'
-            self._stemmer = PorterStemmer()
-        elif stemmer in Stemmer.algorithms():
-            self._stemmer = Stemmer.Stemmer(stemmer)
-        else:
-            raise ConfigError(
-                f"unknown stemmer {stemmer!r}; the stemmers are: "
-                f"{', '.join(stemmer_names())}, or 'none'"
-            )
+            self.chain = composed_chain(lowercase, stopwords, stemmer, possessive, tokenizer)
 
     @classmethod
     def from_config(cls, settings: dict[str, Any]) -> Analyzer:
         return cls(**settings)
 
-    def tokens(
-        self, texts: pa.Array | pa.ChunkedArray | Sequence[str]
-    ) -> tuple[np.ndarray, pa.Array]:
-        """Unstemmed tokens of every text: (text index per token, token strings), in text
-        order (with the cjk tokenizer, a text's bigrams come after its other tokens)."""
-        array = as_string_array(texts)
-        bigrams = None
-        if self.tokenizer == "cjk":  # runs of unspaced scripts are set aside for bigrams
-            runs = pc.split_pattern_regex(array, f"[^{_UNSPACED}]+")
-            run_index = pc.list_parent_indices(runs).to_numpy().astype(np.int64)
-            runs = pc.list_flatten(runs)
-            nonempty = pc.greater(pc.utf8_length(runs), 0)
-            run_index = run_index[nonempty.to_numpy(zero_copy_only=False)]
-            source, bigrams = character_bigrams(pc.filter(runs, nonempty))
-            array = pc.replace_substring_regex(array, f"[{_UNSPACED}]+", " ")
-        text_index, tokens = tokenize_batch(array)
-        if self.possessive:
-            tokens = strip_possessive(tokens)
-        if self.lowercase:
-            tokens = pc.utf8_lower(tokens)
-        if bigrams is not None and len(bigrams):
-            text_index = np.concatenate([text_index, run_index[source]])
-            order = np.argsort(text_index, kind="stable")
-            text_index = text_index[order]
-            tokens = pa.concat_arrays([tokens, bigrams]).take(order)
-        keep = pc.and_(
-            pc.greater(pc.utf8_length(tokens), 0),
-            pc.invert(pc.is_in(tokens, value_set=self.stopwords)),
-        )
-        return text_index[keep.to_numpy(zero_copy_only=False)], pc.filter(tokens, keep)
-
     def analyze_batch(self, texts: pa.Array | Sequence[str]) -> AnalyzedBatch:
-        """Analyze a batch; the stemmer sees each distinct token once."""
-        n_texts = len(texts)
-        text_index, tokens = self.tokens(texts)
+        """Analyze a batch; the token filters see each distinct token once."""
+        array = as_string_array(texts)
+        text_index, tokens = self.chain.tokenize(array)
         distinct = pc.unique(tokens)
         token_to_distinct = pc.index_in(tokens, value_set=distinct).to_numpy()
-        if isinstance(self._stemmer, PorterStemmer):
-            stemmed = self._stemmer.stem_array(distinct)
-        elif self._stemmer is not None:
-            stemmed = pa.array(self._stemmer.stemWords(distinct.to_pylist()), type=pa.string())
-        else:
-            stemmed = distinct
-        terms = pc.take(stemmed, pc.array_sort_indices(stemmed)) if len(stemmed) else stemmed
-        terms = pc.unique(terms)
-        distinct_to_term = pc.index_in(stemmed, value_set=terms).to_numpy()
+        filtered = self.chain.filter(distinct)
+        kept = pc.filter(filtered, pc.greater(pc.binary_length(filtered), 0))
+        terms = pc.unique(pc.take(kept, pc.array_sort_indices(kept))) if len(kept) else kept
+        distinct_to_term = pc.fill_null(pc.index_in(filtered, value_set=terms), -1).to_numpy()
         term_ids = distinct_to_term[token_to_distinct].astype(np.int64)
-        return AnalyzedBatch(text_index, term_ids, terms, n_texts)
+        keep = term_ids >= 0
+        return AnalyzedBatch(text_index[keep], term_ids[keep], terms, len(array))
 
     def analyze(self, text: str) -> list[str]:
         """The terms of one text, in order (for inspection and for other BM25 tools)."""
         batch = self.analyze_batch([text])
         return batch.terms.take(pa.array(batch.term_ids)).to_pylist()
+
+
+def composed_chain(
+    lowercase: bool,
+    stopwords: str | Sequence[str],
+    stemmer: str,
+    possessive: bool,
+    tokenizer: str,
+) -> Chain:
+    """The chain of explicit settings: StandardTokenizer (or it with unspaced scripts as
+    character bigrams), then possessive, lowercase, stopwords and stemmer, in that order."""
+    if tokenizer not in TOKENIZERS:
+        raise ConfigError(f"tokenizer must be one of {', '.join(TOKENIZERS)}, not {tokenizer!r}")
+    if stopwords == "lucene":
+        words: Sequence[str] = LUCENE_ENGLISH_STOPWORDS
+    elif stopwords == "none":
+        words = ()
+    elif isinstance(stopwords, str):
+        raise ConfigError(f"stopwords must be 'lucene', 'none' or a list, not {stopwords!r}")
+    else:
+        words = list(stopwords)
+    if lowercase:
+        words = [w.lower() for w in words]
+    filters: list[Filter] = [strip_possessive] if possessive else []
+    filters += [pc.utf8_lower] if lowercase else []
+    filters.append(stop(words))
+    if stemmer == "porter":  # Lucene's, not Snowball's 'porter'
+        filters.append(PorterStemmer().stem_array)
+    elif stemmer in Stemmer.algorithms():
+        filters.append(per_token_list(Stemmer.Stemmer(stemmer).stemWords))
+    elif stemmer != "none":
+        raise ConfigError(
+            f"unknown stemmer {stemmer!r}; the stemmers are: "
+            f"{', '.join(stemmer_names())}, or 'none'"
+        )
+    return Chain(
+        language="",
+        lucene_class="",
+        tokenize=cjk_tokenize if tokenizer == "cjk" else tokenize_batch,
+        filter=chained(*filters),
+        exact=False,
+    )
+
+
+def per_token_list(function: Callable[[list[str]], list[str]]) -> Filter:
+    """A filter from a function of a list of tokens (PyStemmer's stemWords)."""
+    return lambda tokens: pa.array(function(tokens.to_pylist()), type=pa.string())
+
+
+def cjk_tokenize(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """StandardTokenizer's tokens, with runs of unspaced scripts set aside as character
+    bigrams (after the text's other tokens)."""
+    runs = pc.split_pattern_regex(texts, f"[^{_UNSPACED}]+")
+    run_index = pc.list_parent_indices(runs).to_numpy().astype(np.int64)
+    runs = pc.list_flatten(runs)
+    nonempty = pc.greater(pc.utf8_length(runs), 0)
+    run_index = run_index[nonempty.to_numpy(zero_copy_only=False)]
+    source, bigrams = character_bigrams(pc.filter(runs, nonempty))
+    text_index, tokens = tokenize_batch(pc.replace_substring_regex(texts, f"[{_UNSPACED}]+", " "))
+    if not len(bigrams):
+        return text_index, tokens
+    text_index = np.concatenate([text_index, run_index[source]])
+    order = np.argsort(text_index, kind="stable")
+    return text_index[order], pa.concat_arrays([tokens, bigrams]).take(order)
 
 
 def character_bigrams(tokens: pa.Array) -> tuple[np.ndarray, pa.Array]:

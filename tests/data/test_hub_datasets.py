@@ -201,14 +201,9 @@ def _prepared_qrels(tmp_path, root, qrels):
 
 
 def test_language_aware_analyzers():
-    assert resolve_analyzer({}, "sw") == {
-        "stopwords": "none",
-        "stemmer": "none",
-        "tokenizer": "standard",
-        "possessive": False,
-    }
-    assert resolve_analyzer({}, "fr")["stemmer"] == "french"
-    assert resolve_analyzer({}, "ja")["tokenizer"] == "cjk"
+    assert resolve_analyzer({}, "sw") == {"lucene": "sw"}  # Anserini's WhitespaceAnalyzer
+    assert resolve_analyzer({"stemmer": "french"}, "fr")["stopwords"] == "none"
+    assert resolve_analyzer({"tokenizer": "auto", "stemmer": "none"}, "ja")["tokenizer"] == "cjk"
     assert resolve_analyzer({"stemmer": "none"}, "fr")["stemmer"] == "none"  # the model decides
     model = validate_config(
         {
@@ -218,9 +213,9 @@ def test_language_aware_analyzers():
     )["models"]["m"]
     kind = kind_of(model)
     assert kind.encoding(model, "documents", "zh") != kind.encoding(model, "documents", "en")
-    chinese = Analyzer(**resolve_analyzer({}, "zh"))
+    chinese = Analyzer(**resolve_analyzer({"tokenizer": "cjk"}, "zh"))
     assert chinese.analyze("我爱北京") == ["我爱", "爱北", "北京"]
-    french = Analyzer(**resolve_analyzer({}, "fr"))
+    french = Analyzer(**resolve_analyzer({"stemmer": "french"}, "fr"))
     assert french.analyze("Les chevaux mangeaient") == ["le", "cheval", "mang"]
 
 

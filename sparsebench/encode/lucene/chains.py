@@ -23,23 +23,40 @@ class Chain:
     exact: bool = True  # token for token Lucene's (else: agreement measured, README)
 
 
-# Language -> the module whose `chain(language)` builds its analyzer. The languages of
-# AnalyzerMap (ko and zh are CJKAnalyzer there) and English.
+_LUCENE = "org.apache.lucene.analysis."
+# Anserini 1.7.1's AnalyzerMap (read from its bytecode): language -> Lucene analyzer.
+ANSERINI_ANALYZERS = {
+    language: _LUCENE + name
+    for language, name in {
+        "ar": "ar.ArabicAnalyzer", "bn": "bn.BengaliAnalyzer", "da": "da.DanishAnalyzer",
+        "de": "de.GermanAnalyzer", "es": "es.SpanishAnalyzer", "fa": "fa.PersianAnalyzer",
+        "fi": "fi.FinnishAnalyzer", "fr": "fr.FrenchAnalyzer", "hi": "hi.HindiAnalyzer",
+        "hu": "hu.HungarianAnalyzer", "id": "id.IndonesianAnalyzer",
+        "it": "it.ItalianAnalyzer", "ja": "ja.JapaneseAnalyzer", "ko": "cjk.CJKAnalyzer",
+        "nl": "nl.DutchAnalyzer", "no": "no.NorwegianAnalyzer",
+        "pl": "morfologik.MorfologikAnalyzer", "pt": "pt.PortugueseAnalyzer",
+        "ru": "ru.RussianAnalyzer", "sv": "sv.SwedishAnalyzer", "te": "te.TeluguAnalyzer",
+        "th": "th.ThaiAnalyzer", "tr": "tr.TurkishAnalyzer",
+        "uk": "uk.UkrainianMorfologikAnalyzer", "zh": "cjk.CJKAnalyzer",
+    }.items()
+}  # fmt: skip
+# Languages Anserini's IndexCollection gives a WhitespaceAnalyzer.
+WHITESPACE_LANGUAGES = ("ha", "so", "sw", "yo")
+# Language -> the module whose `chain(language)` builds its analyzer here.
 MODULES = {
     "en": "english",
-    **dict.fromkeys(("da", "fi", "hu", "nl", "no", "ru", "sv", "tr"), "snowball"),
-    **dict.fromkeys(("de", "es", "fr", "it", "pt", "id"), "light_stemmers"),
-    **dict.fromkeys(("ar", "fa"), "arabic_script"),
-    **dict.fromkeys(("hi", "bn", "te"), "indic"),
-    **dict.fromkeys(("zh", "ko"), "cjk"),
-    "ja": "japanese",
-    "th": "thai",
+    **dict.fromkeys(WHITESPACE_LANGUAGES, "whitespace"),
 }
 
 
-def anserini_language(language: str) -> str:
-    """The analyzer Anserini gives a language: its own, or English's outside the map."""
-    return language if language in MODULES else "en"
+def anserini_language(language: str) -> str | None:
+    """The language whose analyzer Anserini gives `language`: its own (AnalyzerMap, or
+    the WhitespaceAnalyzer of ha, so, sw and yo), else English's DefaultEnglishAnalyzer.
+    None when that analyzer is not ported here (then a dataset gets the composed chain,
+    and its figures are not comparable with Anserini's)."""
+    if language in ANSERINI_ANALYZERS or language in WHITESPACE_LANGUAGES:
+        return language if language in MODULES else None
+    return "en"
 
 
 def chain(language: str) -> Chain:
