@@ -22,8 +22,11 @@ from sparsebench.evaluate import leaderboard
 
 BUILTIN = ("beir", "miracl", "msmarco")
 NOT_COMPARABLE = "not comparable (subsampled)"  # the status of a subsampled dataset's figures
+OTHER_ANALYZER = "not comparable (analyzer)"  # made with another analyzer than the published
 ALIASES = {"beir-ndcg10": ("beir", "nDCG@10")}  # the single-metric table of earlier versions
-COLUMNS = ["dataset", "system", "metric", "value", "source"]
+# `analyzer` (optional): the analyzer that made a published lexical figure; a run made
+# with another one is OTHER_ANALYZER, never FAIL.
+COLUMNS = ["dataset", "system", "metric", "value", "source", "analyzer"]
 RESULT_COLUMNS = [
     "model",
     "dataset",
@@ -34,6 +37,8 @@ RESULT_COLUMNS = [
     "measured",
     "difference",
     "status",
+    "analyzer",
+    "expected_analyzer",
     "source",
 ]
 
@@ -65,7 +70,9 @@ def _read_table(name: str) -> pd.DataFrame:
         table = table.melt(id_vars=first, var_name="system", value_name="value")
         table = table.rename(columns={first: "dataset"}).dropna(subset=["value"])
         table["metric"], table["source"] = metric, where
-    table = table[COLUMNS].copy()
+    if "analyzer" not in table.columns:
+        table["analyzer"] = ""
+    table = table[COLUMNS].fillna({"analyzer": ""}).copy()
     table["value"] = pd.to_numeric(table["value"], errors="raise")
     return table
 
@@ -100,12 +107,15 @@ def check(
     ok: float = 0.0005,
     okish: float = 0.005,
     subsampled: Collection[str] = (),
+    analyzers: Mapping[tuple[str, str], str] | None = None,
 ) -> pd.DataFrame:
     """One row per measured (model, dataset, metric) that has a published figure.
 
     measured: long (model, dataset, metric, value); models: model -> expected system;
     datasets: dataset -> expected dataset row; subsampled: datasets run on a subsample of
-    their corpus, whose figures are NOT_COMPARABLE with full-corpus ones (never FAIL).
+    their corpus, whose figures are NOT_COMPARABLE with full-corpus ones (never FAIL);
+    analyzers: (model, dataset) -> the analyzer its run used, held against the
+    published figure's (OTHER_ANALYZER where they differ).
     """
     for model, system in models.items():
         if model not in set(measured["model"]):
@@ -130,6 +140,14 @@ def check(
     joined["status"] = "FAIL"
     joined.loc[size <= okish + 1e-12, "status"] = "OKISH"
     joined.loc[size <= ok + 1e-12, "status"] = "OK"
+    analyzers = analyzers or {}
+    joined = joined.rename(columns={"analyzer": "expected_analyzer"})
+    joined["analyzer"] = [
+        analyzers.get((m, d), "") for m, d in zip(joined["model"], joined["dataset"], strict=True)
+    ]
+    other = (joined["expected_analyzer"] != "") & (joined["analyzer"] != "")
+    other &= joined["expected_analyzer"] != joined["analyzer"]
+    joined.loc[other, "status"] = OTHER_ANALYZER
     joined.loc[joined["dataset"].isin(list(subsampled)), "status"] = NOT_COMPARABLE
     order = {m: i for i, m in enumerate(models)}
     joined["_model"] = joined["model"].map(order)
@@ -150,19 +168,25 @@ def markdown(result: pd.DataFrame, ok: float, okish: float) -> str:
         )
     counts = result["status"].value_counts()
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("OK", "OKISH", "FAIL"))
-    if counts.get(NOT_COMPARABLE):
-        summary += f", {counts[NOT_COMPARABLE]} {NOT_COMPARABLE}"
+    for status in (NOT_COMPARABLE, OTHER_ANALYZER):
+        if counts.get(status):
+            summary += f", {counts[status]} {status}"
     lines += [
         f"OK: within {ok}; OKISH: within {okish}; FAIL: further; {NOT_COMPARABLE}: measured "
-        f"on a subsample of the corpus. {summary}.",
+        f"on a subsample of the corpus; {OTHER_ANALYZER}: the run's analyzer is not the one "
+        f"of the published figure. {summary}.",
         "",
-        "| model | dataset | metric | published | measured | difference | status | source |",
-        "|---|---|---|---:|---:|---:|---|---|",
+        "| model | dataset | metric | published | measured | difference | status | analyzer "
+        "| source |",
+        "|---|---|---|---:|---:|---:|---|---|---|",
     ]
     for r in result.itertuples(index=False):
+        analyzer = r.analyzer
+        if r.expected_analyzer and r.expected_analyzer != r.analyzer:
+            analyzer = f"{r.analyzer or '?'} (published: {r.expected_analyzer})"
         lines.append(
             f"| {r.model} | {r.dataset} | {r.metric} | {r.expected:.4f} ({r.expected_system}) "
-            f"| {r.measured:.4f} | {r.difference:+.4f} | {r.status} | {r.source} |"
+            f"| {r.measured:.4f} | {r.difference:+.4f} | {r.status} | {analyzer} | {r.source} |"
         )
     return "\n".join(lines + [""])
 

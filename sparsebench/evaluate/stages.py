@@ -5,6 +5,7 @@ significance tests across runs, the leaderboard.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pandas as pd
 from sparsebench import provenance
 from sparsebench.data.grades import regrading_of
 from sparsebench.data.qrels import read_qrels
+from sparsebench.encode.lucene.chains import analyzer_label
 from sparsebench.errors import DataError
 from sparsebench.evaluate import comparisons, coverage, reproduction
 from sparsebench.evaluate import leaderboard as board
@@ -256,6 +258,24 @@ def reproduction_targets(config: dict[str, Any]) -> dict[str, str]:
     }
 
 
+def run_analyzers(experiment: dict[str, Any], models: Iterable[str]) -> dict[tuple[str, str], str]:
+    """(model, dataset) -> the analyzer of its run (analyzer_label), for the lexical
+    models among `models`: what the reproduction check holds against published figures."""
+    from sparsebench.kinds.registry import kind_of
+
+    labels = {}
+    for model in models:
+        entry = experiment["models"][model]
+        kind = kind_of(entry)
+        if not kind.encodes:
+            continue
+        for dataset, spec in experiment["datasets"].items():
+            encoding = kind.encoding(entry, "documents", spec.get("language", "en"))
+            if "analyzer" in encoding:
+                labels[(model, dataset)] = analyzer_label(encoding["analyzer"])
+    return labels
+
+
 def leaderboard(
     pairs: list[tuple[str, str]],
     models: list[str],
@@ -314,6 +334,7 @@ def leaderboard(
         section["ok"],
         section["okish"],
         subsampled=[d for d, sample in subsampled.items() if sample],
+        analyzers=run_analyzers(experiment, section["models"]),
     )
     with atomic_path(outputs["reproduction"]) as tmp:
         checks.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.6f")

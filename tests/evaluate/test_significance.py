@@ -12,7 +12,12 @@ from scipy import stats
 from sparsebench.cli import main
 from sparsebench.errors import DataError
 from sparsebench.evaluate.comparisons import SignificanceSettings, markers, significance_table
-from sparsebench.evaluate.reproduction import check, load_expected, measured_from_leaderboard
+from sparsebench.evaluate.reproduction import (
+    check,
+    load_expected,
+    markdown,
+    measured_from_leaderboard,
+)
 from sparsebench.evaluate.significance import adjust_p_values, align, paired_tests
 
 RNG = np.random.default_rng(7)
@@ -234,6 +239,46 @@ def test_reproduction_check_holds_every_published_metric(tmp_path, capsys):
     )
     with pytest.raises(DataError, match="more than once"):
         load_expected(str(twice))
+
+
+def test_a_run_made_with_another_analyzer_is_not_comparable():
+    """MIRACL's published BM25 figures name the Lucene analyzer that made them: a run
+    with another analyzer is 'not comparable (analyzer)', never FAIL; the same analyzer
+    is checked as usual."""
+    from sparsebench.evaluate.stages import run_analyzers
+    from sparsebench.workflow.config import validate_config
+
+    expected = load_expected(["miracl"])
+    published = expected.set_index(["dataset", "system", "metric"])
+    assert published.loc[("miracl-sw", "bm25", "nDCG@10"), "analyzer"] == "WhitespaceAnalyzer"
+    assert published.loc[("miracl-de", "bm25", "nDCG@10"), "analyzer"] == "GermanAnalyzer"
+    config = validate_config(
+        {
+            "datasets": {
+                "sw": {"source": "local", "path": ".", "language": "sw"},
+                "pl": {"source": "local", "path": ".", "language": "pl"},
+            },
+            "models": {
+                "bm25": {"kind": "bm25"},
+                "snowball": {"kind": "bm25", "analyzer": {"stemmer": "porter"}},
+            },
+        }
+    )
+    analyzers = run_analyzers(config, ["bm25", "snowball"])
+    assert analyzers[("bm25", "sw")] == "WhitespaceAnalyzer"
+    assert analyzers[("snowball", "sw")].startswith("composed (tokenizer standard")
+    assert analyzers[("bm25", "pl")].startswith("composed")  # Morfologik is not ported
+    value = published.loc[("miracl-sw", "bm25", "nDCG@10"), "value"]
+    measured = pd.DataFrame(
+        [("bm25", "sw", "nDCG@10", value), ("snowball", "sw", "nDCG@10", value - 0.05)],
+        columns=["model", "dataset", "metric", "value"],
+    )
+    models = {"bm25": "bm25", "snowball": "bm25"}
+    result = check(measured, expected, models, {"sw": "miracl-sw"}, analyzers=analyzers)
+    assert list(result["status"]) == ["OK", "not comparable (analyzer)"]
+    text = markdown(result, 0.0005, 0.005)
+    assert "1 not comparable (analyzer)" in text
+    assert "(published: WhitespaceAnalyzer)" in text
 
 
 def test_report_files_are_byte_identical_on_rerun(tmp_path):

@@ -59,6 +59,29 @@ def anserini_language(language: str) -> str | None:
     return "en"
 
 
+def analyzer_name(language: str) -> str:
+    """The Lucene analyzer of a ported language by its class's short name, as tables of
+    published figures name it (DefaultEnglishAnalyzer, GermanAnalyzer, ...)."""
+    if language == "en":
+        return "DefaultEnglishAnalyzer"
+    if language in WHITESPACE_LANGUAGES:
+        return "WhitespaceAnalyzer"
+    return ANSERINI_ANALYZERS[language].rsplit(".", 1)[1]
+
+
+def analyzer_label(resolved: dict) -> str:
+    """A resolved analyzer by name: the Lucene class's short name, or the composed
+    chain's settings (never a Lucene analyzer's name: it is not one)."""
+    if resolved.get("lucene", "none") != "none":
+        return analyzer_name(resolved["lucene"])
+    stopwords = resolved.get("stopwords")
+    words = stopwords if isinstance(stopwords, str) else f"{len(stopwords)} words"
+    return (
+        f"composed (tokenizer {resolved.get('tokenizer')}, stopwords {words}, "
+        f"stemmer {resolved.get('stemmer')})"
+    )
+
+
 def chain(language: str) -> Chain:
     """The Lucene analyzer of a language (one of MODULES)."""
     if language not in MODULES:
