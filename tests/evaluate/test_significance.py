@@ -383,7 +383,7 @@ def test_a_significance_table_is_read_back_and_other_files_are_refused(tmp_path)
         read_significance(tmp_path / "other.tsv")
 
 
-def test_a_subsampled_dataset_is_not_comparable_rather_than_fail(tmp_path):
+def test_a_subsampled_dataset_is_not_comparable_and_a_regraded_one_says_so(tmp_path):
     """Published figures are measured on the whole corpus: a subsample's differ by
     design, so its row says so instead of FAIL (and the check passes)."""
     from sparsebench.evaluate import stages
@@ -413,9 +413,12 @@ def test_a_subsampled_dataset_is_not_comparable_rather_than_fail(tmp_path):
     for dataset, value, sample in (("scifact", 0.6789, None), ("scifact-small", 0.9, 1)):
         folder = tmp_path / dataset
         write_json(folder / "metrics.json", {"nDCG@10": value})
+        source = "beir"
+        if sample:  # and its judgments regraded, as an ir_datasets source records it
+            source = {"name": "ir_datasets", "grades": {"regraded": {"1": 4, "-1": 0}}}
         write_json(
             folder / "dataset.json",
-            {"name": dataset, "split": "test", "source": "beir", "files": {}},
+            {"name": dataset, "split": "test", "source": source, "files": {}},
         )
         corpus = {"name": dataset, "files": {}}
         if sample:
@@ -452,3 +455,5 @@ def test_a_subsampled_dataset_is_not_comparable_rather_than_fail(tmp_path):
         in text
     )
     assert "1 OK, 0 OKISH, 0 FAIL, 1 not comparable (subsampled)" in text
+    assert "REGRADED: scifact-small: judgments read as gains (1 -> 4, -1 -> 0)" in text
+    assert "REGRADED: scifact:" not in text
