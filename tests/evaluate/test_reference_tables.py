@@ -7,11 +7,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from sparsebench.encode.lucene.chains import ANSERINI_ANALYZERS, WHITESPACE_LANGUAGES, analyzer_name
 from sparsebench.workflow.config import CQADUPSTACK_FORUMS
 
 REFERENCE = Path(__file__).resolve().parents[2] / "sparsebench" / "resources" / "reference"
 TABLES = ("beir", "miracl", "msmarco")
-HEADER = "dataset\tsystem\tmetric\tvalue\tsource"
+HEADER = "dataset\tsystem\tmetric\tvalue\tsource\tanalyzer"
+LUCENE_ANALYZERS = {analyzer_name(x) for x in ("en", *WHITESPACE_LANGUAGES)} | {
+    name.rsplit(".", 1)[1] for name in ANSERINI_ANALYZERS.values()
+}
 METRICS = {"nDCG@10", "Recall@100", "Recall@1000", "MRR@10", "MAP"}
 BEIR_DATASETS = {
     "trec-covid",
@@ -77,10 +81,10 @@ def test_header_and_comments(name):
     assert all(not line.startswith("#") for line in lines[len(comments) :]), "comments on top"
     assert lines[len(comments)] == HEADER
     assert "trec_eval" in "\n".join(comments)
-    # comment="#" would cut a data line at a '#', and every row has its five fields
+    # comment="#" would cut a data line at a '#', and every row has its six fields
     for line in lines[len(comments) + 1 :]:
         assert "#" not in line, line
-        assert len(line.split("\t")) == 5, line
+        assert len(line.split("\t")) == 6, line
 
 
 @pytest.mark.parametrize("name", TABLES)
@@ -92,6 +96,8 @@ def test_rows_are_well_formed(name):
     assert set(table["metric"]) <= METRICS
     assert table["value"].notna().all()
     assert table["value"].between(0.0, 1.0).all()
+    analyzers = set(table["analyzer"].fillna(""))
+    assert analyzers <= {"", *(n for n in LUCENE_ANALYZERS)}, analyzers
     for column in ("dataset", "system", "source"):
         assert (table[column].str.strip() != "").all(), column
         assert (table[column] == table[column].str.strip()).all(), column
@@ -148,3 +154,13 @@ def test_the_builtin_tables_load():
     assert len(expected) == sum(len(read(name)) for name in TABLES)
     alias = reproduction.load_expected("beir-ndcg10")
     assert set(alias["metric"]) == {"nDCG@10"}
+
+
+def test_miracl_rows_name_the_analyzer_anserini_gives_their_language():
+    table = read("miracl")
+    for dataset, analyzer in zip(table["dataset"], table["analyzer"], strict=True):
+        language = dataset.removeprefix("miracl-")
+        if language in WHITESPACE_LANGUAGES or language == "en":
+            assert analyzer == analyzer_name(language), dataset
+        else:
+            assert ANSERINI_ANALYZERS[language].endswith("." + analyzer), dataset
