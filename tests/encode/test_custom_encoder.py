@@ -64,6 +64,7 @@ def encoder_module(tmp_path, monkeypatch):
     sys.modules.pop("my_encoders", None)
 
 
+@pytest.mark.slow
 def test_custom_encoder_through_the_dag(tmp_path, encoder_module):
     collection = write_collection(tmp_path / "c", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
     other = write_collection(tmp_path / "o", TINY_DOCS, TINY_QUERIES, TINY_QRELS)

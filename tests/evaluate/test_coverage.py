@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 import pandas as pd
+import pytest
 import yaml
 from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
 
@@ -38,6 +39,7 @@ def test_evaluate_warns_of_a_partial_run_and_counts_its_queries(tmp_path, caplog
     assert "3 of the 4 queries of the qrels are missing from the run" in caplog.text
 
 
+@pytest.mark.slow
 def test_the_workflow_marks_a_partial_run_everywhere(tmp_path):
     """As `sparsebench evaluate` does, and visible under `snakemake --quiet`: the job's
     stderr and log say it, the leaderboard cell and row and the significance report too."""

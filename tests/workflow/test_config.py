@@ -37,14 +37,9 @@ def test_defaults_are_filled_in():
         "stemmer": "auto",
         "tokenizer": "auto",
         "possessive": "auto",
+        "lucene": "auto",
     }
-    assert encoding(model)["analyzer"] == {
-        "lowercase": True,
-        "stopwords": "lucene",
-        "stemmer": "porter",
-        "tokenizer": "standard",
-        "possessive": True,
-    }
+    assert encoding(model)["analyzer"] == {"lucene": "en"}  # DefaultEnglishAnalyzer
     assert config["retrieval"]["k"] == 1000
     assert config["evaluation"]["primary_metric"] == "nDCG@10"
     assert config["datasets"]["d"]["split"] == "test"
