@@ -107,7 +107,15 @@ def main() -> None:
     parser.add_argument("--corpus", default=str(SHARED / "data" / "beir-scifact" / "corpus.jsonl"))
     parser.add_argument("--docs", type=int, default=256)
     parser.add_argument("--max-length", type=int, default=256)
-    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument(
+        "--batch-size", type=int, default=8, help="sparsebench's block rows (its default)"
+    )
+    parser.add_argument(
+        "--baseline-batch-size",
+        type=int,
+        default=32,
+        help="the plain loop's and the baseline's batch (the former default)",
+    )
     parser.add_argument("--baseline", help="another sparsebench checkout to measure beside this")
     parser.add_argument("--child", nargs=7)
     args = parser.parse_args()
@@ -134,7 +142,7 @@ def main() -> None:
                     args.corpus,
                     str(args.docs),
                     str(args.max_length),
-                    str(args.batch_size),
+                    str(args.batch_size if impl == "sparsebench" else args.baseline_batch_size),
                     out,
                 ],
                 check=True,
@@ -150,7 +158,8 @@ def main() -> None:
 
     print(
         f"model: {args.model}; {args.docs} SciFact documents (title + text), max_length "
-        f"{args.max_length}, batch {args.batch_size}, CPU"
+        f"{args.max_length}, batch {args.batch_size} (plain loop and baseline: "
+        f"{args.baseline_batch_size}), CPU"
     )
     print(f"machine: {machine()}")
     print(
