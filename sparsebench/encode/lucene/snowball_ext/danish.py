@@ -194,9 +194,11 @@ class DanishStemmer(SnowballProgram):
     def r_other_suffix(self):
         v_1 = self.limit - self.cursor
         self.ket = self.cursor
-        if self.eq_s_b("st"):
+        if self.current.endswith("st", self.limit_backward, self.cursor):
+            self.cursor -= 2
             self.bra = self.cursor
-            if self.eq_s_b("ig"):
+            if self.current.endswith("ig", self.limit_backward, self.cursor):
+                self.cursor -= 2
                 self.slice_del()
         self.cursor = self.limit - v_1
         if self.cursor < self.I_p1:

@@ -201,15 +201,17 @@ class DutchStemmer(SnowballProgram):
                         self.bra = self.cursor
                         while True:  # lab5
                             v_6 = self.cursor
-                            if self.eq_s("i"):
+                            if self.current.startswith("i", self.cursor, self.limit):
+                                self.cursor += 1
                                 self.ket = self.cursor
                                 if self.in_grouping(_G_V_97_232):
                                     self.slice_from("I")
                                     break
                             self.cursor = v_6
-                            if not self.eq_s("y"):
+                            if not self.current.startswith("y", self.cursor, self.limit):
                                 _jump = 2
                                 break
+                            self.cursor += 1
                             self.ket = self.cursor
                             self.slice_from("Y")
                             break
@@ -309,8 +311,9 @@ class DutchStemmer(SnowballProgram):
     def r_e_ending(self):
         self.B_e_found = False
         self.ket = self.cursor
-        if not self.eq_s_b("e"):
+        if not self.current.endswith("e", self.limit_backward, self.cursor):
             return False
+        self.cursor -= 1
         self.bra = self.cursor
         if not self.r_R1():
             return False
@@ -332,7 +335,8 @@ class DutchStemmer(SnowballProgram):
             return False
         self.cursor = self.limit - v_1
         v_2 = self.limit - self.cursor
-        if self.eq_s_b("gem"):
+        if self.current.endswith("gem", self.limit_backward, self.cursor):
+            self.cursor -= 3
             return False
         self.cursor = self.limit - v_2
         self.slice_del()
@@ -370,19 +374,22 @@ class DutchStemmer(SnowballProgram):
         v_3 = self.limit - self.cursor
         while True:  # lab1
             self.ket = self.cursor
-            if not self.eq_s_b("heid"):
+            if not self.current.endswith("heid", self.limit_backward, self.cursor):
                 break
+            self.cursor -= 4
             self.bra = self.cursor
             if not self.r_R2():
                 break
             v_4 = self.limit - self.cursor
-            if self.eq_s_b("c"):
+            if self.current.endswith("c", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 break
             self.cursor = self.limit - v_4
             self.slice_del()
             self.ket = self.cursor
-            if not self.eq_s_b("en"):
+            if not self.current.endswith("en", self.limit_backward, self.cursor):
                 break
+            self.cursor -= 2
             self.bra = self.cursor
             if not self.r_en_ending():
                 break
@@ -403,13 +410,15 @@ class DutchStemmer(SnowballProgram):
                     v_6 = self.limit - self.cursor
                     while True:  # lab5
                         self.ket = self.cursor
-                        if not self.eq_s_b("ig"):
+                        if not self.current.endswith("ig", self.limit_backward, self.cursor):
                             break
+                        self.cursor -= 2
                         self.bra = self.cursor
                         if not self.r_R2():
                             break
                         v_7 = self.limit - self.cursor
-                        if self.eq_s_b("e"):
+                        if self.current.endswith("e", self.limit_backward, self.cursor):
+                            self.cursor -= 1
                             break
                         self.cursor = self.limit - v_7
                         self.slice_del()
@@ -430,7 +439,8 @@ class DutchStemmer(SnowballProgram):
                 if not self.r_R2():
                     break
                 v_8 = self.limit - self.cursor
-                if self.eq_s_b("e"):
+                if self.current.endswith("e", self.limit_backward, self.cursor):
+                    self.cursor -= 1
                     break
                 self.cursor = self.limit - v_8
                 self.slice_del()

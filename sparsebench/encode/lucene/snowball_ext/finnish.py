@@ -314,15 +314,17 @@ class FinnishStemmer(SnowballProgram):
         self.limit_backward = v_2
         if among_var == 1:
             v_3 = self.limit - self.cursor
-            if self.eq_s_b("k"):
+            if self.current.endswith("k", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 return False
             self.cursor = self.limit - v_3
             self.slice_del()
         elif among_var == 2:
             self.slice_del()
             self.ket = self.cursor
-            if not self.eq_s_b("kse"):
+            if not self.current.endswith("kse", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 3
             self.bra = self.cursor
             self.slice_from("ksi")
         elif among_var == 3:
@@ -347,8 +349,9 @@ class FinnishStemmer(SnowballProgram):
         return True
 
     def r_VI(self):
-        if not self.eq_s_b("i"):
+        if not self.current.endswith("i", self.limit_backward, self.cursor):
             return False
+        self.cursor -= 1
         if not self.in_grouping_b(_G_V2_97_246):
             return False
         return True
@@ -367,23 +370,29 @@ class FinnishStemmer(SnowballProgram):
         self.bra = self.cursor
         self.limit_backward = v_2
         if among_var == 1:
-            if not self.eq_s_b("a"):
+            if not self.current.endswith("a", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 1
         elif among_var == 2:
-            if not self.eq_s_b("e"):
+            if not self.current.endswith("e", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 1
         elif among_var == 3:
-            if not self.eq_s_b("i"):
+            if not self.current.endswith("i", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 1
         elif among_var == 4:
-            if not self.eq_s_b("o"):
+            if not self.current.endswith("o", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 1
         elif among_var == 5:
-            if not self.eq_s_b("\u00e4"):
+            if not self.current.endswith("\u00e4", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 1
         elif among_var == 6:
-            if not self.eq_s_b("\u00f6"):
+            if not self.current.endswith("\u00f6", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 1
         elif among_var == 7:
             v_3 = self.limit - self.cursor
             while True:  # lab0
@@ -393,10 +402,11 @@ class FinnishStemmer(SnowballProgram):
                     if self.r_LONG():
                         break
                     self.cursor = self.limit - v_5
-                    if not self.eq_s_b("ie"):
+                    if not self.current.endswith("ie", self.limit_backward, self.cursor):
                         self.cursor = self.limit - v_3
                         _jump = 1
                         break
+                    self.cursor -= 2
                     break
                 if _jump == 1:
                     _jump = 0
@@ -431,7 +441,8 @@ class FinnishStemmer(SnowballProgram):
         self.limit_backward = v_2
         if among_var == 1:
             v_3 = self.limit - self.cursor
-            if self.eq_s_b("po"):
+            if self.current.endswith("po", self.limit_backward, self.cursor):
+                self.cursor -= 2
                 return False
             self.cursor = self.limit - v_3
         self.slice_del()
@@ -457,9 +468,10 @@ class FinnishStemmer(SnowballProgram):
         v_2 = self.limit_backward
         self.limit_backward = self.I_p1
         self.ket = self.cursor
-        if not self.eq_s_b("t"):
+        if not self.current.endswith("t", self.limit_backward, self.cursor):
             self.limit_backward = v_2
             return False
+        self.cursor -= 1
         self.bra = self.cursor
         v_3 = self.limit - self.cursor
         if not self.in_grouping_b(_G_V1_97_246):
@@ -481,7 +493,8 @@ class FinnishStemmer(SnowballProgram):
         self.limit_backward = v_5
         if among_var == 1:
             v_6 = self.limit - self.cursor
-            if self.eq_s_b("po"):
+            if self.current.endswith("po", self.limit_backward, self.cursor):
+                self.cursor -= 2
                 return False
             self.cursor = self.limit - v_6
         self.slice_del()
@@ -513,17 +526,20 @@ class FinnishStemmer(SnowballProgram):
         v_6 = self.limit - self.cursor
         while True:  # lab2
             self.ket = self.cursor
-            if not self.eq_s_b("j"):
+            if not self.current.endswith("j", self.limit_backward, self.cursor):
                 break
+            self.cursor -= 1
             self.bra = self.cursor
             while True:  # lab3
                 v_7 = self.limit - self.cursor
-                if self.eq_s_b("o"):
+                if self.current.endswith("o", self.limit_backward, self.cursor):
+                    self.cursor -= 1
                     break
                 self.cursor = self.limit - v_7
-                if not self.eq_s_b("u"):
+                if not self.current.endswith("u", self.limit_backward, self.cursor):
                     _jump = 1
                     break
+                self.cursor -= 1
                 break
             if _jump == 1:
                 _jump = 0
@@ -533,9 +549,11 @@ class FinnishStemmer(SnowballProgram):
         self.cursor = self.limit - v_6
         v_8 = self.limit - self.cursor
         self.ket = self.cursor
-        if self.eq_s_b("o"):
+        if self.current.endswith("o", self.limit_backward, self.cursor):
+            self.cursor -= 1
             self.bra = self.cursor
-            if self.eq_s_b("j"):
+            if self.current.endswith("j", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 self.slice_del()
         self.cursor = self.limit - v_8
         self.limit_backward = v_2

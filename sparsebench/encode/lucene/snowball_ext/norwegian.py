@@ -148,8 +148,9 @@ class NorwegianStemmer(SnowballProgram):
                 if self.in_grouping_b(_G_S_ENDING_98_122):
                     break
                 self.cursor = self.limit - v_3
-                if not self.eq_s_b("k"):
+                if not self.current.endswith("k", self.limit_backward, self.cursor):
                     return False
+                self.cursor -= 1
                 if not self.out_grouping_b(_G_V_97_248):
                     return False
                 break

@@ -223,11 +223,13 @@ class RussianStemmer(SnowballProgram):
         if among_var == 1:
             while True:  # lab0
                 v_1 = self.limit - self.cursor
-                if self.eq_s_b("\u0430"):
+                if self.current.endswith("\u0430", self.limit_backward, self.cursor):
+                    self.cursor -= 1
                     break
                 self.cursor = self.limit - v_1
-                if not self.eq_s_b("\u044f"):
+                if not self.current.endswith("\u044f", self.limit_backward, self.cursor):
                     return False
+                self.cursor -= 1
                 break
             self.slice_del()
         elif among_var == 2:
@@ -257,13 +259,15 @@ class RussianStemmer(SnowballProgram):
             if among_var == 1:
                 while True:  # lab1
                     v_2 = self.limit - self.cursor
-                    if self.eq_s_b("\u0430"):
+                    if self.current.endswith("\u0430", self.limit_backward, self.cursor):
+                        self.cursor -= 1
                         break
                     self.cursor = self.limit - v_2
-                    if not self.eq_s_b("\u044f"):
+                    if not self.current.endswith("\u044f", self.limit_backward, self.cursor):
                         self.cursor = self.limit - v_1
                         _jump = 1
                         break
+                    self.cursor -= 1
                     break
                 if _jump == 1:
                     _jump = 0
@@ -291,11 +295,13 @@ class RussianStemmer(SnowballProgram):
         if among_var == 1:
             while True:  # lab0
                 v_1 = self.limit - self.cursor
-                if self.eq_s_b("\u0430"):
+                if self.current.endswith("\u0430", self.limit_backward, self.cursor):
+                    self.cursor -= 1
                     break
                 self.cursor = self.limit - v_1
-                if not self.eq_s_b("\u044f"):
+                if not self.current.endswith("\u044f", self.limit_backward, self.cursor):
                     return False
+                self.cursor -= 1
                 break
             self.slice_del()
         elif among_var == 2:
@@ -329,15 +335,18 @@ class RussianStemmer(SnowballProgram):
         if among_var == 1:
             self.slice_del()
             self.ket = self.cursor
-            if not self.eq_s_b("\u043d"):
+            if not self.current.endswith("\u043d", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 1
             self.bra = self.cursor
-            if not self.eq_s_b("\u043d"):
+            if not self.current.endswith("\u043d", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 1
             self.slice_del()
         elif among_var == 2:
-            if not self.eq_s_b("\u043d"):
+            if not self.current.endswith("\u043d", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 1
             self.slice_del()
         elif among_var == 3:
             self.slice_del()
@@ -352,7 +361,8 @@ class RussianStemmer(SnowballProgram):
                 while True:
                     v_3 = self.cursor
                     self.bra = self.cursor
-                    if self.eq_s("\u0451"):
+                    if self.current.startswith("\u0451", self.cursor, self.limit):
+                        self.cursor += 1
                         self.ket = self.cursor
                         self.cursor = v_3
                         break

@@ -401,36 +401,44 @@ class TurkishStemmer(SnowballProgram):
             return False
         while True:  # lab2
             v_3 = self.limit - self.cursor
-            if self.eq_s_b("a"):
+            if self.current.endswith("a", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 if self.goto_in_grouping_b(_G_VOWEL1_97_305):
                     break
             self.cursor = self.limit - v_3
-            if self.eq_s_b("e"):
+            if self.current.endswith("e", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 if self.goto_in_grouping_b(_G_VOWEL2_101_252):
                     break
             self.cursor = self.limit - v_3
-            if self.eq_s_b("\u0131"):
+            if self.current.endswith("\u0131", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 if self.goto_in_grouping_b(_G_VOWEL3_97_305):
                     break
             self.cursor = self.limit - v_3
-            if self.eq_s_b("i"):
+            if self.current.endswith("i", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 if self.goto_in_grouping_b(_G_VOWEL4_101_105):
                     break
             self.cursor = self.limit - v_3
-            if self.eq_s_b("o"):
+            if self.current.endswith("o", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 if self.goto_in_grouping_b(_G_VOWEL5_111_117):
                     break
             self.cursor = self.limit - v_3
-            if self.eq_s_b("\u00f6"):
+            if self.current.endswith("\u00f6", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 if self.goto_in_grouping_b(_G_VOWEL6_246_252):
                     break
             self.cursor = self.limit - v_3
-            if self.eq_s_b("u"):
+            if self.current.endswith("u", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 if self.goto_in_grouping_b(_G_VOWEL5_111_117):
                     break
             self.cursor = self.limit - v_3
-            if not self.eq_s_b("\u00fc"):
+            if not self.current.endswith("\u00fc", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 1
             if not self.goto_in_grouping_b(_G_VOWEL6_246_252):
                 return False
             break
@@ -440,7 +448,8 @@ class TurkishStemmer(SnowballProgram):
     def r_mark_suffix_with_optional_n_consonant(self):
         while True:  # lab0
             v_1 = self.limit - self.cursor
-            if self.eq_s_b("n"):
+            if self.current.endswith("n", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 v_2 = self.limit - self.cursor
                 if self.in_grouping_b(_G_VOWEL_97_305):
                     self.cursor = self.limit - v_2
@@ -448,7 +457,8 @@ class TurkishStemmer(SnowballProgram):
             self.cursor = self.limit - v_1
             v_3 = self.limit - self.cursor
             v_4 = self.limit - self.cursor
-            if self.eq_s_b("n"):
+            if self.current.endswith("n", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 self.cursor = self.limit - v_4
                 return False
             self.cursor = self.limit - v_3
@@ -465,7 +475,8 @@ class TurkishStemmer(SnowballProgram):
     def r_mark_suffix_with_optional_s_consonant(self):
         while True:  # lab0
             v_1 = self.limit - self.cursor
-            if self.eq_s_b("s"):
+            if self.current.endswith("s", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 v_2 = self.limit - self.cursor
                 if self.in_grouping_b(_G_VOWEL_97_305):
                     self.cursor = self.limit - v_2
@@ -473,7 +484,8 @@ class TurkishStemmer(SnowballProgram):
             self.cursor = self.limit - v_1
             v_3 = self.limit - self.cursor
             v_4 = self.limit - self.cursor
-            if self.eq_s_b("s"):
+            if self.current.endswith("s", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 self.cursor = self.limit - v_4
                 return False
             self.cursor = self.limit - v_3
@@ -490,7 +502,8 @@ class TurkishStemmer(SnowballProgram):
     def r_mark_suffix_with_optional_y_consonant(self):
         while True:  # lab0
             v_1 = self.limit - self.cursor
-            if self.eq_s_b("y"):
+            if self.current.endswith("y", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 v_2 = self.limit - self.cursor
                 if self.in_grouping_b(_G_VOWEL_97_305):
                     self.cursor = self.limit - v_2
@@ -498,7 +511,8 @@ class TurkishStemmer(SnowballProgram):
             self.cursor = self.limit - v_1
             v_3 = self.limit - self.cursor
             v_4 = self.limit - self.cursor
-            if self.eq_s_b("y"):
+            if self.current.endswith("y", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 self.cursor = self.limit - v_4
                 return False
             self.cursor = self.limit - v_3
@@ -637,8 +651,9 @@ class TurkishStemmer(SnowballProgram):
         return True
 
     def r_mark_ki(self):
-        if not self.eq_s_b("ki"):
+        if not self.current.endswith("ki", self.limit_backward, self.cursor):
             return False
+        self.cursor -= 2
         return True
 
     def r_mark_ncA(self):
@@ -732,8 +747,9 @@ class TurkishStemmer(SnowballProgram):
         return True
 
     def r_mark_yken(self):
-        if not self.eq_s_b("ken"):
+        if not self.current.endswith("ken", self.limit_backward, self.cursor):
             return False
+        self.cursor -= 3
         if not self.r_mark_suffix_with_optional_y_consonant():
             return False
         return True
@@ -1424,11 +1440,13 @@ class TurkishStemmer(SnowballProgram):
         v_1 = self.limit - self.cursor
         while True:  # lab0
             v_2 = self.limit - self.cursor
-            if self.eq_s_b("d"):
+            if self.current.endswith("d", self.limit_backward, self.cursor):
+                self.cursor -= 1
                 break
             self.cursor = self.limit - v_2
-            if not self.eq_s_b("g"):
+            if not self.current.endswith("g", self.limit_backward, self.cursor):
                 return False
+            self.cursor -= 1
             break
         self.cursor = self.limit - v_1
         while True:  # lab2
@@ -1439,12 +1457,14 @@ class TurkishStemmer(SnowballProgram):
                     break
                 while True:  # lab6
                     v_6 = self.limit - self.cursor
-                    if self.eq_s_b("a"):
+                    if self.current.endswith("a", self.limit_backward, self.cursor):
+                        self.cursor -= 1
                         break
                     self.cursor = self.limit - v_6
-                    if not self.eq_s_b("\u0131"):
+                    if not self.current.endswith("\u0131", self.limit_backward, self.cursor):
                         _jump = 1
                         break
+                    self.cursor -= 1
                     break
                 if _jump == 1:
                     _jump = 0
@@ -1465,12 +1485,14 @@ class TurkishStemmer(SnowballProgram):
                     break
                 while True:  # lab11
                     v_9 = self.limit - self.cursor
-                    if self.eq_s_b("e"):
+                    if self.current.endswith("e", self.limit_backward, self.cursor):
+                        self.cursor -= 1
                         break
                     self.cursor = self.limit - v_9
-                    if not self.eq_s_b("i"):
+                    if not self.current.endswith("i", self.limit_backward, self.cursor):
                         _jump = 3
                         break
+                    self.cursor -= 1
                     break
                 if _jump == 3:
                     _jump = 0
@@ -1491,12 +1513,14 @@ class TurkishStemmer(SnowballProgram):
                     break
                 while True:  # lab16
                     v_12 = self.limit - self.cursor
-                    if self.eq_s_b("o"):
+                    if self.current.endswith("o", self.limit_backward, self.cursor):
+                        self.cursor -= 1
                         break
                     self.cursor = self.limit - v_12
-                    if not self.eq_s_b("u"):
+                    if not self.current.endswith("u", self.limit_backward, self.cursor):
                         _jump = 5
                         break
+                    self.cursor -= 1
                     break
                 if _jump == 5:
                     _jump = 0
@@ -1516,11 +1540,13 @@ class TurkishStemmer(SnowballProgram):
                 return False
             while True:  # lab20
                 v_15 = self.limit - self.cursor
-                if self.eq_s_b("\u00f6"):
+                if self.current.endswith("\u00f6", self.limit_backward, self.cursor):
+                    self.cursor -= 1
                     break
                 self.cursor = self.limit - v_15
-                if not self.eq_s_b("\u00fc"):
+                if not self.current.endswith("\u00fc", self.limit_backward, self.cursor):
                     return False
+                self.cursor -= 1
                 break
             self.cursor = self.limit - v_13
             c = self.cursor
@@ -1530,8 +1556,9 @@ class TurkishStemmer(SnowballProgram):
         return True
 
     def r_is_reserved_word(self):
-        if not self.eq_s_b("ad"):
+        if not self.current.endswith("ad", self.limit_backward, self.cursor):
             return False
+        self.cursor -= 2
         v_1 = self.limit - self.cursor
         if not self.eq_s_b("soy"):
             self.cursor = self.limit - v_1
