@@ -89,8 +89,9 @@ _OUTSIDE_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units ea
 
 class SnowballStems:
     """SnowballFilter with one of Lucene's stemmers, over distinct tokens; `overrides`
-    is a StemmerOverrideFilter before it (its tokens are not stemmed). The stems of a
-    language are shared by its instances."""
+    is a StemmerOverrideFilter before it (its tokens are not stemmed). The terms of a
+    language's tokens are remembered across batches and chains (each language has one
+    stemmer and one set of overrides)."""
 
     _caches: dict[str, dict[str, str]] = {}
 
@@ -185,6 +186,7 @@ def token_filter(language: str) -> Filter:
 
 
 def chain(language: str) -> Chain:
+    """The Lucene analyzer of one of the languages of ANALYZERS."""
     if language not in ANALYZERS:
         raise ConfigError(
             f"no Snowball analyzer for language {language!r}; they are: "
