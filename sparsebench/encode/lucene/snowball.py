@@ -1,0 +1,200 @@
+"""Lucene 9.9.1's Snowball-stemmed analyzers: DanishAnalyzer, FinnishAnalyzer,
+HungarianAnalyzer, DutchAnalyzer, NorwegianAnalyzer, RussianAnalyzer, SwedishAnalyzer and
+TurkishAnalyzer, as Anserini builds them (the no-argument constructor).
+
+Their chains, read from the 9.9.1 bytecode (createComponents):
+
+- da, fi, hu, no, ru, sv: StandardTokenizer, LowerCaseFilter, StopFilter over
+  snowball/<language>_stop.txt (WordlistLoader.getSnowballWordSet), SnowballFilter with
+  org.tartarus.snowball.ext.<Language>Stemmer;
+- nl: the same with dutch_stop.txt, and between StopFilter and SnowballFilter a
+  StemmerOverrideFilter over DutchAnalyzer's default dictionary (below): a token equal to
+  one of its words becomes that word's stem and is marked a keyword, which SnowballFilter
+  leaves alone;
+- tr: StandardTokenizer, ApostropheFilter, TurkishLowerCaseFilter, StopFilter over
+  tr/stopwords.txt (WordlistLoader.getWordSet, '#' comments), SnowballFilter with
+  TurkishStemmer.
+
+Each adds a SetKeywordMarkerFilter only for a non-empty stem exclusion set, which the
+default instance has not. The stemmers are Lucene's own, translated to Python
+(snowball_ext/, snowball_program.py): Lucene generates them from Snowball 2.0.0, and
+later Snowball releases (PyStemmer's) stem differently (Snowball 3's Dutch is another
+algorithm), so PyStemmer cannot stand in. A stemmer works on UTF-16 code units as Java
+does; a language's stems are remembered across batches (the cache restarts past a
+million words).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from sparsebench.encode.lucene.chains import Chain
+from sparsebench.encode.lucene.filters import (
+    Filter,
+    chained,
+    lowercase,
+    snowball_word_set,
+    stop,
+    word_set,
+)
+from sparsebench.encode.lucene.snowball_ext import (
+    danish,
+    dutch,
+    finnish,
+    hungarian,
+    norwegian,
+    russian,
+    swedish,
+    turkish,
+)
+from sparsebench.encode.lucene.snowball_program import (
+    SnowballProgram,
+    from_utf16_units,
+    to_utf16_units,
+)
+from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
+from sparsebench.errors import ConfigError
+
+# language -> (analyzer class, stemmer class, stopword file under resources/lucene)
+ANALYZERS: dict[str, tuple[str, type[SnowballProgram], str]] = {
+    "da": ("da.DanishAnalyzer", danish.DanishStemmer, "snowball/danish_stop.txt"),
+    "fi": ("fi.FinnishAnalyzer", finnish.FinnishStemmer, "snowball/finnish_stop.txt"),
+    "hu": ("hu.HungarianAnalyzer", hungarian.HungarianStemmer, "snowball/hungarian_stop.txt"),
+    "nl": ("nl.DutchAnalyzer", dutch.DutchStemmer, "snowball/dutch_stop.txt"),
+    "no": ("no.NorwegianAnalyzer", norwegian.NorwegianStemmer, "snowball/norwegian_stop.txt"),
+    "ru": ("ru.RussianAnalyzer", russian.RussianStemmer, "snowball/russian_stop.txt"),
+    "sv": ("sv.SwedishAnalyzer", swedish.SwedishStemmer, "snowball/swedish_stop.txt"),
+    "tr": ("tr.TurkishAnalyzer", turkish.TurkishStemmer, "snowball/tr_stopwords.txt"),
+}
+
+# DutchAnalyzer.DefaultSetHolder.DEFAULT_STEM_DICT (constants in the class, not a file):
+# token -> its stem, put in this order in a CharArrayMap (ignoreCase false).
+DUTCH_STEM_OVERRIDES = {"fiets": "fiets", "bromfiets": "bromfiets", "ei": "eier", "kind": "kinder"}
+
+# The term of a token the stemmer cuts to nothing (only TurkishStemmer does: "leri",
+# "ları", "sunuz"). Lucene indexes that empty term (it counts in the document's length
+# and a query with such a word searches it); a chain's "" means a dropped token, so the
+# empty term is written as this character instead, which StandardTokenizer never puts
+# in a token (a symbol: word-break class Other).
+EMPTY_TERM = "\u2205"
+
+_CACHE_SIZE = 1 << 20  # distinct words kept per language before its cache restarts
+_OUTSIDE_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
+
+
+class SnowballStems:
+    """SnowballFilter with one of Lucene's stemmers, over distinct tokens; `overrides`
+    is a StemmerOverrideFilter before it (its tokens are not stemmed). The terms of a
+    language's tokens are remembered across batches and chains (each language has one
+    stemmer and one set of overrides)."""
+
+    _caches: dict[str, dict[str, str]] = {}
+
+    def __init__(
+        self, language: str, stemmer: type[SnowballProgram], overrides: dict[str, str] | None
+    ) -> None:
+        self._stemmer = stemmer()
+        self._cache = SnowballStems._caches.setdefault(language, {})
+        self._overrides = overrides or {}
+
+    def stem(self, token: str) -> str:
+        """The term of a token (not ""): its override, or its stem."""
+        if token in self._overrides:
+            return self._overrides[token]
+        if _OUTSIDE_BMP.search(token) is None:
+            stemmed = self._stemmer.stem(token)
+        else:
+            stemmed = from_utf16_units(self._stemmer.stem(to_utf16_units(token)))
+        return stemmed or EMPTY_TERM
+
+    def __call__(self, tokens: pa.Array) -> pa.Array:
+        cache = self._cache
+        out = []
+        for token in tokens.to_pylist():
+            stemmed = cache.get(token)
+            if stemmed is None:
+                if len(cache) >= _CACHE_SIZE:
+                    cache.clear()
+                stemmed = cache[token] = self.stem(token) if token else ""
+            out.append(stemmed)
+        return pa.array(out, type=pa.string())
+
+
+def cut_at_apostrophe(tokens: pa.Array) -> pa.Array:
+    """ApostropheFilter: a token ends before its first ' or ’ (Turkish suffixes follow
+    an apostrophe after proper names: "Türkiye'de" -> "Türkiye")."""
+    return pc.replace_substring_regex(tokens, pattern="['\u2019](?s:.*)", replacement="")
+
+
+def turkish_lowercase(tokens: pa.Array) -> pa.Array:
+    """TurkishLowerCaseFilter: "I" is dotless "ı" unless a U+0307 COMBINING DOT ABOVE
+    follows it among the nonspacing marks after it, then it is "i" and those dots go;
+    every other character takes its simple lowercase (LowerCaseFilter's, so "İ" -> "i")."""
+    has_capital_i = pc.match_substring(tokens, "I")
+    if pc.any(has_capital_i).as_py():
+        fixed = [_turkish_capital_i(t) for t in pc.filter(tokens, has_capital_i).to_pylist()]
+        tokens = pc.replace_with_mask(tokens, has_capital_i, pa.array(fixed, type=pa.string()))
+    return lowercase(tokens)
+
+
+def _turkish_capital_i(token: str) -> str:
+    """The "I" part of TurkishLowerCaseFilter (the other characters are lowercased
+    after, which cannot change it: nonspacing marks have no case)."""
+    out = []
+    after_i = False  # the filter's iOrAfter: on "I" and the nonspacing marks after it
+    for i, ch in enumerate(token):
+        after_i = ch == "I" or (after_i and unicodedata.category(ch) == "Mn")
+        if after_i and ch == "\u0307":
+            continue
+        if ch == "I":
+            if _before_dot(token, i + 1):
+                out.append("i")
+            else:
+                out.append("\u0131")
+                after_i = False
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _before_dot(token: str, start: int) -> bool:
+    """TurkishLowerCaseFilter.isBeforeDot: a U+0307 among the nonspacing marks at start."""
+    for ch in token[start:]:
+        if unicodedata.category(ch) != "Mn":
+            return False
+        if ch == "\u0307":
+            return True
+    return False
+
+
+def token_filter(language: str) -> Filter:
+    """The filters after the tokenizer, in the analyzer's order."""
+    _, stemmer, stop_file = ANALYZERS[language]
+    overrides = DUTCH_STEM_OVERRIDES if language == "nl" else None
+    stems = SnowballStems(language, stemmer, overrides)
+    steps: list[Callable[[pa.Array], pa.Array]]
+    if language == "tr":
+        steps = [cut_at_apostrophe, turkish_lowercase, stop(word_set(stop_file))]
+    else:
+        steps = [lowercase, stop(snowball_word_set(stop_file))]
+    return chained(*steps, stems)
+
+
+def chain(language: str) -> Chain:
+    """The Lucene analyzer of one of the languages of ANALYZERS."""
+    if language not in ANALYZERS:
+        raise ConfigError(
+            f"no Snowball analyzer for language {language!r}; they are: "
+            f"{', '.join(sorted(ANALYZERS))}"
+        )
+    return Chain(
+        language=language,
+        lucene_class=f"org.apache.lucene.analysis.{ANALYZERS[language][0]}",
+        tokenize=tokenize_batch,
+        filter=token_filter(language),
+    )
