@@ -34,11 +34,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import Stemmer
 
-from sparsebench.encode.lucene.chains import MODULES as LUCENE_MODULES
-from sparsebench.encode.lucene.chains import Chain, anserini_language
-from sparsebench.encode.lucene.chains import chain as lucene_chain
+from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.english import LUCENE_ENGLISH_STOPWORDS, strip_possessive
 from sparsebench.encode.lucene.filters import Filter, chained, stop
+from sparsebench.encode.lucene.languages import MODULES as LUCENE_MODULES
+from sparsebench.encode.lucene.languages import anserini_language
+from sparsebench.encode.lucene.languages import chain as lucene_chain
 from sparsebench.encode.lucene.porter import PorterStemmer
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
 from sparsebench.encode.strings import (

@@ -14,7 +14,7 @@ import pandas as pd
 from sparsebench import provenance
 from sparsebench.data.grades import regrading_of
 from sparsebench.data.qrels import read_qrels
-from sparsebench.encode.lucene.chains import analyzer_label
+from sparsebench.encode.lucene.languages import analyzer_label
 from sparsebench.errors import DataError
 from sparsebench.evaluate import comparisons, coverage, reproduction
 from sparsebench.evaluate import leaderboard as board

@@ -7,7 +7,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sparsebench.encode.lucene.chains import ANSERINI_ANALYZERS, WHITESPACE_LANGUAGES, analyzer_name
+from sparsebench.encode.lucene.languages import (
+    ANSERINI_ANALYZERS,
+    WHITESPACE_LANGUAGES,
+    analyzer_name,
+)
 from sparsebench.workflow.config import CQADUPSTACK_FORUMS
 
 REFERENCE = Path(__file__).resolve().parents[2] / "sparsebench" / "resources" / "reference"
