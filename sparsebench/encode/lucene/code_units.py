@@ -1,73 +1,49 @@
-"""Lucene's StemmerUtil, and the char[] buffer its stemmers edit, in Python.
+"""Tokens as the UTF-16 code units Lucene's stemmers see.
 
-A stemmer port edits a buffer `s` of UTF-16 code units (one-character strings, a
-character outside the Basic Multilingual Plane as its two surrogates) in place and
-returns its new length `n`, as Lucene's stemmers do on a CharTermAttribute's char[]: so
-their length tests count code units, as Java's do.
-
-Derived from Apache Lucene, StemmerUtil.java, licensed under the Apache License, Version
-2.0 (http://www.apache.org/licenses/LICENSE-2.0); Copyright The Apache Software
-Foundation. See sparsebench/resources/lucene/light/NOTICE.
+Lucene's stemmers edit a CharTermAttribute's char[]: UTF-16 code units. Their length
+tests count units and Character.isLetter(char) is false for a surrogate, so a character
+outside the Basic Multilingual Plane counts as two non-letters. The ports work on a
+Python string of those units: the token itself when it has no such character (nearly
+always), else the token with each such character as its two surrogates. Java's in-place
+edits of the array (StemmerUtil.delete, deleteN, writes at len - k) become slicing.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
-Stemmer = Callable[[list[str], int], int]
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
-def starts_with(s: list[str], n: int, prefix: str) -> bool:
-    return len(prefix) <= n and "".join(s[: len(prefix)]) == prefix
+def _surrogates(match: re.Match) -> str:
+    point = ord(match.group()) - 0x10000
+    return chr(0xD800 + (point >> 10)) + chr(0xDC00 + (point & 0x3FF))
 
 
-def ends_with(s: list[str], n: int, suffix: str) -> bool:
-    return len(suffix) <= n and "".join(s[n - len(suffix) : n]) == suffix
+def to_units(token: str) -> str:
+    """The token's UTF-16 code units, one character each."""
+    return _ASTRAL.sub(_surrogates, token)
 
 
-def delete(s: list[str], pos: int, n: int) -> int:
-    """Delete the unit at pos; the units after it move left (the tail is left as is)."""
-    s[pos : n - 1] = s[pos + 1 : n]
-    return n - 1
+def from_units(units: str) -> str:
+    """The text of UTF-16 code units, surrogate pairs joined. A lone surrogate becomes
+    U+FFFD, as Lucene's UTF-16 to UTF-8 conversion makes it (no stemmer here leaves
+    one: every unit they cut or rewrite is one of the letters they test)."""
+    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
-def delete_n(s: list[str], pos: int, n: int, count: int) -> int:
-    s[pos : n - count] = s[pos + count : n]
-    return n - count
-
-
-def to_units(token: str) -> list[str]:
-    """A token as its UTF-16 code units (the char[] of Lucene's CharTermAttribute)."""
-    if not token or max(token) <= "\uffff":
-        return list(token)
-    units = []
-    for char in token:
-        point = ord(char)
-        if point > 0xFFFF:
-            point -= 0x10000
-            units += (chr(0xD800 + (point >> 10)), chr(0xDC00 + (point & 0x3FF)))
-        else:
-            units.append(char)
-    return units
-
-
-def from_units(units: list[str], n: int) -> str:
-    """The first n code units as a string, surrogate pairs joined. No stemmer splits a
-    pair: every unit they cut or rewrite is one of the letters they test."""
-    text = "".join(units[:n])
-    if max(text, default="\0") < "\ud800":
-        return text
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
-
-
-def on_token(*steps: Stemmer) -> Callable[[str], str]:
-    """A function of a token that runs the steps, in order, on its buffer."""
+def on_token(*steps: Callable[[str], str]) -> Callable[[str], str]:
+    """A function of a token that runs the steps, in order, on its code units."""
 
     def apply(token: str) -> str:
+        if not _ASTRAL.search(token):
+            for step in steps:
+                token = step(token)
+            return token
         units = to_units(token)
-        n = len(units)
         for step in steps:
-            n = step(units, n)
-        return from_units(units, n)
+            units = step(units)
+        return from_units(units)
 
     return apply

@@ -24,17 +24,23 @@ set), so every token is stemmed. The stopword files are the jar's (under
 sparsebench/resources/lucene/light, at their paths below org/apache/lucene/analysis; see
 its README), read as WordlistLoader.getSnowballWordSet reads the snowball ones and
 getWordSet, with '#' comments, id/stopwords.txt. The stemmers are ported in
-light_stemmer_ports.py and indonesian_stemmer.py.
+light_stemmer_ports.py and indonesian_stemmer.py; a language's stemming of a token is
+remembered across batches (`stemmed`), and runs in Python only for the tokens an Arrow
+mask says it may change.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import cache, lru_cache
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparsebench.encode.lucene import indonesian_stemmer
 from sparsebench.encode.lucene.chains import Chain
+from sparsebench.encode.lucene.code_units import on_token
 from sparsebench.encode.lucene.filters import (
     Filter,
     chained,
@@ -44,7 +50,6 @@ from sparsebench.encode.lucene.filters import (
     stop,
     word_set,
 )
-from sparsebench.encode.lucene.indonesian_stemmer import IndonesianStemmer
 from sparsebench.encode.lucene.light_stemmer_ports import (
     french_light,
     german_light,
@@ -54,7 +59,6 @@ from sparsebench.encode.lucene.light_stemmer_ports import (
     spanish_light,
 )
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
-from sparsebench.encode.lucene.stemmer_util import on_token
 
 # ElisionFilter's article sets (CharArraySets that ignore case), from the analyzers.
 FRENCH_ARTICLES = (
@@ -71,54 +75,81 @@ ITALIAN_ARTICLES = (
 _ARTICLE_FOLD = str.maketrans(
     {**{chr(c): chr(c + 32) for c in range(ord("A"), ord("Z") + 1)}, "\u0130": "i", "\u212a": "k"}
 )
-_APOSTROPHE = re.compile("['\u2019]")
+_APOSTROPHE = "['\u2019]"
 
 
-def elision(articles: tuple[str, ...]) -> Filter:
-    """ElisionFilter: a token whose part before its first apostrophe (' or ’) is one of
-    the articles, in any case, loses that part and the apostrophe. Tokens without an
-    apostrophe are left to Arrow."""
-    article_set = frozenset(articles)
-
-    def elide(token: str) -> str:
-        first = _APOSTROPHE.search(token)
-        if first and token[: first.start()].translate(_ARTICLE_FOLD) in article_set:
-            return token[first.end() :]
-        return token
+def where(may_change: Callable[[pa.Array], pa.Array], function: Callable[[str], str]) -> Filter:
+    """A filter from a function of one token, called only on the tokens of an Arrow mask
+    (those it may change: the others it leaves as they are)."""
+    apply_to = per_token(function)
 
     def apply(tokens: pa.Array) -> pa.Array:
-        mask = pc.match_substring_regex(tokens, "['\u2019]")
+        mask = may_change(tokens)
         if not pc.any(mask).as_py():
             return tokens
-        elided = per_token(elide)(pc.filter(tokens, mask))
-        return pc.replace_with_mask(tokens, mask, elided)
+        return pc.replace_with_mask(tokens, mask, apply_to(pc.filter(tokens, mask)))
 
     return apply
 
 
+def elision(articles: tuple[str, ...]) -> Filter:
+    """ElisionFilter: a token whose part before its first apostrophe (' or ’) is one of
+    the articles, in any case, loses that part and the apostrophe."""
+    article_set = frozenset(articles)
+    apostrophe = re.compile(_APOSTROPHE)
+
+    def elide(token: str) -> str:
+        first = apostrophe.search(token)
+        if first and token[: first.start()].translate(_ARTICLE_FOLD) in article_set:
+            return token[first.end() :]
+        return token
+
+    return where(lambda tokens: pc.match_substring_regex(tokens, _APOSTROPHE), elide)
+
+
 # Language -> the analyzer's class (below org.apache.lucene.analysis), its stopword file
 # (below org/apache/lucene/analysis in the jar, resources/lucene/light here) and the
-# buffer steps of its stemming filters (IndonesianStemmer's: see chain).
+# steps of its stemming filters (functions of a word as UTF-16 code units).
 _ANALYZERS = {
     "de": ("de.GermanAnalyzer", "snowball/german_stop.txt", (german_normalize, german_light)),
     "es": ("es.SpanishAnalyzer", "snowball/spanish_stop.txt", (spanish_light,)),
     "fr": ("fr.FrenchAnalyzer", "snowball/french_stop.txt", (french_light,)),
     "it": ("it.ItalianAnalyzer", "snowball/italian_stop.txt", (italian_light,)),
     "pt": ("pt.PortugueseAnalyzer", "snowball/portuguese_stop.txt", (portuguese_light,)),
-    "id": ("id.IndonesianAnalyzer", "id/stopwords.txt", None),
+    "id": ("id.IndonesianAnalyzer", "id/stopwords.txt", (indonesian_stemmer.stem,)),
 }
 # The articles of the analyzers whose chain starts with an ElisionFilter.
 _ARTICLES = {"fr": FRENCH_ARTICLES, "it": ITALIAN_ARTICLES}
+_CACHE_SIZE = 1 << 20  # stems a language keeps, across batches and chains
+
+
+def _more_than_two_vowels(tokens: pa.Array) -> pa.Array:
+    """The tokens IndonesianStemmer may change: the others take none of its rules."""
+    return pc.greater(pc.count_substring_regex(tokens, "[aeiou]"), 2)
+
+
+def _every_token(tokens: pa.Array) -> pa.Array:
+    return pc.not_equal(tokens, "")  # a dropped token stays dropped
+
+
+# The tokens a language's stemming may change (for the others no Python runs).
+_MAY_CHANGE = {"id": _more_than_two_vowels}
+
+
+@cache
+def stemmed(language: str) -> Callable[[str], str]:
+    """The language's stemming filters as a function of a token, remembering its last
+    _CACHE_SIZE tokens (batches share most of their distinct tokens)."""
+    return lru_cache(maxsize=_CACHE_SIZE)(on_token(*_ANALYZERS[language][2]))
 
 
 def chain(language: str) -> Chain:
-    lucene_class, stopword_file, steps = _ANALYZERS[language]
-    if steps is None:  # an IndonesianStemmer keeps state while it stems: one per chain
-        steps = (IndonesianStemmer(stem_derivational=True).stem,)
+    lucene_class, stopword_file, _ = _ANALYZERS[language]
     # The snowball files in getSnowballWordSet's format, id/stopwords.txt in getWordSet's.
     read = snowball_word_set if stopword_file.startswith("snowball/") else word_set
     stopwords = read(f"light/{stopword_file}")
-    filters = [lowercase, stop(stopwords), per_token(on_token(*steps))]
+    stemming = where(_MAY_CHANGE.get(language, _every_token), stemmed(language))
+    filters = [lowercase, stop(stopwords), stemming]
     if language in _ARTICLES:
         filters.insert(0, elision(_ARTICLES[language]))
     return Chain(
