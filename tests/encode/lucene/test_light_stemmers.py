@@ -22,9 +22,9 @@ import pyarrow as pa
 import pytest
 
 from sparsebench.encode.lucene import chains
+from sparsebench.encode.lucene.code_units import from_units, to_units
 from sparsebench.encode.lucene.filters import snowball_word_set, word_set
 from sparsebench.encode.lucene.light_stemmers import FRENCH_ARTICLES, chain, elision
-from sparsebench.encode.lucene.stemmer_util import from_units, to_units
 
 DATA = Path(__file__).parent / "data"
 
@@ -482,7 +482,18 @@ def test_dropped_tokens_stay_dropped():
 
 
 @pytest.mark.parametrize("token", ["", "abc", "𝐀", "a😀b𝐀", "ẞ\U0010ffff\uffff"])
-def test_utf16_buffers_round_trip(token):
+def test_utf16_units_round_trip(token):
     units = to_units(token)
     assert len(units) == len(token.encode("utf-16-le")) // 2
-    assert from_units(units, len(units)) == token
+    assert from_units(units) == token
+
+
+def test_a_lone_surrogate_becomes_a_replacement_character():
+    """As Lucene's UTF-16 to UTF-8 conversion of a term makes it."""
+    assert from_units(to_units("a😀")[:-1]) == "a\ufffd"
+
+
+def test_astral_characters_count_as_two_units():
+    """SpanishLightStemmer leaves words of fewer than 5 units alone: "𝐀bos" has 4
+    characters but 5 units, so it loses its -os as in Java (Lucene 9.9.1 gives 𝐀b, abos)."""
+    assert chain("es").filter(pa.array(["𝐀bos", "abos"])).to_pylist() == ["𝐀b", "abos"]
