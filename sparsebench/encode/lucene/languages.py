@@ -30,6 +30,7 @@ MODULES = {
     "en": "english",
     **dict.fromkeys(WHITESPACE_LANGUAGES, "whitespace"),
     **dict.fromkeys(("da", "fi", "hu", "nl", "no", "ru", "sv", "tr"), "snowball"),
+    **dict.fromkeys(("de", "es", "fr", "it", "pt", "id"), "light_stemmers"),
 }
 
 
@@ -80,6 +81,8 @@ def chain(language: str) -> Chain:
         from sparsebench.encode.lucene import english as builder
     elif module == "whitespace":
         from sparsebench.encode.lucene import whitespace as builder
-    else:
+    elif module == "snowball":
         from sparsebench.encode.lucene import snowball as builder
+    else:
+        from sparsebench.encode.lucene import light_stemmers as builder
     return builder.chain(language)

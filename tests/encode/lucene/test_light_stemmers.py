@@ -21,7 +21,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from sparsebench.encode.lucene import chains
+from sparsebench.encode.lucene import languages
 from sparsebench.encode.lucene.code_units import from_units, to_units
 from sparsebench.encode.lucene.filters import snowball_word_set, word_set
 from sparsebench.encode.lucene.light_stemmers import FRENCH_ARTICLES, chain, elision
@@ -446,8 +446,8 @@ def test_real_text_equals_lucenes(language):
 
 @pytest.mark.parametrize("language", sorted(CLASSES))
 def test_chains_map_to_this_module(language):
-    assert chains.MODULES[language] == "light_stemmers"
-    built = chains.chain(language)
+    assert languages.MODULES[language] == "light_stemmers"
+    built = languages.chain(language)
     assert built.language == language
     assert built.lucene_class == CLASSES[language]
     assert built.exact
