@@ -18,6 +18,7 @@ sparsebench/resources/lucene/ja/NOTICE.
 from __future__ import annotations
 
 import hashlib
+from array import array
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -53,7 +54,7 @@ INVOKE, GROUP = 1, 2  # bits of class_flags
 HALFWIDTH_VOICED, HALFWIDTH_SEMI_VOICED = 0xFF9E, 0xFF9F
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity (one per process)
 class Dictionary:
     """The system dictionary, the unknown-word dictionary, the connection costs and the
     character definitions, as numpy arrays indexed by word, class or code unit."""
@@ -90,6 +91,17 @@ class Dictionary:
         units, offsets = self.surface_units, self.surface_offsets
         text = units.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
         return [text[offsets[i] : offsets[i + 1]] for i in range(len(offsets) - 1)]
+
+
+class Connections:
+    """ConnectionCosts for lookups one at a time from Python (a flat array)."""
+
+    def __init__(self, d: Dictionary) -> None:
+        self.size = d.connection_costs.shape[1]
+        self.flat = array("h", d.connection_costs.astype(np.int16).tobytes())
+
+    def __call__(self, right: int, left: int) -> int:
+        return self.flat[right * self.size + left]
 
 
 def _digest(arrays: dict[str, np.ndarray]) -> str:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sparsebench.encode.lucene.japanese_dictionary import GROUP, INVOKE, Dictionary
+from sparsebench.encode.lucene.japanese_dictionary import GROUP, INVOKE, Connections, Dictionary
 from sparsebench.encode.lucene.japanese_trie import Trie
 from sparsebench.encode.lucene.japanese_viterbi import (
     MAX_BACKTRACE_GAP,
@@ -48,10 +48,10 @@ from sparsebench.encode.lucene.japanese_viterbi import (
     SEARCH_MODE_OTHER_PENALTY,
 )
 
-_OFFSET = 1 << 40  # keeps costs positive in the packed (cost, rank) keys
-_UNREACHED = 1 << 41  # the cost of a word whose start no path reaches
-_RANK_BITS = 16  # room for an entry's index among the entries at its position
-_RANK_MASK = (1 << _RANK_BITS) - 1
+_OFFSET = 1 << 38  # keeps costs positive in the packed (cost, slot) keys
+_UNREACHED = 1 << 39  # the cost of a word whose start no path reaches
+_SLOT_BITS = 23  # room for an entry's slot (position order) in a search
+_SLOT_MASK = (1 << _SLOT_BITS) - 1
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,32 @@ class Words:
 
     def take(self, index: np.ndarray) -> Words:
         return Words(self.start[index], self.end[index], self.word[index])
+
+    def __getitem__(self, part: slice) -> Words:
+        return Words(self.start[part], self.end[part], self.word[part])
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """Tokens of pieces: piece index, start, end, word, by piece then position."""
+
+    piece: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    word: np.ndarray
+
+    def columns(self) -> tuple[np.ndarray, ...]:
+        return self.piece, self.start, self.end, self.word
+
+    def take(self, index: np.ndarray) -> Tokens:
+        return Tokens(*(column[index] for column in self.columns()))
+
+    @staticmethod
+    def concatenate(parts: list[Tokens]) -> Tokens:
+        """Parts of tokens as one, in (piece, start) order."""
+        columns = [np.concatenate(c) for c in zip(*(p.columns() for p in parts), strict=True)]
+        order = np.lexsort((columns[1], columns[0]))
+        return Tokens(*(column[order] for column in columns))
 
 
 def chunk_layout(lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -125,8 +151,25 @@ def words(
     return Words(start[order], end, word)
 
 
+def reached_superset(found: Words, starts: np.ndarray, n: int, rounds: int = 8) -> np.ndarray:
+    """Indices of the words that may be reached: a word whose start no other such word
+    ends at (and that is not a chunk start) is dropped, for some rounds. Exact when it
+    settles (words only lead forward); a superset of the reached words in any case."""
+    chunk_start = np.zeros(n + 1, dtype=bool)
+    chunk_start[starts] = True
+    alive = np.arange(len(found.start))
+    for _ in range(rounds):
+        ending = np.bincount(found.end[alive], minlength=n + 1)
+        start = found.start[alive]
+        kept = alive[(ending[start] > 0) | chunk_start[start]]
+        if len(kept) == len(alive):
+            break
+        alive = kept
+    return alive
+
+
 def commit_points(found: Words, n: int) -> np.ndarray:
-    """Positions where exactly one word ends and none crosses (whatever is reached)."""
+    """Positions where exactly one of the words ends and none crosses."""
     ending = np.bincount(found.end, minlength=n + 1)
     furthest = np.zeros(n + 1, dtype=np.int64)
     np.maximum.at(furthest, found.start, found.end)
@@ -157,62 +200,73 @@ def search(
 
     A piece starts after one entry of cost 0 with right id start_right (0 for BOS)."""
     words_ = len(found.start)
-    left = d.word_left[found.word].astype(np.int64)
-    # Entries: the words that end inside their piece, and one per piece for its start.
-    inner = ~np.isin(found.end, starts)
-    entry_word = np.flatnonzero(inner)
+    left = d.word_left[found.word].astype(np.int32)
+    # Entries: the words ending inside their piece, and one per piece for its start.
+    piece_start = np.zeros(n + 1, dtype=bool)
+    piece_start[starts] = True
+    entry_word = np.flatnonzero(~piece_start[found.end])
     entry_end = np.concatenate([found.end[entry_word], starts])
-    entry_right = np.concatenate([left[entry_word], start_right.astype(np.int64)])
+    entry_right = np.concatenate([left[entry_word], start_right.astype(np.int32)])
     entry_of = np.concatenate([entry_word, np.full(len(starts), -1)])
     by_end = np.argsort(entry_end, kind="stable")  # a position's entries in Java's order
     in_ptr = np.zeros(n + 2, dtype=np.int64)
     np.cumsum(np.bincount(entry_end, minlength=n + 1), out=in_ptr[1:])
 
     # Words whose start has entries, by offset in their piece (the step that adds them).
-    piece = np.searchsorted(starts, found.start, side="right") - 1
-    offset = found.start - starts[piece]
-    entries_at = in_ptr[found.start + 1] - in_ptr[found.start]
+    lengths = ends - starts
+    steps = int(lengths.max()) if len(starts) else 0
+    piece_start_of = np.zeros(n + 1, dtype=np.int64)
+    piece_start_of[ranges(starts, lengths)] = np.repeat(starts, lengths)
+    offset = found.start - piece_start_of[found.start]
+    if steps < 1 << 15:
+        offset = offset.astype(np.int16)  # numpy sorts 16-bit integers by radix
+    first_entry = in_ptr[found.start]
+    entries_at = in_ptr[found.start + 1] - first_entry
     stepped = np.flatnonzero(entries_at > 0)
     stepped = stepped[np.argsort(offset[stepped], kind="stable")]
-    steps = int((ends - starts).max()) if len(starts) else 0
     step_ptr = np.searchsorted(offset[stepped], np.arange(steps + 1))
-    # (entry, word) pairs, grouped by word in step order.
-    pair_counts = entries_at[stepped]
-    pair_ptr = np.zeros(len(stepped) + 1, dtype=np.int64)
-    np.cumsum(pair_counts, out=pair_ptr[1:])
-    rank = np.arange(int(pair_ptr[-1])) - np.repeat(pair_ptr[:-1], pair_counts)
-    pair_entry = by_end[np.repeat(in_ptr[found.start[stepped]], pair_counts) + rank]
-    right = entry_right[pair_entry]
-    connection = d.connection_costs[right, np.repeat(left[stepped], pair_counts)]
-    pair_key = ((connection.astype(np.int64) + _OFFSET) << _RANK_BITS) | rank
-    word_key = (d.word_cost[found.word].astype(np.int64) - _OFFSET) << _RANK_BITS
+    step_counts = entries_at[stepped]
+    step_first = first_entry[stepped]
+    step_left = left[stepped]
+    word_key = d.word_cost[found.word[stepped]].astype(np.int64) << _SLOT_BITS
+    connection = d.connection_costs
+    row_by_end = entry_right[by_end].astype(np.int64) * connection.shape[1]
+    connection = connection.ravel()
 
-    # Each entry's cost << _RANK_BITS: the words' as they are found, 0 at piece starts.
-    packed = np.full(len(entry_end), _UNREACHED << _RANK_BITS, dtype=np.int64)
-    packed[len(entry_word) :] = 0
-    entry_index = np.full(words_, -1, dtype=np.int64)
-    entry_index[entry_word] = np.arange(len(entry_word))
-    word_packed = np.full(words_, _UNREACHED << _RANK_BITS, dtype=np.int64)
-    best_rank = np.zeros(words_, dtype=np.int64)
+    # Each entry's (cost + _OFFSET) << _SLOT_BITS, in by_end order (its slot): a piece
+    # starts at cost 0.
+    packed = np.full(len(entry_end), _UNREACHED << _SLOT_BITS, dtype=np.int64)
+    slot_of_entry = np.empty(len(entry_end), dtype=np.int64)
+    slot_of_entry[by_end] = np.arange(len(entry_end))
+    packed[slot_of_entry[len(entry_word) :]] = _OFFSET << _SLOT_BITS
+    slot = np.full(words_, -1, dtype=np.int64)  # a word's entry slot
+    slot[entry_word] = slot_of_entry[: len(entry_word)]
+    step_slot = slot[stepped]
+    word_packed = np.full(len(stepped), _UNREACHED << _SLOT_BITS, dtype=np.int64)
     for step in range(steps):
         w0, w1 = step_ptr[step], step_ptr[step + 1]
         if w0 == w1:
             continue
-        p0, p1 = pair_ptr[w0], pair_ptr[w1]
-        keys = packed[pair_entry[p0:p1]] + pair_key[p0:p1]
-        best = np.minimum.reduceat(keys, pair_ptr[w0:w1] - p0)
-        these = stepped[w0:w1]
-        value = (best & ~_RANK_MASK) + word_key[these]
-        word_packed[these] = value
-        best_rank[these] = best & _RANK_MASK
-        entries = entry_index[these]
-        packed[entries[entries >= 0]] = value[entries >= 0]
-    cost = word_packed >> _RANK_BITS
-    reached = cost < _UNREACHED // 2
-    cost[~reached] = _UNREACHED
+        counts = step_counts[w0:w1]
+        group = np.zeros(w1 - w0, dtype=np.int64)
+        np.cumsum(counts[:-1], out=group[1:])
+        pair = np.repeat(step_first[w0:w1] - group, counts)
+        pair += np.arange(len(pair))  # the slots of the entries at each word's start
+        keys = connection[row_by_end[pair] + np.repeat(step_left[w0:w1], counts)].astype(np.int64)
+        keys <<= _SLOT_BITS
+        keys += packed[pair]
+        keys |= pair  # the first cheapest entry wins
+        best = np.minimum.reduceat(keys, group)
+        best += word_key[w0:w1]
+        word_packed[w0:w1] = best
+        entries = step_slot[w0:w1]
+        packed[entries[entries >= 0]] = best[entries >= 0] & ~_SLOT_MASK
+    cost = np.full(words_, _UNREACHED, dtype=np.int64)
+    cost[stepped] = (word_packed >> _SLOT_BITS) - _OFFSET
+    cost[cost >= _UNREACHED // 2] = _UNREACHED
     previous = np.full(words_, -1, dtype=np.int64)
-    at = np.flatnonzero(reached)
-    previous[at] = entry_of[by_end[in_ptr[found.start[at]] + best_rank[at]]]
+    reached = cost[stepped] < _UNREACHED
+    previous[stepped[reached]] = entry_of[by_end[word_packed[reached] & _SLOT_MASK]]
     return Search(found, cost, previous)
 
 
@@ -261,63 +315,69 @@ def crowded_pieces(result: Search, starts: np.ndarray, ends: np.ndarray, n: int)
     return np.unique(np.searchsorted(starts, points[gaps], side="right") - 1)
 
 
-def penalty(kanji: np.ndarray, start: int, end: int) -> int:
-    """computePenalty of a word over units flagged kanji[start:end]."""
-    length = end - start
-    if length <= SEARCH_MODE_KANJI_LENGTH:
-        return 0
-    if kanji[start:end].all():
-        return (length - SEARCH_MODE_KANJI_LENGTH) * SEARCH_MODE_KANJI_PENALTY
-    if length > SEARCH_MODE_OTHER_LENGTH:
-        return (length - SEARCH_MODE_OTHER_LENGTH) * SEARCH_MODE_OTHER_PENALTY
-    return 0
+def penalties(found: Words, kanji: np.ndarray) -> np.ndarray:
+    """computePenalty of each word: long all-kanji words and very long other words;
+    kanji: whether each unit of the layout is a kanji."""
+    kanji_count = np.zeros(len(kanji) + 1, dtype=np.int64)
+    np.cumsum(kanji, out=kanji_count[1:])
+    length = found.end - found.start
+    all_kanji = kanji_count[found.end] - kanji_count[found.start] == length
+    return np.where(
+        (length > SEARCH_MODE_KANJI_LENGTH) & all_kanji,
+        (length - SEARCH_MODE_KANJI_LENGTH) * SEARCH_MODE_KANJI_PENALTY,
+        np.where(
+            length > SEARCH_MODE_OTHER_LENGTH,
+            (length - SEARCH_MODE_OTHER_LENGTH) * SEARCH_MODE_OTHER_PENALTY,
+            0,
+        ),
+    )
 
 
 def second_best(
-    span: list[tuple[int, int, int, int]],
-    compound: tuple[int, int, int, int],
+    span: tuple[tuple[int, int, int, int], ...],
+    compound: tuple[int, int],
     right: int,
     last_left: int,
-    d: Dictionary,
+    left: list[int],
+    costs: Connections,
+    word_cost: list[int],
 ) -> list[tuple[int, int, int]] | None:
     """The best path under a too-long word of a best path, if SEARCH mode takes it.
 
     span: the words (start, end, word, penalty) from the compound's start to its end,
     in Java's order, positions relative to its start; compound: the too-long word
-    (start, end, word, penalty) there; right: the right id of the word before it;
-    last_left: the left id of the word after it on the output (-1 at the end of the
-    Java search's backtrace). As JapaneseTokenizer.backtrace: the words under the
-    compound are rescored with the length penalties (pruneAndRescore), and the best
-    path ending at its end, plus the connection to the next word, replaces it when that
-    costs no more than the compound plus its penalty and does not start with a word
-    spanning the same characters. Costs are relative to the path cost at the start."""
-    costs = d.connection_costs
-    left = d.word_left
-    word_cost = d.word_cost
-    _, end, c_word, c_penalty = compound
-    entries: dict[int, list[tuple[int, int, int, int, int]]] = {}  # (cost, right, back...)
-    for start, stop, word, word_penalty in span:
+    (word, length) among them; right: the right id of the word before it; last_left: the left id of
+    the word after it on the output (-1 at the end of the Java search's backtrace). As
+    JapaneseTokenizer.backtrace: the words under the compound are rescored with the
+    length penalties (pruneAndRescore), and the best path ending at its end, plus the
+    connection to the next word, replaces it when that costs no more than the compound
+    plus its penalty and does not start with a word spanning the same characters.
+    Costs are relative to the path cost at the compound's start."""
+    c_word, end = compound
+    c_penalty = next(p for s, e, w, p in span if s == 0 and e == end and w == c_word)
+    entries: dict[int, list[tuple[int, int, int, int, int]]] = {}  # (cost, right, back..)
+    for start, stop, word, penalty in span:
+        to_left = left[word]
         if start == 0:
-            cost = int(word_cost[word]) + int(costs[right, left[word]]) + word_penalty
-            entries.setdefault(stop, []).append((cost, int(left[word]), 0, -1, word))
+            cost = word_cost[word] + costs(right, to_left) + penalty
+            entries.setdefault(stop, []).append((cost, to_left, 0, -1, word))
             continue
         here = entries.get(start)
         if not here:
             continue
-        to_left = int(left[word])
         least, least_index = None, -1
         for index, entry in enumerate(here):
-            cost = entry[0] + int(costs[entry[1], to_left])
+            cost = entry[0] + costs(entry[1], to_left)
             if least is None or cost < least:
                 least, least_index = cost, index
-        cost = least + int(word_cost[word]) + word_penalty
+        cost = least + word_cost[word] + penalty
         entries.setdefault(stop, []).append((cost, to_left, start, least_index, word))
-    max_cost = int(costs[right, left[c_word]]) + int(word_cost[c_word]) + c_penalty
+    max_cost = costs(right, left[c_word]) + word_cost[c_word] + c_penalty
     if last_left != -1:
-        max_cost += int(costs[left[c_word], last_left])
+        max_cost += costs(left[c_word], last_left)
     least, best = None, -1
     for index, entry in enumerate(entries.get(end, [])):
-        cost = entry[0] + (int(costs[entry[1], last_left]) if last_left != -1 else 0)
+        cost = entry[0] + (costs(entry[1], last_left) if last_left != -1 else 0)
         if least is None or cost < least:
             least, best = cost, index
     if least is None or least > max_cost or entries[end][best][2] == 0:

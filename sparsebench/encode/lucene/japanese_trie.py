@@ -53,7 +53,7 @@ class Trie:
         (position, length, surface), shortest surfaces first, each length by position."""
         pos = np.flatnonzero(self.root_child[units] >= 0)
         node = self.root_child[units[pos]]
-        found_pos, found_len, found_surface = [], [], []
+        found_pos, found_len, found_surface = [pos[:0]], [pos[:0].astype(np.int32)], [pos[:0]]
         length = 1
         while len(pos):
             surface = self.surface[node]

@@ -31,6 +31,7 @@ from sparsebench.encode.lucene.japanese_dictionary import (
     INVOKE,
     KANJI,
     KANJINUMERIC,
+    Connections,
     Dictionary,
     dictionary,
 )
@@ -118,11 +119,11 @@ class Tokenizer:
         self.word_cost = d.word_cost.tolist()
         self.known_words = d.known_words
         self.unknown_start = d.unknown_class_start.tolist()
-        self.char_class = d.char_class
+        self.char_class = d.char_class.tobytes()
         self.class_flags = d.class_flags.tolist()
-        self.punctuation = d.punctuation
-        self.costs = d.connection_costs
-        self.kanji = {KANJI, KANJINUMERIC}
+        self.punctuation = d.punctuation.tobytes()
+        self.connection = Connections(d)
+        self.kanji = bytes(c in (KANJI, KANJINUMERIC) for c in self.char_class)
         self.positions: dict[int, _Position] = {}
         self.next_pos = 0
         self.last_backtrace = 0
@@ -138,9 +139,6 @@ class Tokenizer:
             self.next_pos += 1
         return self.positions[pos]
 
-    def connection(self, right: int, left: int) -> int:
-        return int(self.costs[right, left])
-
     def right_id(self, word: int) -> int:
         return self.left[word]  # IPADIC: a word's right id is its left id
 
@@ -151,8 +149,8 @@ class Tokenizer:
         """computePenalty: long all-kanji words and very long other words."""
         if length <= SEARCH_MODE_KANJI_LENGTH:
             return 0
-        classes = self.char_class[self.units[pos : pos + length]]
-        if all(int(c) in self.kanji for c in classes):
+        kanji = self.kanji
+        if all(kanji[unit] for unit in self.units[pos : pos + length]):
             return (length - SEARCH_MODE_KANJI_LENGTH) * SEARCH_MODE_KANJI_PENALTY
         if length > SEARCH_MODE_OTHER_LENGTH:
             return (length - SEARCH_MODE_OTHER_LENGTH) * SEARCH_MODE_OTHER_PENALTY
@@ -163,7 +161,7 @@ class Tokenizer:
         source = self.position(start)
         left = self.left[word]
         least, least_index = _INFINITY, -1
-        for index, (cost, right) in enumerate(zip(source.costs, source.right)):
+        for index, (cost, right) in enumerate(zip(source.costs, source.right, strict=True)):
             cost += self.connection(right, left)
             if cost < least:
                 least, least_index = cost, index
@@ -218,7 +216,8 @@ class Tokenizer:
             pos += 1
         if pos > 0:
             data = self.position(pos)
-            ends = [cost + self.connection(right, 0) for cost, right in zip(data.costs, data.right)]
+            costs = zip(data.costs, data.right, strict=True)
+            ends = [cost + self.connection(right, 0) for cost, right in costs]
             self.backtrace(pos, ends.index(min(ends)))
         return self.tokens
 
@@ -289,7 +288,7 @@ class Tokenizer:
         """Keep the words between start and end, rescored with the length penalties."""
         for pos in range(end, start, -1):
             data = self.position(pos)
-            for back_pos, word in zip(data.back_pos, data.back_word):
+            for back_pos, word in zip(data.back_pos, data.back_word, strict=True):
                 if back_pos >= start:
                     self.position(back_pos).forward.append((pos, word))
             data.reset()
