@@ -151,7 +151,7 @@ def words(
     return Words(start[order], end, word)
 
 
-def reached_superset(found: Words, starts: np.ndarray, n: int, rounds: int = 8) -> np.ndarray:
+def reached_superset(found: Words, starts: np.ndarray, n: int, rounds: int = 2) -> np.ndarray:
     """Indices of the words that may be reached: a word whose start no other such word
     ends at (and that is not a chunk start) is dropped, for some rounds. Exact when it
     settles (words only lead forward); a superset of the reached words in any case."""

@@ -24,6 +24,7 @@ and must follow the Java class's order of steps exactly.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from sparsebench.encode.lucene.japanese_dictionary import (
@@ -32,7 +33,6 @@ from sparsebench.encode.lucene.japanese_dictionary import (
     KANJI,
     KANJINUMERIC,
     Connections,
-    Dictionary,
     dictionary,
 )
 
@@ -106,24 +106,53 @@ def known_matcher() -> Matcher:
     return matches
 
 
+@dataclass(frozen=True)
+class Tables:
+    """The dictionary as plain Python sequences, for lookups one at a time."""
+
+    matcher: Matcher
+    left: list[int]
+    word_cost: list[int]
+    unknown_start: list[int]
+    char_class: bytes
+    class_flags: list[int]
+    punctuation: bytes
+    kanji: bytes
+    connection: Connections
+
+
+@cache
+def tables() -> Tables:
+    d = dictionary()
+    char_class = d.char_class.tobytes()
+    return Tables(
+        matcher=known_matcher(),
+        left=d.word_left.tolist(),
+        word_cost=d.word_cost.tolist(),
+        unknown_start=d.unknown_class_start.tolist(),
+        char_class=char_class,
+        class_flags=d.class_flags.tolist(),
+        punctuation=d.punctuation.tobytes(),
+        kanji=bytes(c in (KANJI, KANJINUMERIC) for c in char_class),
+        connection=Connections(d),
+    )
+
+
 class Tokenizer:
     """One text through JapaneseTokenizer.parse and backtrace, to its tokens."""
 
-    def __init__(
-        self, units: Sequence[int], d: Dictionary, matcher: Matcher, start_right: int = 0
-    ) -> None:
+    def __init__(self, units: Sequence[int], t: Tables, start_right: int = 0) -> None:
         self.text = "".join(map(chr, units))
         self.units = list(units)
-        self.matcher = matcher
-        self.left = d.word_left.tolist()
-        self.word_cost = d.word_cost.tolist()
-        self.known_words = d.known_words
-        self.unknown_start = d.unknown_class_start.tolist()
-        self.char_class = d.char_class.tobytes()
-        self.class_flags = d.class_flags.tolist()
-        self.punctuation = d.punctuation.tobytes()
-        self.connection = Connections(d)
-        self.kanji = bytes(c in (KANJI, KANJINUMERIC) for c in self.char_class)
+        self.matcher = t.matcher
+        self.left = t.left
+        self.word_cost = t.word_cost
+        self.unknown_start = t.unknown_start
+        self.char_class = t.char_class
+        self.class_flags = t.class_flags
+        self.punctuation = t.punctuation
+        self.connection = t.connection
+        self.kanji = t.kanji
         self.positions: dict[int, _Position] = {}
         self.next_pos = 0
         self.last_backtrace = 0
@@ -317,4 +346,4 @@ def tokenize(units: Sequence[int], start_right: int = 0) -> list[Token]:
     """JapaneseTokenizer's tokens of a text (after CJKWidthCharFilter) as (start, end,
     word), in order, punctuation dropped; start_right: the right id of the word before
     the text when it is cut out of a longer one at a commit point (0: a whole text)."""
-    return Tokenizer(units, dictionary(), known_matcher(), start_right).parse()
+    return Tokenizer(units, tables(), start_right).parse()
