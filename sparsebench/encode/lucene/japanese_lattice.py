@@ -242,21 +242,24 @@ def search(
     slot = np.full(words_, -1, dtype=np.int64)  # a word's entry slot
     slot[entry_word] = slot_of_entry[: len(entry_word)]
     step_slot = slot[stepped]
+    # (entry, word) pairs, by word in step order: the entry's slot, and the connection
+    # cost << _SLOT_BITS | slot (the first cheapest entry wins the minimum).
+    group = np.zeros(len(stepped) + 1, dtype=np.int64)
+    np.cumsum(step_counts, out=group[1:])
+    pair = np.repeat(step_first - group[:-1], step_counts)
+    pair += np.arange(len(pair))
+    pair_key = connection[row_by_end[pair] + np.repeat(step_left, step_counts)].astype(np.int64)
+    pair_key <<= _SLOT_BITS
+    pair_key |= pair
     word_packed = np.full(len(stepped), _UNREACHED << _SLOT_BITS, dtype=np.int64)
     for step in range(steps):
         w0, w1 = step_ptr[step], step_ptr[step + 1]
         if w0 == w1:
             continue
-        counts = step_counts[w0:w1]
-        group = np.zeros(w1 - w0, dtype=np.int64)
-        np.cumsum(counts[:-1], out=group[1:])
-        pair = np.repeat(step_first[w0:w1] - group, counts)
-        pair += np.arange(len(pair))  # the slots of the entries at each word's start
-        keys = connection[row_by_end[pair] + np.repeat(step_left[w0:w1], counts)].astype(np.int64)
-        keys <<= _SLOT_BITS
-        keys += packed[pair]
-        keys |= pair  # the first cheapest entry wins
-        best = np.minimum.reduceat(keys, group)
+        p0, p1 = group[w0], group[w1]
+        keys = packed[pair[p0:p1]]
+        keys += pair_key[p0:p1]
+        best = np.minimum.reduceat(keys, group[w0:w1] - p0)
         best += word_key[w0:w1]
         word_packed[w0:w1] = best
         entries = step_slot[w0:w1]

@@ -96,36 +96,52 @@ def _insert(keys: np.ndarray, values: np.ndarray, bits: int) -> tuple[np.ndarray
 
 @cache
 def trie() -> Trie:
-    """The trie of the system dictionary's surfaces (built once per process)."""
+    """The trie of the system dictionary's surfaces (built once per process).
+
+    Surfaces are sorted, so the prefixes of a surface longer than its common prefix with
+    the surface before are new nodes, numbered in (surface, length) order; the parent of
+    a surface's first new node is the node of its common prefix, made by the last
+    surface before it that had a new node at that depth."""
     d = dictionary()
-    offsets = d.surface_offsets.astype(np.int64)
+    units = d.surface_units
+    offsets = d.surface_offsets
     lengths = np.diff(offsets)
-    n, depth = len(lengths), int(lengths.max())
-    grid = np.full((n, depth), -1, dtype=np.int32)  # surfaces' units, row by row
-    rows = np.repeat(np.arange(n), lengths)
-    grid[rows, np.arange(offsets[-1]) - offsets[rows]] = d.surface_units
-    # Surfaces are sorted, so a surface's prefixes longer than its common prefix with the
-    # one before are new nodes, numbered in (surface, length) order.
-    same = np.zeros((n, depth + 1), dtype=bool)
-    same[1:, :depth] = grid[1:] == grid[:-1]
-    common = np.argmin(same, axis=1)
-    is_new = (np.arange(1, depth + 1) > common[:, None]) & (np.arange(depth) < lengths[:, None])
-    ids = np.cumsum(is_new.ravel()).reshape(n, depth) - 1
-    node_of = np.maximum.accumulate(np.where(is_new, ids, -1), axis=0)
-    new_rows, new_cols = np.nonzero(is_new)
-    nodes = int(is_new.sum())
+    n = len(lengths)
+    # Common prefix with the surface before: the first depth where the units differ.
+    owner = np.repeat(np.arange(n, dtype=np.int32), lengths)
+    depth = np.arange(len(units), dtype=np.int32) - offsets[owner]
+    previous = np.maximum(owner - 1, 0)
+    same = (owner > 0) & (depth < lengths[previous])
+    same[same] = units[(offsets[previous] + depth)[same]] == units[same]
+    del previous
+    differ = np.flatnonzero(~same)
+    common = depth[differ[np.searchsorted(differ, offsets[:-1])]]  # no surface prefixes the next
+    # New nodes: one per unit past the common prefix, numbered in order.
+    is_new = depth >= common[owner]
+    del owner, depth, same, differ
+    node = np.cumsum(is_new, dtype=np.int32) - 1  # a new unit's node
+    new_units = np.flatnonzero(is_new)
+    nodes = len(new_units)
+    first_new = offsets[:-1] + common  # each surface's first new unit
+    parent = node[new_units] - 1  # the new node before, on the same surface
+    at_first = np.searchsorted(new_units, first_new)
+    parent[at_first] = -1
+    for level in range(1, int(common.max()) + 1):  # the common prefix's node, by depth
+        at = np.minimum(offsets[:-1] + level - 1, len(units) - 1)
+        made = np.where((common < level) & (lengths >= level), node[at], -1)
+        made = np.maximum.accumulate(made)
+        rows = np.flatnonzero(common == level)
+        parent[at_first[rows]] = made[rows]
     surface = np.full(nodes, -1, dtype=np.int32)
-    surface[node_of[np.arange(n), lengths - 1]] = np.arange(n)
+    surface[node[offsets[1:] - 1]] = np.arange(n)
     root_child = np.full(65536, -1, dtype=np.int32)
-    first = new_cols == 0
-    root_child[grid[new_rows[first], 0]] = ids[new_rows[first], 0]
-    deeper = ~first
-    parents = node_of[new_rows[deeper], new_cols[deeper] - 1]
+    root = parent < 0
+    root_child[units[new_units[root]]] = np.flatnonzero(root)
     has_children = np.zeros(nodes, dtype=bool)
-    has_children[parents] = True
-    keys = (parents.astype(np.int64) << 16) | grid[new_rows[deeper], new_cols[deeper]]
+    has_children[parent[~root]] = True
+    keys = (parent[~root].astype(np.int64) << 16) | units[new_units[~root]]
     bits = int(np.ceil(np.log2(len(keys) * 2)))
-    table_keys, table_nodes = _insert(keys, ids[new_rows[deeper], new_cols[deeper]], bits)
+    table_keys, table_nodes = _insert(keys, np.flatnonzero(~root), bits)
     return Trie(
         root_child=root_child,
         table_keys=table_keys,
