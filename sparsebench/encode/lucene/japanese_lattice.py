@@ -8,9 +8,11 @@ own, each starting after one known word:
 - a chunk is text between runs of whitespace (the unknown SPACE word is the only word
   over such a run, so the search commits right after it): it starts after BOS or
   after that SPACE word, and ends at EOS or before it;
-- a chunk is cut further at every position where exactly one of all its words (reached
-  or not) ends and none crosses: that word's start is reached (the lattice always
-  reaches the end of the text), so the Java search commits there too.
+- a chunk is cut further at every position where exactly one word ends and none
+  crosses, counting all words that may be reached (`reached_superset`): that word's
+  start is reached (the lattice always reaches the end of a text, and nothing crosses
+  the position), so the Java search commits there too, and what follows depends only
+  on that word's right id and the text after it.
 
 The pieces of a batch are searched together, laid out in chunks a unit apart:
 

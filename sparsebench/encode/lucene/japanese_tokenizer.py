@@ -7,16 +7,16 @@ A batch goes through these steps (japanese_lattice holds the searches):
 1. the texts as UTF-16 code units, width-folded, cut into chunks at whitespace;
 2. chunks seen before (in the same context) take their terms from a memo;
 3. the other chunks are laid out together, their words found, and cut into pieces at
-   the positions where the Java search commits whatever the costs; pieces seen before
-   take their terms from a second memo;
-4. the other pieces are searched together; a too-long word on a best path is replaced
-   by the path under it where SEARCH mode takes it (memoised too); a piece where the
-   Java search may have been forced to commit early is run by the step-for-step port;
+   the positions where the Java search commits whatever the costs;
+4. the pieces are searched together; a too-long word on a best path is replaced by the
+   path under it where SEARCH mode takes it (memoised on the words under it and its
+   context); a piece where the Java search may have been forced to commit early is
+   run by the step-for-step port;
 5. tokens starting with punctuation and words with a stop tag are dropped, and a word
    becomes its base form where the dictionary has one.
 
-Memos keep short chunks and pieces only (long ones seldom come back), and are emptied
-when they grow past _MEMO_ENTRIES.
+The chunk memo keeps short chunks only (names, words between spaces: long ones seldom
+come back); a memo is emptied when it grows past its size.
 """
 
 from __future__ import annotations
@@ -45,8 +45,9 @@ from sparsebench.encode.strings import as_string_array
 SPACE = 2  # CharacterDefinition.SPACE: tab, line feed, vertical tab, space
 EOS = -1  # what follows a chunk: the end of its text (else the SPACE word's left id)
 _SLICE_UNITS = 1 << 17  # chunks and pieces are searched in slices of about this many units
-_MEMO_UNITS = 64  # longer chunks and pieces are not remembered
-_MEMO_ENTRIES = 1 << 17  # a memo is emptied when it grows past this
+_MEMO_UNITS = 64  # longer chunks are not remembered
+_CHUNK_MEMO = 1 << 16  # entries (about 40 MB at most)
+_COMPOUND_MEMO = 1 << 15  # entries (about 40 MB at most)
 
 # A chunk or piece in context: (right id of the word before, left id of the word after
 # or EOS, its text as UTF-16 code units in a str).
@@ -79,7 +80,7 @@ def _recall(memo: dict[Key, Terms], keys: list[Key]) -> tuple[dict[Key, Terms], 
 
 
 def _remember(memo: dict[Key, Terms], found: dict[Key, Terms]) -> None:
-    if len(memo) > _MEMO_ENTRIES:
+    if len(memo) > _CHUNK_MEMO:
         memo.clear()
     memo.update((key, terms) for key, terms in found.items() if len(key[2]) <= _MEMO_UNITS)
 
@@ -324,7 +325,7 @@ class JapaneseTokenizer:
             right = start_right[p] if i == 0 or piece[i - 1] != p else left[word[i - 1]]
             key = (right, last_left, word[i], *spans[k])
             if key not in self.compounds:
-                if len(self.compounds) > _MEMO_ENTRIES:
+                if len(self.compounds) > _COMPOUND_MEMO:
                     self.compounds.clear()
                 span = np.frombuffer(key[4], dtype=np.int64).reshape(-1, 4).tolist()
                 self.compounds[key] = lattice.second_best(
