@@ -49,8 +49,8 @@ _MEMO_UNITS = 64  # longer chunks are not remembered
 _CHUNK_MEMO = 1 << 16  # entries (about 40 MB at most)
 _COMPOUND_MEMO = 1 << 15  # entries (about 40 MB at most)
 
-# A chunk or piece in context: (right id of the word before, left id of the word after
-# or EOS, its text as UTF-16 code units in a str).
+# A chunk in context: (right id of the word before: 0 for BOS or the SPACE word's, left
+# id of the word after or EOS, its text as UTF-16 code units in a str).
 Key = tuple[int, int, str]
 Terms = tuple[str, ...]
 
@@ -80,6 +80,7 @@ def _recall(memo: dict[Key, Terms], keys: list[Key]) -> tuple[dict[Key, Terms], 
 
 
 def _remember(memo: dict[Key, Terms], found: dict[Key, Terms]) -> None:
+    """Keep the short chunks' terms (emptying the memo first when it is full)."""
     if len(memo) > _CHUNK_MEMO:
         memo.clear()
     memo.update((key, terms) for key, terms in found.items() if len(key[2]) <= _MEMO_UNITS)
