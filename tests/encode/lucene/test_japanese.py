@@ -1,0 +1,172 @@
+"""Lucene 9.9.1's JapaneseAnalyzer (what Anserini 1.7.1 analyzes Japanese with), term for term.
+
+Every expected output was produced by the real Java: JapaneseAnalyzer from the Anserini
+1.7.1 fatjar (Lucene 9.9.1, pyserini 1.6.0's jar). The hand cases are the hard parts of
+the chain: SEARCH mode's decompounding, base forms, part-of-speech and word stop lists,
+katakana stemming, the width char filter (voiced marks too), punctuation, surrogates,
+whitespace. data/ja.tsv.gz holds 2,217 real and adversarial texts with Lucene's terms:
+faker's ja_JP names, addresses and lorem, CLDR names, Japanese gettext catalogues of
+Debian packages, paragraphs of the Japanese man pages (manpages-ja), random mixes of
+every kind of character, and texts long enough for the Java search's safety limits
+(MAX_BACKTRACE_GAP, MAX_UNKNOWN_WORD_LENGTH).
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+
+from sparsebench.encode.lucene import japanese_dictionary
+from sparsebench.encode.lucene.chains import chain
+from sparsebench.encode.lucene.japanese_dictionary import dictionary, width_fold
+from sparsebench.encode.lucene.japanese_tokenizer import japanese_tokenizer
+from sparsebench.encode.lucene.japanese_viterbi import tokenize as tokenize_step_by_step
+from sparsebench.errors import DataError
+
+DATA = Path(__file__).parent / "data" / "ja.tsv.gz"
+
+# (text, JapaneseAnalyzer's terms), from Java.
+HAND = [
+    ("関西国際空港", ["関西", "国際", "空港"]),
+    ("日本経済新聞社の記者", ["日本", "経済", "新聞", "社", "記者"]),
+    ("東京都庁舎", ["東京", "都", "庁舎"]),
+    ("食べました", ["食べる"]),
+    ("昨日、東京に行った。", ["昨日", "東京", "行く"]),
+    ("これはその後の話です", ["話"]),
+    ("コンピューター", ["コンピュータ"]),
+    ("サーバー", ["サーバ"]),
+    ("ロー", ["ロー"]),
+    ("ハッカー", ["ハッカ"]),
+    ("ＡＢＣ１２３", ["abc", "123"]),
+    ("ｺﾝﾋﾟｭｰﾀｰ", ["コンピュータ"]),
+    ("ｶﾞｷﾞｸﾞ", ["ガギグ"]),
+    ("ﾞカ", ["゙", "カ"]),
+    ("ＴＯＫＹＯタワー", ["tokyo", "タワー"]),
+    ("「こんにちは」、世界！", ["こんにちは", "世界"]),
+    ("😀東京😀", ["東京"]),
+    ("𠮟る", []),
+    ("東京 タワー", ["東京", "タワー"]),
+    ("  \t\n ", []),
+    ("２０２４年１２月２５日", ["2024", "年", "12", "月", "25", "日"]),
+    ("iPhone15を買った", ["iphone", "15", "買う"]),
+    ("ΑΒΓαβγ", ["αβγαβγ"]),
+    ("取り扱い説明書", ["取り扱い", "説明", "書"]),
+    ("情報処理技術者試験", ["情報", "処理", "技術", "者", "試験"]),
+    ("ビジネスパーソン向けセミナー", ["ビジネスパーソン", "向け", "セミナ"]),
+    ("すもももももももものうち", ["すもも", "もも", "もも"]),
+    ("", []),
+]
+
+
+def unescape(text: str) -> str:
+    """The escapes of the reference files: \\n, \\t, \\r and \\\\."""
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text):
+            out.append({"n": "\n", "t": "\t", "r": "\r"}.get(text[i + 1], text[i + 1]))
+            i += 2
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def reference() -> list[tuple[str, list[str]]]:
+    with gzip.open(DATA, "rt", encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f]
+    return [(unescape(row[0]), [unescape(t) for t in row[1:] if t]) for row in rows]
+
+
+def analyze(texts: list[str | None]) -> list[list[str]]:
+    """chain('ja')'s terms of each text: tokenize, then filter the distinct tokens."""
+    analyzer = chain("ja")
+    index, tokens = analyzer.tokenize(pa.array(texts, type=pa.string()))
+    distinct = pc.unique(tokens)
+    terms = dict(zip(distinct.to_pylist(), analyzer.filter(distinct).to_pylist(), strict=True))
+    out: list[list[str]] = [[] for _ in texts]
+    for i, token in zip(index.tolist(), tokens.to_pylist(), strict=True):
+        if terms[token]:
+            out[i].append(terms[token])
+    return out
+
+
+def first_difference(texts, expected, got):
+    for text, want, have in zip(texts, expected, got, strict=True):
+        if want != have:
+            return f"text {text!r}: Lucene {want}, got {have}"
+    return None
+
+
+def test_hand_cases():
+    texts = [text for text, _ in HAND]
+    assert first_difference(texts, [terms for _, terms in HAND], analyze(texts)) is None
+
+
+def test_real_texts_equal_lucene():
+    rows = reference()
+    texts = [text for text, _ in rows]
+    assert first_difference(texts, [terms for _, terms in rows], analyze(texts)) is None
+
+
+def test_terms_do_not_depend_on_the_batch():
+    """Memos and batched searches: a text gives the same terms alone, in another order,
+    and with a voiced mark at a text start next to a kana ending the text before."""
+    rows = reference()
+    sample = random.Random(3).sample(rows, 300)
+    texts = [text for text, _ in sample] + ["カ", "ﾞ", "ｶ", "ﾟ"]
+    expected = [terms for _, terms in sample] + [["カ"], ["゙"], ["カ"], ["゚"]]
+    japanese_tokenizer().chunks.clear()
+    assert first_difference(texts[::-1], expected[::-1], analyze(texts[::-1])) is None
+    assert first_difference(texts, expected, analyze(texts)) is None
+    assert [analyze([text])[0] for text in texts[-4:]] == expected[-4:]
+    assert analyze([None, "東京"]) == [[], ["東京"]]
+
+
+def test_step_by_step_port_equals_the_batched_search():
+    """The port of JapaneseTokenizer (the reference, and the fallback for long texts)
+    gives the tokens the batched search gives, on real and random texts."""
+    d = dictionary()
+    tokenizer = japanese_tokenizer()
+    texts = [text for text, _ in random.Random(5).sample(reference(), 60) if len(text) < 80]
+    rng = random.Random(8)
+    alphabet = "東京都庁舎情報処理のはをにアイウエオーｶﾞabc123、。「」 \n😀"
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30))) for _ in range(60)]
+    index, tokens = tokenizer.tokenize(pa.array(texts))
+    batched = [[] for _ in texts]
+    for i, token in zip(index.tolist(), tokens.to_pylist(), strict=True):
+        batched[i].append(token)
+    for text, want in zip(texts, batched, strict=True):
+        units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype="<u2")
+        folded, _ = width_fold(units, np.zeros(1, dtype=np.int64), d)
+        port = []
+        for start, end, word in tokenize_step_by_step(folded.tolist()):
+            if not tokenizer.keep_word[word]:
+                continue
+            base = d.word_base[word]
+            surface = folded[start:end].tobytes().decode("utf-16-le", "replace")
+            port.append(d.base_forms[base] if base >= 0 else surface)
+        assert port == want, text
+
+
+def test_the_dictionary_is_checked(monkeypatch):
+    """A dictionary file that is not the one the module was written for is refused."""
+    dictionary()  # the real one loads
+    dictionary.cache_clear()
+    monkeypatch.setattr(japanese_dictionary, "DICTIONARY_SHA256", "0" * 64)
+    try:
+        with pytest.raises(DataError, match="SHA-256"):
+            dictionary()
+    finally:
+        dictionary.cache_clear()
+
+
+def test_chain_names_lucene_and_is_exact():
+    analyzer = chain("ja")
+    assert analyzer.lucene_class == "org.apache.lucene.analysis.ja.JapaneseAnalyzer"
+    assert analyzer.exact
