@@ -31,6 +31,7 @@ MODULES = {
     **dict.fromkeys(WHITESPACE_LANGUAGES, "whitespace"),
     **dict.fromkeys(("da", "fi", "hu", "nl", "no", "ru", "sv", "tr"), "snowball"),
     **dict.fromkeys(("de", "es", "fr", "it", "pt", "id"), "light_stemmers"),
+    "ja": "japanese",
 }
 
 
@@ -83,6 +84,8 @@ def chain(language: str) -> Chain:
         from sparsebench.encode.lucene import whitespace as builder
     elif module == "snowball":
         from sparsebench.encode.lucene import snowball as builder
+    elif module == "japanese":
+        from sparsebench.encode.lucene import japanese as builder
     else:
         from sparsebench.encode.lucene import light_stemmers as builder
     return builder.chain(language)

@@ -23,10 +23,10 @@ import pyarrow.compute as pc
 import pytest
 
 from sparsebench.encode.lucene import japanese_dictionary
-from sparsebench.encode.lucene.chains import chain
 from sparsebench.encode.lucene.japanese_dictionary import dictionary, width_fold
 from sparsebench.encode.lucene.japanese_tokenizer import japanese_tokenizer
 from sparsebench.encode.lucene.japanese_viterbi import tokenize as tokenize_step_by_step
+from sparsebench.encode.lucene.languages import chain
 from sparsebench.errors import DataError
 
 DATA = Path(__file__).parent / "data" / "ja.tsv.gz"
