@@ -83,7 +83,7 @@ def _results(workdir: Path) -> dict[str, bytes]:
 
 def start_on_slurm(workdir: Path, configfile: Path) -> subprocess.Popen:
     """The workflow through profiles/slurm, started (it mostly waits for the cluster, so
-    the tests run both of theirs at once)."""
+    the local runs go on meanwhile)."""
     command = TIME_LIMIT + snakemake_command(
         workdir,
         "--profile",
@@ -109,75 +109,64 @@ def finished(process: subprocess.Popen) -> str:
 
 
 ADI = {"source": "local", "path": str(SHARED / "data" / "adi")}
-# 82 documents in shards of 30: 3 shards, 3 encode jobs (and 3 partitions)
-EXPERIMENTS = {
-    "two-models": {
-        "datasets": {"adi": ADI},
-        "models": {
-            "bm25": {"kind": "bm25"},
-            "bm25-classic-idf": {"kind": "bm25", "idf": "classic"},
-        },
-        "corpus": {"shard_size": 30},
+# 82 documents in shards of 41: 2 shards, 2 encode jobs and 2 partitions; two models that
+# share the encoding and differ in their IDF
+EXPERIMENT = {
+    "datasets": {"adi": ADI},
+    "models": {
+        "bm25": {"kind": "bm25"},
+        "bm25-classic-idf": {"kind": "bm25", "idf": "classic"},
     },
-    "partitioned": {
-        "datasets": {"adi": ADI},
-        "models": {"bm25": {"kind": "bm25"}},
-        "corpus": {"shard_size": 30},
-        "retrieval": {"partitions": 3},
-    },
+    "corpus": {"shard_size": 41},
+    "retrieval": {"partitions": 2},
 }
 
 
 @pytest.fixture(scope="module")
 def runs(slurm_cluster, tmp_path_factory):
-    """Each experiment on the cluster (both at once) and locally; and the partitioned
-    one's run as a single job makes it. name -> (its folder, the SLURM run's output)."""
+    """The experiment on the cluster and, meanwhile, locally; and its runs as single
+    jobs (no partitions) make them. -> (its folder, the SLURM run's output)."""
     shared_path("data", "adi")
     base = tmp_path_factory.mktemp("slurm")
-    started = {}
-    for name, config in EXPERIMENTS.items():
-        configfile = base / f"{name}.yaml"
-        configfile.write_text(yaml.safe_dump(config))
-        started[name] = start_on_slurm(base / name / "slurm", configfile)
+    configfile = base / "experiment.yaml"
+    configfile.write_text(yaml.safe_dump(EXPERIMENT))
+    started = start_on_slurm(base / "slurm", configfile)
     try:
-        for name in EXPERIMENTS:
-            snakemake(base / name / "local", configfile=base / f"{name}.yaml")
+        snakemake(base / "local", configfile=configfile)
         single = base / "single.yaml"
-        single.write_text(yaml.safe_dump({**EXPERIMENTS["partitioned"], "retrieval": {}}))
-        snakemake(base / "single", "results/runs/bm25/adi.trec", configfile=single)
+        single.write_text(yaml.safe_dump({**EXPERIMENT, "retrieval": {}}))
+        targets = [f"results/runs/{model}/adi.trec" for model in EXPERIMENT["models"]]
+        snakemake(base / "single", *targets, configfile=single)
     finally:
-        logs = {name: finished(process) for name, process in started.items()}
-    return base, logs
+        log = finished(started)
+    return base, log
 
 
 def test_slurm_profile_gives_the_local_results_byte_for_byte(runs):
-    base, logs = runs
-    folder = base / "two-models"
-    # every job but the local rules went through sbatch: prepare_corpus, prepare, 3
-    # shards, stack, the queries (encoded once for both models), and per model term
-    # weights, retrieve and evaluate
-    submitted = logs["two-models"].count("has been submitted with SLURM jobid")
-    assert submitted == 2 + 3 + 1 + 1 + 2 * 3, logs["two-models"][-4000:]
-    local = _results(folder / "local")
+    base, log = runs
+    # every job but the local rules went through sbatch: prepare_corpus, prepare, 2
+    # shards, the vocabulary, the queries (encoded once for both models), and per model
+    # 2 partition statistics, the global statistics, 2 partition postings, 2 partition
+    # retrievals, the merge and evaluate
+    submitted = log.count("has been submitted with SLURM jobid")
+    assert submitted == 2 + 2 + 1 + 1 + 2 * (2 + 1 + 2 + 2 + 1 + 1), log[-4000:]
+    local = _results(base / "local")
     assert len(local) > 20
-    assert_same_trees(_results(folder / "slurm"), local)
+    assert_same_trees(_results(base / "slurm"), local)
 
-    manifest = json.loads((folder / "slurm" / "results" / "leaderboard.manifest.json").read_text())
-    reference = json.loads((folder / "local" / "results" / "leaderboard.manifest.json").read_text())
+    manifest = json.loads((base / "slurm" / "results" / "leaderboard.manifest.json").read_text())
+    reference = json.loads((base / "local" / "results" / "leaderboard.manifest.json").read_text())
     assert "--profile" in manifest["command"]
     assert manifest["settings_sha256"] == reference["settings_sha256"]
 
 
-def test_partitioned_retrieval_on_slurm_gives_the_local_results(runs):
+def test_partitioned_retrieval_on_slurm_gives_the_single_jobs_runs(runs):
     """retrieval.partitions on the cluster: every partition's jobs are SLURM jobs (in
-    parallel where the cluster has room), the merge gives the local run byte for byte,
-    and the single-job run too."""
-    base, logs = runs
-    folder = base / "partitioned"
-    # prepare_corpus, prepare, 3 shards, the vocabulary, the queries; per partition
-    # statistics, postings and retrieval; the global statistics, the merge, evaluate
-    submitted = logs["partitioned"].count("has been submitted with SLURM jobid")
-    assert submitted == 2 + 3 + 1 + 1 + 3 * 3 + 1 + 1 + 1, logs["partitioned"][-4000:]
-    assert_same_trees(_results(folder / "slurm"), _results(folder / "local"))
-    run = "results/runs/bm25/adi.trec"
-    assert (folder / "slurm" / run).read_bytes() == (base / "single" / run).read_bytes()
+    parallel where the cluster has room), and each model's merged run is the run a
+    single job makes, byte for byte."""
+    base, _ = runs
+    model_dir = next((base / "slurm" / "results" / "models" / "bm25").iterdir())
+    assert sorted(p.name for p in (model_dir / "partitions").iterdir()) == ["0", "1"]
+    for model in EXPERIMENT["models"]:
+        run = f"results/runs/{model}/adi.trec"
+        assert (base / "slurm" / run).read_bytes() == (base / "single" / run).read_bytes()
