@@ -41,7 +41,8 @@ classes; reading both side by side is how that equivalence is checked.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
@@ -73,6 +74,7 @@ TOKEN_TYPES = {
     8: "<KATAKANA>",
     9: "<HIRAGANA>",
 }
+_NUM, _ALPHANUM = 2, 3  # the actions of NUM and ALPHANUM tokens
 _BATCH_BYTES = 1 << 22  # texts are tokenised in slices of about 4 MiB (bounded memory)
 
 
@@ -152,25 +154,25 @@ def tokenize(text: str, with_types: bool = False) -> list:
 
 
 @lru_cache(maxsize=1 << 16)
-def _short_run_spans(run: str) -> tuple[tuple[int, int], ...]:
+def _short_run_spans(run: str) -> tuple[tuple[int, int, int], ...]:
     return _run_spans(run)
 
 
-def _run_spans(run: str) -> tuple[tuple[int, int], ...]:
-    """The tokens of a run of text as UTF-8 byte spans within it."""
+def _run_spans(run: str) -> tuple[tuple[int, int, int], ...]:
+    """The tokens of a run of text as UTF-8 byte spans within it, with their actions."""
     spans = token_spans(run)
     if run.isascii():
-        return tuple((s, e) for s, e, _ in spans)
+        return tuple(spans)
     byte_at = [0] * (len(run) + 1)
     total = 0
     for i, ch in enumerate(run):
         cp = ord(ch)
         total += 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
         byte_at[i + 1] = total
-    return tuple((byte_at[s], byte_at[e]) for s, e, _ in spans)
+    return tuple((byte_at[s], byte_at[e], a) for s, e, a in spans)
 
 
-def _tokenize_run(run: str) -> tuple[tuple[int, int], ...]:
+def _tokenize_run(run: str) -> tuple[tuple[int, int, int], ...]:
     """_run_spans, remembering the runs of up to 64 characters."""
     return _short_run_spans(run) if len(run) <= 64 else _run_spans(run)
 
@@ -256,12 +258,16 @@ def _merge(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return np.flatnonzero(~is_second), in_merge
 
 
-def _tokenize_slice(offsets: np.ndarray, data: np.ndarray) -> tuple[np.ndarray, pa.Array]:
-    """Tokens of texts given as (offsets from 0, UTF-8 bytes): (text index, token)."""
+def _tokenize_slice(
+    offsets: np.ndarray, data: np.ndarray, details: bool = False
+) -> tuple[np.ndarray, pa.Array, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
+    """Tokens of texts given as (offsets from 0, UTF-8 bytes): (text index, token), and
+    if `details` (each token's action, its start and end byte in `data`)."""
     n_bytes = len(data)
     n_texts = len(offsets) - 1
     if n_bytes == 0:
-        return np.zeros(0, np.int64), pa.array([], pa.string())
+        empty = np.zeros(0, np.int64)
+        return empty, pa.array([], pa.string()), (empty.astype(np.int8), empty, empty)
     if int(data.max()) < 0x80:
         classes = _CLASS_OF_LEAD_BYTE[data]
         position = wide = None  # character i is byte i
@@ -357,6 +363,9 @@ def _tokenize_slice(offsets: np.ndarray, data: np.ndarray) -> tuple[np.ndarray, 
             order = np.argsort(dfa_starts)
             dfa_starts, dfa_ends = dfa_starts[order], dfa_ends[order]
         starts, ends = starts[~dropped], ends[~dropped]
+    if details:  # a token of these classes is NUM unless it holds a letter
+        letters = np.concatenate([[0], np.cumsum(units == _LETTER)])
+        actions = np.where(letters[ends] > letters[starts], _ALPHANUM, _NUM).astype(np.int8)
 
     # The tokens' bytes, in character indices -> byte offsets.
     if position is None:
@@ -379,7 +388,7 @@ def _tokenize_slice(offsets: np.ndarray, data: np.ndarray) -> tuple[np.ndarray, 
         found = [_tokenize_run(run) for run in encoded.dictionary.to_pylist()]
         per_distinct = np.array([len(spans) for spans in found], dtype=np.int64)
         spans = np.array([span for spans in found for span in spans], dtype=np.int64)
-        spans = spans.reshape(-1, 2)
+        spans = spans.reshape(-1, 3)
         occurrence = encoded.indices.to_numpy()
         count = per_distinct[occurrence]
         run_of_token = np.repeat(np.arange(len(occurrence)), count)
@@ -394,10 +403,18 @@ def _tokenize_slice(offsets: np.ndarray, data: np.ndarray) -> tuple[np.ndarray, 
         merged_starts[into], merged_starts[from_dfa] = starts, dfa_token_starts
         merged_ends[into], merged_ends[from_dfa] = ends, dfa_token_ends
         starts, ends = merged_starts, merged_ends
+        if details:
+            merged_actions = np.empty(len(merged_starts), dtype=np.int8)
+            merged_actions[into], merged_actions[from_dfa] = actions, spans[which, 2]
+            actions = merged_actions
 
     tokens = strings_from_buffers(data[kept_bytes], ends - starts)
     per_text = np.diff(np.searchsorted(starts, offsets))
-    return np.repeat(np.arange(n_texts), per_text), tokens
+    return (
+        np.repeat(np.arange(n_texts), per_text),
+        tokens,
+        (actions, starts, ends) if details else None,
+    )
 
 
 def _byte_offset(position: np.ndarray, chars: np.ndarray, n_bytes: int) -> np.ndarray:
@@ -406,21 +423,67 @@ def _byte_offset(position: np.ndarray, chars: np.ndarray, n_bytes: int) -> np.nd
     return np.where(inside, position[np.where(inside, chars, 0)], n_bytes)
 
 
+def _slices(
+    texts: pa.Array | pa.ChunkedArray | Sequence[str],
+) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """The texts in slices of about _BATCH_BYTES (bounded memory), at least one text each:
+    (index of the first text, offsets from 0, UTF-8 bytes)."""
+    array = as_string_array(texts)
+    offsets, data = string_buffers(array)
+    first = 0
+    while first < len(array):
+        last = int(np.searchsorted(offsets, offsets[first] + _BATCH_BYTES, "right")) - 1
+        last = min(max(last, first + 1), len(array))
+        bounds = offsets[first : last + 1]
+        yield first, bounds - bounds[0], data[bounds[0] : bounds[-1]]
+        first = last
+
+
 def tokenize_batch(
     texts: pa.Array | pa.ChunkedArray | Sequence[str],
 ) -> tuple[np.ndarray, pa.Array]:
     """StandardTokenizer's tokens of every text: (text index per token, tokens), in text
     order; the same tokens as `tokenize` on each text. Nulls are empty texts."""
-    array = as_string_array(texts)
-    offsets, data = string_buffers(array)
     indices, parts = [np.zeros(0, np.int64)], [pa.array([], pa.string())]
-    first = 0
-    while first < len(array):  # slices of about _BATCH_BYTES, at least one text each
-        last = int(np.searchsorted(offsets, offsets[first] + _BATCH_BYTES, "right")) - 1
-        last = min(max(last, first + 1), len(array))
-        bounds = offsets[first : last + 1]
-        text_index, tokens = _tokenize_slice(bounds - bounds[0], data[bounds[0] : bounds[-1]])
+    for first, offsets, data in _slices(texts):
+        text_index, tokens, _ = _tokenize_slice(offsets, data)
         indices.append(text_index + first)
         parts.append(tokens)
-        first = last
     return np.concatenate(indices).astype(np.int64), pa.concat_arrays(parts)
+
+
+@dataclass(frozen=True)
+class TokenDetails:
+    """StandardTokenizer's tokens with what Lucene's attributes hold besides the term."""
+
+    text_index: np.ndarray  # (T,) int64
+    tokens: pa.Array
+    actions: np.ndarray  # (T,) int8: the generated action, a key of TOKEN_TYPES
+    starts: np.ndarray  # (T,) int64: OffsetAttribute, in UTF-16 code units of the text
+    ends: np.ndarray  # (T,) int64
+
+
+def tokenize_batch_details(texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> TokenDetails:
+    """tokenize_batch, with each token's type (as its action) and offsets: what filters
+    that look past the term need (CJKBigramFilter bigrams adjacent tokens of CJK types)."""
+    indices, parts = [np.zeros(0, np.int64)], [pa.array([], pa.string())]
+    actions, starts, ends = [np.zeros(0, np.int8)], [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    for first, offsets, data in _slices(texts):
+        text_index, tokens, (action, start, end) = _tokenize_slice(offsets, data, True)
+        # UTF-16 units before each byte: 1 for the first byte of a character, 2 if it
+        # is one of four bytes (beyond the BMP), 0 for the others
+        units = np.zeros(len(data) + 1, dtype=np.int64)
+        np.cumsum(((data & 0xC0) != 0x80).astype(np.int64) + (data >= 0xF0), out=units[1:])
+        text_units = units[offsets[:-1]][text_index]
+        indices.append(text_index + first)
+        parts.append(tokens)
+        actions.append(action)
+        starts.append(units[start] - text_units)
+        ends.append(units[end] - text_units)
+    return TokenDetails(
+        np.concatenate(indices).astype(np.int64),
+        pa.concat_arrays(parts),
+        np.concatenate(actions),
+        np.concatenate(starts),
+        np.concatenate(ends),
+    )
