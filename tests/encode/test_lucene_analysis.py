@@ -754,6 +754,9 @@ def test_batch_tokenizer_equals_the_dfa_on_every_short_string():
     assert batch_mismatches(["".join(p) for p in itertools.product(simple, repeat=4)]) == []
     attached = [" ", "'", ".", "0", ":", "a", "_", "\u0301", "\u200d", "\U0001f600"]
     assert batch_mismatches(["".join(p) for p in itertools.product(attached, repeat=4)]) == []
+    # digits beyond ASCII, hangul, ideographs, hiragana, next to an emoji keycap's parts
+    folded = [" ", ".", "0", "a", "_", "\u0661", "\uac00", "\u4e2d", "\u3042", "\u0301", "\u20e3"]
+    assert batch_mismatches(["".join(p) for p in itertools.product(folded, repeat=4)]) == []
 
 
 def test_batch_tokenizer_equals_the_dfa_on_random_strings():
