@@ -28,7 +28,7 @@ import pyarrow as pa
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.filters import lowercase, stop, where_matching, word_set
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch_details
-from sparsebench.encode.strings import span_indices, string_buffers, strings_from_buffers
+from sparsebench.encode.strings import string_buffers, strings_from_buffers
 
 # The actions (token types) CJKBigramFilter bigrams by default: HANGUL, IDEOGRAPHIC,
 # KATAKANA, HIRAGANA (standard_tokenizer.TOKEN_TYPES).
@@ -92,21 +92,26 @@ fold_widths = where_matching("[\\x{FF01}-\\x{FF5E}\\x{FF65}-\\x{FF9F}]", fold_wi
 def character_bigrams(tokens: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """Overlapping character bigrams of each token (a one-character token stays whole):
     (index of the source token, bigram). Built from the UTF-8 buffers, no Python loop."""
-    n = len(tokens)
-    if n == 0:
-        return np.zeros(0, np.int64), pa.array([], pa.string())
     offsets, data = string_buffers(tokens)
     lead = np.flatnonzero((data & 0xC0) != 0x80)  # the first byte of each character
-    owner = np.searchsorted(offsets, lead, side="right") - 1
-    first_lead = np.searchsorted(lead, offsets[:-1])
-    local = np.arange(len(lead)) - first_lead[owner]
-    count = np.bincount(owner, minlength=n)[owner]
-    token_end = offsets[owner + 1]
-    two_ahead = np.minimum(np.arange(len(lead)) + 2, len(lead) - 1)
-    end = np.where(local + 2 < count, lead[two_ahead], token_end)
-    emit = (local + 1 < count) | (count == 1)
-    start, end, source = lead[emit], end[emit], owner[emit]
-    return source, strings_from_buffers(data[span_indices(start, end)], end - start)
+    first = np.searchsorted(lead, offsets)  # each token's first character
+    first, count = first[:-1], np.diff(first)  # and how many it has
+    grams = np.where(count >= 2, count - 1, count)
+    source = np.repeat(np.arange(len(count)), grams)
+    start = np.repeat(first - np.cumsum(grams) + grams, grams) + np.arange(int(grams.sum()))
+    pair = count[source] >= 2
+    # the characters of the grams, one after another: start, start + 1 (for a bigram)
+    second = np.stack([np.ones_like(pair), pair], axis=1).ravel()
+    chars = np.stack([start, start + 1], axis=1).ravel()[second]
+    size = np.diff(lead, append=len(data))  # bytes per character
+    if len(size) and size.min() == size.max():  # one width (all ideographs): rows of bytes
+        values = data.reshape(-1, size[0])[chars].ravel()
+    else:  # up to four bytes each, padded
+        at = np.minimum(lead[:, None] + np.arange(4), max(len(data) - 1, 0))
+        valid = np.arange(4) < size[:, None]
+        values = data[at][chars][valid[chars]]
+    lengths = size[start] + np.where(pair, size[np.minimum(start + 1, len(size) - 1)], 0)
+    return source, strings_from_buffers(values, lengths)
 
 
 def bigram_runs(

@@ -249,16 +249,20 @@ _CLASS_OF_LEAD_BYTE = _class_of_lead_byte()
 
 
 def _decode_utf8(data: np.ndarray, position: np.ndarray) -> np.ndarray:
-    """The code points of the characters of valid UTF-8 bytes starting at `position`."""
-    b0, b1, b2, b3 = (
-        data[np.minimum(position + k, len(data) - 1)].astype(np.int32) for k in range(4)
-    )  # past a character's last byte the values are not used
-    b1, b2, b3 = b1 & 0x3F, b2 & 0x3F, b3 & 0x3F
-    return np.select(
-        [b0 < 0x80, b0 < 0xE0, b0 < 0xF0],
-        [b0, ((b0 & 0x1F) << 6) | b1, ((b0 & 0x0F) << 12) | (b1 << 6) | b2],
-        ((b0 & 0x07) << 18) | (b1 << 12) | (b2 << 6) | b3,
-    )
+    """The code points of the characters of two to four bytes (valid UTF-8) that start
+    at `position`."""
+    b0 = data[position].astype(np.int32)
+    b1 = (data[position + 1] & 0x3F).astype(np.int32)
+    two = b0 < 0xE0
+    if two.all():  # Latin, Greek, Cyrillic, Hebrew, Arabic
+        return ((b0 & 0x1F) << 6) | b1
+    b2 = (data[np.minimum(position + 2, len(data) - 1)] & 0x3F).astype(np.int32)
+    code = np.where(two, ((b0 & 0x1F) << 6) | b1, ((b0 & 0x0F) << 12) | (b1 << 6) | b2)
+    four = np.flatnonzero(b0 >= 0xF0)  # beyond the BMP: rare
+    if len(four):
+        b3 = (data[position[four] + 3] & 0x3F).astype(np.int32)
+        code[four] = ((b0[four] & 0x07) << 18) | (b1[four] << 12) | (b2[four] << 6) | b3
+    return code
 
 
 def _runs(mask: np.ndarray, text_start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -273,6 +277,16 @@ def _runs(mask: np.ndarray, text_start: np.ndarray) -> tuple[np.ndarray, np.ndar
         where = np.searchsorted(cuts, inside)
         cuts = np.insert(cuts, np.repeat(where, 2), np.repeat(inside, 2))
     return cuts[0::2], cuts[1::2]
+
+
+def _broken_runs(mask: np.ndarray, is_break: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(start, end) indices of the maximal runs of mask that go on past no break
+    (is_break[i]: a run cannot hold both characters i - 1 and i)."""
+    begins = mask.copy()
+    begins[1:] &= ~mask[:-1] | is_break[1 : len(mask)]
+    last = mask.copy()
+    last[:-1] &= ~mask[1:] | is_break[1 : len(mask)]
+    return np.flatnonzero(begins), np.flatnonzero(last) + 1
 
 
 def _merge(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -380,10 +394,10 @@ def _tokenize_slice(
     # A run of kept characters is a token unless it is all "_" (a kept joiner stands
     # between letters or digits) or longer than the scanner's buffer (then the DFA cuts
     # it; 128 characters may already be 256 UTF-16 units).
-    breaks = text_start
     if wide is not None and _IS_SINGLE[classes[wide]].any():  # ideographs, hiragana
-        breaks = _token_breaks(classes, units, attached, text_start)
-    starts, ends = _runs(keep, breaks)
+        starts, ends = _broken_runs(keep, _token_breaks(classes, units, attached, text_start))
+    else:
+        starts, ends = _runs(keep, text_start)
     dropped = (ends - starts) > (MAX_TOKEN_LENGTH if position is None else MAX_TOKEN_LENGTH // 2)
     too_long = np.flatnonzero(dropped)
     underscore = units == _EXTEND_NUM_LET
@@ -404,12 +418,14 @@ def _tokenize_slice(
     if position is None:
         kept_bytes = keep
     else:
-        kept_bytes = np.zeros(n_bytes, dtype=bool)
-        kept_bytes[position] = keep
-        kept_wide = wide[keep[wide]]  # and the following bytes of kept wide characters
-        kept_bytes[
-            span_indices(position[kept_wide] + 1, _byte_offset(position, kept_wide + 1, n_bytes))
-        ] = True
+        if 4 * len(wide) < len(position):  # mostly ASCII: the bytes after the first
+            kept_bytes = np.zeros(n_bytes, dtype=bool)
+            kept_bytes[position] = keep
+            kept_wide = wide[keep[wide]]
+            following = _byte_offset(position, kept_wide + 1, n_bytes)
+            kept_bytes[span_indices(position[kept_wide] + 1, following)] = True
+        else:
+            kept_bytes = np.repeat(keep, np.diff(position, append=n_bytes))
         starts = _byte_offset(position, starts, n_bytes)
         ends = _byte_offset(position, ends, n_bytes)
         dfa_starts = _byte_offset(position, dfa_starts, n_bytes)
@@ -453,12 +469,14 @@ def _tokenize_slice(
 def _token_breaks(
     classes: np.ndarray, units: np.ndarray, attached: np.ndarray, text_start: np.ndarray
 ) -> np.ndarray:
-    """Where a token of the rule may not go on: where a text starts, and before and after
-    an ideograph or a hiragana with the characters attached to it."""
+    """Where a token of the rule may not go on (a mask over the characters): where a text
+    starts, and before and after an ideograph or a hiragana with what is attached to it."""
     single = _IS_SINGLE[units]  # the characters and what is attached to them
     first = np.flatnonzero(_IS_SINGLE[classes])
     after = np.flatnonzero(single[:-1] & ~(single[1:] & attached[1:])) + 1
-    return np.union1d(text_start, np.concatenate([first, after]))
+    is_break = np.zeros(len(classes) + 1, dtype=bool)
+    is_break[text_start], is_break[first], is_break[after] = True, True, True
+    return is_break
 
 
 def _actions(
@@ -529,6 +547,12 @@ class TokenDetails:
     ends: np.ndarray  # (T,) int64
 
 
+def _utf16_before(lead: np.ndarray, wide: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """UTF-16 units before byte offsets, given the first bytes of the characters and
+    those of the characters of four bytes (beyond the BMP: two units)."""
+    return np.searchsorted(lead, at) + np.searchsorted(wide, at)
+
+
 def tokenize_batch_details(texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> TokenDetails:
     """tokenize_batch, with each token's type (as its action) and offsets: what filters
     that look past the term need (CJKBigramFilter bigrams adjacent tokens of CJK types)."""
@@ -536,16 +560,13 @@ def tokenize_batch_details(texts: pa.Array | pa.ChunkedArray | Sequence[str]) ->
     actions, starts, ends = [np.zeros(0, np.int8)], [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
     for first, offsets, data in _slices(texts):
         text_index, tokens, (action, start, end) = _tokenize_slice(offsets, data, True)
-        # UTF-16 units before each byte: 1 for the first byte of a character, 2 if it
-        # is one of four bytes (beyond the BMP), 0 for the others
-        units = np.zeros(len(data) + 1, dtype=np.int64)
-        np.cumsum(((data & 0xC0) != 0x80).astype(np.int64) + (data >= 0xF0), out=units[1:])
-        text_units = units[offsets[:-1]][text_index]
+        lead, wide = np.flatnonzero((data & 0xC0) != 0x80), np.flatnonzero(data >= 0xF0)
+        text_units = _utf16_before(lead, wide, offsets[:-1])[text_index]
         indices.append(text_index + first)
         parts.append(tokens)
         actions.append(action)
-        starts.append(units[start] - text_units)
-        ends.append(units[end] - text_units)
+        starts.append(_utf16_before(lead, wide, start) - text_units)
+        ends.append(_utf16_before(lead, wide, end) - text_units)
     return TokenDetails(
         np.concatenate(indices).astype(np.int64),
         pa.concat_arrays(parts),
