@@ -20,6 +20,8 @@ Software Foundation. See sparsebench/resources/lucene/scripts/NOTICE.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -29,8 +31,7 @@ from sparsebench.encode.lucene.filters import (
     chained,
     decimal_digits,
     lowercase,
-    per_token,
-    stop,
+    remembering,
     utf16_length,
     word_set,
 )
@@ -89,17 +90,21 @@ def normalize_persian(token: str) -> str:
 def stem_arabic(token: str) -> str:
     """ArabicStemFilter. Lengths are in UTF-16 units, as in Java: a prefix needs two
     characters after it (the one-letter wa- three), each suffix two before it."""
+    if not token.startswith(ARABIC_PREFIXES) and not token.endswith(ARABIC_SUFFIXES):
+        return token
     length = utf16_length(token)
-    for prefix in ARABIC_PREFIXES:
-        needed = 4 if len(prefix) == 1 else len(prefix) + 2
-        if length >= needed and token.startswith(prefix):
-            token = token[len(prefix) :]
-            length -= len(prefix)
-            break
-    for suffix in ARABIC_SUFFIXES:
-        if length >= len(suffix) + 2 and token.endswith(suffix):
-            token = token[: -len(suffix)]
-            length -= len(suffix)
+    if token.startswith(ARABIC_PREFIXES):
+        for prefix in ARABIC_PREFIXES:
+            needed = 4 if len(prefix) == 1 else len(prefix) + 2
+            if length >= needed and token.startswith(prefix):
+                token = token[len(prefix) :]
+                length -= len(prefix)
+                break
+    if token.endswith(ARABIC_SUFFIXES):
+        for suffix in ARABIC_SUFFIXES:
+            if length >= len(suffix) + 2 and token.endswith(suffix):
+                token = token[: -len(suffix)]
+                length -= len(suffix)
     return token
 
 
@@ -108,27 +113,33 @@ def tokenize_persian(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
     return tokenize_batch(pc.replace_substring(as_string_array(texts), ZWNJ, " "))
 
 
+def arabic_term(stopwords: frozenset[str]) -> Callable[[str], str]:
+    """After LowerCaseFilter and DecimalDigitFilter: StopFilter, ArabicNormalizationFilter,
+    ArabicStemFilter."""
+    return lambda token: "" if token in stopwords else stem_arabic(normalize_arabic(token))
+
+
+def persian_term(stopwords: frozenset[str]) -> Callable[[str], str]:
+    """After LowerCaseFilter and DecimalDigitFilter: ArabicNormalizationFilter,
+    PersianNormalizationFilter, StopFilter."""
+
+    def term(token: str) -> str:
+        normalized = normalize_persian(normalize_arabic(token))
+        return "" if normalized in stopwords else normalized
+
+    return term
+
+
 def chain(language: str) -> Chain:
     if language == "ar":
-        return Chain(
-            language=language,
-            lucene_class="org.apache.lucene.analysis.ar.ArabicAnalyzer",
-            tokenize=tokenize_batch,
-            filter=chained(
-                lowercase,
-                decimal_digits,
-                stop(word_set("scripts/ar/stopwords.txt")),
-                per_token(lambda token: stem_arabic(normalize_arabic(token))),
-            ),
-        )
+        lucene_class = "org.apache.lucene.analysis.ar.ArabicAnalyzer"
+        tokenize, term = tokenize_batch, arabic_term(word_set("scripts/ar/stopwords.txt"))
+    else:
+        lucene_class = "org.apache.lucene.analysis.fa.PersianAnalyzer"
+        tokenize, term = tokenize_persian, persian_term(word_set("scripts/fa/stopwords.txt"))
     return Chain(
         language=language,
-        lucene_class="org.apache.lucene.analysis.fa.PersianAnalyzer",
-        tokenize=tokenize_persian,
-        filter=chained(
-            lowercase,
-            decimal_digits,
-            per_token(lambda token: normalize_persian(normalize_arabic(token))),
-            stop(word_set("scripts/fa/stopwords.txt")),
-        ),
+        lucene_class=lucene_class,
+        tokenize=tokenize,
+        filter=chained(lowercase, decimal_digits, remembering(term)),
     )

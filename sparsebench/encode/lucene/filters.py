@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 Filter = Callable[[pa.Array], pa.Array]
+_MEMORY = 1 << 20  # tokens a remembering filter keeps (as PorterStemmer's cache)
 
 # The first code point (digit zero) of each run of ten decimal digits beyond ASCII: the
 # code points of Java's Character.isDigit (general category Nd), each run's in order, as
@@ -100,6 +101,25 @@ def per_token(function: Callable[[str], str]) -> Filter:
 
     def apply(tokens: pa.Array) -> pa.Array:
         return pa.array([function(t) for t in tokens.to_pylist()], type=pa.string())
+
+    return apply
+
+
+def remembering(function: Callable[[str], str]) -> Filter:
+    """per_token, remembering each token's result across batches (a corpus's batches
+    share most of their vocabulary); past _MEMORY tokens the memory starts afresh."""
+    memory: dict[str, str] = {}
+
+    def apply(tokens: pa.Array) -> pa.Array:
+        out = []
+        for token in tokens.to_pylist():
+            term = memory.get(token)
+            if term is None:
+                if len(memory) >= _MEMORY:
+                    memory.clear()
+                term = memory[token] = function(token)
+            out.append(term)
+        return pa.array(out, type=pa.string())
 
     return apply
 

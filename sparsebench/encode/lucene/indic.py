@@ -27,12 +27,10 @@ from collections.abc import Callable
 
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.filters import (
-    Filter,
     chained,
     decimal_digits,
     lowercase,
-    per_token,
-    stop,
+    remembering,
     utf16_length,
     word_set,
 )
@@ -164,6 +162,15 @@ TELUGU_NORMALIZATION = {
     **dict(zip("\u0c40\u0c42\u0c47\u0c4b", "\u0c3f\u0c41\u0c46\u0c4a", strict=True)),
 }
 
+# BengaliNormalizer's rules of one character: chandrabindu deleted, dirgho i-kar and
+# u-kar -> rossho, nga -> anusvara, the sh -> sa, nna -> na, rra and rha -> ra, khanda ta
+# -> ta.
+BENGALI_SINGLE_CHARACTERS = str.maketrans(
+    {"\u0981": None, "\u09c0": "\u09bf", "\u09c2": "\u09c1", "\u0999": "\u0982"}
+    | {"\u09b6": "\u09b8", "\u09b7": "\u09b8", "\u09a3": "\u09a8", "\u09dc": "\u09b0"}
+    | {"\u09dd": "\u09b0", "\u09ce": "\u09a4"}
+)
+
 # The stemmers' suffixes, in Java's order (longest first): the first that ends the token
 # and leaves at least two characters is removed. As in Lucene's source.
 HINDI_SUFFIXES = (
@@ -232,7 +239,11 @@ def from_utf16_units(units: list[str]) -> str:
 
 def normalize_bengali(token: str) -> str:
     """BengaliNormalizer, line for line: it reads back what it has rewritten and looks
-    at absolute positions (a ya-phala at the third place becomes an e-kar)."""
+    at absolute positions (a ya-phala at the third place becomes an e-kar). Its rules
+    that look around need a hoshonto or a visarga (and none writes a hoshonto): without
+    them, what is left maps single characters."""
+    if "\u09cd" not in token and "\u0983" not in token:
+        return token.translate(BENGALI_SINGLE_CHARACTERS)
     s = utf16_units(token)
     i = 0
     while i < len(s):
@@ -303,42 +314,48 @@ def suffix_stemmer(suffixes: tuple[str, ...]) -> Callable[[str], str]:
         raise ValueError("the suffixes are not in order of length, longest first")
 
     def stem(token: str) -> str:
-        length = utf16_length(token)
         for size, group in groups.items():
-            if length > size + 1 and token.endswith(group):
+            if token.endswith(group) and (len(token) > size + 1 or utf16_length(token) > size + 1):
                 return token[:-size]
         return token
 
     return stem
 
 
-def _stopwords(language: str) -> Filter:
-    return stop(word_set(f"scripts/{language}/stopwords.txt"))
+def indic_term(
+    normalize: Callable[[str], str], stopwords: frozenset[str], stem: Callable[[str], str]
+) -> Callable[[str], str]:
+    """After LowerCaseFilter and DecimalDigitFilter: IndicNormalizationFilter, the
+    language's normalization filter, StopFilter, the language's stem filter."""
+    indic = scanner(indic_spellings())
+
+    def term(token: str) -> str:
+        normalized = normalize(indic(token))
+        return "" if normalized in stopwords else stem(normalized)
+
+    return term
 
 
 def chain(language: str) -> Chain:
-    indic = scanner(indic_spellings())
     if language == "hi":
         normalize = scanner(HINDI_NORMALIZATION)
-        stem = suffix_stemmer(HINDI_SUFFIXES)
+        suffixes = HINDI_SUFFIXES
         lucene_class = "org.apache.lucene.analysis.hi.HindiAnalyzer"
     elif language == "bn":
         normalize = normalize_bengali
-        stem = suffix_stemmer(BENGALI_SUFFIXES)
+        suffixes = BENGALI_SUFFIXES
         lucene_class = "org.apache.lucene.analysis.bn.BengaliAnalyzer"
     else:
         normalize = scanner(TELUGU_NORMALIZATION)
-        stem = suffix_stemmer(TELUGU_SUFFIXES)
+        suffixes = TELUGU_SUFFIXES
         lucene_class = "org.apache.lucene.analysis.te.TeluguAnalyzer"
-    filters = [
-        decimal_digits,
-        per_token(lambda token: normalize(indic(token))),
-        _stopwords(language),
-        per_token(stem),
-    ]
+    stopwords = word_set(f"scripts/{language}/stopwords.txt")
+    term = remembering(indic_term(normalize, stopwords, suffix_stemmer(suffixes)))
     return Chain(
         language=language,
         lucene_class=lucene_class,
         tokenize=tokenize_batch,
-        filter=chained(*([] if language == "te" else [lowercase]), *filters),
+        filter=chained(decimal_digits, term)
+        if language == "te"
+        else chained(lowercase, decimal_digits, term),
     )
