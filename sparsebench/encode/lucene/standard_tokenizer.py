@@ -246,6 +246,7 @@ _IS_COMPLEX = ~_class_mask(
     *range(_N_SIMPLE), *_ATTACHED, _OTHER_DIGIT, _HANGUL, _IDEOGRAPH, _HIRAGANA
 )
 _CLASS_OF_LEAD_BYTE = _class_of_lead_byte()
+_BMP_CLASSES = character_classes(np.arange(0x10000))
 
 
 def _decode_utf8(data: np.ndarray, position: np.ndarray) -> np.ndarray:
@@ -263,6 +264,15 @@ def _decode_utf8(data: np.ndarray, position: np.ndarray) -> np.ndarray:
         b3 = (data[position[four] + 3] & 0x3F).astype(np.int32)
         code[four] = ((b0[four] & 0x07) << 18) | (b1[four] << 12) | (b2[four] << 6) | b3
     return code
+
+
+def _classes_beyond_ascii(code_points: np.ndarray) -> np.ndarray:
+    """character_classes, by a table of the BMP's (beyond it: looked up)."""
+    classes = _BMP_CLASSES[code_points & 0xFFFF]
+    beyond = np.flatnonzero(code_points > 0xFFFF)
+    if len(beyond):
+        classes[beyond] = character_classes(code_points[beyond])
+    return classes
 
 
 def _runs(mask: np.ndarray, text_start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -317,7 +327,7 @@ def _tokenize_slice(
         lead = data[position]
         classes = _CLASS_OF_LEAD_BYTE[lead]
         wide = np.flatnonzero(lead >= 0x80)
-        classes[wide] = character_classes(_decode_utf8(data, position[wide]))
+        classes[wide] = _classes_beyond_ascii(_decode_utf8(data, position[wide]))
         text_start = np.searchsorted(position, offsets[:-1])
     n_chars = len(classes)
     text_start = text_start[np.append(True, text_start[1:] > text_start[:-1])]  # distinct
