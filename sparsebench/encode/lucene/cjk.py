@@ -101,15 +101,18 @@ def character_bigrams(tokens: pa.Array) -> tuple[np.ndarray, pa.Array]:
     start = np.repeat(first - np.cumsum(grams) + grams, grams) + np.arange(int(grams.sum()))
     pair = count[source] >= 2
     # the characters of the grams, one after another: start, start + 1 (for a bigram)
-    second = np.stack([np.ones_like(pair), pair], axis=1).ravel()
-    chars = np.stack([start, start + 1], axis=1).ravel()[second]
+    chars = np.empty(2 * len(start), dtype=np.int64)
+    chars[0::2], chars[1::2] = start, start + 1
+    if not pair.all():
+        chars = chars[np.stack([np.ones_like(pair), pair], axis=1).ravel()]
     size = np.diff(lead, append=len(data))  # bytes per character
-    if len(size) and size.min() == size.max():  # one width (all ideographs): rows of bytes
+    if len(size) and size.min() == size.max():  # one width (ideographs): rows of bytes
         values = data.reshape(-1, size[0])[chars].ravel()
-    else:  # up to four bytes each, padded
-        at = np.minimum(lead[:, None] + np.arange(4), max(len(data) - 1, 0))
-        valid = np.arange(4) < size[:, None]
-        values = data[at][chars][valid[chars]]
+    else:  # the four bytes from each character's first, and which of them are its own
+        padded = np.concatenate([data, np.zeros(4, dtype=data.dtype)])
+        rows = np.lib.stride_tricks.sliding_window_view(padded, 4)[lead]
+        own = np.arange(4) < size[:, None]
+        values = rows[chars][own[chars]]
     lengths = size[start] + np.where(pair, size[np.minimum(start + 1, len(size) - 1)], 0)
     return source, strings_from_buffers(values, lengths)
 

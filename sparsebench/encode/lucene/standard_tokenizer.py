@@ -312,7 +312,7 @@ def _tokenize_slice(
     offsets: np.ndarray, data: np.ndarray, details: bool = False
 ) -> tuple[np.ndarray, pa.Array, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
     """Tokens of texts given as (offsets from 0, UTF-8 bytes): (text index, token), and
-    if `details` (each token's action, its start and end byte in `data`)."""
+    if `details` (each token's action, its start and end in UTF-16 units of its text)."""
     n_bytes = len(data)
     n_texts = len(offsets) - 1
     if n_bytes == 0:
@@ -424,6 +424,7 @@ def _tokenize_slice(
     if details:
         actions = _actions(classes, units, attached, starts, ends)
 
+    char_starts, char_ends = starts, ends  # in characters (the DFA's: in bytes)
     # The tokens' bytes, in character indices -> byte offsets.
     if position is None:
         kept_bytes = keep
@@ -457,6 +458,7 @@ def _tokenize_slice(
         dfa_token_ends = dfa_starts[run_of_token] + spans[which, 1]
         kept_bytes[span_indices(dfa_token_starts, dfa_token_ends)] = True
         into, from_dfa = _merge(starts, dfa_token_starts)
+        starts_before, ends_before = char_starts, char_ends
         merged_starts = np.empty(len(into) + len(from_dfa), dtype=np.int64)
         merged_ends = np.empty_like(merged_starts)
         merged_starts[into], merged_starts[from_dfa] = starts, dfa_token_starts
@@ -466,14 +468,25 @@ def _tokenize_slice(
             merged_actions = np.empty(len(merged_starts), dtype=np.int8)
             merged_actions[into], merged_actions[from_dfa] = actions, spans[which, 2]
             actions = merged_actions
+            if position is not None:
+                dfa_token_starts = np.searchsorted(position, dfa_token_starts)
+                dfa_token_ends = np.searchsorted(position, dfa_token_ends)
+            char_starts, char_ends = np.empty_like(merged_starts), np.empty_like(merged_ends)
+            char_starts[into], char_starts[from_dfa] = starts_before, dfa_token_starts
+            char_ends[into], char_ends[from_dfa] = ends_before, dfa_token_ends
 
     tokens = strings_from_buffers(data[kept_bytes], ends - starts)
     per_text = np.diff(np.searchsorted(starts, offsets))
-    return (
-        np.repeat(np.arange(n_texts), per_text),
-        tokens,
-        (actions, starts, ends) if details else None,
-    )
+    text_index = np.repeat(np.arange(n_texts), per_text)
+    if not details:
+        return text_index, tokens, None
+    # UTF-16 units: a character beyond the BMP (of four bytes) counts two
+    first_chars = offsets[:-1] if position is None else np.searchsorted(position, offsets[:-1])
+    four = np.zeros(0, np.int64) if position is None else np.flatnonzero(data[position] >= 0xF0)
+    text_units = (first_chars + np.searchsorted(four, first_chars))[text_index]
+    unit_starts = char_starts + np.searchsorted(four, char_starts) - text_units
+    unit_ends = char_ends + np.searchsorted(four, char_ends) - text_units
+    return text_index, tokens, (actions, unit_starts, unit_ends)
 
 
 def _token_breaks(
@@ -557,12 +570,6 @@ class TokenDetails:
     ends: np.ndarray  # (T,) int64
 
 
-def _utf16_before(lead: np.ndarray, wide: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """UTF-16 units before byte offsets, given the first bytes of the characters and
-    those of the characters of four bytes (beyond the BMP: two units)."""
-    return np.searchsorted(lead, at) + np.searchsorted(wide, at)
-
-
 def tokenize_batch_details(texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> TokenDetails:
     """tokenize_batch, with each token's type (as its action) and offsets: what filters
     that look past the term need (CJKBigramFilter bigrams adjacent tokens of CJK types)."""
@@ -570,13 +577,11 @@ def tokenize_batch_details(texts: pa.Array | pa.ChunkedArray | Sequence[str]) ->
     actions, starts, ends = [np.zeros(0, np.int8)], [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
     for first, offsets, data in _slices(texts):
         text_index, tokens, (action, start, end) = _tokenize_slice(offsets, data, True)
-        lead, wide = np.flatnonzero((data & 0xC0) != 0x80), np.flatnonzero(data >= 0xF0)
-        text_units = _utf16_before(lead, wide, offsets[:-1])[text_index]
         indices.append(text_index + first)
         parts.append(tokens)
         actions.append(action)
-        starts.append(_utf16_before(lead, wide, start) - text_units)
-        ends.append(_utf16_before(lead, wide, end) - text_units)
+        starts.append(start)
+        ends.append(end)
     return TokenDetails(
         np.concatenate(indices).astype(np.int64),
         pa.concat_arrays(parts),
