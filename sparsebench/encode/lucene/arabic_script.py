@@ -13,6 +13,11 @@ default constructors), term for term.
 The normalizers map or delete single characters (str.translate); the Arabic stemmer
 strips one prefix and then each suffix of its list in turn, keeping two characters.
 
+One difference remains: a token that normalization empties (a tatweel alone, "ـ") is
+the empty term in Lucene, which indexes it as such; a chain's filter gives "" for a
+dropped token, so here it is dropped (2 of 24,038 terms of the test texts, where tatweels
+were sprinkled in on purpose).
+
 Ported from Apache Lucene 9.9.1 (ArabicNormalizer, ArabicStemmer, PersianNormalizer,
 PersianCharFilter), licensed under the Apache License, Version 2.0; Copyright The Apache
 Software Foundation. See sparsebench/resources/lucene/scripts/NOTICE.

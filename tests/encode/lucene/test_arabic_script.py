@@ -8,11 +8,14 @@ digits, Latin words and the characters the filters act on) with Lucene's terms.
 
 from __future__ import annotations
 
+import pyarrow as pa
 import pytest
 from chain_cases import first_difference, lucene_cases, terms_per_text
 
+from sparsebench.encode.lucene import filters
 from sparsebench.encode.lucene.arabic_script import normalize_arabic, stem_arabic
 from sparsebench.encode.lucene.chains import chain
+from sparsebench.encode.lucene.filters import decimal_digits
 
 HAND = {
     "ar": [
@@ -75,3 +78,26 @@ def test_the_stemmer_counts_utf16_units_and_keeps_two_letters():
     assert stem_arabic("و\U0001d465ب") == "\U0001d465ب"  # four (Java)
     assert stem_arabic("كتابها") == "كتاب"
     assert stem_arabic("ها") == "ها"
+
+
+def test_decimal_digits_are_javas():
+    digits = pa.array(["\u0663\u06f4", "\u0966x", "\U0001d7d9", "\uff11", "\u00b2", "12", ""])
+    assert decimal_digits(digits).to_pylist() == ["34", "0x", "1", "1", "\u00b2", "12", ""]
+    # Unicode 13 digits (Java 17): Dives Akuru; Java 11 lacks them
+    assert decimal_digits(pa.array(["\U00011953"])).to_pylist() == ["3"]
+
+
+def test_remembered_terms_are_computed_once(monkeypatch):
+    calls = []
+
+    def upper(token: str) -> str:
+        calls.append(token)
+        return token.upper()
+
+    monkeypatch.setattr(filters, "_MEMORY", 3)
+    remembered = filters.remembering(upper)
+    assert remembered(pa.array(["a", "b", "a"])).to_pylist() == ["A", "B", "A"]
+    assert remembered(pa.array(["b", "c"])).to_pylist() == ["B", "C"]
+    assert calls == ["a", "b", "c"]
+    assert remembered(pa.array(["d", "a"])).to_pylist() == ["D", "A"]  # full: afresh
+    assert calls == ["a", "b", "c", "d", "a"]
