@@ -18,6 +18,12 @@ import pyarrow.compute as pc
 
 Filter = Callable[[pa.Array], pa.Array]
 _MEMORY = 1 << 20  # tokens a remembering filter keeps (as PorterStemmer's cache)
+# The term of a token that filters cut to nothing (TurkishStemmer: "leri"; Arabic
+# normalization: a lone tatweel). Lucene indexes that empty term (it counts in the
+# document's length and a query with such a word searches it); a chain's "" means a
+# dropped token, so the empty term is written as this character instead, which
+# StandardTokenizer never puts in a token (a symbol: word-break class Other).
+EMPTY_TERM = "\u2205"
 
 # The first code point (digit zero) of each run of ten decimal digits beyond ASCII: the
 # code points of Java's Character.isDigit (general category Nd), each run's in order, as

@@ -13,9 +13,8 @@ import pytest
 from chain_cases import first_difference, lucene_cases, terms_per_text
 
 from sparsebench.encode.lucene import filters
-from sparsebench.encode.lucene.arabic_script import normalize_arabic, stem_arabic
-from sparsebench.encode.lucene.chains import chain
-from sparsebench.encode.lucene.filters import decimal_digits
+from sparsebench.encode.lucene.arabic_script import chain, normalize_arabic, stem_arabic
+from sparsebench.encode.lucene.filters import EMPTY_TERM, decimal_digits
 
 HAND = {
     "ar": [
@@ -58,16 +57,16 @@ def test_hand_cases_equal_lucene(language):
 
 @pytest.mark.parametrize("language", ["ar", "fa"])
 def test_real_text_equals_lucene(language):
-    # Lucene keeps a token that normalization empties (a lone tatweel) as the empty
-    # term; a chain's filter marks a dropped token with "", so it has no such term.
-    cases = [(text, [t for t in terms if t]) for text, terms in lucene_cases(language)]
+    cases = [
+        (text, [term or EMPTY_TERM for term in terms]) for text, terms in lucene_cases(language)
+    ]
     assert first_difference(chain(language), cases) is None
 
 
-def test_a_token_normalization_empties_is_dropped():
-    # Lucene: ["", "ب"] (an empty term, indexed as such); the chain cannot say "empty
-    # term" apart from "dropped"
-    assert terms_per_text(chain("ar"), ["ـ بـ"]) == [["ب"]]
+def test_a_token_normalization_empties_is_the_empty_term():
+    # Lucene: ["", "ب"] and [""]: an empty term, which it indexes
+    assert terms_per_text(chain("ar"), ["ـ بـ"]) == [[EMPTY_TERM, "ب"]]
+    assert terms_per_text(chain("fa"), ["ـَ"]) == [[EMPTY_TERM]]
     assert normalize_arabic("\u0640\u064e") == ""
 
 

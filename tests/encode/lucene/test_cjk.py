@@ -14,8 +14,7 @@ import pyarrow as pa
 import pytest
 from chain_cases import first_difference, lucene_cases, terms_per_text
 
-from sparsebench.encode.lucene.chains import chain
-from sparsebench.encode.lucene.cjk import bigram_runs, fold_width
+from sparsebench.encode.lucene.cjk import bigram_runs, chain, fold_width
 
 HAND = {
     "zh": [

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from chain_cases import first_difference, lucene_cases
 
-from sparsebench.encode.lucene.chains import chain
 from sparsebench.encode.lucene.indic import (
     HINDI_SUFFIXES,
+    chain,
     indic_spellings,
     normalize_bengali,
     scanner,
