@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 import Stemmer
 
 from sparsebench.encode.lucene.chains import Chain
+from sparsebench.encode.lucene.cjk import character_bigrams
 from sparsebench.encode.lucene.english import LUCENE_ENGLISH_STOPWORDS, strip_possessive
 from sparsebench.encode.lucene.filters import Filter, chained, stop
 from sparsebench.encode.lucene.languages import MODULES as LUCENE_MODULES
@@ -42,12 +43,7 @@ from sparsebench.encode.lucene.languages import anserini_language
 from sparsebench.encode.lucene.languages import chain as lucene_chain
 from sparsebench.encode.lucene.porter import PorterStemmer
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
-from sparsebench.encode.strings import (
-    as_string_array,
-    span_indices,
-    string_buffers,
-    strings_from_buffers,
-)
+from sparsebench.encode.strings import as_string_array
 from sparsebench.errors import ConfigError
 
 # Scripts written without spaces between words: tokenised as overlapping character
@@ -259,23 +255,3 @@ def cjk_tokenize(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
     text_index = np.concatenate([text_index, run_index[source]])
     order = np.argsort(text_index, kind="stable")
     return text_index[order], pa.concat_arrays([tokens, bigrams]).take(order)
-
-
-def character_bigrams(tokens: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """Overlapping character bigrams of each token (a one-character token stays whole):
-    (index of the source token, bigram). Built from the UTF-8 buffers, no Python loop."""
-    n = len(tokens)
-    if n == 0:
-        return np.zeros(0, np.int64), pa.array([], pa.string())
-    offsets, data = string_buffers(tokens)
-    lead = np.flatnonzero((data & 0xC0) != 0x80)  # the first byte of each character
-    owner = np.searchsorted(offsets, lead, side="right") - 1
-    first_lead = np.searchsorted(lead, offsets[:-1])
-    local = np.arange(len(lead)) - first_lead[owner]
-    count = np.bincount(owner, minlength=n)[owner]
-    token_end = offsets[owner + 1]
-    two_ahead = np.minimum(np.arange(len(lead)) + 2, len(lead) - 1)
-    end = np.where(local + 2 < count, lead[two_ahead], token_end)
-    emit = (local + 1 < count) | (count == 1)
-    start, end, source = lead[emit], end[emit], owner[emit]
-    return source, strings_from_buffers(data[span_indices(start, end)], end - start)

@@ -19,7 +19,15 @@ import pyarrow as pa
 import pytest
 
 from sparsebench.encode.analysis import Analyzer
-from sparsebench.encode.lucene.standard_tokenizer import MAX_TOKEN_LENGTH, tokenize, tokenize_batch
+from sparsebench.encode.lucene import standard_tokenizer as lucene_tokenizer
+from sparsebench.encode.lucene.standard_tokenizer import (
+    MAX_TOKEN_LENGTH,
+    TOKEN_TYPES,
+    token_spans,
+    tokenize,
+    tokenize_batch,
+    tokenize_batch_details,
+)
 
 TYPES = {
     "A": "<ALPHANUM>",
@@ -746,6 +754,9 @@ def test_batch_tokenizer_equals_the_dfa_on_every_short_string():
     assert batch_mismatches(["".join(p) for p in itertools.product(simple, repeat=4)]) == []
     attached = [" ", "'", ".", "0", ":", "a", "_", "\u0301", "\u200d", "\U0001f600"]
     assert batch_mismatches(["".join(p) for p in itertools.product(attached, repeat=4)]) == []
+    # digits beyond ASCII, hangul, ideographs, hiragana, next to an emoji keycap's parts
+    folded = [" ", ".", "0", "a", "_", "\u0661", "\uac00", "\u4e2d", "\u3042", "\u0301", "\u20e3"]
+    assert batch_mismatches(["".join(p) for p in itertools.product(folded, repeat=4)]) == []
 
 
 def test_batch_tokenizer_equals_the_dfa_on_random_strings():
@@ -777,14 +788,64 @@ def test_batch_tokenizer_takes_any_string_array():
 
 
 def test_batch_tokenizer_slices_large_batches(monkeypatch):
-    from sparsebench.encode.lucene import standard_tokenizer as lucene_tokenizer
-
     texts = [f"text {i}: caf\u00e9 \u00a9 {i}.5" for i in range(200)]
     expected = tokenize_batch(texts)
     monkeypatch.setattr(lucene_tokenizer, "_BATCH_BYTES", 64)
     text_index, tokens = tokenize_batch(texts)
     assert np.array_equal(text_index, expected[0])
     assert tokens.equals(expected[1])
+
+
+def details_per_text(texts: list[str]) -> list[list[tuple[str, str, int, int]]]:
+    found = tokenize_batch_details(texts)
+    types = [TOKEN_TYPES[a] for a in found.actions.tolist()]
+    columns = (found.tokens.to_pylist(), types, found.starts.tolist(), found.ends.tolist())
+    return per_text(found.text_index, list(zip(*columns, strict=True)), len(texts))
+
+
+def utf16_units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def test_batch_details_are_lucenes_types_and_offsets():
+    # Java: StandardTokenizer's CharTermAttribute, TypeAttribute and OffsetAttribute
+    texts = ["Don't \U0001d465a 中文 \U0001f600 ｶﾞ 1,5 가나", "a\tb"]
+    assert details_per_text(texts) == [
+        [
+            ("Don't", "<ALPHANUM>", 0, 5),
+            ("\U0001d465a", "<ALPHANUM>", 6, 9),  # two UTF-16 units
+            ("中", "<IDEOGRAPHIC>", 10, 11),
+            ("文", "<IDEOGRAPHIC>", 11, 12),
+            ("\U0001f600", "<EMOJI>", 13, 15),
+            ("ｶﾞ", "<KATAKANA>", 16, 18),
+            ("1,5", "<NUM>", 19, 22),
+            ("가나", "<HANGUL>", 23, 25),
+        ],
+        [("a", "<ALPHANUM>", 0, 1), ("b", "<ALPHANUM>", 2, 3)],
+    ]
+
+
+def test_batch_details_equal_the_dfa_on_random_strings(monkeypatch):
+    rng = random.Random(20261124)
+    pool = ALPHABET + list("Az9;-/\n") + ["\U0001f600", "א", "١", "क", "्"]
+    pool += ["あ", "カ", "ｶ", "ﾞ", "한", "ก", "\U00020000", "Ａ"]
+    texts = []
+    for _ in range(1500):
+        letters = rng.sample(pool, rng.randint(2, 8))
+        length = rng.choice([1, 5, 20, 60, 127, 128, 254, 255, 256, 300])
+        texts.append("".join(rng.choices(letters, k=length)))
+    texts += ["".join(p) for p in itertools.product(ALPHABET[:10] + ["é"], repeat=3)]
+    expected = [
+        [
+            (t[s:e], TOKEN_TYPES[a], utf16_units(t[:s]), utf16_units(t[:e]))
+            for s, e, a in token_spans(t)
+        ]
+        for t in texts
+    ]
+    assert details_per_text(texts) == expected
+    monkeypatch.setattr(lucene_tokenizer, "_BATCH_BYTES", 256)  # offsets within each slice
+    assert details_per_text(texts[:200] + [""]) == expected[:200] + [[]]
+    assert details_per_text([]) == []
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,40 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import resources
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 Filter = Callable[[pa.Array], pa.Array]
+_MEMORY = 1 << 20  # tokens a remembering filter keeps (as PorterStemmer's cache)
+# The term of a token that filters cut to nothing (TurkishStemmer: "leri"; Arabic
+# normalization: a lone tatweel). Lucene indexes that empty term (it counts in the
+# document's length and a query with such a word searches it); a chain's "" means a
+# dropped token, so the empty term is written as this character instead, which
+# StandardTokenizer never puts in a token (a symbol: word-break class Other).
+EMPTY_TERM = "\u2205"
+
+# The first code point (digit zero) of each run of ten decimal digits beyond ASCII: the
+# code points of Java's Character.isDigit (general category Nd), each run's in order, as
+# Java 17 has them (Unicode 13.0; printed by that JDK). Java 11 (Unicode 10.0) lacks the
+# runs at 0x10D30, 0x11950, 0x11DA0, 0x1E140, 0x1E2F0 and 0x1FBF0 (all but 0x11950 can be
+# in StandardTokenizer's tokens: there Java 11 leaves them as they are); Java 21 (Unicode
+# 15.0) adds 0x11F50, 0x16AC0 and 0x1E4F0, which StandardTokenizer (Unicode 12.1) puts in
+# no token, so Java 17 and 21 give the same terms.
+JAVA_DIGIT_ZEROS = (
+    0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6,
+    0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0,
+    0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0,
+    0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0,
+    0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50,
+    0x11DA0, 0x16A60, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140,
+    0x1E2F0, 0x1E950, 0x1FBF0,
+)  # fmt: skip
+# A decimal digit beyond ASCII -> its ASCII digit (str.translate's table).
+_DIGITS = {zero + k: str(k) for zero in JAVA_DIGIT_ZEROS for k in range(10)}
+_DIGIT_CLASS = (
+    "[" + "".join(f"\\x{{{zero:X}}}-\\x{{{zero + 9:X}}}" for zero in JAVA_DIGIT_ZEROS) + "]"
+)
 
 
 def resource_text(name: str) -> str:
@@ -50,6 +80,12 @@ def lowercase(tokens: pa.Array) -> pa.Array:
     return pc.utf8_lower(tokens)
 
 
+def decimal_digits(tokens: pa.Array) -> pa.Array:
+    """DecimalDigitFilter: each decimal digit beyond ASCII (Character.isDigit, see
+    JAVA_DIGIT_ZEROS) as its ASCII digit, "\u0663" -> "3"."""
+    return where_matching(_DIGIT_CLASS, lambda token: token.translate(_DIGITS))(tokens)
+
+
 def stop(words: Iterable[str]) -> Filter:
     """StopFilter over a fixed set of words (matched exactly: lowercase before it)."""
     value_set = pa.array(sorted(set(words)), type=pa.string())
@@ -60,12 +96,51 @@ def stop(words: Iterable[str]) -> Filter:
     return drop
 
 
+def utf16_length(token: str) -> int:
+    """A token's length in UTF-16 code units, as Java's stemmers count it."""
+    return len(token.encode("utf-16-le")) // 2
+
+
 def per_token(function: Callable[[str], str]) -> Filter:
     """A filter from a function of one token (for filters with no Arrow kernel: they
     run once per distinct token of a batch)."""
 
     def apply(tokens: pa.Array) -> pa.Array:
         return pa.array([function(t) for t in tokens.to_pylist()], type=pa.string())
+
+    return apply
+
+
+def remembering(function: Callable[[str], str]) -> Filter:
+    """per_token, remembering each token's result across batches (a corpus's batches
+    share most of their vocabulary); past _MEMORY tokens the memory starts afresh."""
+    memory: dict[str, str] = {}
+
+    def apply(tokens: pa.Array) -> pa.Array:
+        out = []
+        for token in tokens.to_pylist():
+            term = memory.get(token)
+            if term is None:
+                if len(memory) >= _MEMORY:
+                    memory.clear()
+                term = memory[token] = function(token)
+            out.append(term)
+        return pa.array(out, type=pa.string())
+
+    return apply
+
+
+def where_matching(pattern: str, function: Callable[[str], str]) -> Filter:
+    """per_token on the tokens a regular expression (RE2) finds something in, the others
+    kept: for a filter that changes few tokens, or only those of some characters."""
+
+    def apply(tokens: pa.Array) -> pa.Array:
+        found = pc.match_substring_regex(tokens, pattern)
+        which = np.flatnonzero(found.to_numpy(zero_copy_only=False))
+        if not len(which):
+            return tokens
+        changed = [function(token) for token in tokens.take(which).to_pylist()]
+        return pc.replace_with_mask(tokens, found, pa.array(changed, type=pa.string()))
 
     return apply
 

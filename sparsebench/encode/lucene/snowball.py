@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.filters import (
+    EMPTY_TERM,
     Filter,
     chained,
     lowercase,
@@ -75,13 +76,6 @@ ANALYZERS: dict[str, tuple[str, type[SnowballProgram], str]] = {
 # DutchAnalyzer.DefaultSetHolder.DEFAULT_STEM_DICT (constants in the class, not a file):
 # token -> its stem, put in this order in a CharArrayMap (ignoreCase false).
 DUTCH_STEM_OVERRIDES = {"fiets": "fiets", "bromfiets": "bromfiets", "ei": "eier", "kind": "kinder"}
-
-# The term of a token the stemmer cuts to nothing (only TurkishStemmer does: "leri",
-# "ları", "sunuz"). Lucene indexes that empty term (it counts in the document's length
-# and a query with such a word searches it); a chain's "" means a dropped token, so the
-# empty term is written as this character instead, which StandardTokenizer never puts
-# in a token (a symbol: word-break class Other).
-EMPTY_TERM = "\u2205"
 
 _CACHE_SIZE = 1 << 20  # distinct words kept per language before its cache restarts
 _OUTSIDE_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each

@@ -1,0 +1,104 @@
+"""CJKAnalyzer, Anserini's analyzer of Chinese (zh) and Korean (ko), term for term.
+
+Every expected list below is what Lucene 9.9.1 gives (CJKAnalyzer's default
+constructor, as Anserini builds it, on Java 17); data/zh.tsv.gz and data/ko.tsv.gz hold
+1,200 and 1,600 texts (gettext catalogues and faker's Chinese and Korean locales, with
+digits, Latin words, kana, half-width katakana and full-width letters) with Lucene's
+terms.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from chain_cases import first_difference, lucene_cases, terms_per_text
+
+from sparsebench.encode.lucene.cjk import bigram_runs, chain, fold_width
+
+HAND = {
+    "zh": [
+        ("中华人民共和国", ["中华", "华人", "人民", "民共", "共和", "和国"]),
+        ("中 文", ["中", "文"]),  # not adjacent: one-character runs
+        ("中。文", ["中", "文"]),
+        ("中文the", ["中文"]),  # a stopword, after bigrams
+        ("ひらがな", ["ひら", "らが", "がな"]),  # one token per hiragana, bigrammed across
+        ("カタカナ", ["カタ", "タカ", "カナ"]),
+        (
+            "漢字カタカナひらがな",
+            ["漢字", "字カ", "カタ", "タカ", "カナ", "ナひ", "ひら", "らが", "がな"],
+        ),
+        ("中a文", ["中", "文"]),  # "a" breaks the run (and is a stopword)
+        ("\uff76\uff9e\uff77\uff9e \uff8a\uff9f", ["ガギ", "パ"]),  # width folding, then bigrams
+        ("\uff21\uff22\uff23\uff11\uff12\uff13", ["abc123"]),  # full-width, then lowercase
+        ("中\uff9e", ["中\u3099"]),  # a sound mark that has nothing to combine with
+        ("the a and www 中国", ["中国"]),
+        ("\U00020000\U00020001", ["\U00020000\U00020001"]),
+        ("中\u3005 ラーメン", ["中", "\u3005", "ラー", "ーメ", "メン"]),
+    ],
+    "ko": [
+        (
+            "대한민국의 수도는 서울이다",
+            ["대한", "한민", "민국", "국의", "수도", "도는", "서울", "울이", "이다"],
+        ),
+        ("한국abc abc한국 한국123", ["한국abc", "abc한국", "한국123"]),  # <ALPHANUM>: whole
+        ("\u1100\u1161\u11a8 \u3131\u314f", ["\u1100\u1161", "\u1161\u11a8", "\u3131\u314f"]),
+        ("한 국", ["한", "국"]),
+        ("한국어 中文 カタカナ", ["한국", "국어", "中文", "カタ", "タカ", "カナ"]),
+        ("the 한국", ["한국"]),
+        ("\uff76\uff9e", ["ガ"]),
+        # cut at 255 characters by the tokenizer, the two tokens touch: one run
+        ("가" * 256, ["가가"] * 255),
+    ],
+}
+
+
+@pytest.mark.parametrize("language", ["zh", "ko"])
+def test_hand_cases_equal_lucene(language):
+    assert first_difference(chain(language), HAND[language]) is None
+
+
+@pytest.mark.parametrize("language", ["zh", "ko"])
+def test_real_text_equals_lucene(language):
+    assert first_difference(chain(language), lucene_cases(language)) is None
+
+
+def test_width_filter_combines_sound_marks_into_the_katakana_before():
+    assert fold_width("\uff76\uff9e") == "\u30ac"  # ka + voiced -> ga
+    assert fold_width("\u30ab\uff9e") == "\u30ac"  # a full-width ka too
+    assert fold_width("\uff8a\uff9f") == "\u30d1"  # ha + semi-voiced -> pa
+    assert fold_width("\uff76\uff9f") == "\u30ab\u309a"  # ka takes no semi-voiced mark
+    assert fold_width("\uff9e") == "\u3099"
+    assert fold_width("\uff01\uff5e\uff5f") == "!~\uff5f"
+
+
+IDEOGRAPHIC, ALPHANUM = 7, 3  # the tokenizer's actions
+
+
+def bigrams(text_index, tokens, actions, starts, ends):
+    index, terms = bigram_runs(
+        np.array(text_index), pa.array(tokens), np.array(actions), np.array(starts), np.array(ends)
+    )
+    return list(zip(index.tolist(), terms.to_pylist(), strict=True))
+
+
+def test_bigrams_need_touching_tokens_of_one_text():
+    tokens = ["中", "文", "x", "字", "日", "本"]
+    actions = [IDEOGRAPHIC, IDEOGRAPHIC, ALPHANUM, IDEOGRAPHIC, IDEOGRAPHIC, IDEOGRAPHIC]
+    text_index = [0, 0, 0, 0, 1, 1]
+    starts, ends = [0, 1, 2, 3, 0, 1], [1, 2, 3, 4, 1, 2]
+    expected = [(0, "中文"), (0, "x"), (0, "字"), (1, "日本")]
+    assert bigrams(text_index, tokens, actions, starts, ends) == expected
+    # a gap in the offsets ends a run; so does the next text, whatever its offsets
+    assert bigrams([0, 0], ["中", "文"], [IDEOGRAPHIC] * 2, [0, 2], [1, 3]) == [
+        (0, "中"),
+        (0, "文"),
+    ]
+    assert bigrams([0, 1], ["中", "文"], [IDEOGRAPHIC] * 2, [0, 1], [1, 2]) == [
+        (0, "中"),
+        (1, "文"),
+    ]
+
+
+def test_texts_without_cjk_or_without_tokens():
+    assert terms_per_text(chain("zh"), ["", "The Cat", "..."]) == [[], ["cat"], []]
