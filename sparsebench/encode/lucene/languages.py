@@ -32,6 +32,9 @@ MODULES = {
     **dict.fromkeys(("da", "fi", "hu", "nl", "no", "ru", "sv", "tr"), "snowball"),
     **dict.fromkeys(("de", "es", "fr", "it", "pt", "id"), "light_stemmers"),
     "ja": "japanese",
+    **dict.fromkeys(("ar", "fa"), "arabic_script"),
+    **dict.fromkeys(("hi", "bn", "te"), "indic"),
+    **dict.fromkeys(("zh", "ko"), "cjk"),
 }
 
 
@@ -86,6 +89,12 @@ def chain(language: str) -> Chain:
         from sparsebench.encode.lucene import snowball as builder
     elif module == "japanese":
         from sparsebench.encode.lucene import japanese as builder
+    elif module == "arabic_script":
+        from sparsebench.encode.lucene import arabic_script as builder
+    elif module == "indic":
+        from sparsebench.encode.lucene import indic as builder
+    elif module == "cjk":
+        from sparsebench.encode.lucene import cjk as builder
     else:
         from sparsebench.encode.lucene import light_stemmers as builder
     return builder.chain(language)
