@@ -57,7 +57,16 @@ def interrupt_during_encoding(workdir, configfile, how: signal.Signals) -> None:
     # Snakemake runs the shard jobs in no fixed order: wait for a count, not a name
     while time.time() < deadline and len(finished_shards(shards)) < 3:
         time.sleep(0.05)
-    os.killpg(process.pid, how)
+    # Snakemake's log handler swallows a KeyboardInterrupt that lands while it writes a
+    # record, and the workflow goes on: press Ctrl-C again, as a user would
+    for _ in range(5):
+        os.killpg(process.pid, how)
+        try:
+            process.wait(timeout=10)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+    process.kill()
     process.wait(timeout=120)
 
 

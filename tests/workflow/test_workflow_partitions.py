@@ -34,7 +34,6 @@ def models(tmp_path):
     return {
         "bm25": {"kind": "bm25", "k1": 0.9, "b": 0.4},
         "bm25-lucene": {"kind": "bm25", "k1": 0.9, "b": 0.4, "statistics": "lucene"},
-        "splade+idf": {**learned, "idf": "lucene"},
         "splade-pruned": {**learned, "top_k": 3},
         "doc-only": {
             "kind": "splade",
