@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from importlib import resources
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -130,19 +129,23 @@ def remembering(function: Callable[[str], str]) -> Filter:
     return apply
 
 
-def where_matching(pattern: str, function: Callable[[str], str]) -> Filter:
-    """per_token on the tokens a regular expression (RE2) finds something in, the others
+def where(may_change: Callable[[pa.Array], pa.Array], function: Callable[[str], str]) -> Filter:
+    """per_token on the tokens of an Arrow mask only (those it may change), the others
     kept: for a filter that changes few tokens, or only those of some characters."""
+    apply_to = per_token(function)
 
     def apply(tokens: pa.Array) -> pa.Array:
-        found = pc.match_substring_regex(tokens, pattern)
-        which = np.flatnonzero(found.to_numpy(zero_copy_only=False))
-        if not len(which):
+        mask = may_change(tokens)
+        if not pc.any(mask).as_py():
             return tokens
-        changed = [function(token) for token in tokens.take(which).to_pylist()]
-        return pc.replace_with_mask(tokens, found, pa.array(changed, type=pa.string()))
+        return pc.replace_with_mask(tokens, mask, apply_to(pc.filter(tokens, mask)))
 
     return apply
+
+
+def where_matching(pattern: str, function: Callable[[str], str]) -> Filter:
+    """`where` on the tokens a regular expression (RE2) finds something in."""
+    return where(lambda tokens: pc.match_substring_regex(tokens, pattern), function)
 
 
 def chained(*filters: Filter) -> Filter:

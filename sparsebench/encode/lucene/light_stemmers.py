@@ -45,9 +45,9 @@ from sparsebench.encode.lucene.filters import (
     Filter,
     chained,
     lowercase,
-    per_token,
     snowball_word_set,
     stop,
+    where,
     word_set,
 )
 from sparsebench.encode.lucene.light_stemmer_ports import (
@@ -76,20 +76,6 @@ _ARTICLE_FOLD = str.maketrans(
     {**{chr(c): chr(c + 32) for c in range(ord("A"), ord("Z") + 1)}, "\u0130": "i", "\u212a": "k"}
 )
 _APOSTROPHE = "['\u2019]"
-
-
-def where(may_change: Callable[[pa.Array], pa.Array], function: Callable[[str], str]) -> Filter:
-    """A filter from a function of one token, called only on the tokens of an Arrow mask
-    (those it may change: the others it leaves as they are)."""
-    apply_to = per_token(function)
-
-    def apply(tokens: pa.Array) -> pa.Array:
-        mask = may_change(tokens)
-        if not pc.any(mask).as_py():
-            return tokens
-        return pc.replace_with_mask(tokens, mask, apply_to(pc.filter(tokens, mask)))
-
-    return apply
 
 
 def elision(articles: tuple[str, ...]) -> Filter:
