@@ -60,6 +60,30 @@ def stop(words: Iterable[str]) -> Filter:
     return drop
 
 
+# The first of each run of ten decimal digits beyond ASCII, as Java 17 sees them
+# (Character.isDigit, Unicode 13: 64 runs; Character.getNumericValue of each digit is its
+# distance from the run's first), read from the JVM.
+DECIMAL_DIGIT_ZEROS = (
+    0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66,
+    0xDE6, 0xE50, 0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80,
+    0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50,
+    0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450,
+    0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50, 0x11DA0, 0x16A60,
+    0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E950, 0x1FBF0,
+)  # fmt: skip
+_ASCII_DIGITS = str.maketrans(
+    {zero + value: str(value) for zero in DECIMAL_DIGIT_ZEROS for value in range(10)}
+)
+
+
+def decimal_digits(tokens: pa.Array) -> pa.Array:
+    """DecimalDigitFilter: each decimal digit beyond ASCII (Thai, Arabic-Indic, Devanagari,
+    fullwidth...) replaced by the ASCII digit of its value."""
+    if pc.all(pc.string_is_ascii(tokens)).as_py() is not False:
+        return tokens
+    return pa.array([t.translate(_ASCII_DIGITS) for t in tokens.to_pylist()], type=pa.string())
+
+
 def per_token(function: Callable[[str], str]) -> Filter:
     """A filter from a function of one token (for filters with no Arrow kernel: they
     run once per distinct token of a batch)."""

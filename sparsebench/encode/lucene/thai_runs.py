@@ -1,0 +1,294 @@
+"""The JDK's Thai word breaking for a whole batch: runs of Thai letters divided at once.
+
+In a sentence without the characters that make the Thai word rules look around (ฯ, the
+marks and format characters the rules pass over, U+FFFF, surrogates: `RunModel.complex`),
+the word iterator's segments are simple to state, as `run_model` checks on the tables:
+a run of Thai letters (the dictionary's script), with one ๆ after it if there is one, is
+one range that the dictionary divides; the text between runs (a region) breaks as it would
+alone, since every scan of it stops at the next Thai letter.
+
+The division of a range (DictionaryBasedBreakIterator.divideUpDictionaryRange) is a
+longest-match walk of the dictionary that backs up when it cannot go on. Where every
+step finds a word, it takes the longest word at each position (the JDK's walk pushes each
+word end it passes and resumes from the last one): `divide` finds those for all ranges of
+a batch with numpy, stepping every position of every range through the dictionary at
+once, and leaves to the exact port (jdk_break_iterator) the ranges where a step finds no
+word, or that hold a letter the dictionary lacks, or are followed by one it has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from sparsebench.encode.lucene.jdk_break_iterator import (
+    DONE,
+    IGNORE,
+    START,
+    STOP,
+    TABLES,
+    dictionary,
+    division,
+    word_rules,
+)
+from sparsebench.errors import DataError
+
+THAI_BLOCK = 0xE00  # the dictionary's characters are all in U+0E00-U+0E7F
+END = ""  # a range ends the sentence
+OTHER = " "  # a range is followed by a character outside the dictionary's script
+
+
+THAI, ABSORBED, COMPLEX, SEEN = 1, 2, 4, 8  # RunModel.flags bits
+
+
+@dataclass(frozen=True)
+class RunModel:
+    """The characters of the ranges of a sentence, and those that need the exact port."""
+
+    thai: frozenset[str]  # the letters counted as the dictionary's (categories flagged)
+    absorbed: frozenset[str]  # the characters a range takes after its letters (ๆ)
+    seen: dict[str, str]  # the characters after a range that its division can tell apart
+    flags: np.ndarray  # U+0000-U+FFFF -> THAI | ABSORBED | COMPLEX | SEEN bits (uint8)
+
+
+@cache
+def run_model() -> RunModel:
+    """Read the model off the word rules, checking every fact it rests on."""
+    rules = word_rules()
+    categories = range(len(rules.dictionary))
+    thai = [k for k in categories if rules.dictionary[k]]
+    run = {rules.state[START][k] for k in thai}
+    if len(run) != 1:
+        raise DataError(f"{TABLES}: the Thai letters do not start one kind of range")
+    (run_state,) = run
+    row = rules.state[run_state]
+    absorbed = [k for k in categories if k not in thai and row[k] != STOP]
+    absorbed_ends = [row[k] for k in absorbed]
+    # A category the range continues with into a state that goes on reading is complex.
+    complex_categories = {
+        k
+        for k, e in zip(absorbed, absorbed_ends, strict=True)
+        if not rules.end[e] or rules.lookahead[e] or any(rules.state[e])
+    }
+    absorbed = [k for k in absorbed if k not in complex_categories]
+    reachable = _reachable(rules, complex_categories)
+    facts = [
+        all(row[k] == run_state for k in thai),
+        rules.end[run_state] and not rules.lookahead[run_state],
+        # outside a range, a Thai letter stops every scan
+        all(rules.state[s][k] == STOP for s in reachable - {START, run_state} for k in thai),
+        # and no scan waits for what follows the text at its end
+        not any(rules.lookahead[s] and not rules.end[s] for s in reachable),
+        # and nothing leads back to the start state
+        all(START not in rules.state[s] for s in reachable),
+        not rules.end[STOP] and not rules.lookahead[STOP],
+    ]
+    if not all(facts):
+        raise DataError(f"{TABLES}: the Thai word rules are not the expected ones")
+    code_points = np.arange(0x10000)
+    category = np.frombuffer(rules.bmp, dtype=np.uint8).astype(np.int64) - 1
+    surrogate = (code_points >= 0xD800) & (code_points <= 0xDFFF)
+    thai_chars = code_points[np.isin(category, thai) & ~surrogate]
+    absorbed_chars = code_points[np.isin(category, absorbed) & ~surrogate]
+    complex_chars = np.isin(category, sorted(complex_categories)) | (category == IGNORE)
+    complex_chars |= surrogate | (code_points == DONE)  # (a character beyond U+FFFF too)
+    thai_set = frozenset(map(chr, thai_chars.tolist()))
+    seen = dictionary().columns | thai_set
+    flags = np.zeros(0x10000, dtype=np.uint8)
+    flags[thai_chars] |= THAI
+    flags[absorbed_chars] |= ABSORBED
+    flags[complex_chars] |= COMPLEX
+    flags[[ord(c) for c in seen]] |= SEEN
+    return RunModel(
+        thai=thai_set,
+        absorbed=frozenset(map(chr, absorbed_chars.tolist())),
+        seen={c: c for c in seen},
+        flags=flags,
+    )
+
+
+def _reachable(rules, avoided: set[int]) -> set[int]:
+    """The states a scan reaches from the start without the avoided categories."""
+    seen, todo = {START}, [START]
+    while todo:
+        for k, nxt in enumerate(rules.state[todo.pop()]):
+            if k not in avoided and nxt != STOP and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def following(after: str) -> str:
+    """What the division of a range sees of the text after it (`after`, maybe empty): END,
+    the next character if the dictionary or the count of Thai letters can see it, or
+    OTHER for any other character."""
+    return run_model().seen.get(after[0], OTHER) if after else END
+
+
+def divided(range_: str, after: str) -> bool:
+    """Whether DictionaryBasedBreakIterator.handleNext divides the range: more than one
+    character, and more than one Thai letter read (a range is Thai letters and maybe an
+    absorbed mark, after which the next character is read too)."""
+    model = run_model()
+    count = len(range_)
+    if range_[-1] in model.absorbed:
+        count -= after not in model.thai
+    return count > 1 and len(range_) > 1
+
+
+@cache
+def _dense() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The dictionary as a dense table: (state, column) -> state (0: no word goes on),
+    with each character's column (0: not in the dictionary) and the word ends."""
+    words = dictionary()
+    keys = np.fromiter(words.transitions.keys(), dtype=np.int64)
+    targets = np.fromiter(words.transitions.values(), dtype=np.int64)
+    offsets = np.unique(keys & 0x7F)
+    column = np.zeros(0x80, dtype=np.int64)
+    column[offsets] = np.arange(1, len(offsets) + 1)
+    table = np.zeros((len(words.final), len(offsets) + 1), dtype=np.int32)
+    table[keys >> 7, column[keys & 0x7F]] = targets
+    return table, column, np.array(words.final, dtype=bool)
+
+
+def word_ends(codes: np.ndarray, room: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every position: the lengths of the dictionary words starting there that fit in
+    `room` characters (bit L - 1 set for a word of length L), and how far the dictionary
+    can walk from there (the longest prefix of a word; at most `room`). codes: the
+    characters, as offsets in the Thai block, all of them dictionary characters."""
+    table, column, final = _dense()
+    columns = column[codes]
+    lengths = np.zeros(len(codes), dtype=np.int64)
+    reach = np.zeros(len(codes), dtype=np.int64)
+    starts = np.arange(len(codes))
+    states = np.zeros(len(codes), dtype=np.int64)
+    depth = 0
+    while len(starts):
+        fits = room[starts] > depth
+        starts, states = starts[fits], states[fits]
+        states = table[states, columns[starts + depth]]
+        alive = states > 0
+        starts, states = starts[alive], states[alive]
+        reach[starts] = depth + 1
+        lengths[starts[final[states]]] |= 1 << depth
+        depth += 1
+    return lengths, reach
+
+
+def divide(ranges: list[tuple[str, str]]) -> list[tuple[int, ...]]:
+    """The breaks the word iterator returns over each (range, following) pair: 0, the
+    dictionary's breaks, the range's length."""
+    out: list[tuple[int, ...] | None] = [None] * len(ranges)
+    columns, thai = dictionary().columns, run_model().thai
+    walked = []
+    for i, (range_, after) in enumerate(ranges):
+        if not divided(range_, after):
+            out[i] = (0, len(range_))
+        elif after in columns or range_[0] not in thai or not columns.issuperset(range_):
+            out[i] = division(range_ + after, len(range_))
+        else:
+            walked.append(i)
+    if not walked:
+        return out
+    lengths = np.array([len(ranges[i][0]) for i in walked], dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    joined = "".join(ranges[i][0] for i in walked)
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    room = np.repeat(starts + lengths, lengths) - np.arange(len(codes))
+    words, reach = word_ends(codes - THAI_BLOCK, room)
+    greedy = _longest_paths(words, starts, lengths)
+    words_list, reach_list = words.tolist(), reach.tolist()
+    for lane, i in enumerate(walked):
+        range_, after = ranges[i]
+        out[i] = greedy[lane] or _walk(
+            words_list, reach_list, int(starts[lane]), len(range_), after == END
+        )
+    return out
+
+
+def _longest_paths(
+    words: np.ndarray, starts: np.ndarray, lengths: np.ndarray
+) -> list[tuple[int, ...] | None]:
+    """For each range, the breaks of the longest word at each break from its start to its
+    end, or None if a break starts no word. Where such a path exists it is the division:
+    the JDK's walk never has to back up (see the module's docstring)."""
+    longest = np.frexp(words.astype(np.float64))[1].astype(np.int64)  # bit_length
+    ends = starts + lengths
+    lane = np.arange(len(starts))
+    at = starts.copy()
+    visited_lane, visited_at = [lane], [np.zeros(len(lane), dtype=np.int64)]
+    failed = np.zeros(len(starts), dtype=bool)
+    while len(lane):
+        step = longest[at]
+        failed[lane[step == 0]] = True
+        at = at + step
+        moved = step > 0
+        visited_lane.append(lane[moved])
+        visited_at.append((at - starts[lane])[moved])
+        going = moved & (at < ends[lane])
+        lane, at = lane[going], at[going]
+    lanes = np.concatenate(visited_lane)
+    positions = np.concatenate(visited_at)
+    order = np.argsort(lanes, kind="stable")
+    positions = positions[order].tolist()
+    counts = np.bincount(lanes, minlength=len(starts)).tolist()
+    paths: list[tuple[int, ...] | None] = []
+    first = 0
+    for count, bad in zip(counts, failed.tolist(), strict=True):
+        paths.append(None if bad else tuple(positions[first : first + count]))
+        first += count
+    return paths
+
+
+def _walk(words: list[int], reach: list[int], offset: int, n: int, at_end: bool) -> tuple[int, ...]:
+    """divideUpDictionaryRange over a range of dictionary characters followed by none (or
+    by the end of the text), a word at a time: from each position the dictionary walk
+    passes every word end there (`words`), then stops where no word goes on (`reach`),
+    or at the range's end, where it either completes a word or fails. The rest is the
+    JDK's bookkeeping, line for line."""
+    current: list[int] = []  # currentBreakPositions
+    possible: list[int] = []  # possibleBreakPositions
+    wrong: set[int] = set()  # wrongBreakPositions
+    farthest = 0  # farthestEndPoint
+    best: list[int] | None = None  # bestBreakPositions
+    pos = 0
+    while True:
+        mask, length = words[offset + pos], reach[offset + pos]
+        while mask:
+            low = mask & -mask
+            possible.append(pos + low.bit_length())
+            mask ^= low
+        if length and pos + length == n and words[offset + pos] >> (length - 1) & 1:
+            current.append(n)  # the walk completed a word at the end: done
+            break
+        error = n - 1 if at_end and pos + length == n else pos + length
+        if error > farthest:
+            farthest = error
+            best = current.copy()
+        while possible and possible[-1] in wrong:
+            possible.pop()
+        if not possible:
+            if best is not None:
+                current = best  # shared, as in the JDK
+                if farthest >= n:
+                    break
+                pos = farthest + 1
+            else:
+                if (not current or current[-1] != error) and error != 0:
+                    current.append(error)
+                pos = error + 1 if error + 1 < n + (not at_end) else error
+                current.append(pos)
+        else:
+            position = possible.pop()
+            while current and position < current[-1]:
+                wrong.add(current.pop())
+            current.append(position)
+            pos = position
+        if pos >= n:
+            break
+    if current:
+        current.pop()
+    current.append(n)
+    return (0, *current)
