@@ -23,16 +23,16 @@ from functools import cache
 
 import numpy as np
 
-from sparsebench.encode.lucene.jdk_break_iterator import (
+from sparsebench.encode.lucene.jdk_break_data import (
     DONE,
     IGNORE,
     START,
     STOP,
     TABLES,
     dictionary,
-    division,
     word_rules,
 )
+from sparsebench.encode.lucene.jdk_break_iterator import division
 from sparsebench.errors import DataError
 
 THAI_BLOCK = 0xE00  # the dictionary's characters are all in U+0E00-U+0E7F

@@ -29,19 +29,21 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sparsebench.encode.lucene.jdk_break_iterator import (
+from sparsebench.encode.lucene.jdk_break_data import (
     code_point_at,
     from_utf16_units,
     is_letter_or_digit,
+    utf16_units,
+    word_rules,
+)
+from sparsebench.encode.lucene.jdk_break_iterator import (
     piece_boundaries,
     sentence_breaks,
     sentence_mark_chars,
     sentence_marks,
-    utf16_units,
     word_piece_breaks,
-    word_rules,
 )
-from sparsebench.encode.lucene.standard_tokenizer import _decode_utf8, _runs
+from sparsebench.encode.lucene.standard_tokenizer import _runs
 from sparsebench.encode.lucene.thai_runs import (
     ABSORBED,
     COMPLEX,
@@ -69,14 +71,46 @@ _FOLLOWING = {v: k for k, v in _SUFFIX.items()}
 
 Spans = tuple[int, ...]  # kept segments, flat: start, end, start, end...
 _pieces: dict[tuple[str, bool], Spans] = {}  # char offsets
-_regions: dict[str, Spans] = {}  # UTF-8 byte offsets
-_ranges: dict[str, Spans] = {}  # char offsets, by name (range + suffix)
+
+
+class SpanStore:
+    """Remembered kept segments by name (a region, or a range and what follows it): a dict
+    gives each name a number, numpy arrays hold the segments of all."""
+
+    def __init__(self, compute) -> None:
+        self.compute = compute  # names -> their Spans
+        self.clear()
+
+    def clear(self) -> None:
+        self.number: dict[str, int] = {}
+        self.flat = np.zeros(0, dtype=np.int64)  # all segments, flat
+        self.first = np.zeros(0, dtype=np.int64)  # each name's first segment in them
+        self.count = np.zeros(0, dtype=np.int64)  # and how many
+
+    def numbers(self, names: list[str]) -> np.ndarray:
+        """The numbers of names, computing the segments of the new ones (together)."""
+        if len(self.number) + len(names) > CACHE_LIMIT:
+            self.clear()
+        get = self.number.get
+        new = [name for name in names if get(name) is None]
+        if new:
+            spans = self.compute(new)
+            counts = np.array([len(x) // 2 for x in spans], dtype=np.int64)
+            flat = np.array([x for each in spans for x in each], dtype=np.int64)
+            first = len(self.flat) // 2 + np.cumsum(counts) - counts
+            self.first = np.concatenate((self.first, first))
+            self.count = np.concatenate((self.count, counts))
+            self.flat = np.concatenate((self.flat, flat))
+            for name in new:
+                self.number[name] = len(self.number)
+        return np.array([get(name) for name in names], dtype=np.int64)
 
 
 def clear_caches() -> None:
     """Forget every remembered piece, region and range (for measurements)."""
-    for remembered in (_pieces, _regions, _ranges):
-        remembered.clear()
+    _pieces.clear()
+    _regions.clear()
+    _ranges.clear()
 
 
 def _remember(cache: dict, key, value):
@@ -156,32 +190,29 @@ def tokenize_exact(text: str) -> list[str]:
     return [from_utf16_units(t) for t in tokens] if units is not text else tokens
 
 
-def _region_spans(region: str) -> Spans:
-    """The kept segments of a region (UTF-8 byte offsets): it breaks as it would alone."""
-    found = _regions.get(region)
-    if found is None:
+def _region_spans(regions: list[str]) -> list[Spans]:
+    """The kept segments of regions (UTF-8 byte offsets): each breaks as it would alone."""
+    found = []
+    for region in regions:
         spans = sentence_spans(region)
         if not region.isascii():
             width = np.frombuffer(region.encode("utf-32-le"), dtype=np.uint32)
             width = 1 + (width >= 0x80) + (width >= 0x800) + (width >= 0x10000)
             at = np.concatenate(([0], np.cumsum(width))).tolist()
             spans = [at[s] for s in spans]
-        found = _remember(_regions, region, tuple(spans))
+        found.append(tuple(spans))
     return found
 
 
-def _regions_spans(regions: list[str]) -> list[Spans]:
-    return [_region_spans(region) for region in regions]
-
-
 def _range_spans(names: list[str]) -> list[Spans]:
-    """The kept segments of named ranges (char offsets), dividing the new ones together."""
-    new = [name for name in names if name not in _ranges]
-    if new:
-        pairs = [(name[:-1], _FOLLOWING.get(name[-1], name[-1])) for name in new]
-        for (range_, _), name, breaks in zip(pairs, new, divide(pairs), strict=True):
-            _remember(_ranges, name, _kept(range_, breaks))
-    return [_ranges[name] for name in names]
+    """The kept segments of named ranges (char offsets), divided together."""
+    pairs = [(name[:-1], _FOLLOWING.get(name[-1], name[-1])) for name in names]
+    divided = divide(pairs)
+    return [_kept(range_, breaks) for (range_, _), breaks in zip(pairs, divided, strict=True)]
+
+
+_regions = SpanStore(_region_spans)
+_ranges = SpanStore(_range_spans)
 
 
 @cache
@@ -199,7 +230,7 @@ def tokenize_batch(
     array = as_string_array(texts)
     offsets, data = string_buffers(array)
     lead = np.flatnonzero((data & 0xC0) != 0x80)  # each character's first byte
-    code = _decode_utf8(data, lead)
+    code = np.frombuffer(data.tobytes().decode("utf-8").encode("utf-32-le"), dtype=np.uint32)
     flags = _flags()[np.minimum(code, 0xFFFF)]
     flags[code > 0xFFFF] = COMPLEX
     owner = np.searchsorted(offsets, lead, "right") - 1
@@ -247,9 +278,9 @@ def _simple_spans(
     seen = ~is_start[range_end] & ((flags[after] & SEEN) > 0)
     suffix = np.where(is_start[range_end], 1, 2)  # "\x01": END, "\x02": OTHER
     names = _names(data, byte_at[range_start], byte_at[range_end], seen, suffix)
-    range_tokens = _expand(names, byte_at[range_start], _range_spans, width=3)
+    range_tokens = _expand(names, byte_at[range_start], _ranges, width=3)
     regions = _names(data, byte_at[region_start], byte_at[region_end], None, None)
-    region_tokens = _expand(regions, byte_at[region_start], _regions_spans, width=1)
+    region_tokens = _expand(regions, byte_at[region_start], _regions, width=1)
     token_start = np.concatenate((range_tokens[0], region_tokens[0]))
     token_end = np.concatenate((range_tokens[1], region_tokens[1]))
     order = np.argsort(token_start, kind="stable")
@@ -278,22 +309,19 @@ def _names(
     return strings_from_buffers(extended[index], lengths)
 
 
-def _expand(names: pa.Array, base: np.ndarray, spans_of, width: int):
+def _expand(names: pa.Array, base: np.ndarray, store: SpanStore, width: int):
     """The token byte spans of every occurrence, from each distinct name's kept segments
     (offsets in characters of `width` bytes, or in bytes)."""
     if not len(names):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     encoded = pc.dictionary_encode(names)
-    distinct = spans_of(encoded.dictionary.to_pylist())
-    counts = np.array([len(s) // 2 for s in distinct], dtype=np.int64)
-    flat = np.fromiter((x for s in distinct for x in s), dtype=np.int64, count=2 * counts.sum())
-    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    which = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    per = counts[which]
+    number = store.numbers(encoded.dictionary.to_pylist())
+    which = number[encoded.indices.to_numpy(zero_copy_only=False)]
+    per = store.count[which]
     occurrence = np.repeat(np.arange(len(which)), per)
-    k = np.repeat(first[which] - np.cumsum(per) + per, per) + np.arange(per.sum())
-    start = base[occurrence] + width * flat[2 * k]
-    return start, base[occurrence] + width * flat[2 * k + 1]
+    k = np.repeat(store.first[which] - np.cumsum(per) + per, per) + np.arange(per.sum())
+    start = base[occurrence] + width * store.flat[2 * k]
+    return start, base[occurrence] + width * store.flat[2 * k + 1]
 
 
 def _exact_texts(array: pa.Array, exact: np.ndarray) -> tuple[np.ndarray, list[str]]:
