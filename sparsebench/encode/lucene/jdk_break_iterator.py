@@ -94,14 +94,16 @@ class Walker:
             self.dictionary_chars += 1
         return category
 
-    def _rule_next(self) -> int:
-        """RuleBasedBreakIterator.handleNext."""
+    def _rule_next(self, result: int | None = None) -> int:
+        """RuleBasedBreakIterator.handleNext (`result`: the break so far, when resuming a
+        scan that is in the start state here). Leaves in `read` the last index read."""
         if self.pos == self.n:
             return BREAK_DONE
         rules = self.rules
         table, end, lookahead = rules.state, rules.end, rules.lookahead
         c, width = self._current()
-        result = min(self.pos + width, self.n)
+        if result is None:
+            result = min(self.pos + width, self.n)
         lookahead_result = 0
         state = START
         while c != DONE and state != STOP:
@@ -120,6 +122,7 @@ class Walker:
                 c, width, result = self._skip(state, c, width, result)
         if c == DONE and lookahead_result == self.n:
             result = lookahead_result
+        self.read = self.pos
         self.pos = result
         return result
 
@@ -248,12 +251,48 @@ def word_breaks(text: str, fast: bool = True) -> list[int]:
 
 
 def sentence_breaks(text: str, fast: bool = True) -> list[int]:
-    """The ROOT sentence BreakIterator's boundaries in text (UTF-16 units), 0 first."""
-    walker = Walker(sentence_rules(), text, fast=fast)
-    breaks = [0]
-    while (b := walker.next()) != BREAK_DONE:
-        breaks.append(b)
+    """The ROOT sentence BreakIterator's boundaries in text (UTF-16 units), 0 first.
+
+    A scan stays in the start state until a sentence mark (`sentence_marks`), so the fast
+    way resumes each scan at the next mark, and remembers where a scan from a mark ends
+    by the text it read there (up to 32 characters, or the rest of the text)."""
+    if not fast:
+        walker = Walker(sentence_rules(), text)
+        breaks = [0]
+        while (b := walker.next()) != BREAK_DONE:
+            breaks.append(b)
+        return breaks
+    search, n = sentence_marks().search, len(text)
+    breaks, position = [0], 0
+    while position < n:
+        found = search(text, position)
+        if found is None:
+            breaks.append(n)
+            break
+        mark = found.start()
+        fresh = mark > position
+        for window in WINDOWS:
+            offset = _after_mark.get((text[mark : mark + window], mark + window >= n, fresh))
+            if offset is not None:
+                break
+        else:
+            walker = Walker(sentence_rules(), text)
+            walker.pos = mark
+            offset = walker._rule_next(result=mark if fresh else mark + 1) - mark
+            for window in WINDOWS:  # the shortest text that names what the scan read
+                if mark + window >= n or walker.read < mark + window:
+                    if len(_after_mark) >= 1 << 16:
+                        _after_mark.clear()
+                    key = (text[mark : mark + window], mark + window >= n, fresh)
+                    _after_mark[key] = offset
+                    break
+        position = mark + offset
+        breaks.append(position)
     return breaks
+
+
+WINDOWS = (4, 8, 16, 32)  # the texts after a sentence mark that name what a scan does
+_after_mark: dict[tuple[str, bool, bool], int] = {}
 
 
 @cache

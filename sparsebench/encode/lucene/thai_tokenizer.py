@@ -43,7 +43,7 @@ from sparsebench.encode.lucene.jdk_break_iterator import (
     sentence_marks,
     word_piece_breaks,
 )
-from sparsebench.encode.lucene.standard_tokenizer import _runs
+from sparsebench.encode.lucene.standard_tokenizer import _merge, _runs
 from sparsebench.encode.lucene.thai_runs import (
     ABSORBED,
     COMPLEX,
@@ -56,9 +56,7 @@ from sparsebench.encode.lucene.thai_runs import (
 )
 from sparsebench.encode.strings import (
     as_string_array,
-    span_indices,
     string_buffers,
-    strings_from_buffers,
 )
 
 BUFFER = 1024  # SegmentingTokenizerBase.BUFFERMAX
@@ -104,6 +102,14 @@ class SpanStore:
             for name in new:
                 self.number[name] = len(self.number)
         return np.array([get(name) for name in names], dtype=np.int64)
+
+    def numbers_of(self, names: pa.Array) -> np.ndarray:
+        """The numbers of an array of names, found once per distinct name."""
+        if not len(names):
+            return np.zeros(0, dtype=np.int64)
+        encoded = pc.dictionary_encode(names)
+        numbers = self.numbers(encoded.dictionary.to_pylist())
+        return numbers[encoded.indices.to_numpy(zero_copy_only=False)]
 
 
 def clear_caches() -> None:
@@ -233,9 +239,9 @@ def tokenize_batch(
     code = np.frombuffer(data.tobytes().decode("utf-8").encode("utf-32-le"), dtype=np.uint32)
     flags = _flags()[np.minimum(code, 0xFFFF)]
     flags[code > 0xFFFF] = COMPLEX
-    owner = np.searchsorted(offsets, lead, "right") - 1
     first = np.searchsorted(lead, offsets)  # each text's first character (and the end)
     count = np.diff(first)
+    owner = np.repeat(np.arange(len(array)), count)
     exact = np.bincount(owner[(flags & COMPLEX) > 0], minlength=len(array)) > 0
     marked = np.bincount(owner[(flags & MARK) > 0], minlength=len(array)) > 0
     cut = (marked | (count >= BUFFER)) & ~exact
@@ -243,85 +249,117 @@ def tokenize_batch(
     which = np.flatnonzero(cut)
     for i, text in zip(which.tolist(), array.take(which).to_pylist(), strict=True):
         starts.append(first[i] + np.array([s for s, _ in sentences(text)[1:]], dtype=np.int64))
-    simple = ~exact[owner]
-    spans = _simple_spans(data, lead, code, flags, simple, np.unique(np.concatenate(starts)))
-    index, tokens = _exact_texts(array, exact)
-    return _merge(data, offsets, spans, index, tokens)
+    sentence_starts = np.unique(np.concatenate(starts))
+    start, end, token_owner = _simple_spans(
+        data, lead, flags, owner, ~exact[owner], sentence_starts
+    )
+    tokens = _cut(data, start, end)
+    if not exact.any():
+        return token_owner, tokens
+    exact_owner, exact_tokens = _exact_texts(array, exact)
+    index = np.concatenate((token_owner, exact_owner))
+    order = np.argsort(index, kind="stable")
+    tokens = pa.concat_arrays([tokens, pa.array(exact_tokens, type=pa.string())])
+    return index[order], tokens.take(pa.array(order))
 
 
 def _simple_spans(
     data: np.ndarray,
     lead: np.ndarray,
-    code: np.ndarray,
     flags: np.ndarray,
+    owner: np.ndarray,
     simple: np.ndarray,
     sentence_starts: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """The UTF-8 byte spans of the tokens of the characters of the simple texts: ranges of
-    Thai letters (each with one absorbed mark after it, if any) and the regions between."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tokens of the characters of the simple texts, as sorted UTF-8 byte spans with
+    their texts: ranges of Thai letters (each with the absorbed mark after it, if any)
+    and the regions between them."""
     n = len(lead)
     byte_at = np.append(lead, len(data))
     is_start = np.zeros(n + 1, dtype=bool)
     is_start[sentence_starts] = True
     is_start[n] = True
-    thai = simple & ((flags & THAI) > 0)
-    range_start, range_end = _runs(thai, sentence_starts)
+    range_start, range_end = _runs(simple & ((flags & THAI) > 0), sentence_starts)
     absorbs = ~is_start[range_end]
     absorbs[absorbs] = (flags[range_end[absorbs]] & ABSORBED) > 0
     range_end = range_end + absorbs
-    inside = np.zeros(n + 1, dtype=np.int64)
-    np.add.at(inside, range_start, 1)
-    np.add.at(inside, range_end, -1)
-    region_start, region_end = _runs(simple & (np.cumsum(inside[:-1]) == 0), sentence_starts)
-    # ranges: named by their text and a suffix for what follows
-    after = np.minimum(range_end, n - 1)
-    seen = ~is_start[range_end] & ((flags[after] & SEEN) > 0)
-    suffix = np.where(is_start[range_end], 1, 2)  # "\x01": END, "\x02": OTHER
-    names = _names(data, byte_at[range_start], byte_at[range_end], seen, suffix)
-    range_tokens = _expand(names, byte_at[range_start], _ranges, width=3)
-    regions = _names(data, byte_at[region_start], byte_at[region_end], None, None)
-    region_tokens = _expand(regions, byte_at[region_start], _regions, width=1)
-    token_start = np.concatenate((range_tokens[0], region_tokens[0]))
-    token_end = np.concatenate((range_tokens[1], region_tokens[1]))
-    order = np.argsort(token_start, kind="stable")
-    return token_start[order], token_end[order]
+    in_range = np.zeros(n + 1, dtype=np.int8)
+    in_range[range_start] = 1
+    in_range[range_end] -= 1
+    outside = simple & (np.cumsum(in_range[:-1], dtype=np.int8) == 0)
+    region_start, region_end = _runs(outside, sentence_starts)
+    # A range is named by its text and what follows it: the end of the sentence (1), a
+    # character its division tells apart (that character), or any other (2).
+    following = np.where(is_start[range_end], 1, 2)
+    seen = ~is_start[range_end] & ((flags[np.minimum(range_end, n - 1)] & SEEN) > 0)
+    following[seen] = _thai_code(data, byte_at[range_end[seen]])
+    ranges = _expand(
+        _range_numbers(_cut(data, byte_at[range_start], byte_at[range_end]), following),
+        byte_at[range_start],
+        owner[range_start],
+        _ranges,
+        width=3,
+    )
+    regions_cut = _cut(data, byte_at[region_start], byte_at[region_end])
+    regions = _expand(
+        _regions.numbers_of(regions_cut), byte_at[region_start], owner[region_start], _regions, 1
+    )
+    return _merge_sorted(ranges, regions)
 
 
-def _names(
-    data: np.ndarray,
-    start: np.ndarray,
-    end: np.ndarray,
-    seen: np.ndarray | None,
-    suffix: np.ndarray | None,
-) -> pa.Array:
-    """The strings data[start:end], each with its following character if seen, else the
-    byte in suffix (when given)."""
-    if seen is None:
-        return strings_from_buffers(data[span_indices(start, end)], end - start)
-    end = end + 3 * seen  # the following character: a Thai one, three bytes
-    index = span_indices(start, end)
-    lengths = end - start
-    plain = np.flatnonzero(~seen)
-    at = np.cumsum(lengths)[plain]
-    extended = np.append(data, np.array([0, 1, 2], dtype=data.dtype))
-    index = np.insert(index, at, len(data) + suffix[plain])
-    lengths[plain] += 1
-    return strings_from_buffers(extended[index], lengths)
+def _thai_code(data: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The code points of the three-byte characters at `at`."""
+    b0, b1, b2 = (data[at + k].astype(np.int64) for k in range(3))
+    return ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F)
 
 
-def _expand(names: pa.Array, base: np.ndarray, store: SpanStore, width: int):
-    """The token byte spans of every occurrence, from each distinct name's kept segments
-    (offsets in characters of `width` bytes, or in bytes)."""
-    if not len(names):
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    encoded = pc.dictionary_encode(names)
-    number = store.numbers(encoded.dictionary.to_pylist())
-    which = number[encoded.indices.to_numpy(zero_copy_only=False)]
-    per = store.count[which]
-    occurrence = np.repeat(np.arange(len(which)), per)
-    k = np.repeat(store.first[which] - np.cumsum(per) + per, per) + np.arange(per.sum())
+def _cut(data: np.ndarray, start: np.ndarray, end: np.ndarray) -> pa.Array:
+    """The strings data[start:end] of sorted spans that do not overlap, as one array: the
+    spans and the gaps between them as one array over the bytes, and the spans taken."""
+    bounds = np.empty(2 * len(start) + 2, dtype=np.int64)
+    bounds[0], bounds[-1] = 0, len(data)
+    bounds[1:-1:2], bounds[2:-1:2] = start, end
+    pieces = pa.LargeStringArray.from_buffers(
+        len(bounds) - 1, pa.py_buffer(bounds), pa.py_buffer(data)
+    )
+    return pieces.take(pa.array(np.arange(1, len(bounds) - 1, 2))).cast(pa.string())
+
+
+def _range_numbers(ranges: pa.Array, following: np.ndarray) -> np.ndarray:
+    """Each range's number in the store of ranges, by its text and what follows it."""
+    if not len(ranges):
+        return np.zeros(0, dtype=np.int64)
+    encoded = pc.dictionary_encode(ranges)
+    texts = encoded.dictionary.to_pylist()
+    key = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64) << 16 | following
+    distinct, inverse = np.unique(key, return_inverse=True)
+    names = [texts[k >> 16] + _name_suffix(k & 0xFFFF) for k in distinct.tolist()]
+    return _ranges.numbers(names)[inverse]
+
+
+def _name_suffix(following: int) -> str:
+    return "\x01" if following == 1 else "\x02" if following == 2 else chr(following)
+
+
+def _expand(numbers: np.ndarray, base: np.ndarray, owners: np.ndarray, store, width: int):
+    """The token byte spans of occurrences (their numbers in a store, where they start, their
+    texts), from the remembered kept segments (in characters of `width` bytes)."""
+    per = store.count[numbers]
+    occurrence = np.repeat(np.arange(len(numbers)), per)
+    k = np.repeat(store.first[numbers] - np.cumsum(per) + per, per) + np.arange(per.sum())
     start = base[occurrence] + width * store.flat[2 * k]
-    return start, base[occurrence] + width * store.flat[2 * k + 1]
+    return start, base[occurrence] + width * store.flat[2 * k + 1], owners[occurrence]
+
+
+def _merge_sorted(first, second):
+    """Two sorted lists of (start, end, owner) spans that do not overlap, merged."""
+    at_first, at_second = _merge(first[0], second[0])
+    out = []
+    for a, b in zip(first, second, strict=True):
+        merged = np.empty(len(a) + len(b), dtype=np.int64)
+        merged[at_first], merged[at_second] = a, b
+        out.append(merged)
+    return tuple(out)
 
 
 def _exact_texts(array: pa.Array, exact: np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -333,22 +371,3 @@ def _exact_texts(array: pa.Array, exact: np.ndarray) -> tuple[np.ndarray, list[s
         counts.append(len(found))
         tokens += found
     return np.repeat(which, counts), tokens
-
-
-def _merge(
-    data: np.ndarray,
-    offsets: np.ndarray,
-    spans: tuple[np.ndarray, np.ndarray],
-    exact_index: np.ndarray,
-    exact_tokens: list[str],
-) -> tuple[np.ndarray, pa.Array]:
-    """Both paths' tokens, in text order."""
-    start, end = spans
-    index = np.searchsorted(offsets, start, "right") - 1
-    tokens = strings_from_buffers(data[span_indices(start, end)], end - start)
-    if not len(exact_index):
-        return index.astype(np.int64), tokens
-    index = np.concatenate((index, exact_index))
-    order = np.argsort(index, kind="stable")
-    tokens = pa.concat_arrays([tokens, pa.array(exact_tokens, type=pa.string())])
-    return index[order].astype(np.int64), tokens.take(pa.array(order))
