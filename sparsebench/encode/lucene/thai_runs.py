@@ -1,19 +1,26 @@
-"""The JDK's Thai word breaking for a whole batch: runs of Thai letters divided at once.
+"""The JDK's Thai word breaking for a whole batch: ranges of Thai letters divided at once.
 
 In a sentence without the characters that make the Thai word rules look around (ฯ, the
-marks and format characters the rules pass over, U+FFFF, surrogates: `RunModel.complex`),
-the word iterator's segments are simple to state, as `run_model` checks on the tables:
-a run of Thai letters (the dictionary's script), with one ๆ after it if there is one, is
-one range that the dictionary divides; the text between runs (a region) breaks as it would
-alone, since every scan of it stops at the next Thai letter.
+marks and format characters the rules pass over, U+FFFF, surrogates: COMPLEX in
+`RunModel.flags`), the word iterator's segments are simple to state, as `run_model`
+checks on the tables: a run of Thai letters (the dictionary's script), with the ๆ after
+it if there is one, is one range that the dictionary divides; the text between ranges (a
+region) breaks as it would alone, since every scan of it stops at the next Thai letter.
 
-The division of a range (DictionaryBasedBreakIterator.divideUpDictionaryRange) is a
-longest-match walk of the dictionary that backs up when it cannot go on. Where every
-step finds a word, it takes the longest word at each position (the JDK's walk pushes each
-word end it passes and resumes from the last one): `divide` finds those for all ranges of
-a batch with numpy, stepping every position of every range through the dictionary at
-once, and leaves to the exact port (jdk_break_iterator) the ranges where a step finds no
-word, or that hold a letter the dictionary lacks, or are followed by one it has.
+The division of a range (DictionaryBasedBreakIterator.divideUpDictionaryRange) walks the
+dictionary from a position, character by character, noting each word end it passes,
+until no word goes on; then it resumes from the last word end noted (backing up through
+the earlier ones when a position starts no word). `divide` gives every new range of a
+batch to numpy first: `word_ends` steps every position of every range through the
+dictionary at once, which tells, for each position, the words starting there and how far
+the walk goes. Where the longest word at each break leads to the range's end, that is
+the division (no step ever backs up); the other ranges are divided from the same facts a
+word at a time by `_walk`, the JDK's bookkeeping line for line. Ranges with a letter the
+dictionary lacks, or followed by one it has, go to the port itself.
+
+`_walk` restates divideUpDictionaryRange of OpenJDK's
+sun/text/DictionaryBasedBreakIterator.java (GNU General Public License version 2 with
+the Classpath exception; see sparsebench/resources/lucene/th/NOTICE).
 """
 
 from __future__ import annotations

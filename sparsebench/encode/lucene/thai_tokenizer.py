@@ -18,6 +18,10 @@ or longer than a buffer), names each range by its text and what follows it, and 
 up the distinct ranges and regions of the batch: each is divided (all new ranges
 together, thai_runs.divide) or segmented once, and remembered across batches. The
 tokens are then cut out of the batch's UTF-8 bytes where the remembered segments fall.
+
+Follows Lucene's ThaiTokenizer and SegmentingTokenizerBase (Apache License 2.0) on the
+port of the JDK's iterators (GNU General Public License version 2 with the Classpath
+exception); see sparsebench/resources/lucene/th/NOTICE.
 """
 
 from __future__ import annotations
