@@ -48,6 +48,7 @@ from sparsebench.encode.lucene.jdk_break_data import (
 from sparsebench.errors import DataError
 
 BREAK_DONE = -1  # BreakIterator.DONE
+RESUMED = -2  # a scan is back in the start state (Walker._rule_next)
 
 
 class Walker:
@@ -94,9 +95,11 @@ class Walker:
             self.dictionary_chars += 1
         return category
 
-    def _rule_next(self, result: int | None = None) -> int:
+    def _rule_next(self, result: int | None = None, until_start: bool = False) -> int:
         """RuleBasedBreakIterator.handleNext (`result`: the break so far, when resuming a
-        scan that is in the start state here). Leaves in `read` the last index read."""
+        scan that is in the start state here; `until_start`: stop, returning RESUMED with
+        pos after the character, when the scan is back in the start state). Leaves in
+        `read` the last index read."""
         if self.pos == self.n:
             return BREAK_DONE
         rules = self.rules
@@ -117,6 +120,10 @@ class Walker:
                     lookahead_result = min(self.pos + width, self.n)
             elif end[state]:
                 result = min(self.pos + width, self.n)
+            if until_start and state == START:
+                self.read = self.pos
+                self.pos = min(self.pos + width, self.n)
+                return RESUMED
             c, width = self._next_char(width)
             if self.fast and state != STOP and c != DONE and rules.skip[state] is not None:
                 c, width, result = self._skip(state, c, width, result)
@@ -253,9 +260,10 @@ def word_breaks(text: str, fast: bool = True) -> list[int]:
 def sentence_breaks(text: str, fast: bool = True) -> list[int]:
     """The ROOT sentence BreakIterator's boundaries in text (UTF-16 units), 0 first.
 
-    A scan stays in the start state until a sentence mark (`sentence_marks`), so the fast
-    way resumes each scan at the next mark, and remembers where a scan from a mark ends
-    by the text it read there (up to 32 characters, or the rest of the text)."""
+    A scan stays in the start state until a sentence mark (`sentence_marks`), and once it
+    is back there it goes on as one that just started (`resumable`). So the fast way
+    steps only from each mark to where the scan stops or is back in the start state, and
+    remembers that by the text it read there (up to 32 characters, or the rest)."""
     if not fast:
         walker = Walker(sentence_rules(), text)
         breaks = [0]
@@ -263,36 +271,68 @@ def sentence_breaks(text: str, fast: bool = True) -> list[int]:
             breaks.append(b)
         return breaks
     search, n = sentence_marks().search, len(text)
-    breaks, position = [0], 0
+    breaks, start, position = [0], 0, 0  # start: where the scan began
     while position < n:
         found = search(text, position)
         if found is None:
-            breaks.append(n)
             break
         mark = found.start()
-        fresh = mark > position
+        fresh = mark > start  # the scan accepted the characters before the mark
         for window in WINDOWS:
-            offset = _after_mark.get((text[mark : mark + window], mark + window >= n, fresh))
-            if offset is not None:
+            outcome = _after_mark.get((text[mark : mark + window], mark + window >= n, fresh))
+            if outcome is not None:
                 break
         else:
-            walker = Walker(sentence_rules(), text)
-            walker.pos = mark
-            offset = walker._rule_next(result=mark if fresh else mark + 1) - mark
-            for window in WINDOWS:  # the shortest text that names what the scan read
-                if mark + window >= n or walker.read < mark + window:
-                    if len(_after_mark) >= 1 << 16:
-                        _after_mark.clear()
-                    key = (text[mark : mark + window], mark + window >= n, fresh)
-                    _after_mark[key] = offset
-                    break
+            outcome = _scan_from_mark(text, mark, fresh)
+        ends, offset = outcome
         position = mark + offset
-        breaks.append(position)
+        if ends:
+            breaks.append(position)
+            start = position
+    if n and breaks[-1] != n:
+        breaks.append(n)
     return breaks
 
 
+def _scan_from_mark(text: str, mark: int, fresh: bool) -> tuple[bool, int]:
+    """Step a scan from a sentence mark: (whether it ends a sentence, where it stops, or
+    where it is back in the start state), remembered by the shortest text it read."""
+    if not resumable():
+        raise DataError(f"{TABLES}: the sentence rules cannot resume a scan")
+    walker = Walker(sentence_rules(), text)
+    walker.pos = mark
+    found = walker._rule_next(result=mark if fresh else mark + 1, until_start=True)
+    outcome = (found != RESUMED, (walker.pos if found == RESUMED else found) - mark)
+    for window in WINDOWS:
+        if mark + window >= len(text) or walker.read < mark + window:
+            if len(_after_mark) >= 1 << 16:
+                _after_mark.clear()
+            key = (text[mark : mark + window], mark + window >= len(text), fresh)
+            _after_mark[key] = outcome
+            break
+    return outcome
+
+
+@cache
+def resumable() -> bool:
+    """Whether a sentence scan back in the start state goes on as a new one would: no
+    state it reaches from there without first passing a lookahead state that is not
+    accepting (which sets where a lookahead starts) uses such a position."""
+    rules = sentence_rules()
+    seen, todo = {START}, [START]
+    while todo:
+        for nxt in rules.state[todo.pop()]:
+            if nxt in seen or (rules.lookahead[nxt] and not rules.end[nxt]):
+                continue
+            if rules.lookahead[nxt]:
+                return False
+            seen.add(nxt)
+            todo.append(nxt)
+    return True
+
+
 WINDOWS = (4, 8, 16, 32)  # the texts after a sentence mark that name what a scan does
-_after_mark: dict[tuple[str, bool, bool], int] = {}
+_after_mark: dict[tuple[str, bool, bool], tuple[bool, int]] = {}
 
 
 @cache
