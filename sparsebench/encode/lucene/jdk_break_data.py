@@ -247,6 +247,11 @@ def _letter_or_digit() -> tuple[bytes, list[int], list[int]]:
     return bmp.tobytes(), starts[astral].tolist(), ends[astral].tolist()
 
 
+def letters_or_digits_bmp() -> np.ndarray:
+    """is_letter_or_digit of U+0000-U+FFFF, as a boolean array."""
+    return np.frombuffer(_letter_or_digit()[0], dtype=np.uint8).astype(bool)
+
+
 def is_letter_or_digit(code_point: int) -> bool:
     """Character.isLetterOrDigit (Java 17, Unicode 13)."""
     bmp, starts, ends = _letter_or_digit()

@@ -55,9 +55,10 @@ class RunModel:
     """The characters of the ranges of a sentence, and those that need the exact port."""
 
     thai: frozenset[str]  # the letters counted as the dictionary's (categories flagged)
-    absorbed: frozenset[str]  # the characters a range takes after its letters (ๆ)
-    seen: dict[str, str]  # the characters after a range that its division can tell apart
-    flags: np.ndarray  # U+0000-U+FFFF -> THAI | ABSORBED | COMPLEX | SEEN bits (uint8)
+    # U+0000-U+FFFF -> bits: THAI (those letters), ABSORBED (what a range takes after them:
+    # ๆ), COMPLEX (needs the port), SEEN (after a range, a character its division tells
+    # apart from others: the dictionary's and the Thai letters)
+    flags: np.ndarray
 
 
 @cache
@@ -102,18 +103,12 @@ def run_model() -> RunModel:
     complex_chars = np.isin(category, sorted(complex_categories)) | (category == IGNORE)
     complex_chars |= surrogate | (code_points == DONE)  # (a character beyond U+FFFF too)
     thai_set = frozenset(map(chr, thai_chars.tolist()))
-    seen = dictionary().columns | thai_set
     flags = np.zeros(0x10000, dtype=np.uint8)
     flags[thai_chars] |= THAI
     flags[absorbed_chars] |= ABSORBED
     flags[complex_chars] |= COMPLEX
-    flags[[ord(c) for c in seen]] |= SEEN
-    return RunModel(
-        thai=thai_set,
-        absorbed=frozenset(map(chr, absorbed_chars.tolist())),
-        seen={c: c for c in seen},
-        flags=flags,
-    )
+    flags[[ord(c) for c in dictionary().columns | thai_set]] |= SEEN
+    return RunModel(thai=thai_set, flags=flags)
 
 
 def _reachable(rules, avoided: set[int]) -> set[int]:
@@ -125,24 +120,6 @@ def _reachable(rules, avoided: set[int]) -> set[int]:
                 seen.add(nxt)
                 todo.append(nxt)
     return seen
-
-
-def following(after: str) -> str:
-    """What the division of a range sees of the text after it (`after`, maybe empty): END,
-    the next character if the dictionary or the count of Thai letters can see it, or
-    OTHER for any other character."""
-    return run_model().seen.get(after[0], OTHER) if after else END
-
-
-def divided(range_: str, after: str) -> bool:
-    """Whether DictionaryBasedBreakIterator.handleNext divides the range: more than one
-    character, and more than one Thai letter read (a range is Thai letters and maybe an
-    absorbed mark, after which the next character is read too)."""
-    model = run_model()
-    count = len(range_)
-    if range_[-1] in model.absorbed:
-        count -= after not in model.thai
-    return count > 1 and len(range_) > 1
 
 
 @cache
@@ -184,43 +161,93 @@ def word_ends(codes: np.ndarray, room: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return lengths, reach
 
 
-def divide(ranges: list[tuple[str, str]]) -> list[tuple[int, ...]]:
+Breaks = tuple[np.ndarray, np.ndarray]  # per range: how many breaks; all breaks, flat
+
+
+def divide(ranges: list[tuple[str, str]]) -> Breaks:
     """The breaks the word iterator returns over each (range, following) pair: 0, the
-    dictionary's breaks, the range's length."""
-    out: list[tuple[int, ...] | None] = [None] * len(ranges)
-    columns, thai = dictionary().columns, run_model().thai
-    walked = []
-    for i, (range_, after) in enumerate(ranges):
-        if not divided(range_, after):
-            out[i] = (0, len(range_))
-        elif after in columns or range_[0] not in thai or not columns.issuperset(range_):
-            out[i] = division(range_ + after, len(range_))
-        else:
-            walked.append(i)
-    if not walked:
-        return out
-    lengths = np.array([len(ranges[i][0]) for i in walked], dtype=np.int64)
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    joined = "".join(ranges[i][0] for i in walked)
-    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
-    room = np.repeat(starts + lengths, lengths) - np.arange(len(codes))
-    words, reach = word_ends(codes - THAI_BLOCK, room)
-    greedy = _longest_paths(words, starts, lengths)
-    words_list, reach_list = words.tolist(), reach.tolist()
-    for lane, i in enumerate(walked):
-        range_, after = ranges[i]
-        out[i] = greedy[lane] or _walk(
-            words_list, reach_list, int(starts[lane]), len(range_), after == END
+    dictionary's breaks, the range's length; as counts per range and the breaks, flat."""
+    if not ranges:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    model, columns = run_model(), dictionary().columns
+    texts = [range_ for range_, _ in ranges]
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    starts = np.cumsum(lengths) - lengths
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    flags = np.where(codes < 0x10000, model.flags[np.minimum(codes, 0xFFFF)], 0)
+    plain = ((flags & (THAI | ABSORBED)) > 0) & np.isin(codes, _column_codes())
+    all_plain = np.logical_and.reduceat(plain, starts)
+    after_column = np.fromiter((a in columns for _, a in ranges), dtype=bool, count=len(texts))
+    after_thai = np.fromiter((a in model.thai for _, a in ranges), dtype=bool, count=len(texts))
+    last_absorbed = (flags[starts + lengths - 1] & ABSORBED) > 0
+    count = lengths - (last_absorbed & ~after_thai)
+    divided = (count > 1) & (lengths > 1)
+    first_thai = (flags[starts] & THAI) > 0
+    walked = divided & all_plain & first_thai & ~after_column
+    ported = np.flatnonzero(divided & ~walked)
+    undivided = np.flatnonzero(~divided)
+    ids = [np.repeat(undivided, 2)]
+    values = [np.stack((np.zeros(len(undivided), np.int64), lengths[undivided]), 1).ravel()]
+    if len(ported):  # the port itself, on what the walk does not model
+        found = [division(ranges[i][0] + ranges[i][1], int(lengths[i])) for i in ported]
+        ids.append(np.repeat(ported, [len(b) for b in found]))
+        values.append(np.fromiter((b for each in found for b in each), dtype=np.int64))
+    lanes = np.flatnonzero(walked)
+    if len(lanes):
+        lane_ids, lane_values = _walked(
+            codes,
+            starts[lanes],
+            lengths[lanes],
+            after_end=[ranges[i][1] == END for i in lanes.tolist()],
         )
-    return out
+        ids.append(lanes[lane_ids])
+        values.append(lane_values)
+    ids_all, values_all = np.concatenate(ids), np.concatenate(values)
+    order = np.argsort(ids_all, kind="stable")
+    return np.bincount(ids_all, minlength=len(ranges)), values_all[order]
+
+
+@cache
+def _column_codes() -> np.ndarray:
+    return np.array(sorted(map(ord, dictionary().columns)), dtype=np.int64)
+
+
+def _walked(
+    codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray, after_end: list[bool]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The divisions of ranges of dictionary characters (codes[start:start + length]),
+    each followed by the end (after_end) or by a character outside the dictionary: the
+    longest words at each break where they lead to the end, else `_walk`. As (lane,
+    break) pairs, in lane order."""
+    index = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+    mine = codes[index] - THAI_BLOCK
+    offsets = np.cumsum(lengths) - lengths
+    room = np.repeat(offsets + lengths, lengths) - np.arange(len(mine))
+    words, reach = word_ends(mine, room)
+    lane_ids, positions, failed = _longest_paths(words, offsets, lengths)
+    keep = ~failed[lane_ids]
+    ids, values = [lane_ids[keep]], [positions[keep]]
+    redo = np.flatnonzero(failed)
+    if len(redo):
+        words_list, reach_list = words.tolist(), reach.tolist()
+        found = [
+            _walk(words_list, reach_list, int(offsets[k]), int(lengths[k]), after_end[k])
+            for k in redo.tolist()
+        ]
+        ids.append(np.repeat(redo, [len(b) for b in found]))
+        values.append(np.fromiter((b for each in found for b in each), dtype=np.int64))
+    ids_all, values_all = np.concatenate(ids), np.concatenate(values)
+    order = np.argsort(ids_all, kind="stable")
+    return ids_all[order], values_all[order]
 
 
 def _longest_paths(
     words: np.ndarray, starts: np.ndarray, lengths: np.ndarray
-) -> list[tuple[int, ...] | None]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each range, the breaks of the longest word at each break from its start to its
-    end, or None if a break starts no word. Where such a path exists it is the division:
-    the JDK's walk never has to back up (see the module's docstring)."""
+    end, as (range, break) pairs in range order, and which ranges have a break that starts
+    no word. Where there is none, that is the division: the JDK's walk never has to back
+    up (see the module's docstring)."""
     longest = np.frexp(words.astype(np.float64))[1].astype(np.int64)  # bit_length
     ends = starts + lengths
     lane = np.arange(len(starts))
@@ -237,16 +264,8 @@ def _longest_paths(
         going = moved & (at < ends[lane])
         lane, at = lane[going], at[going]
     lanes = np.concatenate(visited_lane)
-    positions = np.concatenate(visited_at)
     order = np.argsort(lanes, kind="stable")
-    positions = positions[order].tolist()
-    counts = np.bincount(lanes, minlength=len(starts)).tolist()
-    paths: list[tuple[int, ...] | None] = []
-    first = 0
-    for count, bad in zip(counts, failed.tolist(), strict=True):
-        paths.append(None if bad else tuple(positions[first : first + count]))
-        first += count
-    return paths
+    return lanes[order], np.concatenate(visited_at)[order], failed
 
 
 def _walk(words: list[int], reach: list[int], offset: int, n: int, at_end: bool) -> tuple[int, ...]:

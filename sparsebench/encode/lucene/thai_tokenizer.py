@@ -37,6 +37,7 @@ from sparsebench.encode.lucene.jdk_break_data import (
     code_point_at,
     from_utf16_units,
     is_letter_or_digit,
+    letters_or_digits_bmp,
     utf16_units,
     word_rules,
 )
@@ -80,7 +81,7 @@ class SpanStore:
     gives each name a number, numpy arrays hold the segments of all."""
 
     def __init__(self, compute) -> None:
-        self.compute = compute  # names -> their Spans
+        self.compute = compute  # names -> (segments of each, all segments flat)
         self.clear()
 
     def clear(self) -> None:
@@ -96,9 +97,7 @@ class SpanStore:
         get = self.number.get
         new = [name for name in names if get(name) is None]
         if new:
-            spans = self.compute(new)
-            counts = np.array([len(x) // 2 for x in spans], dtype=np.int64)
-            flat = np.array([x for each in spans for x in each], dtype=np.int64)
+            counts, flat = self.compute(new)
             first = len(self.flat) // 2 + np.cumsum(counts) - counts
             self.first = np.concatenate((self.first, first))
             self.count = np.concatenate((self.count, counts))
@@ -200,7 +199,7 @@ def tokenize_exact(text: str) -> list[str]:
     return [from_utf16_units(t) for t in tokens] if units is not text else tokens
 
 
-def _region_spans(regions: list[str]) -> list[Spans]:
+def _region_spans(regions: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """The kept segments of regions (UTF-8 byte offsets): each breaks as it would alone."""
     found = []
     for region in regions:
@@ -210,15 +209,33 @@ def _region_spans(regions: list[str]) -> list[Spans]:
             width = 1 + (width >= 0x80) + (width >= 0x800) + (width >= 0x10000)
             at = np.concatenate(([0], np.cumsum(width))).tolist()
             spans = [at[s] for s in spans]
-        found.append(tuple(spans))
-    return found
+        found.append(spans)
+    counts = np.fromiter((len(x) // 2 for x in found), dtype=np.int64, count=len(found))
+    return counts, np.fromiter((x for each in found for x in each), dtype=np.int64)
 
 
-def _range_spans(names: list[str]) -> list[Spans]:
+def _range_spans(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """The kept segments of named ranges (char offsets), divided together."""
     pairs = [(name[:-1], _FOLLOWING.get(name[-1], name[-1])) for name in names]
-    divided = divide(pairs)
-    return [_kept(range_, breaks) for (range_, _), breaks in zip(pairs, divided, strict=True)]
+    counts, breaks = divide(pairs)
+    lengths = np.fromiter((len(r) for r, _ in pairs), dtype=np.int64, count=len(pairs))
+    codes = np.frombuffer("".join(r for r, _ in pairs).encode("utf-32-le"), dtype=np.uint32)
+    segments = counts - 1
+    owner = np.repeat(np.arange(len(pairs)), segments)
+    first_break = np.cumsum(counts) - counts
+    at = np.repeat(first_break - np.cumsum(segments) + segments, segments)
+    at += np.arange(segments.sum())
+    start, end = breaks[at], breaks[at + 1]
+    kept = start < lengths[owner]
+    position = (np.cumsum(lengths) - lengths)[owner[kept]] + start[kept]
+    kept[kept] = _letters_or_digits()[codes[position]]
+    flat = np.stack((start[kept], end[kept]), axis=1).ravel()
+    return np.bincount(owner[kept], minlength=len(pairs)), flat
+
+
+@cache
+def _letters_or_digits() -> np.ndarray:
+    return letters_or_digits_bmp()
 
 
 _regions = SpanStore(_region_spans)

@@ -25,7 +25,7 @@ import pytest
 from sparsebench.encode.lucene import jdk_break_data, jdk_break_iterator, thai_tokenizer
 from sparsebench.encode.lucene.chains import chain
 from sparsebench.encode.lucene.filters import decimal_digits, word_set
-from sparsebench.encode.lucene.thai_runs import END, OTHER, divide, divided, run_model
+from sparsebench.encode.lucene.thai_runs import END, OTHER, divide, run_model
 from sparsebench.errors import DataError
 
 DATA = Path(__file__).parent / "data" / "th.tsv.gz"
@@ -154,7 +154,7 @@ def test_shortcuts_equal_stepping():
 
 
 def test_divisions_equal_the_port():
-    """thai_runs.divide (the walk a word at a time) gives divideUpDictionaryRange's breaks."""
+    """thai_runs.divide gives the port's breaks over a range and what follows it."""
     rng = random.Random(3)
     letters = sorted(run_model().thai)
     pairs = []
@@ -164,11 +164,12 @@ def test_divisions_equal_the_port():
         if rng.random() < 0.2:
             range_, after = range_ + "ๆ", [*after, "ๆ", "ก", "ฃ"]
         pairs.append((range_, rng.choice(after)))
-    for (range_, after), breaks in zip(pairs, divide(pairs), strict=True):
-        expected = (0, len(range_))
-        if divided(range_, after):
-            expected = jdk_break_iterator.division(range_ + after, len(range_))
-        assert breaks == expected, (range_, after)
+    counts, flat = divide(pairs)
+    ends = np.cumsum(counts).tolist()
+    for (range_, after), end, count in zip(pairs, ends, counts.tolist(), strict=True):
+        breaks = jdk_break_iterator.word_breaks(range_ + after, fast=False)
+        expected = breaks[: breaks.index(len(range_)) + 1]
+        assert flat[end - count : end].tolist() == expected, (range_, after)
 
 
 def test_the_dictionary_is_the_jdks():
