@@ -26,6 +26,7 @@ exception); see sparsebench/resources/lucene/th/NOTICE.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 
@@ -34,6 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sparsebench.encode.lucene.jdk_break_data import (
+    char_class,
     code_point_at,
     from_utf16_units,
     is_letter_or_digit,
@@ -263,25 +265,75 @@ def tokenize_batch(
     first = np.searchsorted(lead, offsets)  # each text's first character (and the end)
     count = np.diff(first)
     owner = np.repeat(np.arange(len(array)), count)
-    exact = np.bincount(owner[(flags & COMPLEX) > 0], minlength=len(array)) > 0
-    marked = np.bincount(owner[(flags & MARK) > 0], minlength=len(array)) > 0
-    cut = (marked | (count >= BUFFER)) & ~exact
+
+    def having(mask: np.ndarray) -> np.ndarray:
+        return np.bincount(owner[mask], minlength=len(array)) > 0
+
+    complex_ = having((flags & COMPLEX) > 0)
+    whole = complex_ & having(code > 0xFFFF)  # (its characters are not its UTF-16 units)
+    cut = (having((flags & MARK) > 0) | (count >= BUFFER) | complex_) & ~whole
     starts = [first[:-1]]  # every text starts a sentence (the exact ones too: a range ends)
+    pieces, piece_spans = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
     which = np.flatnonzero(cut)
     for i, text in zip(which.tolist(), array.take(which).to_pylist(), strict=True):
-        starts.append(first[i] + np.array([s for s, _ in sentences(text)[1:]], dtype=np.int64))
-    sentence_starts = np.unique(np.concatenate(starts))
-    start, end, token_owner = _simple_spans(
-        data, lead, flags, owner, ~exact[owner], sentence_starts
-    )
+        found = _cuts(text, bool(complex_[i]))
+        for out, positions in zip((starts, pieces, piece_spans), found, strict=True):
+            out.append(first[i] + np.array(positions, dtype=np.int64))
+    simple = ~whole[owner] & ~_inside(np.concatenate(pieces), len(lead))
+    spans = _simple_spans(data, lead, flags, owner, simple, np.unique(np.concatenate(starts)))
+    byte_at = np.append(lead, len(data))
+    piece_spans = np.concatenate(piece_spans)
+    ported = byte_at[piece_spans[::2]], byte_at[piece_spans[1::2]], owner[piece_spans[::2]]
+    start, end, token_owner = _merge_sorted(spans, ported)
     tokens = _cut(data, start, end)
-    if not exact.any():
+    if not whole.any():
         return token_owner, tokens
-    exact_owner, exact_tokens = _exact_texts(array, exact)
+    exact_owner, exact_tokens = _exact_texts(array, whole)
     index = np.concatenate((token_owner, exact_owner))
     order = np.argsort(index, kind="stable")
     tokens = pa.concat_arrays([tokens, pa.array(exact_tokens, type=pa.string())])
     return index[order], tokens.take(pa.array(order))
+
+
+def _cuts(text: str, complex_: bool) -> tuple[list[int], list[int], list[int]]:
+    """For a text the batch cuts in Python (one with no character beyond U+FFFF): where
+    its sentences start; and if it has characters for the port, the pieces of sentences
+    (`piece_boundaries`) that hold them and the kept segments of those pieces, from the
+    port (the numpy path takes the rest of the sentence as pieces cut there)."""
+    cuts: list[int] = []
+    pieces: list[int] = []
+    spans: list[int] = []
+    search = _complex_chars().search
+    dictionary, category = word_rules().dictionary, word_rules().category
+    for s, e in sentences(text):
+        cuts.append(s)
+        if not complex_ or not search(text, s, e):
+            continue
+        sentence = text[s:e]
+        bounds = [0, *(m.start() for m in piece_boundaries().finditer(sentence)), e - s]
+        for a, b in zip(bounds, bounds[1:], strict=False):
+            if not search(sentence, a, b):
+                continue
+            follows = b < len(sentence) and dictionary[category(ord(sentence[b]))]
+            cuts += (s + a, s + b)
+            pieces += (s + a, s + b)
+            spans += (s + a + x for x in _piece_spans(sentence[a:b], follows))
+    return cuts, pieces, spans
+
+
+@cache
+def _complex_chars() -> re.Pattern:
+    """A pattern of the characters thai_runs leaves to the port."""
+    code_points = np.flatnonzero(run_model().flags & COMPLEX)
+    return re.compile(f"[{char_class(code_points)}]")
+
+
+def _inside(spans: np.ndarray, n: int) -> np.ndarray:
+    """Which of n positions fall in the flat [start, end) spans (sorted, not overlapping)."""
+    edge = np.zeros(n + 1, dtype=np.int8)
+    edge[spans[::2]] += 1
+    edge[spans[1::2]] -= 1
+    return np.cumsum(edge[:-1], dtype=np.int8) > 0
 
 
 def _simple_spans(
