@@ -10,14 +10,16 @@ JDK's sentence BreakIterator, each sentence into words with its Thai word BreakI
 and numbers as the JDK's rules keep them ("3.14", "U.S.A", "1,000"), never punctuation.
 
 The exact path runs the port on each sentence, cut into pieces at spaces
-(`piece_boundaries`) that are each segmented once and remembered. The batch path does the
-same for texts with a character that makes the Thai rules look around (thai_runs), and
-treats all the others at once: it finds with numpy the sentence's ranges of Thai letters
-and the regions between them (Python only marks the sentence ends of texts with ". ! ?"
-or longer than a buffer), names each range by its text and what follows it, and looks
-up the distinct ranges and regions of the batch: each is divided (all new ranges
-together, thai_runs.divide) or segmented once, and remembered across batches. The
-tokens are then cut out of the batch's UTF-8 bytes where the remembered segments fall.
+(`piece_boundaries`) that are each segmented once and remembered. The batch path finds
+with numpy the ranges of Thai letters of each sentence and the regions between them
+(thai_runs; Python only finds the sentence ends of texts with ". ! ?" and the like or
+longer than a buffer), names each range by its text and what follows it, and looks up
+the distinct ranges and regions of the batch: each is divided (all new ranges together,
+thai_runs.divide) or segmented once, and remembered across batches. The pieces that hold
+a character which makes the Thai rules look around (ฯ, a mark or format character the
+rules pass over, U+FFFF) go through the exact path, and so do whole the few texts with
+such a character and one beyond U+FFFF. The tokens are then cut out of the batch's UTF-8
+bytes where the remembered segments fall.
 
 Follows Lucene's ThaiTokenizer and SegmentingTokenizerBase (Apache License 2.0) on the
 port of the JDK's iterators (GNU General Public License version 2 with the Classpath
