@@ -1,5 +1,5 @@
 """Lucene's ThaiAnalyzer (the analyzer of Thai in Anserini): ThaiTokenizer (the JDK's
-sentence and Thai word BreakIterators: thai_tokenizer), LowerCaseFilter,
+sentence and Thai word BreakIterators: thai_tokenizer, thai_batch), LowerCaseFilter,
 DecimalDigitFilter (Thai digits become ASCII ones), StopFilter with Lucene's 115 Thai
 stopwords (th/stopwords.txt in the Lucene jar). Exact: term for term Lucene's on OpenJDK
 17 (tests/encode/lucene/test_thai.py). Licences of the JDK's data and of the port:
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.filters import chained, decimal_digits, lowercase, stop, word_set
-from sparsebench.encode.lucene.thai_tokenizer import tokenize_batch
+from sparsebench.encode.lucene.thai_batch import tokenize_batch
 
 
 def chain(language: str) -> Chain:

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from sparsebench.encode.lucene import jdk_break_data, jdk_break_iterator, thai_tokenizer
+from sparsebench.encode.lucene import jdk_break_data, jdk_break_iterator, thai_batch, thai_tokenizer
 from sparsebench.encode.lucene.chains import chain
 from sparsebench.encode.lucene.filters import decimal_digits, word_set
 from sparsebench.encode.lucene.thai_runs import END, OTHER, divide, run_model
@@ -132,7 +132,7 @@ def random_texts(seed: int, count: int) -> list[str]:
 
 def test_batch_tokenizer_equals_the_port():
     texts = random_texts(1, 600) + ["x" * 700 + "ภาษาไทย " * 80]
-    index, tokens = thai_tokenizer.tokenize_batch(texts)
+    index, tokens = thai_batch.tokenize_batch(texts)
     batch: list[list[str]] = [[] for _ in texts]
     for i, token in zip(index.tolist(), tokens.to_pylist(), strict=True):
         batch[i].append(token)
