@@ -35,6 +35,7 @@ MODULES = {
     **dict.fromkeys(("ar", "fa"), "arabic_script"),
     **dict.fromkeys(("hi", "bn", "te"), "indic"),
     **dict.fromkeys(("zh", "ko"), "cjk"),
+    "th": "thai",
 }
 
 
@@ -95,6 +96,8 @@ def chain(language: str) -> Chain:
         from sparsebench.encode.lucene import indic as builder
     elif module == "cjk":
         from sparsebench.encode.lucene import cjk as builder
+    elif module == "thai":
+        from sparsebench.encode.lucene import thai as builder
     else:
         from sparsebench.encode.lucene import light_stemmers as builder
     return builder.chain(language)

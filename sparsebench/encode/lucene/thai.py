@@ -1,0 +1,21 @@
+"""Lucene's ThaiAnalyzer (the analyzer of Thai in Anserini): ThaiTokenizer (the JDK's
+sentence and Thai word BreakIterators: thai_tokenizer, thai_batch), LowerCaseFilter,
+DecimalDigitFilter (Thai digits become ASCII ones), StopFilter with Lucene's 115 Thai
+stopwords (th/stopwords.txt in the Lucene jar). Exact: term for term Lucene's on OpenJDK
+17 (tests/encode/lucene/test_thai.py). Licences of the JDK's data and of the port:
+sparsebench/resources/lucene/th/NOTICE."""
+
+from __future__ import annotations
+
+from sparsebench.encode.lucene.chains import Chain
+from sparsebench.encode.lucene.filters import chained, decimal_digits, lowercase, stop, word_set
+from sparsebench.encode.lucene.thai_batch import tokenize_batch
+
+
+def chain(language: str) -> Chain:
+    return Chain(
+        language=language,
+        lucene_class="org.apache.lucene.analysis.th.ThaiAnalyzer",
+        tokenize=tokenize_batch,
+        filter=chained(lowercase, decimal_digits, stop(word_set("th/stopwords.txt"))),
+    )
