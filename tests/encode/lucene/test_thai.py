@@ -23,8 +23,8 @@ import pyarrow.compute as pc
 import pytest
 
 from sparsebench.encode.lucene import jdk_break_data, jdk_break_iterator, thai_batch, thai_tokenizer
-from sparsebench.encode.lucene.languages import chain
 from sparsebench.encode.lucene.filters import decimal_digits, word_set
+from sparsebench.encode.lucene.languages import chain
 from sparsebench.encode.lucene.thai_runs import END, OTHER, divide, run_model
 from sparsebench.errors import DataError
 
