@@ -1,5 +1,18 @@
-"""BM25 analysis speed: Lucene's analyzer (sparsebench.encode.analysis now) against the former
-regex analyzer (the analysis module of another commit, HEAD by default), in one run.
+"""BM25 analysis speed, two comparisons in one script.
+
+`--mode languages` (the default): each language's Lucene analyzer against the English
+one on the same documents. Each language's documents are built from the Debian
+translation catalogues installed on the machine (/usr/share/locale/*/LC_MESSAGES: GTK,
+GLib, PAM, AT-SPI, shared-mime-info, ...): the messages a language translates, each
+document --messages-per-document of them drawn at random (seeded); the English side is
+the same documents made of the same messages' English originals (their msgids). So
+"documents per second" carries the same content in both, and the ratio is the
+language's speed relative to English's. Each measurement is a process of its own (cold
+caches, as a fresh encode job), the analyzer built and its data loaded before the clock
+starts, the language's and English's runs interleaved, best of --repeat.
+
+`--mode baseline`: the English analyzer now (sparsebench.encode.analysis) against the
+analysis module of another commit (--baseline-commit, HEAD by default), in one run.
 
 Each analyzer runs as the encode stage runs it (TermCountEncoder: analyze_batch over
 batches of 20,000 texts), in its own process (peak RSS is per process), best of
@@ -12,8 +25,9 @@ the DFA handles glued to 5% of the words (the new tokenizer's slow path); and al
 shared collections concatenated --copies times (a larger set; the copies repeat the
 vocabulary, which favours both analyzers' stem caches alike).
 
-    python benchmarks/bench_analysis.py
-    python benchmarks/bench_analysis.py --copies 2 --repeat 1 --baseline-commit 72ea4db
+    python benchmarks/bench_analysis.py                       # every language against English
+    python benchmarks/bench_analysis.py --languages ja zh --repeat 3
+    python benchmarks/bench_analysis.py --mode baseline --copies 2 --baseline-commit 72ea4db
 """
 
 from __future__ import annotations
@@ -109,6 +123,111 @@ def dfa_share(texts: list[str]) -> float:
     return float((ends - starts)[complex_run].sum() / max(len(classes), 1))
 
 
+# Language -> its folder under /usr/share/locale.
+LOCALE_FOLDERS = {"no": "nb", "zh": "zh_CN"}
+CATALOGUES = (
+    "gtk20", "glib20", "Linux-PAM", "at-spi2-core", "gdk-pixbuf", "gtk20-properties",
+    "shared-mime-info", "xdg-user-dirs", "PackageKit", "software-properties",
+)  # fmt: skip
+LOCALES = Path("/usr/share/locale")
+
+
+def translated_messages(language: str) -> list[tuple[str, str]]:
+    """(English original, translation) of every message the catalogues translate into
+    `language`, in a fixed order."""
+    import gettext
+
+    pairs = {}
+    for catalogue in CATALOGUES:
+        folder = LOCALE_FOLDERS.get(language, language)
+        path = LOCALES / folder / "LC_MESSAGES" / f"{catalogue}.mo"
+        if not path.exists():
+            continue
+        with open(path, "rb") as handle:
+            translations = gettext.GNUTranslations(handle)
+        for original, translated in translations._catalog.items():
+            if isinstance(original, str) and original and translated and translated != original:
+                pairs[original] = translated
+    return sorted(pairs.items())
+
+
+def parallel_documents(language: str, n_docs: int, per_doc: int) -> tuple[list[str], list[str]]:
+    """`n_docs` documents of `per_doc` random messages each: in `language`, and the same
+    documents in English."""
+    pairs = translated_messages(language)
+    if not pairs:
+        raise SystemExit(f"no translation catalogues for {language!r} under {LOCALES}")
+    picks = np.random.default_rng(0).integers(len(pairs), size=(n_docs, per_doc))
+    english = [" ".join(pairs[i][0] for i in row) for row in picks]
+    translated = [" ".join(pairs[i][1] for i in row) for row in picks]
+    return translated, english
+
+
+def language_child(language: str, side: str, n_docs: int, per_doc: int, out: str) -> None:
+    """Time one analyzer over one language's documents (or their English originals)."""
+    from sparsebench.encode.analysis import Analyzer
+
+    translated, english = parallel_documents(language, n_docs, per_doc)
+    texts = english if side == "en" else translated
+    analyzer = Analyzer(lucene=side)
+    analyzer.analyze_batch(["\u2205"])  # data loaded, caches still cold for real words
+    array = pa.array(texts, pa.string())
+    start = time.perf_counter()
+    n_tokens = 0
+    for first in range(0, len(array), BATCH):
+        n_tokens += len(analyzer.analyze_batch(array.slice(first, BATCH)).term_ids)
+    seconds = time.perf_counter() - start
+    Path(out).write_text(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "docs": len(texts),
+                "characters": sum(map(len, texts)),
+                "tokens": n_tokens,
+                "peak_rss_mb": peak_rss_mb(),
+            }
+        )
+    )
+
+
+def compare_languages(languages: list[str], n_docs: int, per_doc: int, repeat: int) -> None:
+    """The per-language table: each language's documents/s against English's on the
+    same documents."""
+    print(f"Machine: {machine(('pyarrow', 'PyStemmer'))}")
+    print(f"{n_docs:,} documents of {per_doc} messages per language; best of {repeat}")
+    print()
+    print(
+        "| language | analyzer | messages | characters | terms | documents/s "
+        "| English documents/s | language / English |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    from sparsebench.encode.lucene.languages import analyzer_name
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for language in languages:
+            best = {}
+            for attempt in range(repeat):
+                for side in (language, "en"):
+                    out = str(Path(tmp) / f"{language}-{side}-{attempt}.json")
+                    subprocess.run(
+                        [sys.executable, __file__, "--language-child", language, side]
+                        + [str(n_docs), str(per_doc), out],
+                        check=True,
+                    )
+                    result = json.loads(Path(out).read_text())
+                    if side not in best or result["seconds"] < best[side]["seconds"]:
+                        best[side] = result
+            ours, english = best[language], best["en"]
+            print(
+                f"| {language} | {analyzer_name(language)} "
+                f"| {len(translated_messages(language)):,} | {ours['characters']:,} "
+                f"| {ours['tokens']:,} | {ours['docs'] / ours['seconds']:,.0f} "
+                f"| {english['docs'] / english['seconds']:,.0f} "
+                f"| {english['seconds'] / ours['seconds']:.2f} |",
+                flush=True,
+            )
+
+
 def child(impl: str, name: str, copies: int, repeat: int, commit: str, out: str) -> None:
     texts = collection(name, copies)
     array = pa.array(texts, pa.string())
@@ -157,15 +276,37 @@ def child(impl: str, name: str, copies: int, repeat: int, commit: str, out: str)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    from sparsebench.encode.lucene.languages import MODULES
+
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--mode", choices=("languages", "baseline"), default="languages")
+    parser.add_argument("--languages", nargs="+", help="default: every ported language")
+    parser.add_argument("--documents", type=int, default=10_000)
+    parser.add_argument("--messages-per-document", type=int, default=10)
     parser.add_argument("--copies", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--baseline-commit", default="HEAD")
     parser.add_argument("--child", nargs=6)
+    parser.add_argument("--language-child", nargs=5)
     args = parser.parse_args()
     if args.child:
         impl, name, copies, repeat, commit, out = args.child
         child(impl, name, int(copies), int(repeat), commit, out)
+        return
+    if args.language_child:
+        language, side, n_docs, per_doc, out = args.language_child
+        language_child(language, side, int(n_docs), int(per_doc), out)
+        return
+    if args.mode == "languages":
+        catalogued = [
+            code
+            for code in sorted(MODULES)
+            if code != "en" and (LOCALES / LOCALE_FOLDERS.get(code, code)).is_dir()
+        ]
+        languages = args.languages or [c for c in catalogued if translated_messages(c)]
+        compare_languages(languages, args.documents, args.messages_per_document, args.repeat)
         return
     print(f"Machine: {machine(('pyarrow', 'PyStemmer'))}")
     print()
