@@ -24,7 +24,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
+from sparsebench.encode.lucene import snowball
 from sparsebench.encode.lucene.snowball import ANALYZERS, EMPTY_TERM, chain
+from sparsebench.encode.lucene.snowball_ext import dutch, turkish
 from sparsebench.encode.lucene.snowball_program import (
     Among,
     SnowballProgram,
@@ -233,7 +235,8 @@ def java_find_among(program: SnowballProgram, v: Among, backward: bool) -> int:
 def among_tables(language: str) -> list[tuple[Among, bool]]:
     """Each among table of a language's stemmer and whether it is searched backwards
     (a table is sorted for the direction its stemmer searches it in)."""
-    module = sys.modules[ANALYZERS[language][1].__module__]
+    generated = next(c for c in ANALYZERS[language][1].__mro__ if ".snowball_ext." in c.__module__)
+    module = sys.modules[generated.__module__]
     source = inspect.getsource(module)
     tables = []
     for name, v in vars(module).items():
@@ -272,3 +275,38 @@ def test_among_lookup_equals_javas_search(language):
             start = rnd.randint(0, len(word))
             java, here = find_both_ways(program, v, backward, word, start)
             assert here == java, (word, start)
+
+
+def test_turkish_vowel_harmony_in_closed_form_equals_the_generated_routine():
+    """The closed-form vowel harmony check returns what the generated routine returns
+    and leaves the cursor where it does, on random stretches of Turkish letters."""
+    rnd = random.Random(7)
+    fast, generated = snowball.TurkishStemmer(), turkish.TurkishStemmer()
+    letters = "aeıioöuübcçdfgğhkmnsşxAİ'"
+    for _ in range(20_000):
+        word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 10)))
+        cursor = rnd.randint(0, len(word))
+        lower = rnd.randint(0, cursor)
+        found = []
+        for program in (fast, generated):
+            program.set_current(word)
+            program.cursor, program.limit_backward = cursor, lower
+            ok = program.r_check_vowel_harmony()
+            found.append((ok, program.cursor))
+        assert found[0] == found[1], (word, cursor, lower)
+
+
+@pytest.mark.parametrize(
+    ("fast", "generated", "letters"),
+    [
+        (snowball.TurkishStemmer, turkish.TurkishStemmer, "aeıioöuübcçdfgğhklmnprsştyz'"),
+        (snowball.DutchStemmer, dutch.DutchStemmer, "aeiouyèáäéëíïóöúüIYbdgkhjlmnrstvz"),
+    ],
+)
+def test_stemmers_with_closed_form_routines_stem_as_the_generated_ones(fast, generated, letters):
+    """Whole stems, on random words (and words made of suffixes and vowel clusters)."""
+    rnd = random.Random(fast.__name__)
+    ours, theirs = fast(), generated()
+    for _ in range(20_000):
+        word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 12)))
+        assert ours.stem(word) == theirs.stem(word), word
