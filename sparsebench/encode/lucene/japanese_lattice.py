@@ -276,20 +276,23 @@ def search(
 
 
 def best_paths(
-    result: Search, starts: np.ndarray, ends: np.ndarray, end_left: np.ndarray, d: Dictionary
+    result: Search, ends: np.ndarray, query_piece: np.ndarray, end_left: np.ndarray, d: Dictionary
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The words of each piece's best path, as (piece, word index) in text order.
-
-    end_left: the left id of what follows a piece (0 for EOS)."""
+    """The words of the best path of each query (a piece, and the left id of what follows
+    it: 0 for EOS), as (query, word index) in text order; queries by piece."""
     found = result.found
     last = np.flatnonzero((result.cost < _UNREACHED) & np.isin(found.end, ends))
-    piece = np.searchsorted(ends, found.end[last])
-    right = d.word_left[found.word[last]]
-    total = result.cost[last] + d.connection_costs[right, end_left[piece]]
-    order = np.lexsort((last, total, piece))  # the first cheapest, in Java's entry order
+    piece = np.searchsorted(ends, found.end[last])  # ascending: words are by start
+    first_last = np.searchsorted(piece, np.arange(len(ends) + 1))
+    counts = np.diff(first_last)[query_piece]
+    candidate = last[ranges(first_last[query_piece], counts)]
+    query = np.repeat(np.arange(len(query_piece)), counts)
+    right = d.word_left[found.word[candidate]]
+    total = result.cost[candidate] + d.connection_costs[right, end_left[query]]
+    order = np.lexsort((candidate, total, query))  # the first cheapest, in Java's entry order
     first = np.ones(len(order), dtype=bool)
-    first[1:] = piece[order][1:] != piece[order][:-1]
-    pieces, cursor = piece[order][first], last[order][first]
+    first[1:] = query[order][1:] != query[order][:-1]
+    pieces, cursor = query[order][first], candidate[order][first]
     found_piece, found_word, found_step = [], [], []
     step = 0
     while len(pieces):

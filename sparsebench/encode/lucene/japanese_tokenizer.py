@@ -30,34 +30,29 @@ import pyarrow as pa
 
 from sparsebench.encode.lucene import japanese_lattice as lattice
 from sparsebench.encode.lucene.filters import word_set
+from sparsebench.encode.lucene.japanese_chunks import (
+    EOS,
+    SPACE,
+    Key,
+    Terms,
+    chunks,
+    folded_units,
+)
 from sparsebench.encode.lucene.japanese_dictionary import (
     KANJI,
     KANJINUMERIC,
     Connections,
     Dictionary,
     dictionary,
-    width_fold,
 )
 from sparsebench.encode.lucene.japanese_trie import Trie, trie
 from sparsebench.encode.lucene.japanese_viterbi import tokenize as tokenize_step_by_step
 from sparsebench.encode.strings import as_string_array
 
-SPACE = 2  # CharacterDefinition.SPACE: tab, line feed, vertical tab, space
-EOS = -1  # what follows a chunk: the end of its text (else the SPACE word's left id)
 _SLICE_UNITS = 1 << 17  # chunks and pieces are searched in slices of about this many units
 _MEMO_UNITS = 64  # longer chunks are not remembered
 _CHUNK_MEMO = 1 << 16  # entries (about 40 MB at most)
 _COMPOUND_MEMO = 1 << 15  # entries (about 40 MB at most)
-
-# A chunk in context: (right id of the word before: 0 for BOS or the SPACE word's, left
-# id of the word after or EOS, its text as UTF-16 code units in a str).
-Key = tuple[int, int, str]
-Terms = tuple[str, ...]
-
-
-def _unit_string(units: np.ndarray) -> str:
-    """Code units as a str of one character each (surrogates stay apart)."""
-    return units.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
 
 
 def _text(units: str) -> str:
@@ -110,13 +105,35 @@ class _Pieces:
     end_left: np.ndarray  # EOS, or the SPACE word's left id after a chunk's last piece
 
     def __getitem__(self, part: slice) -> _Pieces:
+        return self.take(part)
+
+    def take(self, index: slice | np.ndarray) -> _Pieces:
         return _Pieces(
-            self.start[part],
-            self.end[part],
-            self.chunk[part],
-            self.start_right[part],
-            self.end_left[part],
+            self.start[index],
+            self.end[index],
+            self.chunk[index],
+            self.start_right[index],
+            self.end_left[index],
         )
+
+
+def _queries(
+    pieces: _Pieces, last: np.ndarray, lefts: list[list[int]]
+) -> tuple[np.ndarray, _Pieces]:
+    """The pieces to take a best path of, with what follows each: a chunk's inner pieces
+    once (EOS: the Java search commits at their ends), its last piece once per context
+    after the chunk (lefts). Returns the piece of each query, and the queries."""
+    n_lefts = np.fromiter(map(len, lefts), dtype=np.int64, count=len(lefts))
+    count = np.where(last, n_lefts[pieces.chunk], 1)
+    query_piece = np.repeat(np.arange(len(count)), count)
+    rank = np.arange(len(query_piece)) - np.repeat(np.cumsum(count) - count, count)
+    flat = np.fromiter(chain.from_iterable(lefts), dtype=np.int64, count=int(n_lefts.sum()))
+    chunk = pieces.chunk[query_piece]
+    end_left = np.where(
+        last[query_piece], flat[np.cumsum(n_lefts)[chunk] - n_lefts[chunk] + rank], EOS
+    )
+    queries = pieces.take(query_piece)
+    return query_piece, _Pieces(queries.start, queries.end, chunk, queries.start_right, end_left)
 
 
 @dataclass
@@ -136,94 +153,82 @@ class JapaneseTokenizer:
 
     def tokenize(self, texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
         """(text index per token, terms) of a batch of texts, in text order."""
-        strings = as_string_array(texts).to_pylist()
-        units, offsets = self._units(strings)
-        keys, text_of = self._chunks(units, offsets)
-        known, missing = _recall(self.chunks, keys)
-        found = self._analyze(missing)
-        _remember(self.chunks, found)
-        known.update(found)
-        results = [known[key] for key in keys]
-        counts = np.fromiter(map(len, results), dtype=np.int64, count=len(results))
-        tokens = pa.array(list(chain.from_iterable(results)), type=pa.string())
-        return np.repeat(text_of, counts), tokens
-
-    def _units(self, strings: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """The texts' UTF-16 code units after CJKWidthCharFilter, end to end, and where
-        each text starts."""
-        joined = "".join(strings)
-        units = np.frombuffer(joined.encode("utf-16-le", "surrogatepass"), dtype="<u2")
-        if len(units) == len(joined):
-            lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
-        else:
-            lengths = np.array([len(s.encode("utf-16-le", "surrogatepass")) // 2 for s in strings])
-        offsets = np.zeros(len(strings) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        folded, keep = width_fold(units, offsets[:-1], self.d)
-        if not keep.all():
-            kept = np.zeros(len(keep) + 1, dtype=np.int64)
-            np.cumsum(keep, out=kept[1:])
-            offsets = kept[offsets]
-        return folded, offsets
-
-    def _chunks(self, units: np.ndarray, offsets: np.ndarray) -> tuple[list[Key], np.ndarray]:
-        """The chunks of the texts (runs without whitespace) in context, and their texts."""
-        n = len(units)
-        space = self.d.char_class[units] == SPACE
-        boundary = np.zeros(n + 1, dtype=bool)
-        boundary[offsets] = True
-        before = np.ones(n, dtype=bool)
-        before[1:] = space[:-1]
-        after = np.ones(n, dtype=bool)
-        after[:-1] = space[1:]
-        starts = np.flatnonzero(~space & (before | boundary[:n]))
-        ends = np.flatnonzero(~space & (after | boundary[1:])) + 1
-        text_of = np.searchsorted(offsets, starts, side="right") - 1
-        start_right = np.where(starts != offsets[text_of], self.space_id, 0).tolist()
-        end_left = np.where(ends != offsets[text_of + 1], self.space_id, EOS).tolist()
-        text = _unit_string(units)
-        keys = [
-            (right, left, text[a:b])
-            for right, left, a, b in zip(
-                start_right, end_left, starts.tolist(), ends.tolist(), strict=True
-            )
-        ]
-        return keys, text_of
+        units, offsets = folded_units(as_string_array(texts), self.d)
+        found = chunks(units, offsets, self.d, self.space_id)
+        known, missing = _recall(self.chunks, found.keys)
+        analyzed = self._analyze(missing)
+        _remember(self.chunks, analyzed)
+        known.update(analyzed)
+        return found.expand([known[key] for key in found.keys])
 
     def _analyze(self, keys: list[Key]) -> dict[Key, Terms]:
-        """The terms of chunks, shortest first, in slices."""
-        keys = sorted(keys, key=lambda key: len(key[2]))
+        """The terms of chunks: a chunk's text after a context is searched once for the
+        contexts after it (they only choose the path's last word), shortest first, in
+        slices."""
+        lefts: dict[tuple[int, str], list[int]] = {}
+        for right, left, text in keys:
+            lefts.setdefault((right, text), []).append(left)
+        searches = sorted(lefts, key=lambda search: len(search[1]))
         found: dict[Key, Terms] = {}
-        for first, last in _slices([len(key[2]) for key in keys]):
-            found.update(self._analyze_slice(keys[first:last]))
+        for first, last in _slices([len(search[1]) for search in searches]):
+            part = searches[first:last]
+            found.update(self._analyze_slice(part, [lefts[search] for search in part]))
         return found
 
-    def _analyze_slice(self, keys: list[Key]) -> dict[Key, Terms]:
-        lengths = np.fromiter((len(key[2]) for key in keys), dtype=np.int64, count=len(keys))
+    def _analyze_slice(
+        self, searches: list[tuple[int, str]], lefts: list[list[int]]
+    ) -> dict[Key, Terms]:
+        """The terms of chunks (right id before, text), each with the contexts after it."""
+        lengths = np.fromiter((len(s[1]) for s in searches), dtype=np.int64, count=len(searches))
         starts, ends = lattice.chunk_layout(lengths)
-        text = "\x00".join(key[2] for key in keys)
+        text = "\x00".join(search[1] for search in searches)
         units = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
         units = units.astype(np.uint16)
         n = len(units)
         found = lattice.words(units, starts, ends, self.d, self.trie)
         found = found.take(lattice.reached_superset(found, starts, n))
-        pieces = self._pieces(found, starts, ends, keys, n)
+        rights = np.array([search[0] for search in searches], dtype=np.int64)
+        pieces, last = self._pieces(found, starts, ends, rights, n)
+        query_piece, queries = _queries(pieces, last, lefts)
         terms: list[str] = []
-        chunk_of_term = []
-        for first, last in _slices((pieces.end - pieces.start).tolist()):
-            part = pieces[first:last]
-            low, high = np.searchsorted(found.start, [part.start[0], part.end[-1]])
-            piece, part_terms = self._search(found[low:high], part, units, text, n)
+        query_of_term = []
+        for first, stop in _slices((pieces.end - pieces.start).tolist()):
+            q0, q1 = np.searchsorted(query_piece, [first, stop])
+            low, high = np.searchsorted(found.start, [pieces.start[first], pieces.end[stop - 1]])
+            query, part_terms = self._search(
+                found[low:high],
+                pieces[first:stop],
+                query_piece[q0:q1] - first,
+                queries[q0:q1],
+                units,
+                text,
+                n,
+            )
             terms.extend(part_terms)
-            chunk_of_term.append(part.chunk[piece])
-        bounds = np.searchsorted(np.concatenate(chunk_of_term), np.arange(len(keys) + 1))
+            query_of_term.append(query + q0)
+        bounds = np.searchsorted(np.concatenate(query_of_term), np.arange(len(query_piece) + 1))
         bounds = bounds.tolist()
-        return {key: tuple(terms[bounds[i] : bounds[i + 1]]) for i, key in enumerate(keys)}
+        per_query = [tuple(terms[bounds[i] : bounds[i + 1]]) for i in range(len(query_piece))]
+        chunk_first = np.searchsorted(queries.chunk, np.arange(len(searches) + 1)).tolist()
+        out: dict[Key, Terms] = {}
+        for c, (right, chunk_text) in enumerate(searches):
+            endings = lefts[c]
+            q0, q1 = chunk_first[c], chunk_first[c + 1] - len(endings)
+            common = tuple(chain.from_iterable(per_query[q0:q1]))
+            for j, left in enumerate(endings):
+                out[(right, left, chunk_text)] = common + per_query[q1 + j]
+        return out
 
     def _pieces(
-        self, found: lattice.Words, starts: np.ndarray, ends: np.ndarray, keys: list[Key], n: int
-    ) -> _Pieces:
-        """The chunks cut at their inner commit points."""
+        self,
+        found: lattice.Words,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        rights: np.ndarray,
+        n: int,
+    ) -> tuple[_Pieces, np.ndarray]:
+        """The chunks cut at their inner commit points (the end_left of a chunk's last
+        piece is left EOS: the queries give it), and which pieces end a chunk."""
         commits = lattice.commit_points(found, n)
         chunk_of = np.searchsorted(starts, commits, side="right") - 1
         commits = commits[(commits > starts[chunk_of]) & (commits < ends[chunk_of])]
@@ -238,28 +243,35 @@ class JapaneseTokenizer:
         # context (BOS or the SPACE word).
         ending_word = np.zeros(n + 1, dtype=np.int64)
         ending_word[found.end] = found.word
-        chunk_right = np.array([key[0] for key in keys], dtype=np.int64)
-        chunk_left = np.array([key[1] for key in keys], dtype=np.int64)
         inner_right = self.d.word_left[ending_word[piece_start]]
-        start_right = np.where(first, chunk_right[chunk], inner_right)
-        end_left = np.where(last, chunk_left[chunk], EOS)
-        return _Pieces(piece_start, piece_end, chunk, start_right, end_left)
+        start_right = np.where(first, rights[chunk], inner_right)
+        end_left = np.full(len(piece_start), EOS, dtype=np.int64)
+        return _Pieces(piece_start, piece_end, chunk, start_right, end_left), last
 
     def _search(
-        self, found: lattice.Words, pieces: _Pieces, units: np.ndarray, text: str, n: int
+        self,
+        found: lattice.Words,
+        pieces: _Pieces,
+        query_piece: np.ndarray,
+        queries: _Pieces,
+        units: np.ndarray,
+        text: str,
+        n: int,
     ) -> tuple[np.ndarray, list[str]]:
-        """The terms of pieces (found: their words), and the piece of each."""
+        """The terms of queries (a piece and what follows it; found: the pieces' words),
+        and the query of each."""
         d = self.d
         result = lattice.search(found, pieces.start, pieces.end, pieces.start_right, n, d)
-        end_left = np.maximum(pieces.end_left, 0)  # EOS is left id 0
-        piece, index = lattice.best_paths(result, pieces.start, pieces.end, end_left, d)
-        tokens = lattice.Tokens(piece, found.start[index], found.end[index], found.word[index])
+        end_left = np.maximum(queries.end_left, 0)  # EOS is left id 0
+        query, index = lattice.best_paths(result, pieces.end, query_piece, end_left, d)
+        tokens = lattice.Tokens(query, found.start[index], found.end[index], found.word[index])
         penalties = lattice.penalties(found, self.kanji[units])
         if (penalties[index] > 0).any():
-            tokens = self._decompound(tokens, penalties[index], found, penalties, pieces)
+            tokens = self._decompound(tokens, penalties[index], found, penalties, queries)
         crowded = lattice.crowded_pieces(result, pieces.start, pieces.end, n)
         if len(crowded):
-            tokens = self._step_by_step(tokens, crowded, units, pieces)
+            crowded = np.flatnonzero(np.isin(query_piece, crowded))
+            tokens = self._step_by_step(tokens, crowded, units, queries)
         keep = ~d.punctuation[units[tokens.start]] & self.keep_word[tokens.word]
         kept = tokens.take(np.flatnonzero(keep))
         terms = self._terms(kept, text, bool(((units >= 0xD800) & (units <= 0xDFFF)).any()))
