@@ -12,7 +12,6 @@ deduplicated by Arrow's hash of their code units); Python only touches distinct 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain
 
 import numpy as np
 import pyarrow as pa
@@ -23,11 +22,6 @@ from sparsebench.encode.strings import span_indices, string_buffers
 
 SPACE = 2  # CharacterDefinition.SPACE: tab, line feed, vertical tab, space
 EOS = -1  # what follows a chunk: the end of its text (else the SPACE word's left id)
-
-# A chunk in context: (right id of the word before: 0 for BOS or the SPACE word's, left
-# id of the word after or EOS, its text as UTF-16 code units in a str).
-Key = tuple[int, int, str]
-Terms = tuple[str, ...]
 
 
 def unit_string(units: np.ndarray) -> str:
@@ -64,18 +58,23 @@ def folded_units(texts: pa.Array, d: Dictionary) -> tuple[np.ndarray, np.ndarray
 
 @dataclass(frozen=True)
 class Chunks:
-    """The chunks of a batch: per chunk, its text and its distinct key."""
+    """The chunks of a batch, and its distinct chunks in context ("keys"): a distinct
+    text, what it starts after and what follows it."""
 
     text_of: np.ndarray  # int64 per chunk: the text it is in
-    key_of: np.ndarray  # int64 per chunk: index into keys
-    keys: list[Key]  # the distinct chunks in context, in order of first occurrence
+    key_of: np.ndarray  # int64 per chunk: its key
+    key_text: np.ndarray  # int64 per key: its distinct text
+    key_right: np.ndarray  # int64 per key: right id before (0 for BOS, or the SPACE word's)
+    key_left: np.ndarray  # int64 per key: left id after (EOS, or the SPACE word's)
+    units: np.ndarray  # uint16: the distinct texts' code units, end to end
+    offsets: np.ndarray  # int64 (distinct texts + 1): where each starts in units
 
-    def expand(self, terms: list[Terms]) -> tuple[np.ndarray, pa.Array]:
-        """(text index per token, tokens) of the batch, given the terms of each key."""
-        counts = np.fromiter(map(len, terms), dtype=np.int64, count=len(terms))
-        first = np.cumsum(counts) - counts
-        pool = pa.array(list(chain.from_iterable(terms)), type=pa.string())
-        per_chunk = counts[self.key_of]
+    def expand(
+        self, first: np.ndarray, count: np.ndarray, pool: pa.Array
+    ) -> tuple[np.ndarray, pa.Array]:
+        """(text index per token, tokens) of the batch, given each key's tokens:
+        pool[first:first + count]."""
+        per_chunk = count[self.key_of]
         start = first[self.key_of]
         tokens = pool.take(pa.array(span_indices(start, start + per_chunk)))
         return np.repeat(self.text_of, per_chunk), tokens
@@ -99,9 +98,8 @@ def chunks(units: np.ndarray, offsets: np.ndarray, d: Dictionary, space_id: int)
     # The chunks partition the units that are not whitespace: as binary values of those
     # units end to end, hashed by Arrow.
     kept = units[~space]
-    spaces_before = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(space, out=spaces_before[1:])
-    bounds = np.append(starts - spaces_before[starts], len(kept)).astype(np.int32) * 2
+    bounds = np.zeros(len(starts) + 1, dtype=np.int32)
+    np.cumsum((ends - starts) * 2, out=bounds[1:])
     binary = pa.Array.from_buffers(
         pa.binary(), len(starts), [None, pa.py_buffer(bounds), pa.py_buffer(kept)]
     )
@@ -109,17 +107,14 @@ def chunks(units: np.ndarray, offsets: np.ndarray, d: Dictionary, space_id: int)
     context = after_space * 2 + before_space
     key_id = encoded.indices.to_numpy().astype(np.int64) * 4 + context
     distinct = pc.dictionary_encode(pa.array(key_id))
-    key_of = distinct.indices.to_numpy().astype(np.int64)
     key_ids = distinct.dictionary.to_numpy()
     value_offsets, value_bytes = string_buffers(encoded.dictionary)
-    text = unit_string(value_bytes.view("<u2"))
-    unit_offsets = (value_offsets // 2).tolist()
-    keys = [
-        (
-            space_id if c & 2 else 0,
-            space_id if c & 1 else EOS,
-            text[unit_offsets[t] : unit_offsets[t + 1]],
-        )
-        for t, c in zip((key_ids >> 2).tolist(), (key_ids & 3).tolist(), strict=True)
-    ]
-    return Chunks(text_of, key_of, keys)
+    return Chunks(
+        text_of=text_of,
+        key_of=distinct.indices.to_numpy().astype(np.int64),
+        key_text=key_ids >> 2,
+        key_right=np.where(key_ids & 2, space_id, 0),
+        key_left=np.where(key_ids & 1, space_id, EOS),
+        units=value_bytes.view("<u2"),
+        offsets=value_offsets // 2,
+    )

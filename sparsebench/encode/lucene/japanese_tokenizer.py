@@ -4,19 +4,18 @@ JapanesePartOfSpeechStopFilter, over batches of texts: as JapaneseAnalyzer runs 
 
 A batch goes through these steps (japanese_lattice holds the searches):
 
-1. the texts as UTF-16 code units, width-folded, cut into chunks at whitespace;
-2. chunks seen before (in the same context) take their terms from a memo;
-3. the other chunks are laid out together, their words found, and cut into pieces at
-   the positions where the Java search commits whatever the costs;
-4. the pieces are searched together; a too-long word on a best path is replaced by the
-   path under it where SEARCH mode takes it (memoised on the words under it and its
-   context); a piece where the Java search may have been forced to commit early is
-   run by the step-for-step port;
-5. tokens starting with punctuation and words with a stop tag are dropped, and a word
-   becomes its base form where the dictionary has one.
-
-The chunk memo keeps short chunks only (names, words between spaces: long ones seldom
-come back); a memo is emptied when it grows past its size.
+1. the texts as UTF-16 code units, width-folded, cut into chunks at whitespace, and
+   reduced to their distinct chunks in context (japanese_chunks);
+2. the distinct texts of the chunks are laid out together, their words found, and cut
+   into pieces at the positions where the Java search commits whatever the costs;
+3. the pieces are searched together, a lane of the search per context a chunk starts
+   after (BOS, the SPACE word); a best path is taken per piece, lane and context after
+   it; a too-long word on a best path is replaced by the path under it where SEARCH
+   mode takes it (memoised on the words under it and its context); a piece where the
+   Java search may have been forced to commit early is run by the step-for-step port;
+4. tokens starting with punctuation and words with a stop tag are dropped, and a word
+   becomes its base form where the dictionary has one; each chunk takes its key's
+   tokens.
 """
 
 from __future__ import annotations
@@ -33,10 +32,10 @@ from sparsebench.encode.lucene.filters import word_set
 from sparsebench.encode.lucene.japanese_chunks import (
     EOS,
     SPACE,
-    Key,
-    Terms,
+    Chunks,
     chunks,
     folded_units,
+    unit_string,
 )
 from sparsebench.encode.lucene.japanese_dictionary import (
     KANJI,
@@ -50,8 +49,6 @@ from sparsebench.encode.lucene.japanese_viterbi import tokenize as tokenize_step
 from sparsebench.encode.strings import as_string_array
 
 _SLICE_UNITS = 1 << 17  # chunks and pieces are searched in slices of about this many units
-_MEMO_UNITS = 64  # longer chunks are not remembered
-_CHUNK_MEMO = 1 << 16  # entries (about 40 MB at most)
 _COMPOUND_MEMO = 1 << 15  # entries (about 40 MB at most)
 
 
@@ -59,26 +56,6 @@ def _text(units: str) -> str:
     """A str of UTF-16 code units as text (a lone surrogate becomes U+FFFD, as Lucene's
     UTF-8 conversion of a term makes it)."""
     return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-
-
-def _recall(memo: dict[Key, Terms], keys: list[Key]) -> tuple[dict[Key, Terms], list[Key]]:
-    """The keys' terms the memo has, and the other keys (each once, in order)."""
-    known: dict[Key, Terms] = {}
-    missing = []
-    for key in dict.fromkeys(keys):
-        terms = memo.get(key)
-        if terms is None:
-            missing.append(key)
-        else:
-            known[key] = terms
-    return known, missing
-
-
-def _remember(memo: dict[Key, Terms], found: dict[Key, Terms]) -> None:
-    """Keep the short chunks' terms (emptying the memo first when it is full)."""
-    if len(memo) > _CHUNK_MEMO:
-        memo.clear()
-    memo.update((key, terms) for key, terms in found.items() if len(key[2]) <= _MEMO_UNITS)
 
 
 def _slices(lengths: list[int]) -> list[tuple[int, int]]:
@@ -117,28 +94,61 @@ class _Pieces:
         )
 
 
+@dataclass(frozen=True)
+class _Queries(_Pieces):
+    """Pieces to take a best path of: a piece, the lane of the search (what the chunk
+    starts after, for a piece starting it), and what follows (EOS for an inner piece:
+    the Java search commits at its end)."""
+
+    piece: np.ndarray
+    lane: np.ndarray
+
+    def take(self, index: slice | np.ndarray, piece_base: int = 0) -> _Queries:
+        rows = super().take(index)
+        return _Queries(
+            *(getattr(rows, f) for f in ("start", "end", "chunk", "start_right", "end_left")),
+            piece=self.piece[index] - piece_base,
+            lane=self.lane[index],
+        )
+
+
 def _queries(
-    pieces: _Pieces, last: np.ndarray, lefts: list[list[int]]
-) -> tuple[np.ndarray, _Pieces]:
-    """The pieces to take a best path of, with what follows each: a chunk's inner pieces
-    once (EOS: the Java search commits at their ends), its last piece once per context
-    after the chunk (lefts). Returns the piece of each query, and the queries."""
-    n_lefts = np.fromiter(map(len, lefts), dtype=np.int64, count=len(lefts))
-    count = np.where(last, n_lefts[pieces.chunk], 1)
-    query_piece = np.repeat(np.arange(len(count)), count)
-    rank = np.arange(len(query_piece)) - np.repeat(np.cumsum(count) - count, count)
-    flat = np.fromiter(chain.from_iterable(lefts), dtype=np.int64, count=int(n_lefts.sum()))
-    chunk = pieces.chunk[query_piece]
-    end_left = np.where(
-        last[query_piece], flat[np.cumsum(n_lefts)[chunk] - n_lefts[chunk] + rank], EOS
+    pieces: _Pieces,
+    first: np.ndarray,
+    last: np.ndarray,
+    key_chunk: np.ndarray,
+    key_right: np.ndarray,
+    key_left: np.ndarray,
+    rights: np.ndarray,
+) -> tuple[_Queries, np.ndarray, np.ndarray]:
+    """The distinct queries the keys need, by piece; a row per piece of each key, in key
+    then text order: the query of each row, and the number of rows of each key."""
+    lane = np.searchsorted(rights, key_right)
+    piece_first = np.searchsorted(pieces.chunk, np.arange(int(key_chunk.max(initial=-1)) + 2))
+    count = (piece_first[1:] - piece_first[:-1])[key_chunk]
+    piece = lattice.ranges(piece_first[key_chunk], count)
+    row_lane = np.where(first[piece], np.repeat(lane, count), 0)
+    row_left = np.where(last[piece], np.repeat(key_left, count), EOS)
+    code = (piece * len(rights) + row_lane) * (1 << 16) + (row_left - EOS)
+    codes, row_query = np.unique(code, return_inverse=True)
+    q_piece = codes // (1 << 16) // len(rights)
+    q_lane = codes // (1 << 16) % len(rights)
+    rows = pieces.take(q_piece)
+    query = _Queries(
+        rows.start,
+        rows.end,
+        rows.chunk,
+        np.where(first[q_piece], rights[q_lane], rows.start_right),
+        codes % (1 << 16) + EOS,
+        piece=q_piece,
+        lane=q_lane,
     )
-    queries = pieces.take(query_piece)
-    return query_piece, _Pieces(queries.start, queries.end, chunk, queries.start_right, end_left)
+    return query, row_query.ravel(), count
 
 
 @dataclass
 class JapaneseTokenizer:
-    """The tokenizer with its dictionary, and memos of chunks and compounds."""
+    """The tokenizer with its dictionary, and its memo of compounds."""
 
     d: Dictionary
     trie: Trie
@@ -148,87 +158,98 @@ class JapaneseTokenizer:
     left: list[int]  # left (= right) id per word
     word_cost: list[int]
     connections: Connections
-    chunks: dict[Key, Terms] = field(default_factory=dict)
     compounds: dict[tuple, list[tuple[int, int, int]] | None] = field(default_factory=dict)
 
     def tokenize(self, texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
         """(text index per token, terms) of a batch of texts, in text order."""
         units, offsets = folded_units(as_string_array(texts), self.d)
         found = chunks(units, offsets, self.d, self.space_id)
-        known, missing = _recall(self.chunks, found.keys)
-        analyzed = self._analyze(missing)
-        _remember(self.chunks, analyzed)
-        known.update(analyzed)
-        return found.expand([known[key] for key in found.keys])
+        return found.expand(*self._analyze(found))
 
-    def _analyze(self, keys: list[Key]) -> dict[Key, Terms]:
-        """The terms of chunks: a chunk's text after a context is searched once for the
-        contexts after it (they only choose the path's last word), shortest first, in
-        slices."""
-        lefts: dict[tuple[int, str], list[int]] = {}
-        for right, left, text in keys:
-            lefts.setdefault((right, text), []).append(left)
-        searches = sorted(lefts, key=lambda search: len(search[1]))
-        found: dict[Key, Terms] = {}
-        for first, last in _slices([len(search[1]) for search in searches]):
-            part = searches[first:last]
-            found.update(self._analyze_slice(part, [lefts[search] for search in part]))
-        return found
+    def _analyze(self, c: Chunks) -> tuple[np.ndarray, np.ndarray, pa.Array]:
+        """The tokens of each key: pool[first:first + count]; each distinct text searched
+        once, shortest first, in slices."""
+        lengths = np.diff(c.offsets)
+        texts = np.argsort(lengths, kind="stable")
+        rank = np.empty(len(texts), dtype=np.int64)
+        rank[texts] = np.arange(len(texts))
+        keys = np.argsort(rank[c.key_text], kind="stable")  # by their text's rank
+        key_bounds = np.searchsorted(rank[c.key_text[keys]], np.arange(len(texts) + 1))
+        count = np.zeros(len(c.key_text), dtype=np.int64)
+        index, pools = [], []
+        base = 0
+        for first, last in _slices(lengths[texts].tolist()):
+            part = keys[key_bounds[first] : key_bounds[last]]
+            ids = texts[first:last]
+            local = rank[c.key_text[part]] - first
+            key_index, key_count, terms = self._analyze_slice(
+                c.units, c.offsets[ids], lengths[ids], local, c.key_right[part], c.key_left[part]
+            )
+            count[part] = key_count
+            index.append(key_index + base)
+            pools.append(terms)
+            base += len(terms)
+        flat = np.concatenate(index) if index else np.zeros(0, np.int64)
+        first = np.empty(len(keys), dtype=np.int64)  # flat holds the keys' tokens in keys order
+        first[keys] = np.cumsum(count[keys]) - count[keys]
+        pool = pa.array(list(chain.from_iterable(pools)), type=pa.string())
+        return first, count, pool.take(pa.array(flat, type=pa.int64()))
 
     def _analyze_slice(
-        self, searches: list[tuple[int, str]], lefts: list[list[int]]
-    ) -> dict[Key, Terms]:
-        """The terms of chunks (right id before, text), each with the contexts after it."""
-        lengths = np.fromiter((len(s[1]) for s in searches), dtype=np.int64, count=len(searches))
+        self,
+        all_units: np.ndarray,
+        text_start: np.ndarray,
+        lengths: np.ndarray,
+        key_chunk: np.ndarray,
+        key_right: np.ndarray,
+        key_left: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """The tokens of keys (their chunk in this slice, and their context) of the texts
+        of a slice (where each starts in all_units, its length), as indices into a list
+        of terms: each key's tokens in key order, and their count per key."""
         starts, ends = lattice.chunk_layout(lengths)
-        text = "\x00".join(search[1] for search in searches)
-        units = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-        units = units.astype(np.uint16)
-        n = len(units)
+        n = int(ends[-1]) if len(ends) else 0
+        units = np.zeros(n, dtype=np.uint16)
+        units[lattice.ranges(starts, lengths)] = all_units[lattice.ranges(text_start, lengths)]
+        text = unit_string(units)
         found = lattice.words(units, starts, ends, self.d, self.trie)
         found = found.take(lattice.reached_superset(found, starts, n))
-        rights = np.array([search[0] for search in searches], dtype=np.int64)
-        pieces, last = self._pieces(found, starts, ends, rights, n)
-        query_piece, queries = _queries(pieces, last, lefts)
+        pieces, first, last = self._pieces(found, starts, ends, n)
+        rights = np.unique(key_right)  # the lanes of the search
+        query, row_query, row_count = _queries(
+            pieces, first, last, key_chunk, key_right, key_left, rights
+        )
         terms: list[str] = []
         query_of_term = []
-        for first, stop in _slices((pieces.end - pieces.start).tolist()):
-            q0, q1 = np.searchsorted(query_piece, [first, stop])
-            low, high = np.searchsorted(found.start, [pieces.start[first], pieces.end[stop - 1]])
-            query, part_terms = self._search(
+        for begin, stop in _slices((pieces.end - pieces.start).tolist()):
+            q0, q1 = np.searchsorted(query.piece, [begin, stop])
+            low, high = np.searchsorted(found.start, [pieces.start[begin], pieces.end[stop - 1]])
+            of_query, part_terms = self._search(
                 found[low:high],
-                pieces[first:stop],
-                query_piece[q0:q1] - first,
-                queries[q0:q1],
+                pieces[begin:stop],
+                query.take(slice(q0, q1), piece_base=begin),
+                rights,
+                first[begin:stop],
                 units,
                 text,
                 n,
             )
             terms.extend(part_terms)
-            query_of_term.append(query + q0)
-        bounds = np.searchsorted(np.concatenate(query_of_term), np.arange(len(query_piece) + 1))
-        bounds = bounds.tolist()
-        per_query = [tuple(terms[bounds[i] : bounds[i + 1]]) for i in range(len(query_piece))]
-        chunk_first = np.searchsorted(queries.chunk, np.arange(len(searches) + 1)).tolist()
-        out: dict[Key, Terms] = {}
-        for c, (right, chunk_text) in enumerate(searches):
-            endings = lefts[c]
-            q0, q1 = chunk_first[c], chunk_first[c + 1] - len(endings)
-            common = tuple(chain.from_iterable(per_query[q0:q1]))
-            for j, left in enumerate(endings):
-                out[(right, left, chunk_text)] = common + per_query[q1 + j]
-        return out
+            query_of_term.append(of_query + q0)
+        term_query = np.concatenate(query_of_term) if query_of_term else np.zeros(0, np.int64)
+        bounds = np.searchsorted(term_query, np.arange(len(query.piece) + 1))
+        q_first, q_count = bounds[:-1], np.diff(bounds)
+        # A key's rows are its pieces in order, each row a query.
+        index = lattice.ranges(q_first[row_query], q_count[row_query])
+        rows_of_key = np.repeat(np.arange(len(key_chunk)), row_count)
+        key_count = np.bincount(rows_of_key, weights=q_count[row_query], minlength=len(key_chunk))
+        return index, key_count.astype(np.int64), terms
 
     def _pieces(
-        self,
-        found: lattice.Words,
-        starts: np.ndarray,
-        ends: np.ndarray,
-        rights: np.ndarray,
-        n: int,
-    ) -> tuple[_Pieces, np.ndarray]:
-        """The chunks cut at their inner commit points (the end_left of a chunk's last
-        piece is left EOS: the queries give it), and which pieces end a chunk."""
+        self, found: lattice.Words, starts: np.ndarray, ends: np.ndarray, n: int
+    ) -> tuple[_Pieces, np.ndarray, np.ndarray]:
+        """The chunks cut at their inner commit points, and which pieces start and end a
+        chunk (their start_right and end_left are the queries')."""
         commits = lattice.commit_points(found, n)
         chunk_of = np.searchsorted(starts, commits, side="right") - 1
         commits = commits[(commits > starts[chunk_of]) & (commits < ends[chunk_of])]
@@ -239,38 +260,41 @@ class JapaneseTokenizer:
         last = np.ones(len(piece_start), dtype=bool)
         last[:-1] = first[1:]
         piece_end = np.where(last, ends[chunk], np.roll(piece_start, -1))
-        # A piece starts after the one word ending at its start, or after the chunk's
-        # context (BOS or the SPACE word).
+        # An inner piece starts after the one word ending at its start.
         ending_word = np.zeros(n + 1, dtype=np.int64)
         ending_word[found.end] = found.word
-        inner_right = self.d.word_left[ending_word[piece_start]]
-        start_right = np.where(first, rights[chunk], inner_right)
+        start_right = self.d.word_left[ending_word[piece_start]].astype(np.int64)
         end_left = np.full(len(piece_start), EOS, dtype=np.int64)
-        return _Pieces(piece_start, piece_end, chunk, start_right, end_left), last
+        return _Pieces(piece_start, piece_end, chunk, start_right, end_left), first, last
 
     def _search(
         self,
         found: lattice.Words,
         pieces: _Pieces,
-        query_piece: np.ndarray,
-        queries: _Pieces,
+        queries: _Queries,
+        rights: np.ndarray,
+        first: np.ndarray,
         units: np.ndarray,
         text: str,
         n: int,
     ) -> tuple[np.ndarray, list[str]]:
-        """The terms of queries (a piece and what follows it; found: the pieces' words),
-        and the query of each."""
+        """The terms of queries (found: the pieces' words; a lane of the search per right
+        id in rights: the pieces that start a chunk start after it), and the query of
+        each term."""
+        start_right = np.where(first, rights[:, None], pieces.start_right)
         d = self.d
-        result = lattice.search(found, pieces.start, pieces.end, pieces.start_right, n, d)
+        result = lattice.search(found, pieces.start, pieces.end, start_right, n, d)
         end_left = np.maximum(queries.end_left, 0)  # EOS is left id 0
-        query, index = lattice.best_paths(result, pieces.end, query_piece, end_left, d)
+        query, index = lattice.best_paths(
+            result, pieces.end, queries.piece, queries.lane, end_left, d
+        )
         tokens = lattice.Tokens(query, found.start[index], found.end[index], found.word[index])
         penalties = lattice.penalties(found, self.kanji[units])
         if (penalties[index] > 0).any():
             tokens = self._decompound(tokens, penalties[index], found, penalties, queries)
         crowded = lattice.crowded_pieces(result, pieces.start, pieces.end, n)
         if len(crowded):
-            crowded = np.flatnonzero(np.isin(query_piece, crowded))
+            crowded = np.flatnonzero(np.isin(queries.piece, crowded))
             tokens = self._step_by_step(tokens, crowded, units, queries)
         keep = ~d.punctuation[units[tokens.start]] & self.keep_word[tokens.word]
         kept = tokens.take(np.flatnonzero(keep))
