@@ -30,7 +30,7 @@ The pieces of a batch are searched together, laid out in chunks a unit apart:
   those step for step.
 
 SEARCH mode's decompounding (JapaneseTokenizer.backtrace with pruneAndRescore) of a
-too-long word on a path is `second_best`, a small search of the words under it.
+too-long word on a path is japanese_compounds' `second_best`.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sparsebench.encode.lucene.japanese_dictionary import GROUP, INVOKE, Connections, Dictionary
+from sparsebench.encode.lucene.japanese_dictionary import GROUP, INVOKE, Dictionary
 from sparsebench.encode.lucene.japanese_trie import Trie
 from sparsebench.encode.lucene.japanese_viterbi import (
     MAX_BACKTRACE_GAP,
@@ -362,60 +362,3 @@ def penalties(found: Words, kanji: np.ndarray) -> np.ndarray:
             0,
         ),
     )
-
-
-def second_best(
-    span: tuple[tuple[int, int, int, int], ...],
-    compound: tuple[int, int],
-    right: int,
-    last_left: int,
-    left: list[int],
-    costs: Connections,
-    word_cost: list[int],
-) -> list[tuple[int, int, int]] | None:
-    """The best path under a too-long word of a best path, if SEARCH mode takes it.
-
-    span: the words (start, end, word, penalty) from the compound's start to its end,
-    in Java's order, positions relative to its start; compound: the too-long word
-    (word, length) among them; right: the right id of the word before it; last_left: the left id of
-    the word after it on the output (-1 at the end of the Java search's backtrace). As
-    JapaneseTokenizer.backtrace: the words under the compound are rescored with the
-    length penalties (pruneAndRescore), and the best path ending at its end, plus the
-    connection to the next word, replaces it when that costs no more than the compound
-    plus its penalty and does not start with a word spanning the same characters.
-    Costs are relative to the path cost at the compound's start."""
-    c_word, end = compound
-    c_penalty = next(p for s, e, w, p in span if s == 0 and e == end and w == c_word)
-    entries: dict[int, list[tuple[int, int, int, int, int]]] = {}  # (cost, right, back..)
-    for start, stop, word, penalty in span:
-        to_left = left[word]
-        if start == 0:
-            cost = word_cost[word] + costs(right, to_left) + penalty
-            entries.setdefault(stop, []).append((cost, to_left, 0, -1, word))
-            continue
-        here = entries.get(start)
-        if not here:
-            continue
-        least, least_index = None, -1
-        for index, entry in enumerate(here):
-            cost = entry[0] + costs(entry[1], to_left)
-            if least is None or cost < least:
-                least, least_index = cost, index
-        cost = least + word_cost[word] + penalty
-        entries.setdefault(stop, []).append((cost, to_left, start, least_index, word))
-    max_cost = costs(right, left[c_word]) + word_cost[c_word] + c_penalty
-    if last_left != -1:
-        max_cost += costs(left[c_word], last_left)
-    least, best = None, -1
-    for index, entry in enumerate(entries.get(end, [])):
-        cost = entry[0] + (costs(entry[1], last_left) if last_left != -1 else 0)
-        if least is None or cost < least:
-            least, best = cost, index
-    if least is None or least > max_cost or entries[end][best][2] == 0:
-        return None
-    path, pos = [], end
-    while pos > 0:
-        _, _, back, back_index, word = entries[pos][best]
-        path.append((back, pos, word))
-        pos, best = back, back_index
-    return path[::-1]

@@ -37,6 +37,7 @@ from sparsebench.encode.lucene.japanese_chunks import (
     folded_units,
     unit_string,
 )
+from sparsebench.encode.lucene.japanese_compounds import second_best
 from sparsebench.encode.lucene.japanese_dictionary import (
     KANJI,
     KANJINUMERIC,
@@ -44,6 +45,7 @@ from sparsebench.encode.lucene.japanese_dictionary import (
     Dictionary,
     dictionary,
 )
+from sparsebench.encode.lucene.japanese_queries import Pieces, Queries, key_queries
 from sparsebench.encode.lucene.japanese_trie import Trie, trie
 from sparsebench.encode.lucene.japanese_viterbi import tokenize as tokenize_step_by_step
 from sparsebench.encode.strings import as_string_array
@@ -69,81 +71,6 @@ def _slices(lengths: list[int]) -> list[tuple[int, int]]:
     if first < len(lengths):
         out.append((first, len(lengths)))
     return out
-
-
-@dataclass(frozen=True)
-class _Pieces:
-    """Chunks cut at the positions where the Java search commits whatever the costs."""
-
-    start: np.ndarray
-    end: np.ndarray
-    chunk: np.ndarray
-    start_right: np.ndarray  # right id of the word a piece starts after
-    end_left: np.ndarray  # EOS, or the SPACE word's left id after a chunk's last piece
-
-    def __getitem__(self, part: slice) -> _Pieces:
-        return self.take(part)
-
-    def take(self, index: slice | np.ndarray) -> _Pieces:
-        return _Pieces(
-            self.start[index],
-            self.end[index],
-            self.chunk[index],
-            self.start_right[index],
-            self.end_left[index],
-        )
-
-
-@dataclass(frozen=True)
-class _Queries(_Pieces):
-    """Pieces to take a best path of: a piece, the lane of the search (what the chunk
-    starts after, for a piece starting it), and what follows (EOS for an inner piece:
-    the Java search commits at its end)."""
-
-    piece: np.ndarray
-    lane: np.ndarray
-
-    def take(self, index: slice | np.ndarray, piece_base: int = 0) -> _Queries:
-        rows = super().take(index)
-        return _Queries(
-            *(getattr(rows, f) for f in ("start", "end", "chunk", "start_right", "end_left")),
-            piece=self.piece[index] - piece_base,
-            lane=self.lane[index],
-        )
-
-
-def _queries(
-    pieces: _Pieces,
-    first: np.ndarray,
-    last: np.ndarray,
-    key_chunk: np.ndarray,
-    key_right: np.ndarray,
-    key_left: np.ndarray,
-    rights: np.ndarray,
-) -> tuple[_Queries, np.ndarray, np.ndarray]:
-    """The distinct queries the keys need, by piece; a row per piece of each key, in key
-    then text order: the query of each row, and the number of rows of each key."""
-    lane = np.searchsorted(rights, key_right)
-    piece_first = np.searchsorted(pieces.chunk, np.arange(int(key_chunk.max(initial=-1)) + 2))
-    count = (piece_first[1:] - piece_first[:-1])[key_chunk]
-    piece = lattice.ranges(piece_first[key_chunk], count)
-    row_lane = np.where(first[piece], np.repeat(lane, count), 0)
-    row_left = np.where(last[piece], np.repeat(key_left, count), EOS)
-    code = (piece * len(rights) + row_lane) * (1 << 16) + (row_left - EOS)
-    codes, row_query = np.unique(code, return_inverse=True)
-    q_piece = codes // (1 << 16) // len(rights)
-    q_lane = codes // (1 << 16) % len(rights)
-    rows = pieces.take(q_piece)
-    query = _Queries(
-        rows.start,
-        rows.end,
-        rows.chunk,
-        np.where(first[q_piece], rights[q_lane], rows.start_right),
-        codes % (1 << 16) + EOS,
-        piece=q_piece,
-        lane=q_lane,
-    )
-    return query, row_query.ravel(), count
 
 
 @dataclass
@@ -216,7 +143,7 @@ class JapaneseTokenizer:
         found = found.take(lattice.reached_superset(found, starts, n))
         pieces, first, last = self._pieces(found, starts, ends, n)
         rights = np.unique(key_right)  # the lanes of the search
-        query, row_query, row_count = _queries(
+        query, row_query, row_count = key_queries(
             pieces, first, last, key_chunk, key_right, key_left, rights
         )
         terms: list[str] = []
@@ -247,7 +174,7 @@ class JapaneseTokenizer:
 
     def _pieces(
         self, found: lattice.Words, starts: np.ndarray, ends: np.ndarray, n: int
-    ) -> tuple[_Pieces, np.ndarray, np.ndarray]:
+    ) -> tuple[Pieces, np.ndarray, np.ndarray]:
         """The chunks cut at their inner commit points, and which pieces start and end a
         chunk (their start_right and end_left are the queries')."""
         commits = lattice.commit_points(found, n)
@@ -265,13 +192,13 @@ class JapaneseTokenizer:
         ending_word[found.end] = found.word
         start_right = self.d.word_left[ending_word[piece_start]].astype(np.int64)
         end_left = np.full(len(piece_start), EOS, dtype=np.int64)
-        return _Pieces(piece_start, piece_end, chunk, start_right, end_left), first, last
+        return Pieces(piece_start, piece_end, chunk, start_right, end_left), first, last
 
     def _search(
         self,
         found: lattice.Words,
-        pieces: _Pieces,
-        queries: _Queries,
+        pieces: Pieces,
+        queries: Queries,
         rights: np.ndarray,
         first: np.ndarray,
         units: np.ndarray,
@@ -317,7 +244,7 @@ class JapaneseTokenizer:
         return [_text(term) for term in terms] if surrogates else terms
 
     def _step_by_step(
-        self, tokens: lattice.Tokens, crowded: np.ndarray, units: np.ndarray, pieces: _Pieces
+        self, tokens: lattice.Tokens, crowded: np.ndarray, units: np.ndarray, pieces: Pieces
     ) -> lattice.Tokens:
         """The tokens of crowded pieces from the port of the Java class instead."""
         parts = [tokens.take(np.flatnonzero(~np.isin(tokens.piece, crowded)))]
@@ -338,7 +265,7 @@ class JapaneseTokenizer:
         token_penalty: np.ndarray,
         found: lattice.Words,
         penalties: np.ndarray,
-        pieces: _Pieces,
+        pieces: Pieces,
     ) -> lattice.Tokens:
         """SEARCH mode: each too-long word of a best path (right to left, as the Java
         backtrace goes) replaced by the path under it, when that path is good enough."""
@@ -365,7 +292,7 @@ class JapaneseTokenizer:
                 if len(self.compounds) > _COMPOUND_MEMO:
                     self.compounds.clear()
                 span = np.frombuffer(key[4], dtype=np.int64).reshape(-1, 4).tolist()
-                self.compounds[key] = lattice.second_best(
+                self.compounds[key] = second_best(
                     span, key[2:4], right, last_left, self.left, self.connections, self.word_cost
                 )
             alternative = self.compounds[key]
