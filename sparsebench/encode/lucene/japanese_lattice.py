@@ -30,7 +30,7 @@ The pieces of a batch are searched together, laid out in chunks a unit apart:
   those step for step.
 
 SEARCH mode's decompounding (JapaneseTokenizer.backtrace with pruneAndRescore) of a
-too-long word on a path is `second_best`, a small search of the words under it.
+too-long word on a path is japanese_compounds' `second_best`.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sparsebench.encode.lucene.japanese_dictionary import GROUP, INVOKE, Connections, Dictionary
+from sparsebench.encode.lucene.japanese_dictionary import GROUP, INVOKE, Dictionary
 from sparsebench.encode.lucene.japanese_trie import Trie
 from sparsebench.encode.lucene.japanese_viterbi import (
     MAX_BACKTRACE_GAP,
@@ -186,8 +186,9 @@ class Search:
     """The best path to every word of some pieces."""
 
     found: Words
-    cost: np.ndarray  # int64, _UNREACHED for a word no path reaches
-    previous: np.ndarray  # int64: the word before on the best path, -1 at the piece start
+    cost: np.ndarray  # int64 (lanes, words), _UNREACHED for a word no path reaches
+    previous: np.ndarray  # int64 (lanes, words): the word before on the best path, -1 at
+    # the piece start
 
 
 def search(
@@ -200,7 +201,11 @@ def search(
 ) -> Search:
     """Best paths over the words of pieces [starts, ends) (no word crosses their ends).
 
-    A piece starts after one entry of cost 0 with right id start_right (0 for BOS)."""
+    A piece starts after one entry of cost 0 with right id start_right (0 for BOS); a
+    lane per row of start_right (lanes, pieces): the searches after other words before
+    the pieces, sharing all the work but the additions and minima."""
+    start_right = np.atleast_2d(start_right)
+    lanes = len(start_right)
     words_ = len(found.start)
     left = d.word_left[found.word].astype(np.int32)
     # Entries: the words ending inside their piece, and one per piece for its start.
@@ -208,7 +213,7 @@ def search(
     piece_start[starts] = True
     entry_word = np.flatnonzero(~piece_start[found.end])
     entry_end = np.concatenate([found.end[entry_word], starts])
-    entry_right = np.concatenate([left[entry_word], start_right.astype(np.int32)])
+    entry_right = np.concatenate([left[entry_word], start_right[0].astype(np.int32)])
     entry_of = np.concatenate([entry_word, np.full(len(starts), -1)])
     by_end = np.argsort(entry_end, kind="stable")  # a position's entries in Java's order
     in_ptr = np.zeros(n + 2, dtype=np.int64)
@@ -237,10 +242,10 @@ def search(
 
     # Each entry's (cost + _OFFSET) << _SLOT_BITS, in by_end order (its slot): a piece
     # starts at cost 0.
-    packed = np.full(len(entry_end), _UNREACHED << _SLOT_BITS, dtype=np.int64)
+    packed = np.full((lanes, len(entry_end)), _UNREACHED << _SLOT_BITS, dtype=np.int64)
     slot_of_entry = np.empty(len(entry_end), dtype=np.int64)
     slot_of_entry[by_end] = np.arange(len(entry_end))
-    packed[slot_of_entry[len(entry_word) :]] = _OFFSET << _SLOT_BITS
+    packed[:, slot_of_entry[len(entry_word) :]] = _OFFSET << _SLOT_BITS
     slot = np.full(words_, -1, dtype=np.int64)  # a word's entry slot
     slot[entry_word] = slot_of_entry[: len(entry_word)]
     step_slot = slot[stepped]
@@ -253,50 +258,71 @@ def search(
     pair_key = connection[row_by_end[pair] + np.repeat(step_left, step_counts)].astype(np.int64)
     pair_key <<= _SLOT_BITS
     pair_key |= pair
-    word_packed = np.full(len(stepped), _UNREACHED << _SLOT_BITS, dtype=np.int64)
+    # The first step's pairs are the pieces' first words after their start entries: their
+    # connections per lane.
+    first = slice(0, step_ptr[1] if steps else 0)
+    first_pair = pair[: group[first.stop]]
+    start_piece = by_end[first_pair] - len(entry_word)
+    first_key = connection[
+        start_right[:, start_piece].astype(np.int64) * d.connection_costs.shape[1]
+        + np.repeat(step_left[first], step_counts[first])
+    ].astype(np.int64)
+    first_key <<= _SLOT_BITS
+    first_key |= first_pair
+    word_packed = np.full((lanes, len(stepped)), _UNREACHED << _SLOT_BITS, dtype=np.int64)
     for step in range(steps):
         w0, w1 = step_ptr[step], step_ptr[step + 1]
         if w0 == w1:
             continue
         p0, p1 = group[w0], group[w1]
-        keys = packed[pair[p0:p1]]
-        keys += pair_key[p0:p1]
-        best = np.minimum.reduceat(keys, group[w0:w1] - p0)
+        keys = packed[:, pair[p0:p1]]
+        keys += first_key if step == 0 else pair_key[p0:p1]
+        best = np.minimum.reduceat(keys, group[w0:w1] - p0, axis=1)
         best += word_key[w0:w1]
-        word_packed[w0:w1] = best
+        word_packed[:, w0:w1] = best
         entries = step_slot[w0:w1]
-        packed[entries[entries >= 0]] = best[entries >= 0] & ~_SLOT_MASK
-    cost = np.full(words_, _UNREACHED, dtype=np.int64)
-    cost[stepped] = (word_packed >> _SLOT_BITS) - _OFFSET
+        packed[:, entries[entries >= 0]] = best[:, entries >= 0] & ~_SLOT_MASK
+    cost = np.full((lanes, words_), _UNREACHED, dtype=np.int64)
+    cost[:, stepped] = (word_packed >> _SLOT_BITS) - _OFFSET
     cost[cost >= _UNREACHED // 2] = _UNREACHED
-    previous = np.full(words_, -1, dtype=np.int64)
-    reached = cost[stepped] < _UNREACHED
-    previous[stepped[reached]] = entry_of[by_end[word_packed[reached] & _SLOT_MASK]]
+    previous = np.full((lanes, words_), -1, dtype=np.int64)
+    reached = cost[0, stepped] < _UNREACHED  # the same words in every lane
+    chosen = word_packed[:, reached] & _SLOT_MASK
+    previous[:, stepped[reached]] = entry_of[by_end[chosen]]
     return Search(found, cost, previous)
 
 
 def best_paths(
-    result: Search, starts: np.ndarray, ends: np.ndarray, end_left: np.ndarray, d: Dictionary
+    result: Search,
+    ends: np.ndarray,
+    query_piece: np.ndarray,
+    query_lane: np.ndarray,
+    end_left: np.ndarray,
+    d: Dictionary,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The words of each piece's best path, as (piece, word index) in text order.
-
-    end_left: the left id of what follows a piece (0 for EOS)."""
+    """The words of the best path of each query (a piece, a lane of the search, and the
+    left id of what follows it: 0 for EOS), as (query, word index) in text order;
+    queries by piece."""
     found = result.found
-    last = np.flatnonzero((result.cost < _UNREACHED) & np.isin(found.end, ends))
-    piece = np.searchsorted(ends, found.end[last])
-    right = d.word_left[found.word[last]]
-    total = result.cost[last] + d.connection_costs[right, end_left[piece]]
-    order = np.lexsort((last, total, piece))  # the first cheapest, in Java's entry order
+    last = np.flatnonzero((result.cost[0] < _UNREACHED) & np.isin(found.end, ends))
+    piece = np.searchsorted(ends, found.end[last])  # ascending: words are by start
+    first_last = np.searchsorted(piece, np.arange(len(ends) + 1))
+    counts = np.diff(first_last)[query_piece]
+    candidate = last[ranges(first_last[query_piece], counts)]
+    query = np.repeat(np.arange(len(query_piece)), counts)
+    right = d.word_left[found.word[candidate]]
+    total = result.cost[query_lane[query], candidate] + d.connection_costs[right, end_left[query]]
+    order = np.lexsort((candidate, total, query))  # the first cheapest, in Java's entry order
     first = np.ones(len(order), dtype=bool)
-    first[1:] = piece[order][1:] != piece[order][:-1]
-    pieces, cursor = piece[order][first], last[order][first]
+    first[1:] = query[order][1:] != query[order][:-1]
+    pieces, cursor = query[order][first], candidate[order][first]
     found_piece, found_word, found_step = [], [], []
     step = 0
     while len(pieces):
         found_piece.append(pieces)
         found_word.append(cursor)
         found_step.append(np.full(len(pieces), step))
-        cursor = result.previous[cursor]
+        cursor = result.previous[query_lane[pieces], cursor]
         pieces, cursor = pieces[cursor >= 0], cursor[cursor >= 0]
         step -= 1
     if not found_piece:
@@ -313,7 +339,7 @@ def crowded_pieces(result: Search, starts: np.ndarray, ends: np.ndarray, n: int)
     long_ = np.flatnonzero(ends - starts >= MAX_BACKTRACE_GAP)
     if not len(long_):
         return long_
-    reached = result.cost < _UNREACHED
+    reached = result.cost[0] < _UNREACHED
     points = np.concatenate([commit_points(result.found.take(reached), n), starts, ends])
     points = np.unique(points)
     gaps = np.flatnonzero(np.diff(points) >= MAX_BACKTRACE_GAP)
@@ -336,60 +362,3 @@ def penalties(found: Words, kanji: np.ndarray) -> np.ndarray:
             0,
         ),
     )
-
-
-def second_best(
-    span: tuple[tuple[int, int, int, int], ...],
-    compound: tuple[int, int],
-    right: int,
-    last_left: int,
-    left: list[int],
-    costs: Connections,
-    word_cost: list[int],
-) -> list[tuple[int, int, int]] | None:
-    """The best path under a too-long word of a best path, if SEARCH mode takes it.
-
-    span: the words (start, end, word, penalty) from the compound's start to its end,
-    in Java's order, positions relative to its start; compound: the too-long word
-    (word, length) among them; right: the right id of the word before it; last_left: the left id of
-    the word after it on the output (-1 at the end of the Java search's backtrace). As
-    JapaneseTokenizer.backtrace: the words under the compound are rescored with the
-    length penalties (pruneAndRescore), and the best path ending at its end, plus the
-    connection to the next word, replaces it when that costs no more than the compound
-    plus its penalty and does not start with a word spanning the same characters.
-    Costs are relative to the path cost at the compound's start."""
-    c_word, end = compound
-    c_penalty = next(p for s, e, w, p in span if s == 0 and e == end and w == c_word)
-    entries: dict[int, list[tuple[int, int, int, int, int]]] = {}  # (cost, right, back..)
-    for start, stop, word, penalty in span:
-        to_left = left[word]
-        if start == 0:
-            cost = word_cost[word] + costs(right, to_left) + penalty
-            entries.setdefault(stop, []).append((cost, to_left, 0, -1, word))
-            continue
-        here = entries.get(start)
-        if not here:
-            continue
-        least, least_index = None, -1
-        for index, entry in enumerate(here):
-            cost = entry[0] + costs(entry[1], to_left)
-            if least is None or cost < least:
-                least, least_index = cost, index
-        cost = least + word_cost[word] + penalty
-        entries.setdefault(stop, []).append((cost, to_left, start, least_index, word))
-    max_cost = costs(right, left[c_word]) + word_cost[c_word] + c_penalty
-    if last_left != -1:
-        max_cost += costs(left[c_word], last_left)
-    least, best = None, -1
-    for index, entry in enumerate(entries.get(end, [])):
-        cost = entry[0] + (costs(entry[1], last_left) if last_left != -1 else 0)
-        if least is None or cost < least:
-            least, best = cost, index
-    if least is None or least > max_cost or entries[end][best][2] == 0:
-        return None
-    path, pos = [], end
-    while pos > 0:
-        _, _, back, back_index, word = entries[pos][best]
-        path.append((back, pos, word))
-        pos, best = back, back_index
-    return path[::-1]

@@ -4,19 +4,18 @@ JapanesePartOfSpeechStopFilter, over batches of texts: as JapaneseAnalyzer runs 
 
 A batch goes through these steps (japanese_lattice holds the searches):
 
-1. the texts as UTF-16 code units, width-folded, cut into chunks at whitespace;
-2. chunks seen before (in the same context) take their terms from a memo;
-3. the other chunks are laid out together, their words found, and cut into pieces at
-   the positions where the Java search commits whatever the costs;
-4. the pieces are searched together; a too-long word on a best path is replaced by the
-   path under it where SEARCH mode takes it (memoised on the words under it and its
-   context); a piece where the Java search may have been forced to commit early is
-   run by the step-for-step port;
-5. tokens starting with punctuation and words with a stop tag are dropped, and a word
-   becomes its base form where the dictionary has one.
-
-The chunk memo keeps short chunks only (names, words between spaces: long ones seldom
-come back); a memo is emptied when it grows past its size.
+1. the texts as UTF-16 code units, width-folded, cut into chunks at whitespace, and
+   reduced to their distinct chunks in context (japanese_chunks);
+2. the distinct texts of the chunks are laid out together, their words found, and cut
+   into pieces at the positions where the Java search commits whatever the costs;
+3. the pieces are searched together, a lane of the search per context a chunk starts
+   after (BOS, the SPACE word); a best path is taken per piece, lane and context after
+   it; a too-long word on a best path is replaced by the path under it where SEARCH
+   mode takes it (memoised on the words under it and its context); a piece where the
+   Java search may have been forced to commit early is run by the step-for-step port;
+4. tokens starting with punctuation and words with a stop tag are dropped, and a word
+   becomes its base form where the dictionary has one; each chunk takes its key's
+   tokens.
 """
 
 from __future__ import annotations
@@ -30,60 +29,35 @@ import pyarrow as pa
 
 from sparsebench.encode.lucene import japanese_lattice as lattice
 from sparsebench.encode.lucene.filters import word_set
+from sparsebench.encode.lucene.japanese_chunks import (
+    EOS,
+    SPACE,
+    Chunks,
+    chunks,
+    folded_units,
+    unit_string,
+)
+from sparsebench.encode.lucene.japanese_compounds import second_best
 from sparsebench.encode.lucene.japanese_dictionary import (
     KANJI,
     KANJINUMERIC,
     Connections,
     Dictionary,
     dictionary,
-    width_fold,
 )
+from sparsebench.encode.lucene.japanese_queries import Pieces, Queries, key_queries
 from sparsebench.encode.lucene.japanese_trie import Trie, trie
 from sparsebench.encode.lucene.japanese_viterbi import tokenize as tokenize_step_by_step
 from sparsebench.encode.strings import as_string_array
 
-SPACE = 2  # CharacterDefinition.SPACE: tab, line feed, vertical tab, space
-EOS = -1  # what follows a chunk: the end of its text (else the SPACE word's left id)
 _SLICE_UNITS = 1 << 17  # chunks and pieces are searched in slices of about this many units
-_MEMO_UNITS = 64  # longer chunks are not remembered
-_CHUNK_MEMO = 1 << 16  # entries (about 40 MB at most)
 _COMPOUND_MEMO = 1 << 15  # entries (about 40 MB at most)
-
-# A chunk in context: (right id of the word before: 0 for BOS or the SPACE word's, left
-# id of the word after or EOS, its text as UTF-16 code units in a str).
-Key = tuple[int, int, str]
-Terms = tuple[str, ...]
-
-
-def _unit_string(units: np.ndarray) -> str:
-    """Code units as a str of one character each (surrogates stay apart)."""
-    return units.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
 
 
 def _text(units: str) -> str:
     """A str of UTF-16 code units as text (a lone surrogate becomes U+FFFD, as Lucene's
     UTF-8 conversion of a term makes it)."""
     return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-
-
-def _recall(memo: dict[Key, Terms], keys: list[Key]) -> tuple[dict[Key, Terms], list[Key]]:
-    """The keys' terms the memo has, and the other keys (each once, in order)."""
-    known: dict[Key, Terms] = {}
-    missing = []
-    for key in dict.fromkeys(keys):
-        terms = memo.get(key)
-        if terms is None:
-            missing.append(key)
-        else:
-            known[key] = terms
-    return known, missing
-
-
-def _remember(memo: dict[Key, Terms], found: dict[Key, Terms]) -> None:
-    """Keep the short chunks' terms (emptying the memo first when it is full)."""
-    if len(memo) > _CHUNK_MEMO:
-        memo.clear()
-    memo.update((key, terms) for key, terms in found.items() if len(key[2]) <= _MEMO_UNITS)
 
 
 def _slices(lengths: list[int]) -> list[tuple[int, int]]:
@@ -99,29 +73,9 @@ def _slices(lengths: list[int]) -> list[tuple[int, int]]:
     return out
 
 
-@dataclass(frozen=True)
-class _Pieces:
-    """Chunks cut at the positions where the Java search commits whatever the costs."""
-
-    start: np.ndarray
-    end: np.ndarray
-    chunk: np.ndarray
-    start_right: np.ndarray  # right id of the word a piece starts after
-    end_left: np.ndarray  # EOS, or the SPACE word's left id after a chunk's last piece
-
-    def __getitem__(self, part: slice) -> _Pieces:
-        return _Pieces(
-            self.start[part],
-            self.end[part],
-            self.chunk[part],
-            self.start_right[part],
-            self.end_left[part],
-        )
-
-
 @dataclass
 class JapaneseTokenizer:
-    """The tokenizer with its dictionary, and memos of chunks and compounds."""
+    """The tokenizer with its dictionary, and its memo of compounds."""
 
     d: Dictionary
     trie: Trie
@@ -131,99 +85,98 @@ class JapaneseTokenizer:
     left: list[int]  # left (= right) id per word
     word_cost: list[int]
     connections: Connections
-    chunks: dict[Key, Terms] = field(default_factory=dict)
     compounds: dict[tuple, list[tuple[int, int, int]] | None] = field(default_factory=dict)
 
     def tokenize(self, texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
         """(text index per token, terms) of a batch of texts, in text order."""
-        strings = as_string_array(texts).to_pylist()
-        units, offsets = self._units(strings)
-        keys, text_of = self._chunks(units, offsets)
-        known, missing = _recall(self.chunks, keys)
-        found = self._analyze(missing)
-        _remember(self.chunks, found)
-        known.update(found)
-        results = [known[key] for key in keys]
-        counts = np.fromiter(map(len, results), dtype=np.int64, count=len(results))
-        tokens = pa.array(list(chain.from_iterable(results)), type=pa.string())
-        return np.repeat(text_of, counts), tokens
+        units, offsets = folded_units(as_string_array(texts), self.d)
+        found = chunks(units, offsets, self.d, self.space_id)
+        return found.expand(*self._analyze(found))
 
-    def _units(self, strings: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """The texts' UTF-16 code units after CJKWidthCharFilter, end to end, and where
-        each text starts."""
-        joined = "".join(strings)
-        units = np.frombuffer(joined.encode("utf-16-le", "surrogatepass"), dtype="<u2")
-        if len(units) == len(joined):
-            lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
-        else:
-            lengths = np.array([len(s.encode("utf-16-le", "surrogatepass")) // 2 for s in strings])
-        offsets = np.zeros(len(strings) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        folded, keep = width_fold(units, offsets[:-1], self.d)
-        if not keep.all():
-            kept = np.zeros(len(keep) + 1, dtype=np.int64)
-            np.cumsum(keep, out=kept[1:])
-            offsets = kept[offsets]
-        return folded, offsets
-
-    def _chunks(self, units: np.ndarray, offsets: np.ndarray) -> tuple[list[Key], np.ndarray]:
-        """The chunks of the texts (runs without whitespace) in context, and their texts."""
-        n = len(units)
-        space = self.d.char_class[units] == SPACE
-        boundary = np.zeros(n + 1, dtype=bool)
-        boundary[offsets] = True
-        before = np.ones(n, dtype=bool)
-        before[1:] = space[:-1]
-        after = np.ones(n, dtype=bool)
-        after[:-1] = space[1:]
-        starts = np.flatnonzero(~space & (before | boundary[:n]))
-        ends = np.flatnonzero(~space & (after | boundary[1:])) + 1
-        text_of = np.searchsorted(offsets, starts, side="right") - 1
-        start_right = np.where(starts != offsets[text_of], self.space_id, 0).tolist()
-        end_left = np.where(ends != offsets[text_of + 1], self.space_id, EOS).tolist()
-        text = _unit_string(units)
-        keys = [
-            (right, left, text[a:b])
-            for right, left, a, b in zip(
-                start_right, end_left, starts.tolist(), ends.tolist(), strict=True
+    def _analyze(self, c: Chunks) -> tuple[np.ndarray, np.ndarray, pa.Array]:
+        """The tokens of each key: pool[first:first + count]; each distinct text searched
+        once, shortest first, in slices."""
+        lengths = np.diff(c.offsets)
+        texts = np.argsort(lengths, kind="stable")
+        rank = np.empty(len(texts), dtype=np.int64)
+        rank[texts] = np.arange(len(texts))
+        keys = np.argsort(rank[c.key_text], kind="stable")  # by their text's rank
+        key_bounds = np.searchsorted(rank[c.key_text[keys]], np.arange(len(texts) + 1))
+        count = np.zeros(len(c.key_text), dtype=np.int64)
+        index, pools = [], []
+        base = 0
+        for first, last in _slices(lengths[texts].tolist()):
+            part = keys[key_bounds[first] : key_bounds[last]]
+            ids = texts[first:last]
+            local = rank[c.key_text[part]] - first
+            key_index, key_count, terms = self._analyze_slice(
+                c.units, c.offsets[ids], lengths[ids], local, c.key_right[part], c.key_left[part]
             )
-        ]
-        return keys, text_of
+            count[part] = key_count
+            index.append(key_index + base)
+            pools.append(terms)
+            base += len(terms)
+        flat = np.concatenate(index) if index else np.zeros(0, np.int64)
+        first = np.empty(len(keys), dtype=np.int64)  # flat holds the keys' tokens in keys order
+        first[keys] = np.cumsum(count[keys]) - count[keys]
+        pool = pa.array(list(chain.from_iterable(pools)), type=pa.string())
+        return first, count, pool.take(pa.array(flat, type=pa.int64()))
 
-    def _analyze(self, keys: list[Key]) -> dict[Key, Terms]:
-        """The terms of chunks, shortest first, in slices."""
-        keys = sorted(keys, key=lambda key: len(key[2]))
-        found: dict[Key, Terms] = {}
-        for first, last in _slices([len(key[2]) for key in keys]):
-            found.update(self._analyze_slice(keys[first:last]))
-        return found
-
-    def _analyze_slice(self, keys: list[Key]) -> dict[Key, Terms]:
-        lengths = np.fromiter((len(key[2]) for key in keys), dtype=np.int64, count=len(keys))
+    def _analyze_slice(
+        self,
+        all_units: np.ndarray,
+        text_start: np.ndarray,
+        lengths: np.ndarray,
+        key_chunk: np.ndarray,
+        key_right: np.ndarray,
+        key_left: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """The tokens of keys (their chunk in this slice, and their context) of the texts
+        of a slice (where each starts in all_units, its length), as indices into a list
+        of terms: each key's tokens in key order, and their count per key."""
         starts, ends = lattice.chunk_layout(lengths)
-        text = "\x00".join(key[2] for key in keys)
-        units = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-        units = units.astype(np.uint16)
-        n = len(units)
+        n = int(ends[-1]) if len(ends) else 0
+        units = np.zeros(n, dtype=np.uint16)
+        units[lattice.ranges(starts, lengths)] = all_units[lattice.ranges(text_start, lengths)]
+        text = unit_string(units)
         found = lattice.words(units, starts, ends, self.d, self.trie)
         found = found.take(lattice.reached_superset(found, starts, n))
-        pieces = self._pieces(found, starts, ends, keys, n)
+        pieces, first, last = self._pieces(found, starts, ends, n)
+        rights = np.unique(key_right)  # the lanes of the search
+        query, row_query, row_count = key_queries(
+            pieces, first, last, key_chunk, key_right, key_left, rights
+        )
         terms: list[str] = []
-        chunk_of_term = []
-        for first, last in _slices((pieces.end - pieces.start).tolist()):
-            part = pieces[first:last]
-            low, high = np.searchsorted(found.start, [part.start[0], part.end[-1]])
-            piece, part_terms = self._search(found[low:high], part, units, text, n)
+        query_of_term = []
+        for begin, stop in _slices((pieces.end - pieces.start).tolist()):
+            q0, q1 = np.searchsorted(query.piece, [begin, stop])
+            low, high = np.searchsorted(found.start, [pieces.start[begin], pieces.end[stop - 1]])
+            of_query, part_terms = self._search(
+                found[low:high],
+                pieces[begin:stop],
+                query.take(slice(q0, q1), piece_base=begin),
+                rights,
+                first[begin:stop],
+                units,
+                text,
+                n,
+            )
             terms.extend(part_terms)
-            chunk_of_term.append(part.chunk[piece])
-        bounds = np.searchsorted(np.concatenate(chunk_of_term), np.arange(len(keys) + 1))
-        bounds = bounds.tolist()
-        return {key: tuple(terms[bounds[i] : bounds[i + 1]]) for i, key in enumerate(keys)}
+            query_of_term.append(of_query + q0)
+        term_query = np.concatenate(query_of_term) if query_of_term else np.zeros(0, np.int64)
+        bounds = np.searchsorted(term_query, np.arange(len(query.piece) + 1))
+        q_first, q_count = bounds[:-1], np.diff(bounds)
+        # A key's rows are its pieces in order, each row a query.
+        index = lattice.ranges(q_first[row_query], q_count[row_query])
+        rows_of_key = np.repeat(np.arange(len(key_chunk)), row_count)
+        key_count = np.bincount(rows_of_key, weights=q_count[row_query], minlength=len(key_chunk))
+        return index, key_count.astype(np.int64), terms
 
     def _pieces(
-        self, found: lattice.Words, starts: np.ndarray, ends: np.ndarray, keys: list[Key], n: int
-    ) -> _Pieces:
-        """The chunks cut at their inner commit points."""
+        self, found: lattice.Words, starts: np.ndarray, ends: np.ndarray, n: int
+    ) -> tuple[Pieces, np.ndarray, np.ndarray]:
+        """The chunks cut at their inner commit points, and which pieces start and end a
+        chunk (their start_right and end_left are the queries')."""
         commits = lattice.commit_points(found, n)
         chunk_of = np.searchsorted(starts, commits, side="right") - 1
         commits = commits[(commits > starts[chunk_of]) & (commits < ends[chunk_of])]
@@ -234,32 +187,42 @@ class JapaneseTokenizer:
         last = np.ones(len(piece_start), dtype=bool)
         last[:-1] = first[1:]
         piece_end = np.where(last, ends[chunk], np.roll(piece_start, -1))
-        # A piece starts after the one word ending at its start, or after the chunk's
-        # context (BOS or the SPACE word).
+        # An inner piece starts after the one word ending at its start.
         ending_word = np.zeros(n + 1, dtype=np.int64)
         ending_word[found.end] = found.word
-        chunk_right = np.array([key[0] for key in keys], dtype=np.int64)
-        chunk_left = np.array([key[1] for key in keys], dtype=np.int64)
-        inner_right = self.d.word_left[ending_word[piece_start]]
-        start_right = np.where(first, chunk_right[chunk], inner_right)
-        end_left = np.where(last, chunk_left[chunk], EOS)
-        return _Pieces(piece_start, piece_end, chunk, start_right, end_left)
+        start_right = self.d.word_left[ending_word[piece_start]].astype(np.int64)
+        end_left = np.full(len(piece_start), EOS, dtype=np.int64)
+        return Pieces(piece_start, piece_end, chunk, start_right, end_left), first, last
 
     def _search(
-        self, found: lattice.Words, pieces: _Pieces, units: np.ndarray, text: str, n: int
+        self,
+        found: lattice.Words,
+        pieces: Pieces,
+        queries: Queries,
+        rights: np.ndarray,
+        first: np.ndarray,
+        units: np.ndarray,
+        text: str,
+        n: int,
     ) -> tuple[np.ndarray, list[str]]:
-        """The terms of pieces (found: their words), and the piece of each."""
+        """The terms of queries (found: the pieces' words; a lane of the search per right
+        id in rights: the pieces that start a chunk start after it), and the query of
+        each term."""
+        start_right = np.where(first, rights[:, None], pieces.start_right)
         d = self.d
-        result = lattice.search(found, pieces.start, pieces.end, pieces.start_right, n, d)
-        end_left = np.maximum(pieces.end_left, 0)  # EOS is left id 0
-        piece, index = lattice.best_paths(result, pieces.start, pieces.end, end_left, d)
-        tokens = lattice.Tokens(piece, found.start[index], found.end[index], found.word[index])
+        result = lattice.search(found, pieces.start, pieces.end, start_right, n, d)
+        end_left = np.maximum(queries.end_left, 0)  # EOS is left id 0
+        query, index = lattice.best_paths(
+            result, pieces.end, queries.piece, queries.lane, end_left, d
+        )
+        tokens = lattice.Tokens(query, found.start[index], found.end[index], found.word[index])
         penalties = lattice.penalties(found, self.kanji[units])
         if (penalties[index] > 0).any():
-            tokens = self._decompound(tokens, penalties[index], found, penalties, pieces)
+            tokens = self._decompound(tokens, penalties[index], found, penalties, queries)
         crowded = lattice.crowded_pieces(result, pieces.start, pieces.end, n)
         if len(crowded):
-            tokens = self._step_by_step(tokens, crowded, units, pieces)
+            crowded = np.flatnonzero(np.isin(queries.piece, crowded))
+            tokens = self._step_by_step(tokens, crowded, units, queries)
         keep = ~d.punctuation[units[tokens.start]] & self.keep_word[tokens.word]
         kept = tokens.take(np.flatnonzero(keep))
         terms = self._terms(kept, text, bool(((units >= 0xD800) & (units <= 0xDFFF)).any()))
@@ -281,7 +244,7 @@ class JapaneseTokenizer:
         return [_text(term) for term in terms] if surrogates else terms
 
     def _step_by_step(
-        self, tokens: lattice.Tokens, crowded: np.ndarray, units: np.ndarray, pieces: _Pieces
+        self, tokens: lattice.Tokens, crowded: np.ndarray, units: np.ndarray, pieces: Pieces
     ) -> lattice.Tokens:
         """The tokens of crowded pieces from the port of the Java class instead."""
         parts = [tokens.take(np.flatnonzero(~np.isin(tokens.piece, crowded)))]
@@ -302,7 +265,7 @@ class JapaneseTokenizer:
         token_penalty: np.ndarray,
         found: lattice.Words,
         penalties: np.ndarray,
-        pieces: _Pieces,
+        pieces: Pieces,
     ) -> lattice.Tokens:
         """SEARCH mode: each too-long word of a best path (right to left, as the Java
         backtrace goes) replaced by the path under it, when that path is good enough."""
@@ -329,7 +292,7 @@ class JapaneseTokenizer:
                 if len(self.compounds) > _COMPOUND_MEMO:
                     self.compounds.clear()
                 span = np.frombuffer(key[4], dtype=np.int64).reshape(-1, 4).tolist()
-                self.compounds[key] = lattice.second_best(
+                self.compounds[key] = second_best(
                     span, key[2:4], right, last_left, self.left, self.connections, self.word_cost
                 )
             alternative = self.compounds[key]

@@ -121,37 +121,63 @@ def test_terms_do_not_depend_on_the_batch():
     sample = random.Random(3).sample(rows, 300)
     texts = [text for text, _ in sample] + ["カ", "ﾞ", "ｶ", "ﾟ"]
     expected = [terms for _, terms in sample] + [["カ"], ["゙"], ["カ"], ["゚"]]
-    japanese_tokenizer().chunks.clear()
     assert first_difference(texts[::-1], expected[::-1], analyze(texts[::-1])) is None
     assert first_difference(texts, expected, analyze(texts)) is None
     assert [analyze([text])[0] for text in texts[-4:]] == expected[-4:]
     assert analyze([None, "東京"]) == [[], ["東京"]]
 
 
+def port_terms(text: str) -> list[str]:
+    """The terms of the step-for-step port of JapaneseTokenizer on one whole text, base
+    forms and stop tags applied (what the tokenizer returns)."""
+    d = dictionary()
+    tokenizer = japanese_tokenizer()
+    units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype="<u2")
+    folded, _ = width_fold(units, np.zeros(1, dtype=np.int64), d)
+    port = []
+    for start, end, word in tokenize_step_by_step(folded.tolist()):
+        if not tokenizer.keep_word[word]:
+            continue
+        base = d.word_base[word]
+        surface = folded[start:end].tobytes().decode("utf-16-le", "replace")
+        port.append(d.base_forms[base] if base >= 0 else surface)
+    return port
+
+
+def batched_terms(texts: list[str]) -> list[list[str]]:
+    index, tokens = japanese_tokenizer().tokenize(pa.array(texts))
+    batched: list[list[str]] = [[] for _ in texts]
+    for i, token in zip(index.tolist(), tokens.to_pylist(), strict=True):
+        batched[i].append(token)
+    return batched
+
+
 def test_step_by_step_port_equals_the_batched_search():
     """The port of JapaneseTokenizer (the reference, and the fallback for long texts)
     gives the tokens the batched search gives, on real and random texts."""
-    d = dictionary()
-    tokenizer = japanese_tokenizer()
     texts = [text for text, _ in random.Random(5).sample(reference(), 60) if len(text) < 80]
     rng = random.Random(8)
     alphabet = "東京都庁舎情報処理のはをにアイウエオーｶﾞabc123、。「」 \n😀"
     texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30))) for _ in range(60)]
-    index, tokens = tokenizer.tokenize(pa.array(texts))
-    batched = [[] for _ in texts]
-    for i, token in zip(index.tolist(), tokens.to_pylist(), strict=True):
-        batched[i].append(token)
-    for text, want in zip(texts, batched, strict=True):
-        units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype="<u2")
-        folded, _ = width_fold(units, np.zeros(1, dtype=np.int64), d)
-        port = []
-        for start, end, word in tokenize_step_by_step(folded.tolist()):
-            if not tokenizer.keep_word[word]:
-                continue
-            base = d.word_base[word]
-            surface = folded[start:end].tobytes().decode("utf-16-le", "replace")
-            port.append(d.base_forms[base] if base >= 0 else surface)
-        assert port == want, text
+    for text, want in zip(texts, batched_terms(texts), strict=True):
+        assert port_terms(text) == want, text
+
+
+def test_a_chunk_in_every_context_equals_the_port():
+    """A chunk's text is searched once for all its contexts (a lane per context before
+    it, a best path per context after it): texts made of the same chunks at starts,
+    between spaces and at ends give, text by text, the port's tokens of the whole text."""
+    rng = random.Random(11)
+    pool = [text for text, _ in rng.sample(reference(), 200) if 0 < len(text) < 60]
+    pool += ["東京都庁舎", "コンピューター", "すもももももももものうち", "情報処理技術者試験"]
+    pool += ["聡太郎（070-0137-0885）", "とその外部表現との変換を行なう基本フィルター。"]
+    chunks = [chunk for text in pool for chunk in text.split() if chunk]
+    texts = [
+        rng.choice(["", " ", "\n"]).join(rng.choice(chunks) for _ in range(rng.randint(1, 4)))
+        for _ in range(600)
+    ]
+    for text, want in zip(texts, batched_terms(texts), strict=True):
+        assert port_terms(text) == want, text
 
 
 def test_the_dictionary_is_checked(monkeypatch):
