@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 from sparsebench.data.prepare import read_corpus_slice
 from sparsebench.data.qrels import read_qrels
 from sparsebench.encode.encoders import make_encoder
+from sparsebench.encode.quantization import QuantizationRule
 from sparsebench.encode.sparse import LabelledCSR, align_columns, stack_npz_files
 from sparsebench.encode.weighting import Weighting
 from sparsebench.errors import DataError
@@ -129,6 +130,8 @@ def encode_queries(
     encoded = make_encoder(encoding, runtime).encode(table.column("text"))
     vocabulary = pa.array(read_lines(vocab), type=pa.string())
     matrix = align_columns(encoded.matrix, encoded.terms, vocabulary)
+    if encoding.get("quantization"):  # integer query weights, as the cached query files
+        matrix = QuantizationRule.from_config(encoding["quantization"]).quantize_rows(matrix)
     empty = int((np.diff(matrix.indptr) == 0).sum())
     if empty:
         log.warning(

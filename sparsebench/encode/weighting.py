@@ -24,6 +24,7 @@ import pyarrow as pa
 import scipy.sparse as sp
 
 from sparsebench.encode.pruning import prune_rows
+from sparsebench.encode.quantization import QuantizationRule
 from sparsebench.errors import ConfigError, DataError
 
 log = logging.getLogger(__name__)
@@ -206,6 +207,8 @@ class Weighting:
                 or python (the encoder's weights)
     idf         an IDF variant (IDF_VARIANTS), or model (the idf.json shipped with the model)
     pruning     static pruning of each document ({top_k, threshold}), SPLADE only
+    quantization  integer impacts (encode.quantization: {scale, rounding, arithmetic}),
+                after pruning, SPLADE only
     """
 
     kind: str
@@ -217,6 +220,7 @@ class Weighting:
     statistics: str = "exact"
     pruning: Mapping[str, Any] | None = None
     idf_source: str | None = None
+    quantization: Mapping[str, Any] | None = None
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> Weighting:
@@ -227,12 +231,21 @@ class Weighting:
         return cls(**params)
 
     def prepared(self, matrix: sp.csr_matrix) -> sp.csr_matrix:
-        """The encoded documents as the model weighs them: statically pruned if it says so."""
-        if self.pruning is None:
-            return matrix
-        before = matrix.nnz
-        matrix = prune_rows(matrix, **self.pruning)
-        log.info("pruning %s keeps %d of %d weights", dict(self.pruning), matrix.nnz, before)
+        """The encoded documents as the model weighs them: statically pruned and quantised
+        if it says so."""
+        if self.pruning is not None:
+            before = matrix.nnz
+            matrix = prune_rows(matrix, **self.pruning)
+            log.info("pruning %s keeps %d of %d weights", dict(self.pruning), matrix.nnz, before)
+        if self.quantization is not None:
+            before = matrix.nnz
+            matrix = QuantizationRule.from_config(self.quantization).quantize_rows(matrix)
+            log.info(
+                "quantization %s keeps %d of %d weights (integer impacts above zero)",
+                dict(self.quantization),
+                matrix.nnz,
+                before,
+            )
         return matrix
 
     def corpus_statistics(self, matrix: sp.csr_matrix) -> CorpusStatistics:

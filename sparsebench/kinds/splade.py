@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+from sparsebench.encode.quantization import side_rules
+from sparsebench.errors import ConfigError
 from sparsebench.kinds.base import Entry, ModelKind
 
 DEVICE = {"type": "string", "default": "auto", "pattern": "^(auto|cpu|cuda(:[0-9]+)?)$"}
@@ -81,6 +83,36 @@ class Splade(ModelKind):
                 "default": 0,
                 "description": "Drop document weights at or below it.",
             },
+            "quantization": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "scale": {"type": ["number", "string"], "default": 100},
+                    "rounding": {"enum": ["half_even", "half_up", "down"], "default": "half_even"},
+                    "arithmetic": {"enum": ["float32", "float64"], "default": "float32"},
+                    "queries": {
+                        "oneOf": [
+                            {"enum": ["same", "none"]},
+                            {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "properties": {
+                                    "scale": {"type": ["number", "string"]},
+                                    "rounding": {"enum": ["half_even", "half_up", "down"]},
+                                    "arithmetic": {"enum": ["float32", "float64"]},
+                                },
+                            },
+                        ],
+                        "default": "same",
+                    },
+                },
+                "description": "Integer impacts, scored by the integer dot product as "
+                "Anserini's impact search: weight * scale rounded, zeros dropped (defaults: "
+                "the published pre-encoded corpora's np.rint(w * 100) on float32). scale may "
+                "be 'a/b' (Pyserini: 256/5, arithmetic float64); queries: same, none, or a "
+                "rule of their own (Anserini's ONNX query encoders: {scale: 256/5, rounding: "
+                "half_up}).",
+            },
             "idf": {
                 "enum": ["none", "lucene", "classic", "robertson", "model"],
                 "default": "none",
@@ -94,7 +126,18 @@ class Splade(ModelKind):
     def problems(self, entry: Entry) -> list[str]:
         if not (entry.get("model") or entry.get("doc_model")):
             return ["a splade model needs `model` (or `doc_model`)"]
-        return self.missing_folders(entry)
+        problems = self.missing_folders(entry)
+        if entry.get("quantization"):
+            try:
+                side_rules(entry["quantization"])
+            except ConfigError as error:
+                problems.append(str(error))
+            if entry["idf"] != "none":
+                problems.append(
+                    f"quantization scores integer impacts by their dot product (as Anserini's "
+                    f"impact search): it takes no IDF (idf: {entry['idf']}; set idf: none)"
+                )
+        return problems
 
     def _model(self, entry: Entry, side: str) -> str:
         if side == "documents":
@@ -102,10 +145,15 @@ class Splade(ModelKind):
         return entry.get("query_model") or entry.get("model") or entry.get("doc_model")
 
     def encoding(self, entry: Entry, side: str, language: str) -> dict[str, Any]:
+        quantized = {}
+        if side == "queries":
+            rule = side_rules(entry.get("quantization"))["queries"]
+            quantized = {"quantization": rule} if rule else {}
         if side == "queries" and entry["query_encoder"] == "tokenizer":
-            return {"kind": "tokenizer", "model": self._model(entry, side)}
+            return {"kind": "tokenizer", "model": self._model(entry, side), **quantized}
         document = side == "documents"
         return {
+            **quantized,
             "kind": "splade",
             "model": self._model(entry, side),
             "max_length": int(entry["max_length" if document else "query_max_length"]),
@@ -127,6 +175,9 @@ class Splade(ModelKind):
 
     def weighting(self, entry: Entry) -> dict[str, Any]:
         params = {"kind": "splade", "idf": entry["idf"], "pruning": self.pruning(entry)}
+        rule = side_rules(entry.get("quantization"))["documents"]
+        if rule:
+            params["quantization"] = rule
         if entry["idf"] == "model":
             params["idf_source"] = self._model(entry, "queries")
         return params

@@ -1,0 +1,133 @@
+"""Anserini's pre-encoded vector files, read as Anserini reads them.
+
+Documents: JsonVectorCollection, a JSON object per line, {"id": ..., "vector": {token:
+weight}} (other keys, such as "contents", ignored), in .jsonl or .jsonl.gz files.
+IndexCollection -impact -pretokenized turns each weight into an integer with Jackson's
+asInt (a fraction is truncated toward zero, a numeric string parsed) and indexes the
+token that many times: a weight that becomes zero or less indexes nothing.
+
+Queries: the topic files of the `.cached` conditions (TsvString / TsvInt), "qid\\t" and
+the query's tokens, each repeated as often as its integer weight (BagOfWordsQueryGenerator
+counts them); or the same JSON objects as the documents.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import scipy.sparse as sp
+
+from sparsebench.encode.sparse import LabelledCSR
+from sparsebench.errors import DataError
+
+
+def _lines(path: Path) -> Iterator[str]:
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        yield from handle
+
+
+def vector_files(path: str | Path) -> list[Path]:
+    """A file, or the .json/.jsonl(.gz) files of a folder in name order."""
+    path = Path(path)
+    if path.is_file():
+        return [path]
+    files = sorted(
+        p for p in path.iterdir() if p.name.endswith((".json", ".jsonl", ".json.gz", ".jsonl.gz"))
+    )
+    if not files:
+        raise DataError(f"{path}: no .json, .jsonl or .jsonl.gz vector files")
+    return files
+
+
+def as_int(value: object, where: str) -> int:
+    """Jackson's JsonNode.asInt of a weight: numbers truncated toward zero, numeric strings
+    parsed, booleans 1 and 0."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise DataError(f"{where}: weight {value!r} is not a finite number")
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return 0
+    raise DataError(f"{where}: weight {value!r} is not a number")
+
+
+def read_json_vectors(path: str | Path) -> tuple[list[str], LabelledCSR]:
+    """(ids, integer weights with named columns) of JsonVectorCollection files."""
+    ids: list[str] = []
+    rows: list[np.ndarray] = []
+    tokens: list[str] = []
+    weights: list[int] = []
+    for file in vector_files(path):
+        for number, line in enumerate(_lines(file), start=1):
+            if not line.strip():
+                continue
+            where = f"{file}:{number}"
+            try:
+                record = json.loads(line)
+                vector = record["vector"]
+                ids.append(str(record["id"]))
+            except (json.JSONDecodeError, KeyError, TypeError) as error:
+                raise DataError(
+                    f'{where}: not a JSON vector line ({{"id": ..., "vector": {{token: '
+                    f"weight}}}}): {error}"
+                ) from None
+            if not isinstance(vector, dict):
+                raise DataError(f'{where}: "vector" must be an object of token: weight')
+            tokens.extend(vector)
+            weights.extend(as_int(v, where) for v in vector.values())
+            rows.append(np.full(len(vector), len(ids) - 1, dtype=np.int64))
+    row_index = np.concatenate(rows) if rows else np.zeros(0, np.int64)
+    return ids, _labelled(row_index, tokens, np.array(weights, dtype=np.int64), len(ids))
+
+
+def read_repeated_token_queries(path: str | Path) -> tuple[list[str], LabelledCSR]:
+    """(ids, integer weights) of a TsvString topic file whose queries repeat each token
+    as often as its weight."""
+    ids: list[str] = []
+    rows: list[int] = []
+    tokens: list[str] = []
+    for number, line in enumerate(_lines(Path(path)), start=1):
+        line = line.rstrip("\n")
+        if not line:
+            continue
+        qid, tab, text = line.partition("\t")
+        if not tab:
+            raise DataError(f"{path}:{number}: a topic line is 'qid<TAB>tokens'")
+        ids.append(qid)
+        words = text.split()
+        tokens.extend(words)
+        rows.extend([len(ids) - 1] * len(words))
+    counts = np.ones(len(tokens), dtype=np.int64)
+    return ids, _labelled(np.array(rows, dtype=np.int64), tokens, counts, len(ids))
+
+
+def _labelled(rows: np.ndarray, tokens: Iterable[str], weights: np.ndarray, n: int) -> LabelledCSR:
+    """Summed (row, token) weights, those at or below zero dropped, columns the sorted
+    distinct tokens."""
+    token_array = pa.array(list(tokens), type=pa.string())
+    encoded = token_array.dictionary_encode()
+    terms = encoded.dictionary
+    order = np.argsort(terms.to_numpy(zero_copy_only=False), kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    columns = rank[encoded.indices.to_numpy(zero_copy_only=False)] if len(order) else rows
+    matrix = sp.csr_matrix((weights.astype(np.float64), (rows, columns)), shape=(n, len(order)))
+    matrix.sum_duplicates()
+    matrix.data[matrix.data <= 0] = 0
+    matrix.eliminate_zeros()
+    matrix.sort_indices()
+    return LabelledCSR(sp.csr_matrix(matrix, dtype=np.float32), terms.take(pa.array(order)))
