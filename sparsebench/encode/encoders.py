@@ -25,6 +25,12 @@ class Encoder(Protocol):
     def encode(self, texts: pa.Array | Sequence[str]) -> LabelledCSR: ...
 
 
+def encode_table(encoder: Encoder, table: pa.Table) -> LabelledCSR:
+    """Encode the rows of a corpus or query table: their text, or the column an encoder
+    names as its `input_column` (pre-encoded vectors are looked up by id)."""
+    return encoder.encode(table.column(getattr(encoder, "input_column", "text")))
+
+
 class TermCountEncoder:
     """Bag of analyzed terms with their counts (the input of BM25 and tf-idf)."""
 
@@ -92,6 +98,10 @@ def make_encoder(encoding: dict[str, Any], runtime: dict[str, Any] | None = None
             encoding["side"],
             runtime.get("batch_size", 1024),
         )
+    if kind == "vectors":
+        from sparsebench.encode.json_vectors import VectorFileEncoder
+
+        return VectorFileEncoder(encoding["path"], encoding["side"])
     if kind == "tokenizer":
         from sparsebench.encode.splade import TokenizerQueryEncoder
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,8 @@ import scipy.sparse as sp
 
 from sparsebench.encode.sparse import LabelledCSR
 from sparsebench.errors import DataError
+
+log = logging.getLogger(__name__)
 
 
 def _lines(path: Path) -> Iterator[str]:
@@ -65,8 +68,11 @@ def as_int(value: object, where: str) -> int:
     raise DataError(f"{where}: weight {value!r} is not a number")
 
 
-def read_json_vectors(path: str | Path) -> tuple[list[str], LabelledCSR]:
-    """(ids, integer weights with named columns) of JsonVectorCollection files."""
+def read_json_vectors(
+    path: str | Path, wanted: frozenset[str] | None = None
+) -> tuple[list[str], LabelledCSR]:
+    """(ids, integer weights with named columns) of JsonVectorCollection files; only the
+    lines whose id is `wanted`, if given (memory bounded by them)."""
     ids: list[str] = []
     rows: list[np.ndarray] = []
     tokens: list[str] = []
@@ -79,7 +85,7 @@ def read_json_vectors(path: str | Path) -> tuple[list[str], LabelledCSR]:
             try:
                 record = json.loads(line)
                 vector = record["vector"]
-                ids.append(str(record["id"]))
+                key = str(record["id"])
             except (json.JSONDecodeError, KeyError, TypeError) as error:
                 raise DataError(
                     f'{where}: not a JSON vector line ({{"id": ..., "vector": {{token: '
@@ -87,6 +93,9 @@ def read_json_vectors(path: str | Path) -> tuple[list[str], LabelledCSR]:
                 ) from None
             if not isinstance(vector, dict):
                 raise DataError(f'{where}: "vector" must be an object of token: weight')
+            if wanted is not None and key not in wanted:
+                continue
+            ids.append(key)
             tokens.extend(vector)
             weights.extend(as_int(v, where) for v in vector.values())
             rows.append(np.full(len(vector), len(ids) - 1, dtype=np.int64))
@@ -131,3 +140,49 @@ def _labelled(rows: np.ndarray, tokens: Iterable[str], weights: np.ndarray, n: i
     matrix.eliminate_zeros()
     matrix.sort_indices()
     return LabelledCSR(sp.csr_matrix(matrix, dtype=np.float32), terms.take(pa.array(order)))
+
+
+def read_query_vectors(path: str | Path) -> tuple[list[str], LabelledCSR]:
+    """A query file of either form: JSON vectors (.json, .jsonl, .jsonl.gz) or a topic
+    file of repeated tokens (anything else, e.g. .tsv)."""
+    name = Path(path).name
+    if name.endswith((".json", ".jsonl", ".json.gz", ".jsonl.gz")):
+        return read_json_vectors(path)
+    return read_repeated_token_queries(path)
+
+
+class VectorFileEncoder:
+    """The vectors of given ids, read from a pre-encoded file (an encoder of the
+    pipeline whose input is the id column, not the text): ids without a vector get an
+    empty one, and are counted in the log."""
+
+    def __init__(self, path: str, side: str) -> None:
+        self.path = path
+        self.side = side
+        self.input_column = "doc_id" if side == "documents" else "query_id"
+
+    def encode(self, ids: pa.Array | Sequence[str]) -> LabelledCSR:
+        listed = ids.to_pylist() if isinstance(ids, pa.Array | pa.ChunkedArray) else ids
+        wanted = [str(x) for x in listed]
+        if self.side == "documents":
+            found_ids, found = read_json_vectors(self.path, frozenset(wanted))
+        else:
+            found_ids, found = read_query_vectors(self.path)
+        position = {key: row for row, key in enumerate(found_ids)}
+        if len(position) != len(found_ids):
+            repeated = next(k for k in found_ids if found_ids.count(k) > 1)
+            raise DataError(f"{self.path}: id {repeated!r} has two vectors")
+        rows = np.array([position.get(key, -1) for key in wanted], dtype=np.int64)
+        missing = int((rows < 0).sum())
+        if missing:
+            log.warning(
+                "%s: %d of %d %s have no vector there (e.g. %r): they are empty",
+                self.path,
+                missing,
+                len(wanted),
+                self.side,
+                wanted[int(np.flatnonzero(rows < 0)[0])],
+            )
+        empty = sp.csr_matrix((1, found.matrix.shape[1]), dtype=np.float32)
+        stacked = sp.vstack([found.matrix, empty], format="csr")
+        return LabelledCSR(stacked[np.where(rows < 0, found.matrix.shape[0], rows)], found.terms)

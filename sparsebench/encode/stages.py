@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 from sparsebench.data.prepare import read_corpus_slice
 from sparsebench.data.qrels import read_qrels
-from sparsebench.encode.encoders import make_encoder
+from sparsebench.encode.encoders import encode_table, make_encoder
 from sparsebench.encode.quantization import QuantizationRule
 from sparsebench.encode.sparse import LabelledCSR, align_columns, stack_npz_files
 from sparsebench.encode.weighting import Weighting
@@ -41,7 +41,7 @@ def encode_corpus_shard(
     table = read_corpus_slice(corpus, start, start + shard_size)
     if table.num_rows == 0:
         raise DataError(f"shard {shard} is empty: the corpus has fewer than {start + 1} documents")
-    encoded = make_encoder(encoding, runtime).encode(table.column("text"))
+    encoded = encode_table(make_encoder(encoding, runtime), table)
     log.info(
         "shard %d: %d documents, %d terms, %d postings",
         shard,
@@ -127,7 +127,7 @@ def encode_queries(
         dropped,
     )
     table = table.filter(pa.array(keep))
-    encoded = make_encoder(encoding, runtime).encode(table.column("text"))
+    encoded = encode_table(make_encoder(encoding, runtime), table)
     vocabulary = pa.array(read_lines(vocab), type=pa.string())
     matrix = align_columns(encoded.matrix, encoded.terms, vocabulary)
     if encoding.get("quantization"):  # integer query weights, as the cached query files

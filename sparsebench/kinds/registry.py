@@ -14,6 +14,7 @@ from sparsebench.kinds.likelihood import QLD_KIND
 from sparsebench.kinds.run import RUN_KIND
 from sparsebench.kinds.splade import SPLADE_KIND
 from sparsebench.kinds.tuned import TUNED_KIND
+from sparsebench.kinds.vectors import VECTORS_KIND
 
 KINDS: dict[str, ModelKind] = {
     kind.name: kind
@@ -24,6 +25,7 @@ KINDS: dict[str, ModelKind] = {
         QLD_KIND,
         SPLADE_KIND,
         PYTHON_KIND,
+        VECTORS_KIND,
         RUN_KIND,
         TUNED_KIND,
     )

@@ -194,12 +194,14 @@ class Splade(ModelKind):
 
 
 def local_files(source: str) -> list[str]:
-    """The files of a model given as a local folder (inputs of its encoding jobs, so that
-    replacing the weights reruns them); none for a hub id."""
-    folder = Path(str(source)).expanduser()
-    if not folder.is_dir():
+    """The files of a model given as a local folder or file (inputs of its encoding jobs,
+    so that replacing the weights reruns them); none for a hub id."""
+    path = Path(str(source)).expanduser()
+    if path.is_file():
+        return [str(path)]
+    if not path.is_dir():
         return []
-    return sorted(str(p) for p in folder.iterdir() if p.is_file())
+    return sorted(str(p) for p in path.iterdir() if p.is_file())
 
 
 SPLADE_KIND = Splade()

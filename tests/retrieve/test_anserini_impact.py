@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 from pathlib import Path
 
 import numpy as np
@@ -26,12 +27,14 @@ from sparsebench.encode.json_vectors import (
     read_repeated_token_queries,
 )
 from sparsebench.encode.sparse import align_columns
-from sparsebench.errors import DataError
+from sparsebench.errors import ConfigError, DataError
 from sparsebench.retrieve.postings import load_postings, save_postings
 from sparsebench.retrieve.runfile import write_retrieved
 from sparsebench.retrieve.scipy_backend import retrieve
+from sparsebench.workflow.config import validate_config
 
 DATA = Path(__file__).parent / "data" / "anserini_impact_adi"
+SHARED = Path(__file__).resolve().parents[3] / "shared"
 
 
 def run_lines(path: Path) -> dict[tuple[str, str], str]:
@@ -112,3 +115,33 @@ def test_repeated_tokens_are_the_query_weights(tmp_path):
     assert ids == ["1", "2"]
     assert labelled.terms.to_pylist() == ["there", "up"]
     assert sp.csr_matrix(labelled.matrix).toarray().tolist() == [[1, 3], [0, 0]]
+
+
+def test_kind_vectors_searches_the_files_as_anserini_through_every_stage(tmp_path):
+    """kind: vectors (the files Anserini indexed) through every stage (run_pair): the
+    run's documents and scores are Anserini's, its nDCG@10 and MAP Anserini's run's."""
+    from tests.conftest import run_stages
+
+    files = run_stages(
+        SHARED / "data" / "adi",
+        tmp_path,
+        model={
+            "kind": "vectors",
+            "documents": str(DATA / "docs.jsonl.gz"),
+            "queries": str(DATA / "queries.tsv.gz"),
+        },
+    )
+    ours = run_lines(files.run)
+    anserini = run_lines(DATA / "run.trec.gz")
+    assert ours.keys() == anserini.keys()
+    assert all(float(ours[key]) == float(anserini[key]) for key in anserini)
+    metrics = json.loads(files.metrics.read_text())
+    assert metrics["nDCG@10"] == pytest.approx(0.3949902229146711, abs=1e-12)
+    assert metrics["MAP"] == pytest.approx(0.3217036281751095, abs=1e-12)
+
+
+def test_kind_vectors_names_missing_files(tmp_path):
+    datasets = {"adi": {"source": "local", "path": str(SHARED / "data" / "adi")}}
+    model = {"kind": "vectors", "documents": str(tmp_path / "nope.jsonl"), "queries": "q.tsv"}
+    with pytest.raises(ConfigError, match=r"no vector file or folder .*nope.jsonl \(documents\)"):
+        validate_config({"datasets": datasets, "models": {"m": model}})
