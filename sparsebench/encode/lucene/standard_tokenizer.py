@@ -276,25 +276,25 @@ def _decode_utf8(data: np.ndarray, position: np.ndarray) -> np.ndarray:
 
 
 def _characters(
-    data: np.ndarray, offsets: np.ndarray
-) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray]:
-    """The characters of UTF-8 text: (class of each, byte of each (None: all are ASCII),
-    the indices of those beyond ASCII (None: any may be), each text's first character).
-    Text of mostly ASCII has the few others decoded where they are; other text is
+    data: np.ndarray, offsets: np.ndarray, whole: bool = False
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray | None]:
+    """The characters of UTF-8 text: (code of each, byte of each (None: all are ASCII),
+    each text's first character, the code points if decoded). Text of mostly ASCII has
+    the few other characters decoded where they are, unless `whole`; other text is
     decoded whole, by Python's codec, into code points (UTF-32)."""
     if int(data.max()) < 0x80:
-        return _CODE_OF_LEAD_BYTE.take(data), None, np.zeros(0, np.int64), offsets[:-1]
+        return _CODE_OF_LEAD_BYTE.take(data), None, offsets[:-1], data
     position = np.flatnonzero((data & 0xC0) != 0x80)  # byte of each character
-    if len(data) - len(position) < _FEW_WIDE * len(position):  # few bytes beyond the first
+    text_start = np.searchsorted(position, offsets[:-1])
+    if not whole and len(data) - len(position) < _FEW_WIDE * len(position):
         lead = data[position]
         classes = _CODE_OF_LEAD_BYTE.take(lead)
         wide = np.flatnonzero(lead >= 0x80)
         classes[wide] = _ALL_CODES.take(_decode_utf8(data, position[wide]))
-    else:
-        text = codecs.utf_8_decode(data, "strict", True)[0]
-        classes = _ALL_CODES.take(np.frombuffer(text.encode("utf-32-le"), np.uint32))
-        wide = None
-    return classes, position, wide, np.searchsorted(position, offsets[:-1])
+        return classes, position, text_start, None
+    text = codecs.utf_8_decode(data, "strict", True)[0]
+    code_points = np.frombuffer(text.encode("utf-32-le"), np.uint32)
+    return _ALL_CODES.take(code_points), position, text_start, code_points
 
 
 def _runs(mask: np.ndarray, text_start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -330,18 +330,46 @@ def _merge(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return np.flatnonzero(~is_second), in_merge
 
 
-def _tokenize_slice(
-    offsets: np.ndarray, data: np.ndarray, details: bool = False
-) -> tuple[np.ndarray, pa.Array, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
-    """Tokens of texts given as (offsets from 0, UTF-8 bytes): (text index, token), and
-    if `details` (each token's action, its start and end in UTF-16 units of its text)."""
+@dataclass(frozen=True)
+class SliceTokens:
+    """The tokens of a slice of texts, as spans of its UTF-8 bytes; with details, their
+    actions and character spans, and the slice's characters."""
+
+    data: np.ndarray  # the slice's UTF-8 bytes
+    text_index: np.ndarray  # (T,) the text of each token, in the slice
+    byte_starts: np.ndarray  # (T,)
+    byte_ends: np.ndarray  # (T,)
+    actions: np.ndarray | None = None  # (T,) int8: the generated action, of TOKEN_TYPES
+    starts: np.ndarray | None = None  # (T,) characters of the slice
+    ends: np.ndarray | None = None  # (T,)
+    code_points: np.ndarray | None = None  # (C,) of the slice's characters
+    position: np.ndarray | None = None  # (C,) the byte of each character (None: ASCII)
+    text_start: np.ndarray | None = None  # the first character of each text
+
+    def tokens(self) -> pa.Array:
+        return string_spans(self.data, self.byte_starts, self.byte_ends)
+
+    def byte_offsets(self, chars: np.ndarray) -> np.ndarray:
+        """The byte offsets of sorted character indices of the slice (the last may be
+        its end)."""
+        return (
+            chars if self.position is None else _byte_offset(self.position, chars, len(self.data))
+        )
+
+
+def _tokenize_slice(offsets: np.ndarray, data: np.ndarray, details: bool = False) -> SliceTokens:
+    """Tokens of texts given as (offsets from 0, UTF-8 bytes), with details if asked."""
     n_bytes = len(data)
     n_texts = len(offsets) - 1
     if n_bytes == 0:
         empty = np.zeros(0, np.int64)
-        return empty, pa.array([], pa.string()), (empty.astype(np.int8), empty, empty)
-    classes, position, wide, text_start = _characters(data, offsets)
+        no_text = np.zeros(n_texts, np.int64)
+        return SliceTokens(
+            data, empty, empty, empty, empty.astype(np.int8), empty, empty, data, None, no_text
+        )
+    classes, position, text_start, code_points = _characters(data, offsets, details)
     n_chars = len(classes)
+    first_chars = text_start
     text_start = text_start[np.append(True, text_start[1:] > text_start[:-1])]  # distinct
     starts_text = np.zeros(n_chars + 1, dtype=bool)  # a text starts before character i
     starts_text[text_start] = True
@@ -476,18 +504,22 @@ def _tokenize_slice(
             char_starts[into], char_starts[from_dfa] = starts_before, dfa_token_starts
             char_ends[into], char_ends[from_dfa] = ends_before, dfa_token_ends
 
-    tokens = string_spans(data, starts, ends)
     per_text = np.diff(np.searchsorted(starts, offsets))
     text_index = np.repeat(np.arange(n_texts), per_text)
     if not details:
-        return text_index, tokens, None
-    # UTF-16 units: a character beyond the BMP (of four bytes) counts two
-    first_chars = offsets[:-1] if position is None else np.searchsorted(position, offsets[:-1])
-    four = np.zeros(0, np.int64) if position is None else np.flatnonzero(data[position] >= 0xF0)
-    text_units = (first_chars + np.searchsorted(four, first_chars))[text_index]
-    unit_starts = char_starts + np.searchsorted(four, char_starts) - text_units
-    unit_ends = char_ends + np.searchsorted(four, char_ends) - text_units
-    return text_index, tokens, (actions, unit_starts, unit_ends)
+        return SliceTokens(data, text_index, starts, ends)
+    return SliceTokens(
+        data,
+        text_index,
+        starts,
+        ends,
+        actions,
+        char_starts,
+        char_ends,
+        code_points,
+        position,
+        first_chars,
+    )
 
 
 def _token_breaks(
@@ -549,16 +581,24 @@ def _slices(
         first = last
 
 
+def tokenize_slices(
+    texts: pa.Array | pa.ChunkedArray | Sequence[str], details: bool = False
+) -> Iterator[tuple[int, SliceTokens]]:
+    """StandardTokenizer's tokens of the texts, slice by slice (bounded memory): (index
+    of the slice's first text, its tokens). Nulls are empty texts."""
+    for first, offsets, data in _slices(texts):
+        yield first, _tokenize_slice(offsets, data, details)
+
+
 def tokenize_batch(
     texts: pa.Array | pa.ChunkedArray | Sequence[str],
 ) -> tuple[np.ndarray, pa.Array]:
     """StandardTokenizer's tokens of every text: (text index per token, tokens), in text
     order; the same tokens as `tokenize` on each text. Nulls are empty texts."""
     indices, parts = [np.zeros(0, np.int64)], [pa.array([], pa.string())]
-    for first, offsets, data in _slices(texts):
-        text_index, tokens, _ = _tokenize_slice(offsets, data)
-        indices.append(text_index + first)
-        parts.append(tokens)
+    for first, found in tokenize_slices(texts):
+        indices.append(found.text_index + first)
+        parts.append(found.tokens())
     return np.concatenate(indices).astype(np.int64), pa.concat_arrays(parts)
 
 
@@ -573,18 +613,28 @@ class TokenDetails:
     ends: np.ndarray  # (T,) int64
 
 
+def utf16_offsets(found: SliceTokens) -> tuple[np.ndarray, np.ndarray]:
+    """The tokens' starts and ends in UTF-16 units of their texts (a character beyond the
+    BMP counts two), from a slice's details."""
+    four = np.flatnonzero(found.code_points > 0xFFFF)
+    text_units = (found.text_start + np.searchsorted(four, found.text_start))[found.text_index]
+    unit_starts = found.starts + np.searchsorted(four, found.starts) - text_units
+    unit_ends = found.ends + np.searchsorted(four, found.ends) - text_units
+    return unit_starts, unit_ends
+
+
 def tokenize_batch_details(texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> TokenDetails:
     """tokenize_batch, with each token's type (as its action) and offsets: what filters
     that look past the term need (CJKBigramFilter bigrams adjacent tokens of CJK types)."""
     indices, parts = [np.zeros(0, np.int64)], [pa.array([], pa.string())]
     actions, starts, ends = [np.zeros(0, np.int8)], [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-    for first, offsets, data in _slices(texts):
-        text_index, tokens, (action, start, end) = _tokenize_slice(offsets, data, True)
-        indices.append(text_index + first)
-        parts.append(tokens)
-        actions.append(action)
-        starts.append(start)
-        ends.append(end)
+    for first, found in tokenize_slices(texts, details=True):
+        indices.append(found.text_index + first)
+        parts.append(found.tokens())
+        actions.append(found.actions)
+        unit_starts, unit_ends = utf16_offsets(found)
+        starts.append(unit_starts)
+        ends.append(unit_ends)
     return TokenDetails(
         np.concatenate(indices).astype(np.int64),
         pa.concat_arrays(parts),
