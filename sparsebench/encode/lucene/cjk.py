@@ -12,8 +12,10 @@ the run itself if it is one character; other tokens pass as they are. The width 
 and lowercasing come before it, so it bigrams their output: "ｶﾞｷﾞ" (half-width katakana
 with voiced sound marks) is one token, folded to "ガギ", one bigram.
 
-So `tokenize` is the tokenizer and the three filters (they need token types and offsets:
-`tokenize_batch_details`), and `filter` the stopwords.
+So `tokenize` is the tokenizer and the three filters (they need token types and offsets),
+and `filter` the stopwords. Where the two filters of single tokens change no character
+of a CJK token (nearly always), the runs are spans of the text and their bigrams are cut
+from its bytes; elsewhere the filters run per distinct token and `bigram_runs` joins them.
 
 Ported from Apache Lucene 9.9.1 (CJKWidthFilter, CJKBigramFilter), licensed under the
 Apache License, Version 2.0; Copyright The Apache Software Foundation. See
@@ -26,7 +28,6 @@ from functools import cache
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.filters import lowercase, stop, where_matching, word_set
@@ -160,14 +161,15 @@ def bigram_runs(
 @cache
 def _changed_by_filters() -> np.ndarray:
     """Whether CJKWidthFilter or LowerCaseFilter change each code point (alone): the
-    full-width ASCII and the half-width katakana, and the characters with a lowercase."""
+    full-width ASCII and the half-width katakana, and the characters with a lowercase
+    (lowercasing maps each code point to one)."""
     points = np.arange(0x110000, dtype=np.uint32)
     points[0xD800:0xE000] = 0x20  # surrogates: no characters of a text
-    encoded = points.tobytes().decode("utf-32-le").encode("utf-8")
-    lengths = 1 + (points >= 0x80).astype(np.int64) + (points >= 0x800) + (points >= 0x10000)
-    characters = strings_from_buffers(np.frombuffer(encoded, np.uint8), lengths)
-    changed = pc.not_equal(lowercase(characters), characters).to_numpy(zero_copy_only=False)
-    changed[0xFF01:0xFFA0] = True  # what fold_width maps (or combines)
+    encoded = np.frombuffer(points.tobytes().decode("utf-32-le").encode("utf-8"), np.uint8)
+    text = strings_from_buffers(encoded, np.array([len(encoded)]))  # (pa.array is slow)
+    lowered = lowercase(text)[0].as_py().encode("utf-32-le")
+    changed = np.frombuffer(lowered, np.uint32) != points
+    changed[0xFF01:0xFF5F] = changed[0xFF65:0xFFA0] = True  # what fold_width maps (or combines)
     return changed
 
 
@@ -185,9 +187,9 @@ def _bigrams_of_text(found: SliceTokens) -> tuple[np.ndarray, pa.Array] | None:
     text_index, starts, ends = found.text_index, found.starts, found.ends
     is_member = (found.actions >= BIGRAM_ACTIONS[0]) & (found.actions <= BIGRAM_ACTIONS[-1])
     members = np.flatnonzero(is_member)
+    changed = np.flatnonzero(_changed_by_filters().take(found.code_points))
     if not len(members):
         return text_index, lowercase(fold_widths(found.tokens()))
-    changed = np.flatnonzero(_changed_by_filters().take(found.code_points))
     if len(changed):
         member = np.searchsorted(starts[members], changed, "right") - 1
         inside = (member >= 0) & (changed < ends[members[np.maximum(member, 0)]])

@@ -141,3 +141,17 @@ def test_bigrams_of_the_text_equal_the_general_path(monkeypatch, slice_bytes):
         index, terms = cjk.tokenize_cjk(pa.array(batch))
         assert list(zip(index.tolist(), terms.to_pylist(), strict=True)) == general_path(batch)
     assert any(found is not None for found in fast) and any(found is None for found in fast)
+
+
+def test_the_characters_the_filters_of_single_tokens_change():
+    rng = random.Random(7)
+    sample = list(range(0xFF00, 0xFFF0)) + list(range(0x370, 0x400)) + list(range(0x10400, 0x10450))
+    sample += [c for c in rng.sample(range(0x110000), 3000) if not 0xD800 <= c < 0xE000]
+    characters = pa.array([chr(c) for c in sample])
+    expected = [
+        a != b
+        for a, b in zip(
+            lowercase(fold_widths(characters)).to_pylist(), characters.to_pylist(), strict=True
+        )
+    ]
+    assert cjk._changed_by_filters()[sample].tolist() == expected
