@@ -237,7 +237,7 @@ def _bigrams_of_text(found: SliceTokens) -> tuple[np.ndarray, pa.Array] | None:
 def tokenize_cjk(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """StandardTokenizer, CJKWidthFilter, LowerCaseFilter and CJKBigramFilter, slice by
     slice of the texts."""
-    indices, parts = [np.zeros(0, np.int64)], [pa.array([], pa.string())]
+    indices, parts = [], []
     for first, found in tokenize_slices(texts, details=True):
         terms = _bigrams_of_text(found)
         if terms is None:
@@ -246,7 +246,11 @@ def tokenize_cjk(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
             )
         indices.append(terms[0] + first)
         parts.append(terms[1])
-    return np.concatenate(indices), pa.concat_arrays(parts)
+    if len(parts) == 1:  # one slice: no copy
+        return indices[0], parts[0]
+    return np.concatenate([np.zeros(0, np.int64), *indices]), pa.concat_arrays(
+        [pa.array([], pa.string()), *parts]
+    )
 
 
 def chain(language: str) -> Chain:

@@ -595,11 +595,15 @@ def tokenize_batch(
 ) -> tuple[np.ndarray, pa.Array]:
     """StandardTokenizer's tokens of every text: (text index per token, tokens), in text
     order; the same tokens as `tokenize` on each text. Nulls are empty texts."""
-    indices, parts = [np.zeros(0, np.int64)], [pa.array([], pa.string())]
+    indices, parts = [], []
     for first, found in tokenize_slices(texts):
         indices.append(found.text_index + first)
         parts.append(found.tokens())
-    return np.concatenate(indices).astype(np.int64), pa.concat_arrays(parts)
+    if len(parts) == 1:  # one slice: no copy
+        return indices[0], parts[0]
+    return np.concatenate([np.zeros(0, np.int64), *indices]), pa.concat_arrays(
+        [pa.array([], pa.string()), *parts]
+    )
 
 
 @dataclass(frozen=True)
