@@ -51,6 +51,19 @@ def strings_from_buffers(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
     )
 
 
+def string_spans(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> pa.Array:
+    """A string array of the byte spans [starts, ends) of UTF-8 bytes (sorted spans that
+    do not overlap, each whole characters): Arrow's take copies them, span by span."""
+    if not len(starts):
+        return pa.array([], pa.string())
+    bounds = np.empty(2 * len(starts), dtype=np.int32)  # spans and the gaps between them
+    bounds[0::2], bounds[1::2] = starts, ends
+    spans_and_gaps = pa.StringArray.from_buffers(
+        len(bounds) - 1, pa.py_buffer(bounds), pa.py_buffer(data)
+    )
+    return spans_and_gaps.take(pa.array(np.arange(0, len(bounds), 2, dtype=np.int32)))
+
+
 def span_indices(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """Every index of the spans [starts, ends), in order."""
     lengths = ends - starts

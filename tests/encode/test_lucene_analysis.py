@@ -759,7 +759,10 @@ def test_batch_tokenizer_equals_the_dfa_on_every_short_string():
     assert batch_mismatches(["".join(p) for p in itertools.product(folded, repeat=4)]) == []
 
 
-def test_batch_tokenizer_equals_the_dfa_on_random_strings():
+@pytest.mark.parametrize("few_wide", [0.0, 0.25, 100.0])
+def test_batch_tokenizer_equals_the_dfa_on_random_strings(monkeypatch, few_wide):
+    # text decoded whole (0), multi-byte characters decoded in place (100), and the default
+    monkeypatch.setattr(lucene_tokenizer, "_FEW_WIDE", few_wide)
     rng = random.Random(20261123)
     pool = ALPHABET + list("Az9;-/\n\t") + ["\U0001f600", "\u05d0", "\u0661", "\u00ad"]
     pool += ["\u0915", "\u093f", "\u094d", "\u200c", "\ufe0f", "\u20e3"]
@@ -825,7 +828,9 @@ def test_batch_details_are_lucenes_types_and_offsets():
     ]
 
 
-def test_batch_details_equal_the_dfa_on_random_strings(monkeypatch):
+@pytest.mark.parametrize("few_wide", [0.0, 100.0])
+def test_batch_details_equal_the_dfa_on_random_strings(monkeypatch, few_wide):
+    monkeypatch.setattr(lucene_tokenizer, "_FEW_WIDE", few_wide)
     rng = random.Random(20261124)
     pool = ALPHABET + list("Az9;-/\n") + ["\U0001f600", "א", "١", "क", "्"]
     pool += ["あ", "カ", "ｶ", "ﾞ", "한", "ก", "\U00020000", "Ａ"]

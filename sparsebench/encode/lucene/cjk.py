@@ -12,8 +12,10 @@ the run itself if it is one character; other tokens pass as they are. The width 
 and lowercasing come before it, so it bigrams their output: "ｶﾞｷﾞ" (half-width katakana
 with voiced sound marks) is one token, folded to "ガギ", one bigram.
 
-So `tokenize` is the tokenizer and the three filters (they need token types and offsets:
-`tokenize_batch_details`), and `filter` the stopwords.
+So `tokenize` is the tokenizer and the three filters (they need token types and offsets),
+and `filter` the stopwords. Where the two filters of single tokens change no character
+of a CJK token (nearly always), the runs are spans of the text and their bigrams are cut
+from its bytes; elsewhere the filters run per distinct token and `bigram_runs` joins them.
 
 Ported from Apache Lucene 9.9.1 (CJKWidthFilter, CJKBigramFilter), licensed under the
 Apache License, Version 2.0; Copyright The Apache Software Foundation. See
@@ -22,13 +24,15 @@ sparsebench/resources/lucene/scripts/NOTICE.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import pyarrow as pa
 
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.filters import lowercase, stop, where_matching, word_set
-from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch_details
-from sparsebench.encode.strings import string_buffers, strings_from_buffers
+from sparsebench.encode.lucene.standard_tokenizer import SliceTokens, tokenize_slices
+from sparsebench.encode.strings import string_buffers, string_spans, strings_from_buffers
 
 # The actions (token types) CJKBigramFilter bigrams by default: HANGUL, IDEOGRAPHIC,
 # KATAKANA, HIRAGANA (standard_tokenizer.TOKEN_TYPES).
@@ -154,13 +158,99 @@ def bigram_runs(
     )
 
 
+@cache
+def _changed_by_filters() -> np.ndarray:
+    """Whether CJKWidthFilter or LowerCaseFilter change each code point (alone): the
+    full-width ASCII and the half-width katakana, and the characters with a lowercase
+    (lowercasing maps each code point to one)."""
+    points = np.arange(0x110000, dtype=np.uint32)
+    points[0xD800:0xE000] = 0x20  # surrogates: no characters of a text
+    encoded = np.frombuffer(points.tobytes().decode("utf-32-le").encode("utf-8"), np.uint8)
+    text = strings_from_buffers(encoded, np.array([len(encoded)]))  # (pa.array is slow)
+    lowered = lowercase(text)[0].as_py().encode("utf-32-le")
+    changed = np.frombuffer(lowered, np.uint32) != points
+    changed[0xFF01:0xFF5F] = changed[0xFF65:0xFFA0] = True  # what fold_width maps (or combines)
+    return changed
+
+
+def _filtered(tokens: pa.Array) -> pa.Array:
+    """CJKWidthFilter and LowerCaseFilter, once per distinct token."""
+    encoded = tokens.dictionary_encode()
+    return lowercase(fold_widths(encoded.dictionary)).take(encoded.indices)
+
+
+def _bigrams_of_text(found: SliceTokens) -> tuple[np.ndarray, pa.Array] | None:
+    """The three filters over a slice's tokens when the two of single tokens change no
+    character of a CJK token (None if they do): a run of touching CJK tokens is then a
+    span of the text, and its bigrams (or its one character) are spans of the text's
+    bytes; the filters run on the other tokens alone."""
+    text_index, starts, ends = found.text_index, found.starts, found.ends
+    is_member = (found.actions >= BIGRAM_ACTIONS[0]) & (found.actions <= BIGRAM_ACTIONS[-1])
+    members = np.flatnonzero(is_member)
+    changed = np.flatnonzero(_changed_by_filters().take(found.code_points))
+    if not len(members):
+        return text_index, lowercase(fold_widths(found.tokens()))
+    if len(changed):
+        member = np.searchsorted(starts[members], changed, "right") - 1
+        inside = (member >= 0) & (changed < ends[members[np.maximum(member, 0)]])
+        if inside.any():
+            return None
+    # the runs of members, each touching the one before it in the same text
+    before, after = members[:-1], members[1:]
+    continues = (after == before + 1) & (text_index[after] == text_index[before])
+    continues &= ends[before] == starts[after]
+    starts_run = np.ones(len(members), dtype=bool)
+    starts_run[1:] = ~continues
+    heads = np.flatnonzero(starts_run)
+    run_start = starts[members[heads]]
+    run_end = ends[members[np.append(heads[1:], len(members)) - 1]]
+    grams = np.maximum(run_end - run_start - 1, 1)  # a one-character run is its own term
+    rank = np.arange(int(grams.sum())) - np.repeat(np.cumsum(grams) - grams, grams)
+    gram_start = np.repeat(run_start, grams) + rank
+    gram_end = gram_start + np.repeat(np.minimum(run_end - run_start, 2), grams)
+    # each token's terms in its place: a run's at its first member's, none at the others'
+    count = (~is_member).astype(np.int64)
+    count[members[heads]] = grams
+    place = np.cumsum(count) - count
+    gram_place = np.repeat(place[members[heads]], grams) + rank
+    # the bigrams of even and of odd rank do not overlap: two arrays of spans
+    even = (rank & 1) == 0
+    others = np.flatnonzero(~is_member)
+    sources = [
+        string_spans(
+            found.data, found.byte_offsets(gram_start[ranks]), found.byte_offsets(gram_end[ranks])
+        )
+        for ranks in (even, ~even)
+    ]
+    other_tokens = string_spans(found.data, found.byte_starts[others], found.byte_ends[others])
+    sources.append(lowercase(fold_widths(other_tokens)))
+    source = np.empty(int(count.sum()), dtype=np.int64)
+    first = 0
+    for where, part in zip(
+        (gram_place[even], gram_place[~even], place[others]), sources, strict=True
+    ):
+        source[where] = np.arange(first, first + len(part))
+        first += len(part)
+    return np.repeat(text_index, count), pa.concat_arrays(sources).take(pa.array(source))
+
+
 def tokenize_cjk(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """StandardTokenizer, CJKWidthFilter, LowerCaseFilter and CJKBigramFilter; the two
-    filters of single tokens run once per distinct token."""
-    found = tokenize_batch_details(texts)
-    encoded = found.tokens.dictionary_encode()
-    folded = lowercase(fold_widths(encoded.dictionary)).take(encoded.indices)
-    return bigram_runs(found.text_index, folded, found.actions, found.starts, found.ends)
+    """StandardTokenizer, CJKWidthFilter, LowerCaseFilter and CJKBigramFilter, slice by
+    slice of the texts."""
+    indices, parts = [], []
+    for first, found in tokenize_slices(texts, details=True):
+        terms = _bigrams_of_text(found)
+        if terms is None:
+            terms = bigram_runs(
+                found.text_index, _filtered(found.tokens()), found.actions, found.starts, found.ends
+            )
+        indices.append(terms[0] + first)
+        parts.append(terms[1])
+    if len(parts) == 1:  # one slice: no copy
+        return indices[0], parts[0]
+    return np.concatenate([np.zeros(0, np.int64), *indices]), pa.concat_arrays(
+        [pa.array([], pa.string()), *parts]
+    )
 
 
 def chain(language: str) -> Chain:

@@ -43,6 +43,7 @@ classes; reading both side by side is how that equivalence is checked.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -56,7 +57,7 @@ from sparsebench.encode.strings import (
     as_string_array,
     span_indices,
     string_buffers,
-    strings_from_buffers,
+    string_spans,
 )
 from sparsebench.errors import DataError
 
@@ -80,6 +81,7 @@ TOKEN_TYPES = {
 # The actions of NUM, ALPHANUM, HANGUL, IDEOGRAPHIC and HIRAGANA tokens.
 _NUM, _ALPHANUM, _HANGUL_TOKEN, _IDEOGRAPHIC_TOKEN, _HIRAGANA_TOKEN = 2, 3, 6, 7, 9
 _BATCH_BYTES = 1 << 22  # texts are tokenised in slices of about 4 MiB (bounded memory)
+_FEW_WIDE = 0.25  # continuation bytes per character below which text is decoded in place
 
 
 def _load_tables() -> dict[str, np.ndarray]:
@@ -181,72 +183,79 @@ def _tokenize_run(run: str) -> tuple[tuple[int, int, int], ...]:
     return _short_run_spans(run) if len(run) <= 64 else _run_spans(run)
 
 
-# The classes of the ASCII characters, the only ones the vectorised rule handles. They
-# are the classes 0-9 (checked): any other class is left to the DFA, or attached.
+# The vectorised rule numbers the DFA's classes its own way: the code of a class is its
+# place in _ORDER, so that each set of classes the rule tests is a range of codes (a
+# subtraction and a comparison per character rather than a table lookup). The classes
+# of the ASCII characters come first: the rule handles them, and the classes after them
+# in _ORDER; any other class is left to the DFA.
 # (Only definitions at the top level: codehash digests the module for the stages that
 # analyze text, not for every stage that imports it.)
-_SEPARATOR = character_class(ord(" "))  # also ! $ % & ( ) + - / < = > ? @ [ \ ] ^ ` { | } ~
-_LETTER = character_class(ord("a"))
-_DIGIT = character_class(ord("0"))
-_EXTEND_NUM_LET = character_class(ord("_"))
-_MID_LETTER = character_class(ord(":"))  # joins letters
-_MID_NUM = character_class(ord(","))  # ",;" join digits
-_MID_NUM_LET = (character_class(ord(".")), character_class(ord("'")))  # join either
-# Extend and Format characters (a combining accent, a soft hyphen, ZWNJ) and ZWJ outside
-# emoji sequences (an emoji is a DFA character): attached to the character before them.
-_ATTACHED = (character_class(0x0301), character_class(0x200D))
-# Classes beyond those ten that the rule handles too, as the DFA's tables have them: a
-# decimal digit beyond ASCII behaves as "0" (they differ only before the characters of an
-# emoji keycap, which are the DFA's), a hangul as a letter (a token of hangul and
-# attached characters alone is typed <HANGUL>); an ideograph or a hiragana is a token of
-# its own with the characters attached to it (the DFA goes from no other state on them).
-_OTHER_DIGIT = character_class(0x0660)
-_HANGUL = character_class(0xAC00)
-_IDEOGRAPH = character_class(0x4E00)
-_HIRAGANA = character_class(0x3042)
-
-
-def _ascii_class_count() -> int:
-    classes = sorted({character_class(c) for c in range(128)})
-    if classes != list(range(len(classes))):
-        raise DataError(f"{TABLES}: the ASCII characters are not the first DFA classes")
-    return len(classes)
-
-
-def _class_mask(*classes: int) -> np.ndarray:
-    mask = np.zeros(int(CMAP_BLOCKS.max()) + 1, dtype=bool)
-    mask[list(classes)] = True
-    return mask
-
-
-def _class_of_lead_byte() -> np.ndarray:
-    """The class of a character by its first UTF-8 byte, for ASCII (others: looked up)."""
-    classes = character_classes(np.arange(256))
-    classes[128:] = _SEPARATOR
-    return classes
-
-
-def _folded() -> np.ndarray:
-    """The class the rule reads each class as: a digit beyond ASCII as "0", a hangul as
-    a letter, every other class as itself."""
-    folded = np.arange(int(CMAP_BLOCKS.max()) + 1, dtype=CMAP_BLOCKS.dtype)
-    folded[_OTHER_DIGIT], folded[_HANGUL] = _DIGIT, _LETTER
-    return folded
-
-
-_N_SIMPLE = _ascii_class_count()
-_FOLDED = _folded()
-_IS_WORD = _class_mask(_LETTER, _DIGIT, _EXTEND_NUM_LET, _IDEOGRAPH, _HIRAGANA)
-_IS_SINGLE = _class_mask(_IDEOGRAPH, _HIRAGANA)
-_JOINS_LETTERS = _class_mask(_MID_LETTER, *_MID_NUM_LET)
-_JOINS_DIGITS = _class_mask(_MID_NUM, *_MID_NUM_LET)
-_IS_JOINER = _JOINS_LETTERS | _JOINS_DIGITS
-_IS_ATTACHED = _class_mask(*_ATTACHED)
-_IS_COMPLEX = ~_class_mask(
-    *range(_N_SIMPLE), *_ATTACHED, _OTHER_DIGIT, _HANGUL, _IDEOGRAPH, _HIRAGANA
+_ORDER = (
+    character_class(ord(" ")),  # 0: also ! $ % & ( ) + - / < = > ? @ [ \ ] ^ ` { | } ~
+    character_class(ord(":")),  # 1: joins letters
+    character_class(ord(".")),  # 2: joins letters or digits
+    character_class(ord("'")),  # 3: joins letters or digits
+    character_class(ord(",")),  # 4: ",;" join digits
+    # 5, 6: Extend and Format characters (a combining accent, a soft hyphen, ZWNJ) and
+    # ZWJ outside emoji sequences (an emoji is a DFA character): attached to the
+    # character before them.
+    character_class(0x0301),
+    character_class(0x200D),
+    character_class(ord("_")),  # 7
+    character_class(ord("0")),  # 8
+    # 9: a decimal digit beyond ASCII behaves as "0" (they differ only before the
+    # characters of an emoji keycap, which are the DFA's)
+    character_class(0x0660),
+    character_class(ord("a")),  # 10
+    # 11: a hangul behaves as a letter (a token of hangul and attached characters alone
+    # is typed <HANGUL>)
+    character_class(0xAC00),
+    # 12, 13: an ideograph or a hiragana is a token of its own with the characters
+    # attached to it (the DFA goes from no other state on them)
+    character_class(0x4E00),
+    character_class(0x3042),
 )
-_CLASS_OF_LEAD_BYTE = _class_of_lead_byte()
-_BMP_CLASSES = character_classes(np.arange(0x10000))
+_SEPARATOR, _MID_LETTER, _DOT, _APOSTROPHE, _MID_NUM = 0, 1, 2, 3, 4
+_EXTEND_NUM_LET, _DIGIT, _OTHER_DIGIT, _LETTER, _HANGUL = 7, 8, 9, 10, 11
+_IDEOGRAPH, _HIRAGANA = 12, 13
+# Ranges of codes [first, end): joiners (1-3 join letters, 2-4 digits), attached
+# characters, the characters of tokens (a digit beyond ASCII and a hangul fold to the
+# code before them, "0" and a letter), ideographs and hiragana.
+_JOINERS, _JOINS_LETTERS, _JOINS_DIGITS = (1, 5), (1, 4), (2, 5)
+_ATTACHED = (5, 7)
+_WORD = (7, 14)
+_SINGLE = (12, 14)
+
+
+def _codes() -> np.ndarray:
+    """The code of each DFA class: its place in _ORDER, then the other classes of ASCII
+    characters, then the others (the DFA's)."""
+    ascii_classes = sorted({character_class(c) for c in range(128)})
+    named = {character_class(ord(c)) for c in " :.',_0a"}
+    if len(set(_ORDER)) != len(_ORDER) or set(_ORDER) & set(ascii_classes) != named:
+        raise DataError(f"{TABLES}: the characters of the rule are not in distinct classes")
+    order = list(_ORDER) + [c for c in ascii_classes if c not in _ORDER]
+    order += [c for c in range(int(CMAP_BLOCKS.max()) + 1) if c not in order]
+    codes = np.empty(len(order), dtype=np.uint8)
+    codes[order] = np.arange(len(order))
+    return codes
+
+
+_CODES = _codes()
+_FIRST_COMPLEX = len(_ORDER) + len({character_class(c) for c in range(128)} - set(_ORDER))
+# The code of a character by its first UTF-8 byte, for ASCII (others: looked up).
+_CODE_OF_LEAD_BYTE = np.concatenate(
+    [_CODES[character_classes(np.arange(128))], np.zeros(128, np.uint8)]
+)
+# The code of every code point (1.1 MB): one lookup per character of decoded text.
+_ALL_CODES = _CODES[
+    CMAP_BLOCKS[(CMAP_TOP[:, None] | np.arange(256, dtype=np.int32)).ravel()]
+].astype(np.uint8)
+
+
+def _within(codes: np.ndarray, bounds: tuple[int, int]) -> np.ndarray:
+    """Whether each code (uint8) is in the range [first, end)."""
+    return (codes - np.uint8(bounds[0])) < bounds[1] - bounds[0]
 
 
 def _decode_utf8(data: np.ndarray, position: np.ndarray) -> np.ndarray:
@@ -266,13 +275,26 @@ def _decode_utf8(data: np.ndarray, position: np.ndarray) -> np.ndarray:
     return code
 
 
-def _classes_beyond_ascii(code_points: np.ndarray) -> np.ndarray:
-    """character_classes, by a table of the BMP's (beyond it: looked up)."""
-    classes = _BMP_CLASSES[code_points & 0xFFFF]
-    beyond = np.flatnonzero(code_points > 0xFFFF)
-    if len(beyond):
-        classes[beyond] = character_classes(code_points[beyond])
-    return classes
+def _characters(
+    data: np.ndarray, offsets: np.ndarray, whole: bool = False
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray | None]:
+    """The characters of UTF-8 text: (code of each, byte of each (None: all are ASCII),
+    each text's first character, the code points if decoded). Text of mostly ASCII has
+    the few other characters decoded where they are, unless `whole`; other text is
+    decoded whole, by Python's codec, into code points (UTF-32)."""
+    if int(data.max()) < 0x80:
+        return _CODE_OF_LEAD_BYTE.take(data), None, offsets[:-1], data
+    position = np.flatnonzero((data & 0xC0) != 0x80)  # byte of each character
+    text_start = np.searchsorted(position, offsets[:-1])
+    if not whole and len(data) - len(position) < _FEW_WIDE * len(position):
+        lead = data[position]
+        classes = _CODE_OF_LEAD_BYTE.take(lead)
+        wide = np.flatnonzero(lead >= 0x80)
+        classes[wide] = _ALL_CODES.take(_decode_utf8(data, position[wide]))
+        return classes, position, text_start, None
+    text = codecs.utf_8_decode(data, "strict", True)[0]
+    code_points = np.frombuffer(text.encode("utf-32-le"), np.uint32)
+    return _ALL_CODES.take(code_points), position, text_start, code_points
 
 
 def _runs(mask: np.ndarray, text_start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -308,73 +330,89 @@ def _merge(first: np.ndarray, second: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return np.flatnonzero(~is_second), in_merge
 
 
-def _tokenize_slice(
-    offsets: np.ndarray, data: np.ndarray, details: bool = False
-) -> tuple[np.ndarray, pa.Array, tuple[np.ndarray, np.ndarray, np.ndarray] | None]:
-    """Tokens of texts given as (offsets from 0, UTF-8 bytes): (text index, token), and
-    if `details` (each token's action, its start and end in UTF-16 units of its text)."""
+@dataclass(frozen=True)
+class SliceTokens:
+    """The tokens of a slice of texts, as spans of its UTF-8 bytes; with details, their
+    actions and character spans, and the slice's characters."""
+
+    data: np.ndarray  # the slice's UTF-8 bytes
+    text_index: np.ndarray  # (T,) the text of each token, in the slice
+    byte_starts: np.ndarray  # (T,)
+    byte_ends: np.ndarray  # (T,)
+    actions: np.ndarray | None = None  # (T,) int8: the generated action, of TOKEN_TYPES
+    starts: np.ndarray | None = None  # (T,) characters of the slice
+    ends: np.ndarray | None = None  # (T,)
+    code_points: np.ndarray | None = None  # (C,) of the slice's characters
+    position: np.ndarray | None = None  # (C,) the byte of each character (None: ASCII)
+    text_start: np.ndarray | None = None  # the first character of each text
+
+    def tokens(self) -> pa.Array:
+        return string_spans(self.data, self.byte_starts, self.byte_ends)
+
+    def byte_offsets(self, chars: np.ndarray) -> np.ndarray:
+        """The byte offsets of sorted character indices of the slice (the last may be
+        its end)."""
+        return (
+            chars if self.position is None else _byte_offset(self.position, chars, len(self.data))
+        )
+
+
+def _tokenize_slice(offsets: np.ndarray, data: np.ndarray, details: bool = False) -> SliceTokens:
+    """Tokens of texts given as (offsets from 0, UTF-8 bytes), with details if asked."""
     n_bytes = len(data)
     n_texts = len(offsets) - 1
     if n_bytes == 0:
         empty = np.zeros(0, np.int64)
-        return empty, pa.array([], pa.string()), (empty.astype(np.int8), empty, empty)
-    if int(data.max()) < 0x80:
-        classes = _CLASS_OF_LEAD_BYTE[data]
-        position = wide = None  # character i is byte i
-        text_start = offsets[:-1]
-    else:
-        position = np.flatnonzero((data & 0xC0) != 0x80)  # byte of each character
-        lead = data[position]
-        classes = _CLASS_OF_LEAD_BYTE[lead]
-        wide = np.flatnonzero(lead >= 0x80)
-        classes[wide] = _classes_beyond_ascii(_decode_utf8(data, position[wide]))
-        text_start = np.searchsorted(position, offsets[:-1])
+        no_text = np.zeros(n_texts, np.int64)
+        return SliceTokens(
+            data, empty, empty, empty, empty.astype(np.int8), empty, empty, data, None, no_text
+        )
+    classes, position, text_start, code_points = _characters(data, offsets, details)
     n_chars = len(classes)
+    first_chars = text_start
     text_start = text_start[np.append(True, text_start[1:] > text_start[:-1])]  # distinct
     starts_text = np.zeros(n_chars + 1, dtype=bool)  # a text starts before character i
     starts_text[text_start] = True
     starts_text[n_chars] = True
 
-    # Combining marks and other Extend/Format characters (classes of _ATTACHED) belong to
-    # the character before them, as in the grammar's "X (Extend | Format | ZWJ)*": they
-    # take its class (units), and are skipped at the start of a text. Such runs are
-    # short and rare: they are handled by their positions.
-    attached = _IS_ATTACHED[classes]
-    units = classes
-    if wide is not None and len(wide):  # the classes read as others are beyond ASCII
-        folds = wide[_FOLDED[classes[wide]] != classes[wide]]
-        if len(folds):
-            units = classes.copy()
-            units[folds] = _FOLDED[classes[folds]]
+    # Combining marks and other Extend/Format characters (codes _ATTACHED) belong to the
+    # character before them, as in the grammar's "X (Extend | Format | ZWJ)*": they take
+    # its code (units), and are skipped at the start of a text. Such runs are short:
+    # they are handled run by run.
+    attached = _within(classes, _ATTACHED)
+    # a digit beyond ASCII reads as "0", a hangul as a letter: the codes before theirs
+    units = classes - ((classes == _OTHER_DIGIT) | (classes == _HANGUL)).view(np.uint8)
     marks = np.flatnonzero(attached)
     if len(marks):
         # runs of consecutive attached characters, a text start beginning a new one
-        new_run = np.ones(len(marks), dtype=bool)
-        new_run[1:] = marks[1:] != marks[:-1] + 1
+        new_run = np.empty(len(marks), dtype=bool)
+        new_run[0] = True
+        np.not_equal(marks[1:], marks[:-1] + 1, out=new_run[1:])
         new_run |= starts_text[marks]
-        ranks = np.arange(len(marks))
-        run_first = marks[np.maximum.accumulate(np.where(new_run, ranks, 0))]
-        ends_run = np.append(new_run[1:], True)
-        last_rank = np.minimum.accumulate(np.where(ends_run, ranks, len(marks))[::-1])[::-1]
-        run_last = marks[last_rank]
-        owner = run_first - 1  # the character they belong to, if in the same text
-        units = classes.copy() if units is classes else units
-        units[marks] = np.where(starts_text[run_first], _SEPARATOR, units[owner])
+        run_head = np.flatnonzero(new_run)  # the rank of each run's first mark
+        run_first = marks[run_head]
+        run_length = np.diff(run_head, append=len(marks))
+        orphan = starts_text[run_first]  # at the start of a text: no character before
+        owner = run_first - 1  # the character they belong to, if not orphans
+        owned = units[owner]
+        owned[orphan] = _SEPARATOR
+        units[marks] = owned if len(run_head) == len(marks) else np.repeat(owned, run_length)
 
     # Letters, digits and "_", and the joiners between two letters or two digits.
-    keep = _IS_WORD[units]
-    joiner = np.flatnonzero(_IS_JOINER[classes])
+    keep = _within(units, _WORD)
+    joiner = np.flatnonzero(_within(classes, _JOINERS))
     if len(joiner):
         before = units[joiner - 1]  # joiner 0 starts a text
         after = joiner + 1  # the next character not attached to the joiner
         if len(marks):
             followed = np.flatnonzero(attached[np.minimum(after, n_chars - 1)] & (after < n_chars))
-            after[followed] = run_last[np.searchsorted(marks, after[followed])] + 1
+            run = np.searchsorted(run_head, np.searchsorted(marks, after[followed]), "right") - 1
+            after[followed] = marks[run_head[run] + run_length[run] - 1] + 1
         inside = after < n_chars
-        after_class = units[np.minimum(after, n_chars - 1)]
+        after_unit = units[np.minimum(after, n_chars - 1)]
         kind = classes[joiner]
-        joins = (_JOINS_LETTERS[kind] & (before == _LETTER) & (after_class == _LETTER)) | (
-            _JOINS_DIGITS[kind] & (before == _DIGIT) & (after_class == _DIGIT)
+        joins = (_within(kind, _JOINS_LETTERS) & (before == _LETTER) & (after_unit == _LETTER)) | (
+            _within(kind, _JOINS_DIGITS) & (before == _DIGIT) & (after_unit == _DIGIT)
         )
         # a text start between the joiner and the next character ends the token
         gap = np.searchsorted(text_start, joiner, "right") != np.searchsorted(
@@ -383,10 +421,11 @@ def _tokenize_slice(
         joins &= inside & ~starts_text[joiner] & ~gap
         keep[joiner[joins]] = True
     if len(marks):
-        keep[marks] = np.where(starts_text[run_first], False, keep[run_first - 1])
+        kept = keep[owner] & ~orphan
+        keep[marks] = kept if len(run_head) == len(marks) else np.repeat(kept, run_length)
 
     # Runs between separators that hold a character of another class: to the DFA.
-    complex_chars = np.zeros(0, np.int64) if wide is None else wide[_IS_COMPLEX[classes[wide]]]
+    complex_chars = np.flatnonzero(classes >= _FIRST_COMPLEX)
     dfa_starts = dfa_ends = np.zeros(0, np.int64)
     if len(complex_chars):
         # each one's run: from after the separator or text start before it to the
@@ -404,17 +443,19 @@ def _tokenize_slice(
     # A run of kept characters is a token unless it is all "_" (a kept joiner stands
     # between letters or digits) or longer than the scanner's buffer (then the DFA cuts
     # it; 128 characters may already be 256 UTF-16 units).
-    if wide is not None and _IS_SINGLE[classes[wide]].any():  # ideographs, hiragana
+    if _within(classes, _SINGLE).any():  # ideographs, hiragana
         starts, ends = _broken_runs(keep, _token_breaks(classes, units, attached, text_start))
     else:
         starts, ends = _runs(keep, text_start)
     dropped = (ends - starts) > (MAX_TOKEN_LENGTH if position is None else MAX_TOKEN_LENGTH // 2)
     too_long = np.flatnonzero(dropped)
-    underscore = units == _EXTEND_NUM_LET
-    if len(starts) and underscore.any():
-        dropped |= ~np.logical_or.reduceat(keep & ~underscore, starts)
+    underscores = np.flatnonzero(units == _EXTEND_NUM_LET)
+    if len(starts) and len(underscores):  # the tokens of "_" alone
+        token = np.searchsorted(starts, underscores, "right") - 1
+        token = token[(token >= 0) & (underscores < ends[token])]
+        token, count = np.unique(token, return_counts=True)
+        dropped[token[count == ends[token] - starts[token]]] = True
     if dropped.any():
-        keep[span_indices(starts[dropped], ends[dropped])] = False
         if len(too_long):
             dfa_starts = np.concatenate([dfa_starts, starts[too_long]])
             dfa_ends = np.concatenate([dfa_ends, ends[too_long]])
@@ -425,25 +466,14 @@ def _tokenize_slice(
         actions = _actions(classes, units, attached, starts, ends)
 
     char_starts, char_ends = starts, ends  # in characters (the DFA's: in bytes)
-    # The tokens' bytes, in character indices -> byte offsets.
-    if position is None:
-        kept_bytes = keep
-    else:
-        if 4 * len(wide) < len(position):  # mostly ASCII: the bytes after the first
-            kept_bytes = np.zeros(n_bytes, dtype=bool)
-            kept_bytes[position] = keep
-            kept_wide = wide[keep[wide]]
-            following = _byte_offset(position, kept_wide + 1, n_bytes)
-            kept_bytes[span_indices(position[kept_wide] + 1, following)] = True
-        else:
-            kept_bytes = np.repeat(keep, np.diff(position, append=n_bytes))
+    if position is not None:  # character indices -> byte offsets
         starts = _byte_offset(position, starts, n_bytes)
         ends = _byte_offset(position, ends, n_bytes)
         dfa_starts = _byte_offset(position, dfa_starts, n_bytes)
         dfa_ends = _byte_offset(position, dfa_ends, n_bytes)
 
     if len(dfa_starts):  # the DFA, once per distinct run
-        runs = strings_from_buffers(data[span_indices(dfa_starts, dfa_ends)], dfa_ends - dfa_starts)
+        runs = string_spans(data, dfa_starts, dfa_ends)
         encoded = runs.dictionary_encode()
         found = [_tokenize_run(run) for run in encoded.dictionary.to_pylist()]
         per_distinct = np.array([len(spans) for spans in found], dtype=np.int64)
@@ -456,7 +486,6 @@ def _tokenize_slice(
         which = (np.cumsum(per_distinct) - per_distinct)[occurrence][run_of_token] + rank
         dfa_token_starts = dfa_starts[run_of_token] + spans[which, 0]
         dfa_token_ends = dfa_starts[run_of_token] + spans[which, 1]
-        kept_bytes[span_indices(dfa_token_starts, dfa_token_ends)] = True
         into, from_dfa = _merge(starts, dfa_token_starts)
         starts_before, ends_before = char_starts, char_ends
         merged_starts = np.empty(len(into) + len(from_dfa), dtype=np.int64)
@@ -475,18 +504,22 @@ def _tokenize_slice(
             char_starts[into], char_starts[from_dfa] = starts_before, dfa_token_starts
             char_ends[into], char_ends[from_dfa] = ends_before, dfa_token_ends
 
-    tokens = strings_from_buffers(data[kept_bytes], ends - starts)
     per_text = np.diff(np.searchsorted(starts, offsets))
     text_index = np.repeat(np.arange(n_texts), per_text)
     if not details:
-        return text_index, tokens, None
-    # UTF-16 units: a character beyond the BMP (of four bytes) counts two
-    first_chars = offsets[:-1] if position is None else np.searchsorted(position, offsets[:-1])
-    four = np.zeros(0, np.int64) if position is None else np.flatnonzero(data[position] >= 0xF0)
-    text_units = (first_chars + np.searchsorted(four, first_chars))[text_index]
-    unit_starts = char_starts + np.searchsorted(four, char_starts) - text_units
-    unit_ends = char_ends + np.searchsorted(four, char_ends) - text_units
-    return text_index, tokens, (actions, unit_starts, unit_ends)
+        return SliceTokens(data, text_index, starts, ends)
+    return SliceTokens(
+        data,
+        text_index,
+        starts,
+        ends,
+        actions,
+        char_starts,
+        char_ends,
+        code_points,
+        position,
+        first_chars,
+    )
 
 
 def _token_breaks(
@@ -494,8 +527,8 @@ def _token_breaks(
 ) -> np.ndarray:
     """Where a token of the rule may not go on (a mask over the characters): where a text
     starts, and before and after an ideograph or a hiragana with what is attached to it."""
-    single = _IS_SINGLE[units]  # the characters and what is attached to them
-    first = np.flatnonzero(_IS_SINGLE[classes])
+    single = _within(units, _SINGLE)  # the characters and what is attached to them
+    first = np.flatnonzero(_within(classes, _SINGLE))
     after = np.flatnonzero(single[:-1] & ~(single[1:] & attached[1:])) + 1
     is_break = np.zeros(len(classes) + 1, dtype=bool)
     is_break[text_start], is_break[first], is_break[after] = True, True, True
@@ -525,9 +558,11 @@ def _actions(
 
 
 def _byte_offset(position: np.ndarray, chars: np.ndarray, n_bytes: int) -> np.ndarray:
-    """The byte offsets of character indices (the last index + 1 is the end)."""
-    inside = chars < len(position)
-    return np.where(inside, position[np.where(inside, chars, 0)], n_bytes)
+    """The byte offsets of sorted character indices (the last may be the end of the
+    text, one past the last character)."""
+    if len(chars) and chars[-1] == len(position):
+        return np.append(position.take(chars[:-1]), n_bytes)
+    return position.take(chars)
 
 
 def _slices(
@@ -546,17 +581,29 @@ def _slices(
         first = last
 
 
+def tokenize_slices(
+    texts: pa.Array | pa.ChunkedArray | Sequence[str], details: bool = False
+) -> Iterator[tuple[int, SliceTokens]]:
+    """StandardTokenizer's tokens of the texts, slice by slice (bounded memory): (index
+    of the slice's first text, its tokens). Nulls are empty texts."""
+    for first, offsets, data in _slices(texts):
+        yield first, _tokenize_slice(offsets, data, details)
+
+
 def tokenize_batch(
     texts: pa.Array | pa.ChunkedArray | Sequence[str],
 ) -> tuple[np.ndarray, pa.Array]:
     """StandardTokenizer's tokens of every text: (text index per token, tokens), in text
     order; the same tokens as `tokenize` on each text. Nulls are empty texts."""
-    indices, parts = [np.zeros(0, np.int64)], [pa.array([], pa.string())]
-    for first, offsets, data in _slices(texts):
-        text_index, tokens, _ = _tokenize_slice(offsets, data)
-        indices.append(text_index + first)
-        parts.append(tokens)
-    return np.concatenate(indices).astype(np.int64), pa.concat_arrays(parts)
+    indices, parts = [], []
+    for first, found in tokenize_slices(texts):
+        indices.append(found.text_index + first)
+        parts.append(found.tokens())
+    if len(parts) == 1:  # one slice: no copy
+        return indices[0], parts[0]
+    return np.concatenate([np.zeros(0, np.int64), *indices]), pa.concat_arrays(
+        [pa.array([], pa.string()), *parts]
+    )
 
 
 @dataclass(frozen=True)
@@ -570,18 +617,28 @@ class TokenDetails:
     ends: np.ndarray  # (T,) int64
 
 
+def utf16_offsets(found: SliceTokens) -> tuple[np.ndarray, np.ndarray]:
+    """The tokens' starts and ends in UTF-16 units of their texts (a character beyond the
+    BMP counts two), from a slice's details."""
+    four = np.flatnonzero(found.code_points > 0xFFFF)
+    text_units = (found.text_start + np.searchsorted(four, found.text_start))[found.text_index]
+    unit_starts = found.starts + np.searchsorted(four, found.starts) - text_units
+    unit_ends = found.ends + np.searchsorted(four, found.ends) - text_units
+    return unit_starts, unit_ends
+
+
 def tokenize_batch_details(texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> TokenDetails:
     """tokenize_batch, with each token's type (as its action) and offsets: what filters
     that look past the term need (CJKBigramFilter bigrams adjacent tokens of CJK types)."""
     indices, parts = [np.zeros(0, np.int64)], [pa.array([], pa.string())]
     actions, starts, ends = [np.zeros(0, np.int8)], [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-    for first, offsets, data in _slices(texts):
-        text_index, tokens, (action, start, end) = _tokenize_slice(offsets, data, True)
-        indices.append(text_index + first)
-        parts.append(tokens)
-        actions.append(action)
-        starts.append(start)
-        ends.append(end)
+    for first, found in tokenize_slices(texts, details=True):
+        indices.append(found.text_index + first)
+        parts.append(found.tokens())
+        actions.append(found.actions)
+        unit_starts, unit_ends = utf16_offsets(found)
+        starts.append(unit_starts)
+        ends.append(unit_ends)
     return TokenDetails(
         np.concatenate(indices).astype(np.int64),
         pa.concat_arrays(parts),

@@ -9,12 +9,17 @@ terms.
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pyarrow as pa
 import pytest
 from chain_cases import first_difference, lucene_cases, terms_per_text
 
-from sparsebench.encode.lucene.cjk import bigram_runs, chain, fold_width
+from sparsebench.encode.lucene import cjk, standard_tokenizer
+from sparsebench.encode.lucene.cjk import bigram_runs, chain, fold_width, fold_widths
+from sparsebench.encode.lucene.filters import lowercase
+from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch_details
 
 HAND = {
     "zh": [
@@ -102,3 +107,51 @@ def test_bigrams_need_touching_tokens_of_one_text():
 
 def test_texts_without_cjk_or_without_tokens():
     assert terms_per_text(chain("zh"), ["", "The Cat", "..."]) == [[], ["cat"], []]
+
+
+def general_path(texts: list[str]) -> list[tuple[int, str]]:
+    """The three filters after the tokenizer as they run where a CJK token has a character
+    that width folding or lowercasing change: per distinct token, then bigram_runs."""
+    found = tokenize_batch_details(texts)
+    encoded = found.tokens.dictionary_encode()
+    folded = lowercase(fold_widths(encoded.dictionary)).take(encoded.indices)
+    index, terms = bigram_runs(found.text_index, folded, found.actions, found.starts, found.ends)
+    return list(zip(index.tolist(), terms.to_pylist(), strict=True))
+
+
+@pytest.mark.parametrize("slice_bytes", [1 << 22, 64])
+def test_bigrams_of_the_text_equal_the_general_path(monkeypatch, slice_bytes):
+    """Where no CJK token holds a character the two filters change, the terms are spans
+    of the text; on random text that holds them or not, slice by slice."""
+    rng = random.Random(20261124)
+    pool = ["中", "文", "\u3005", "あ", "カ", "ー", "한", "국", "\u1100", "\u1161", "\U00020000"]
+    pool += [" ", "。", "a", "Z", "9", "_", ".", "'", "\u0301", "\u200d", "\U0001f600", "Ａ", "，"]
+    folded = ["\uff76", "\uff9e", "\uff9f", "\uff3f", "\u0130"]  # changed in CJK tokens
+    texts = []
+    for k in range(600):
+        letters = rng.sample(pool + (folded if k % 3 == 0 else []), rng.randint(2, 9))
+        texts.append("".join(rng.choices(letters, k=rng.choice([0, 1, 2, 5, 20, 80, 300]))))
+    monkeypatch.setattr(standard_tokenizer, "_BATCH_BYTES", slice_bytes)
+    fast = []
+    original = cjk._bigrams_of_text
+    monkeypatch.setattr(
+        cjk, "_bigrams_of_text", lambda found: fast.append(original(found)) or fast[-1]
+    )
+    for batch in (texts, [t for k, t in enumerate(texts) if k % 3]):
+        index, terms = cjk.tokenize_cjk(pa.array(batch))
+        assert list(zip(index.tolist(), terms.to_pylist(), strict=True)) == general_path(batch)
+    assert any(found is not None for found in fast) and any(found is None for found in fast)
+
+
+def test_the_characters_the_filters_of_single_tokens_change():
+    rng = random.Random(7)
+    sample = list(range(0xFF00, 0xFFF0)) + list(range(0x370, 0x400)) + list(range(0x10400, 0x10450))
+    sample += [c for c in rng.sample(range(0x110000), 3000) if not 0xD800 <= c < 0xE000]
+    characters = pa.array([chr(c) for c in sample])
+    expected = [
+        a != b
+        for a, b in zip(
+            lowercase(fold_widths(characters)).to_pylist(), characters.to_pylist(), strict=True
+        )
+    ]
+    assert cjk._changed_by_filters()[sample].tolist() == expected
