@@ -23,10 +23,14 @@ from sparsebench.evaluate import leaderboard
 BUILTIN = ("beir", "miracl", "msmarco")
 NOT_COMPARABLE = "not comparable (subsampled)"  # the status of a subsampled dataset's figures
 OTHER_ANALYZER = "not comparable (analyzer)"  # made with another analyzer than the published
+OTHER_SCORING = "not comparable (float weights)"  # a float run against integer-impact figures
 ALIASES = {"beir-ndcg10": ("beir", "nDCG@10")}  # the single-metric table of earlier versions
 # `analyzer` (optional): the analyzer that made a published lexical figure; a run made
-# with another one is OTHER_ANALYZER, never FAIL.
-COLUMNS = ["dataset", "system", "metric", "value", "source", "analyzer"]
+# with another one is OTHER_ANALYZER, never FAIL. `scoring` (optional): "integer impacts"
+# for a learned sparse figure of Anserini's impact search; a run that scores other
+# weights (floats) is OTHER_SCORING, never FAIL.
+CONDITIONS = {"analyzer": OTHER_ANALYZER, "scoring": OTHER_SCORING}
+COLUMNS = ["dataset", "system", "metric", "value", "source", *CONDITIONS]
 RESULT_COLUMNS = [
     "model",
     "dataset",
@@ -39,6 +43,8 @@ RESULT_COLUMNS = [
     "status",
     "analyzer",
     "expected_analyzer",
+    "scoring",
+    "expected_scoring",
     "source",
 ]
 
@@ -70,9 +76,10 @@ def _read_table(name: str) -> pd.DataFrame:
         table = table.melt(id_vars=first, var_name="system", value_name="value")
         table = table.rename(columns={first: "dataset"}).dropna(subset=["value"])
         table["metric"], table["source"] = metric, where
-    if "analyzer" not in table.columns:
-        table["analyzer"] = ""
-    table = table[COLUMNS].fillna({"analyzer": ""}).copy()
+    for condition in CONDITIONS:
+        if condition not in table.columns:
+            table[condition] = ""
+    table = table[COLUMNS].fillna(dict.fromkeys(CONDITIONS, "")).copy()
     table["value"] = pd.to_numeric(table["value"], errors="raise")
     return table
 
@@ -108,6 +115,7 @@ def check(
     okish: float = 0.005,
     subsampled: Collection[str] = (),
     analyzers: Mapping[tuple[str, str], str] | None = None,
+    scorings: Mapping[tuple[str, str], str] | None = None,
 ) -> pd.DataFrame:
     """One row per measured (model, dataset, metric) that has a published figure.
 
@@ -115,7 +123,8 @@ def check(
     datasets: dataset -> expected dataset row; subsampled: datasets run on a subsample of
     their corpus, whose figures are NOT_COMPARABLE with full-corpus ones (never FAIL);
     analyzers: (model, dataset) -> the analyzer its run used, held against the
-    published figure's (OTHER_ANALYZER where they differ).
+    published figure's (OTHER_ANALYZER where they differ); scorings: (model, dataset) ->
+    how its run scored ("integer impacts" or "float weights"), likewise (OTHER_SCORING).
     """
     for model, system in models.items():
         if model not in set(measured["model"]):
@@ -140,14 +149,14 @@ def check(
     joined["status"] = "FAIL"
     joined.loc[size <= okish + 1e-12, "status"] = "OKISH"
     joined.loc[size <= ok + 1e-12, "status"] = "OK"
-    analyzers = analyzers or {}
-    joined = joined.rename(columns={"analyzer": "expected_analyzer"})
-    joined["analyzer"] = [
-        analyzers.get((m, d), "") for m, d in zip(joined["model"], joined["dataset"], strict=True)
-    ]
-    other = (joined["expected_analyzer"] != "") & (joined["analyzer"] != "")
-    other &= joined["expected_analyzer"] != joined["analyzer"]
-    joined.loc[other, "status"] = OTHER_ANALYZER
+    pairs = list(zip(joined["model"], joined["dataset"], strict=True))
+    for condition, given in (("analyzer", analyzers), ("scoring", scorings)):
+        given = given or {}
+        joined = joined.rename(columns={condition: f"expected_{condition}"})
+        joined[condition] = [given.get(pair, "") for pair in pairs]
+        other = (joined[f"expected_{condition}"] != "") & (joined[condition] != "")
+        other &= joined[f"expected_{condition}"] != joined[condition]
+        joined.loc[other, "status"] = CONDITIONS[condition]
     joined.loc[joined["dataset"].isin(list(subsampled)), "status"] = NOT_COMPARABLE
     order = {m: i for i, m in enumerate(models)}
     joined["_model"] = joined["model"].map(order)
@@ -168,22 +177,25 @@ def markdown(result: pd.DataFrame, ok: float, okish: float) -> str:
         )
     counts = result["status"].value_counts()
     summary = ", ".join(f"{counts.get(s, 0)} {s}" for s in ("OK", "OKISH", "FAIL"))
-    for status in (NOT_COMPARABLE, OTHER_ANALYZER):
+    for status in (NOT_COMPARABLE, *CONDITIONS.values()):
         if counts.get(status):
             summary += f", {counts[status]} {status}"
     lines += [
         f"OK: within {ok}; OKISH: within {okish}; FAIL: further; {NOT_COMPARABLE}: measured "
         f"on a subsample of the corpus; {OTHER_ANALYZER}: the run's analyzer is not the one "
-        f"of the published figure. {summary}.",
+        f"of the published figure; {OTHER_SCORING}: the published figure scored integer "
+        f"impacts (set the model's quantization). {summary}.",
         "",
-        "| model | dataset | metric | published | measured | difference | status | analyzer "
+        "| model | dataset | metric | published | measured | difference | status | made with "
         "| source |",
         "|---|---|---|---:|---:|---:|---|---|---|",
     ]
     for r in result.itertuples(index=False):
-        analyzer = r.analyzer
-        if r.expected_analyzer and r.expected_analyzer != r.analyzer:
-            analyzer = f"{r.analyzer or '?'} (published: {r.expected_analyzer})"
+        made = [
+            f"{ours or '?'} (published: {theirs})" if theirs and theirs != ours else ours
+            for ours, theirs in ((r.analyzer, r.expected_analyzer), (r.scoring, r.expected_scoring))
+        ]
+        analyzer = "; ".join(m for m in made if m)
         lines.append(
             f"| {r.model} | {r.dataset} | {r.metric} | {r.expected:.4f} ({r.expected_system}) "
             f"| {r.measured:.4f} | {r.difference:+.4f} | {r.status} | {analyzer} | {r.source} |"

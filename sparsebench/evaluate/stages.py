@@ -258,22 +258,31 @@ def reproduction_targets(config: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def run_analyzers(experiment: dict[str, Any], models: Iterable[str]) -> dict[tuple[str, str], str]:
-    """(model, dataset) -> the analyzer of its run (analyzer_label), for the lexical
-    models among `models`: what the reproduction check holds against published figures."""
+def run_conditions(
+    experiment: dict[str, Any], models: Iterable[str]
+) -> dict[str, dict[tuple[str, str], str]]:
+    """What made each (model, dataset) run, as the reproduction check holds it against
+    published figures: {"analyzer": the lexical models' analyzer (analyzer_label),
+    "scoring": the learned models' "integer impacts" (quantised, or pre-encoded vectors)
+    or "float weights"}."""
     from sparsebench.kinds.registry import kind_of
 
-    labels = {}
+    analyzers, scorings = {}, {}
     for model in models:
         entry = experiment["models"][model]
         kind = kind_of(entry)
         if not kind.encodes:
             continue
+        weighting = kind.weighting(entry)
         for dataset, spec in experiment["datasets"].items():
             encoding = kind.encoding(entry, "documents", spec.get("language", "en"))
             if "analyzer" in encoding:
-                labels[(model, dataset)] = analyzer_label(encoding["analyzer"])
-    return labels
+                analyzers[(model, dataset)] = analyzer_label(encoding["analyzer"])
+            elif weighting.get("quantization") or weighting["kind"] == "vectors":
+                scorings[(model, dataset)] = "integer impacts"
+            else:
+                scorings[(model, dataset)] = "float weights"
+    return {"analyzer": analyzers, "scoring": scorings}
 
 
 def leaderboard(
@@ -334,7 +343,10 @@ def leaderboard(
         section["ok"],
         section["okish"],
         subsampled=[d for d, sample in subsampled.items() if sample],
-        analyzers=run_analyzers(experiment, section["models"]),
+        **{
+            f"{condition}s": labels
+            for condition, labels in run_conditions(experiment, section["models"]).items()
+        },
     )
     with atomic_path(outputs["reproduction"]) as tmp:
         checks.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.6f")

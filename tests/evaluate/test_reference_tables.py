@@ -16,7 +16,7 @@ from sparsebench.workflow.config import CQADUPSTACK_FORUMS
 
 REFERENCE = Path(__file__).resolve().parents[2] / "sparsebench" / "resources" / "reference"
 TABLES = ("beir", "miracl", "msmarco")
-HEADER = "dataset\tsystem\tmetric\tvalue\tsource\tanalyzer"
+HEADER = "dataset\tsystem\tmetric\tvalue\tsource\tanalyzer\tscoring"
 LUCENE_ANALYZERS = {analyzer_name(x) for x in ("en", *WHITESPACE_LANGUAGES)} | {
     name.rsplit(".", 1)[1] for name in ANSERINI_ANALYZERS.values()
 }
@@ -88,7 +88,7 @@ def test_header_and_comments(name):
     # comment="#" would cut a data line at a '#', and every row has its six fields
     for line in lines[len(comments) + 1 :]:
         assert "#" not in line, line
-        assert len(line.split("\t")) == 6, line
+        assert len(line.split("\t")) == 7, line
 
 
 @pytest.mark.parametrize("name", TABLES)
@@ -102,6 +102,11 @@ def test_rows_are_well_formed(name):
     assert table["value"].between(0.0, 1.0).all()
     analyzers = set(table["analyzer"].fillna(""))
     assert analyzers <= {"", *(n for n in LUCENE_ANALYZERS)}, analyzers
+    # Anserini's SPLADE figures come from its impact search (-impact), over integer impacts
+    impacts = table["scoring"].fillna("") == "integer impacts"
+    assert set(table["scoring"].fillna("")) <= {"", "integer impacts"}
+    learned = table["system"].str.startswith("splade")
+    assert (impacts == learned).all()
     for column in ("dataset", "system", "source"):
         assert (table[column].str.strip() != "").all(), column
         assert (table[column] == table[column].str.strip()).all(), column

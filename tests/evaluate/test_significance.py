@@ -3,6 +3,8 @@ the correction, the report tables and the `compare` / `check-reproduction` comma
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -20,6 +22,7 @@ from sparsebench.evaluate.reproduction import (
 )
 from sparsebench.evaluate.significance import adjust_p_values, align, paired_tests
 
+SHARED = Path(__file__).resolve().parents[3] / "shared"
 RNG = np.random.default_rng(7)
 BASE = RNG.beta(2, 3, size=120)
 MODEL = np.clip(BASE + RNG.normal(0.03, 0.1, size=120), 0, 1)
@@ -245,7 +248,7 @@ def test_a_run_made_with_another_analyzer_is_not_comparable():
     """MIRACL's published BM25 figures name the Lucene analyzer that made them: a run
     with another analyzer is 'not comparable (analyzer)', never FAIL; the same analyzer
     is checked as usual."""
-    from sparsebench.evaluate.stages import run_analyzers
+    from sparsebench.evaluate.stages import run_conditions
     from sparsebench.workflow.config import validate_config
 
     expected = load_expected(["miracl"])
@@ -264,7 +267,7 @@ def test_a_run_made_with_another_analyzer_is_not_comparable():
             },
         }
     )
-    analyzers = run_analyzers(config, ["bm25", "snowball"])
+    analyzers = run_conditions(config, ["bm25", "snowball"])["analyzer"]
     assert analyzers[("bm25", "sw")] == "WhitespaceAnalyzer"
     assert analyzers[("snowball", "sw")].startswith("composed (tokenizer standard")
     assert analyzers[("bm25", "pl")].startswith("composed")  # Morfologik is not ported
@@ -279,6 +282,46 @@ def test_a_run_made_with_another_analyzer_is_not_comparable():
     text = markdown(result, 0.0005, 0.005)
     assert "1 not comparable (analyzer)" in text
     assert "(published: WhitespaceAnalyzer)" in text
+
+
+def test_a_float_run_against_integer_impact_figures_is_not_comparable():
+    """The 2CR SPLADE figures were scored by Anserini's impact search over integer
+    impacts: a float run is 'not comparable (float weights)', a quantised one is checked."""
+    from sparsebench.evaluate.stages import run_conditions
+    from sparsebench.workflow.config import validate_config
+
+    expected = load_expected(["beir"])
+    published = expected.set_index(["dataset", "system", "metric"])
+    assert published.loc[("scifact", "splade-pp-ed", "nDCG@10"), "scoring"] == "integer impacts"
+    assert published.loc[("scifact", "bm25-flat", "nDCG@10"), "scoring"] == ""
+    model = str(SHARED / "models" / "splade-tiny")
+    config = validate_config(
+        {
+            "datasets": {"scifact": {"source": "local", "path": "."}},
+            "models": {
+                "float": {"kind": "splade", "model": model},
+                "impacts": {"kind": "splade", "model": model, "quantization": {}},
+                "bm25": {"kind": "bm25"},
+            },
+        }
+    )
+    conditions = run_conditions(config, ["float", "impacts", "bm25"])
+    assert conditions["scoring"] == {
+        ("float", "scifact"): "float weights",
+        ("impacts", "scifact"): "integer impacts",
+    }
+    value = published.loc[("scifact", "splade-pp-ed", "nDCG@10"), "value"]
+    measured = pd.DataFrame(
+        [("float", "scifact", "nDCG@10", value), ("impacts", "scifact", "nDCG@10", value)],
+        columns=["model", "dataset", "metric", "value"],
+    )
+    models = {"float": "splade-pp-ed", "impacts": "splade-pp-ed"}
+    result = check(
+        measured, expected, models, {"scifact": "scifact"}, scorings=conditions["scoring"]
+    )
+    assert list(result["status"]) == ["not comparable (float weights)", "OK"]
+    text = markdown(result, 0.0005, 0.005)
+    assert "float weights (published: integer impacts)" in text
 
 
 def test_report_files_are_byte_identical_on_rerun(tmp_path):
