@@ -96,7 +96,7 @@ def run_model() -> RunModel:
     if not all(facts):
         raise DataError(f"{TABLES}: the Thai word rules are not the expected ones")
     code_points = np.arange(0x10000)
-    category = np.frombuffer(rules.bmp, dtype=np.uint8).astype(np.int64) - 1
+    category = rules.bmp_categories()
     surrogate = (code_points >= 0xD800) & (code_points <= 0xDFFF)
     thai_chars = code_points[np.isin(category, thai) & ~surrogate]
     absorbed_chars = code_points[np.isin(category, absorbed) & ~surrogate]

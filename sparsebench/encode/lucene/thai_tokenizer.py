@@ -28,12 +28,8 @@ from sparsebench.encode.lucene.jdk_break_data import (
     utf16_units,
     word_rules,
 )
-from sparsebench.encode.lucene.jdk_break_iterator import (
-    piece_boundaries,
-    sentence_breaks,
-    sentence_marks,
-    word_piece_breaks,
-)
+from sparsebench.encode.lucene.jdk_break_iterator import sentence_breaks, sentence_marks
+from sparsebench.encode.lucene.jdk_word_pieces import piece_boundaries, word_piece_breaks
 
 BUFFER = 1024  # SegmentingTokenizerBase.BUFFERMAX
 SAFE_ENDS = "\n\r\u0085\u2028\u2029"  # SegmentingTokenizerBase.isSafeEnd

@@ -22,7 +22,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from sparsebench.encode.lucene import jdk_break_data, jdk_break_iterator, thai_batch, thai_tokenizer
+from sparsebench.encode.lucene import (
+    jdk_break_data,
+    jdk_break_iterator,
+    jdk_sentence_batch,
+    thai_batch,
+    thai_tokenizer,
+)
 from sparsebench.encode.lucene.filters import decimal_digits, word_set
 from sparsebench.encode.lucene.languages import chain
 from sparsebench.encode.lucene.thai_runs import END, OTHER, divide, run_model
@@ -138,6 +144,52 @@ def test_batch_tokenizer_equals_the_port():
         batch[i].append(token)
     for text, got in zip(texts, batch, strict=True):
         assert got == thai_tokenizer.tokenize_exact(text), text
+
+
+def spaced_texts(seed: int, count: int) -> list[str]:
+    """Words and sentences between spaces of every kind: what the batch splits at U+0020,
+    glues back and cuts at sentence ends."""
+    rng = random.Random(seed)
+    words = ["ภาษา", "ไทย", "เป็น", "กระโดด", "ก", "ๆ", "ฯ", "abc", "Def", "U.S.A", "3.14", "%s"]
+    words += ["(?&", "a?b", "x.Y", "ก.ข", "ไหม?ครับ", "!", "...", "\u0301", "\u200b", "\u0e31"]
+    gaps = [" "] * 12 + ["  ", " \n", "\n ", "\t", "\u00a0", " \u00a0", "\u3000", "\u2029"]
+    gaps += [". ", "? ", "! ", ".  ", "?", ". \u0301", " \u0e4c", " (", '" ', "\uffff", "\u0964 "]
+    texts = []
+    for _ in range(count):
+        parts = [rng.choice(["", " ", "  ", ". "])]
+        for _ in range(rng.randint(0, 30)):
+            parts += (rng.choice(words), rng.choice(gaps))
+        texts.append("".join(parts[: rng.randint(1, len(parts))]))
+    return texts
+
+
+def test_batch_splits_at_spaces_as_the_port():
+    """The groups between spaces and the sentences the batch finds give the port's tokens
+    (with texts longer than the buffer, and one beyond U+FFFF)."""
+    texts = spaced_texts(4, 1500) + [("ภาษาไทย. abc " * 90)[:1030], "ภาษา. 😀 ไทย"]
+    index, tokens = thai_batch.tokenize_batch(texts)
+    batch: list[list[str]] = [[] for _ in texts]
+    for i, token in zip(index.tolist(), tokens.to_pylist(), strict=True):
+        batch[i].append(token)
+    for text, got in zip(texts, batch, strict=True):
+        assert got == thai_tokenizer.tokenize_exact(text), text
+
+
+def test_batch_sentence_breaks_equal_the_port():
+    """jdk_sentence_batch finds the port's sentence breaks, on the texts it keeps."""
+    rng = random.Random(5)
+    pool = [*"..!!??  \t\n\"'()[]aAbZ09,ก่ ", "\u2029", "\u0964", "\u3002", "\uff0e", "\u0301"]
+    pool += ["\u00a0", "\u2019", "\uffff"]
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 40))) for _ in range(4000)]
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum([len(text) for text in texts])))
+    breaks, ported = jdk_sentence_batch.sentence_breaks_batch(codes, starts)
+    owner = np.searchsorted(starts, breaks, side="right") - 1
+    assert ported.mean() < 0.5
+    for i, text in enumerate(texts):
+        if not ported[i]:
+            expected = jdk_break_iterator.sentence_breaks(text, fast=False)[1:-1]
+            assert (breaks[owner == i] - starts[i]).tolist() == expected, text
 
 
 def test_shortcuts_equal_stepping():
