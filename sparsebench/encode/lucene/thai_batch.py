@@ -28,9 +28,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparsebench.encode.lucene.jdk_batch_scans import sentence_breaks_batch
 from sparsebench.encode.lucene.jdk_break_data import IGNORE, word_rules
 from sparsebench.encode.lucene.jdk_break_iterator import sentence_mark_chars
-from sparsebench.encode.lucene.jdk_sentence_batch import sentence_breaks_batch
 from sparsebench.encode.lucene.jdk_word_pieces import piece_starters
 from sparsebench.encode.lucene.thai_sentences import Store, sentence_tokens
 from sparsebench.encode.lucene.thai_sentences import clear_caches as clear_sentence_caches
@@ -165,13 +165,14 @@ class _Parts:
 def _mark_sentences(
     array: pa.Array, parts: _Parts, marked: np.ndarray
 ) -> tuple[_Parts, np.ndarray]:
-    """The parts with the sentences of the marked texts (jdk_sentence_batch) marked: a
+    """The parts with the sentences of the marked texts (jdk_batch_scans) marked: a
     sentence that starts with a part, or cut out of one where it starts inside it (or at
     the space after it); and the texts the batch iterator leaves to the port."""
     which = np.flatnonzero(marked)
-    offsets, data = string_buffers(array.take(which))
+    texts = array.take(which)
+    data = string_buffers(texts)[1]
     codes = np.frombuffer(data.tobytes().decode("utf-8").encode("utf-32-le"), dtype=np.uint32)
-    starts = np.searchsorted(np.flatnonzero((data & 0xC0) != 0x80), offsets)
+    starts = np.append(0, np.cumsum(pc.utf8_length(texts).to_numpy(zero_copy_only=False)))
     breaks, ported = sentence_breaks_batch(codes.astype(np.int64), starts)
     mine = np.flatnonzero(marked[parts.owner])
     owner = parts.owner[mine]

@@ -24,6 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparsebench.encode.lucene.jdk_batch_scans import word_breaks_batch
 from sparsebench.encode.lucene.jdk_break_data import (
     char_class,
     letters_or_digits_bmp,
@@ -45,7 +46,6 @@ from sparsebench.encode.lucene.thai_tokenizer import (
     CACHE_LIMIT,
     clear_pieces,
     piece_spans,
-    sentence_spans,
 )
 from sparsebench.encode.strings import string_buffers
 
@@ -106,18 +106,23 @@ def clear_caches() -> None:
 
 
 def _region_spans(regions: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The kept segments of regions (UTF-8 byte offsets): each breaks as it would alone."""
-    found = []
-    for region in regions:
-        spans = sentence_spans(region)
-        if not region.isascii():
-            width = np.frombuffer(region.encode("utf-32-le"), dtype=np.uint32)
-            width = 1 + (width >= 0x80) + (width >= 0x800) + (width >= 0x10000)
-            at = np.concatenate(([0], np.cumsum(width))).tolist()
-            spans = [at[s] for s in spans]
-        found.append(spans)
-    counts = np.fromiter((len(x) // 2 for x in found), dtype=np.int64, count=len(found))
-    return counts, np.fromiter((x for each in found for x in each), dtype=np.int64)
+    """The kept segments of regions (UTF-8 byte offsets): each breaks as it would alone,
+    by the word rules alone (it holds no letter of the dictionary's script, nor any
+    character for the port)."""
+    codes = np.frombuffer("".join(regions).encode("utf-32-le"), dtype=np.uint32)
+    codes = codes.astype(np.int64)
+    lengths = np.fromiter(map(len, regions), dtype=np.int64, count=len(regions))
+    starts = np.append(0, np.cumsum(lengths))
+    ends, owner = word_breaks_batch(codes, starts)
+    begins = np.append(-1, ends[:-1])
+    first = np.append(True, owner[1:] != owner[:-1])
+    begins[first] = starts[owner[first]]
+    kept = _letters_or_digits()[codes[begins]]
+    width = 1 + (codes >= 0x80) + (codes >= 0x800) + (codes >= 0x10000)
+    byte_at = np.append(0, np.cumsum(width))
+    base = byte_at[starts[owner[kept]]]
+    flat = np.stack((byte_at[begins[kept]] - base, byte_at[ends[kept]] - base), axis=1)
+    return np.bincount(owner[kept], minlength=len(regions)), flat.ravel()
 
 
 def _range_spans(names: list[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -23,9 +23,9 @@ import pyarrow.compute as pc
 import pytest
 
 from sparsebench.encode.lucene import (
+    jdk_batch_scans,
     jdk_break_data,
     jdk_break_iterator,
-    jdk_sentence_batch,
     thai_batch,
     thai_tokenizer,
 )
@@ -176,20 +176,34 @@ def test_batch_splits_at_spaces_as_the_port():
 
 
 def test_batch_sentence_breaks_equal_the_port():
-    """jdk_sentence_batch finds the port's sentence breaks, on the texts it keeps."""
+    """jdk_batch_scans finds the port's sentence breaks, on the texts it keeps."""
     rng = random.Random(5)
     pool = [*"..!!??  \t\n\"'()[]aAbZ09,ก่ ", "\u2029", "\u0964", "\u3002", "\uff0e", "\u0301"]
     pool += ["\u00a0", "\u2019", "\uffff"]
     texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 40))) for _ in range(4000)]
     codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
     starts = np.concatenate(([0], np.cumsum([len(text) for text in texts])))
-    breaks, ported = jdk_sentence_batch.sentence_breaks_batch(codes, starts)
+    breaks, ported = jdk_batch_scans.sentence_breaks_batch(codes, starts)
     owner = np.searchsorted(starts, breaks, side="right") - 1
     assert ported.mean() < 0.5
     for i, text in enumerate(texts):
         if not ported[i]:
             expected = jdk_break_iterator.sentence_breaks(text, fast=False)[1:-1]
             assert (breaks[owner == i] - starts[i]).tolist() == expected, text
+
+
+def test_batch_word_breaks_equal_the_port():
+    """jdk_batch_scans steps the word rules over text without Thai letters as the port."""
+    rng = random.Random(6)
+    pool = [*"aZé09.,:;'-_$%#@/ \t\n\r()\"", "\u00a0", "\u3000", "\u2029", "ๆ", "๑", "฿", "中"]
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 30))) for _ in range(3000)]
+    texts += ["3.14 U.S.A e-mail 1,000 50% $20 #1 don't", "a.b.c. 1.2.3, x'y'"]
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum([len(text) for text in texts])))
+    breaks, owner = jdk_batch_scans.word_breaks_batch(codes, starts)
+    for i, text in enumerate(texts):
+        expected = jdk_break_iterator.word_breaks(text, fast=False)[1:]
+        assert (breaks[owner == i] - starts[i]).tolist() == expected, text
 
 
 def test_shortcuts_equal_stepping():
