@@ -32,6 +32,7 @@ from sparsebench.encode.lucene.jdk_batch_scans import sentence_breaks_batch
 from sparsebench.encode.lucene.jdk_break_data import IGNORE, word_rules
 from sparsebench.encode.lucene.jdk_break_iterator import sentence_mark_chars
 from sparsebench.encode.lucene.jdk_word_pieces import piece_starters
+from sparsebench.encode.lucene.thai_runs import COMPLEX, run_model
 from sparsebench.encode.lucene.thai_sentences import Store, sentence_tokens
 from sparsebench.encode.lucene.thai_sentences import clear_caches as clear_sentence_caches
 from sparsebench.encode.lucene.thai_tokenizer import BUFFER, sentences, tokenize_exact
@@ -43,9 +44,11 @@ from sparsebench.errors import DataError
 # that tokenizes it so (the letter's own token is dropped).
 END, SPACE, SPACE_LETTER = 0, 1, 2
 _AFTER = ("", " ", " \u0e01")
-# Flags of characters: a sentence may end after it; it starts a piece after a space; it is
-# a letter of the dictionary's script; it is beyond U+FFFF.
-MARK, STARTER, LETTER, ASTRAL = 1, 2, 4, 8
+# Flags of characters: a sentence may end after it; it is beyond U+FFFF; it makes the Thai
+# rules look around (thai_runs' COMPLEX); it starts a piece after a space; it is a letter
+# of the dictionary's script. A part has the first three if a character of it has, the
+# last two if its first character has.
+MARK, ASTRAL, PORTED, STARTER, LETTER = 1, 2, 4, 8, 16
 
 
 def tokenize_batch(
@@ -208,19 +211,19 @@ def _ported_sentence_parts(array: pa.Array, ported: np.ndarray) -> _Parts:
 
 @cache
 def _char_flags() -> np.ndarray:
-    """MARK, STARTER and LETTER of every BMP character."""
+    """MARK, PORTED, STARTER and LETTER of every BMP character."""
     rules = word_rules()
     category = rules.bmp_categories()
     letter = np.array(rules.dictionary, dtype=bool)[category] & (category != IGNORE)
     flags = np.where(letter, LETTER, 0).astype(np.uint8)
     flags[sentence_mark_chars()] |= MARK
     flags[piece_starters()] |= STARTER
+    flags[(run_model().flags & COMPLEX) > 0] |= PORTED
     return flags
 
 
 def _part_flags(names: pa.Array) -> np.ndarray:
-    """Per part: MARK and ASTRAL if a character of it is one; STARTER and LETTER (shifted
-    left by 4) if its first character is one."""
+    """The flags of each part (see MARK)."""
     offsets, data = string_buffers(names)
     code = np.frombuffer(data.tobytes().decode("utf-8").encode("utf-32-le"), dtype=np.uint32)
     flags = _char_flags()[np.minimum(code, 0xFFFF)]
@@ -230,8 +233,8 @@ def _part_flags(names: pa.Array) -> np.ndarray:
     nonempty = lengths > 0
     out = np.zeros(len(names), dtype=np.uint8)
     if nonempty.any():
-        out[nonempty] = np.bitwise_or.reduceat(flags, start[nonempty]) & (MARK | ASTRAL)
-        out[nonempty] |= (flags[start[nonempty]] & (STARTER | LETTER)) << 4
+        out[nonempty] = np.bitwise_or.reduceat(flags, start[nonempty]) & (MARK | ASTRAL | PORTED)
+        out[nonempty] |= flags[start[nonempty]] & (STARTER | LETTER)
     return out
 
 
@@ -264,13 +267,17 @@ def _group_tokens(parts: _Parts) -> tuple[np.ndarray, pa.Array]:
         return np.zeros(0, dtype=np.int64), pa.array([], type=pa.string())
     new_string = np.append(parts.opens, True)  # (and the end)
     new_sentence = np.append(parts.sentence, True)
-    first_flags = parts.flags[parts.ids] >> 4
+    first_flags = parts.flags[parts.ids]
     begins = new_sentence[:-1] | ((first_flags & STARTER) > 0)
     start = np.flatnonzero(begins)
-    names, name = _group_names(parts, start)
+    names, name, ported = _group_names(parts, start)
     following = np.append(start[1:], len(begins))  # the next group
     letter = (np.append(first_flags[start[1:]], 0) & LETTER) > 0
-    after = np.where(letter & ~new_sentence[following], SPACE_LETTER, SPACE)
+    # Before a space and a letter, a group that has no character for the port breaks as
+    # before a space (its last Thai range reads the space, what follows the space is
+    # another region: thai_runs), so it is named so.
+    letter &= ported[name] & ~new_sentence[following]
+    after = np.where(letter, SPACE_LETTER, SPACE)
     after[new_string[following]] = END
     key = name * 3 + after
     present = np.zeros(3 * len(names), dtype=bool)
@@ -284,14 +291,15 @@ def _group_tokens(parts: _Parts) -> tuple[np.ndarray, pa.Array]:
     return np.repeat(parts.owner[start], count), tokens
 
 
-def _group_names(parts: _Parts, start: np.ndarray) -> tuple[pa.Array, np.ndarray]:
+def _group_names(parts: _Parts, start: np.ndarray) -> tuple[pa.Array, np.ndarray, np.ndarray]:
     """The names of the groups that begin at `start` (the parts' names, and those of the
-    groups of several parts, joined by spaces, after them) and each group's name."""
+    groups of several parts, joined by spaces, after them), each group's name, and which
+    names have a character for the port."""
     size = np.diff(np.append(start, len(parts.ids)))
     name = parts.ids[start]
     several = size > 1
     if not several.any():
-        return parts.names, name
+        return parts.names, name, (parts.flags & PORTED) > 0
     inside = np.repeat(several, size)
     offsets = np.zeros(several.sum() + 1, dtype=np.int32)
     np.cumsum(size[several], out=offsets[1:])
@@ -300,7 +308,8 @@ def _group_names(parts: _Parts, start: np.ndarray) -> tuple[pa.Array, np.ndarray
     encoded = pc.dictionary_encode(joined)
     indices = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     name[several] = len(parts.names) + indices
-    return pa.concat_arrays([parts.names, encoded.dictionary]), name
+    flags = np.concatenate((parts.flags, _part_flags(encoded.dictionary)))
+    return pa.concat_arrays([parts.names, encoded.dictionary]), name, (flags & PORTED) > 0
 
 
 def _tokenize_groups(keys: list[tuple[str, int]]) -> tuple[np.ndarray, pa.Array]:

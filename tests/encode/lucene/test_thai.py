@@ -31,7 +31,7 @@ from sparsebench.encode.lucene import (
 )
 from sparsebench.encode.lucene.filters import decimal_digits, word_set
 from sparsebench.encode.lucene.languages import chain
-from sparsebench.encode.lucene.thai_runs import END, OTHER, divide, run_model
+from sparsebench.encode.lucene.thai_runs import COMPLEX, END, OTHER, divide, run_model
 from sparsebench.errors import DataError
 
 DATA = Path(__file__).parent / "data" / "th.tsv.gz"
@@ -173,6 +173,17 @@ def test_batch_splits_at_spaces_as_the_port():
         batch[i].append(token)
     for text, got in zip(texts, batch, strict=True):
         assert got == thai_tokenizer.tokenize_exact(text), text
+
+
+def test_groups_before_a_letter_break_as_before_a_space():
+    """The batch names a group with no character for the port that a space and a Thai
+    letter follow as one that a space follows: the port breaks both alike."""
+    model = run_model()
+    for text in spaced_texts(7, 1500) + random_texts(7, 1500):
+        group = "".join(c for c in text if c < "\U00010000" and not model.flags[ord(c)] & COMPLEX)
+        before_letter = thai_tokenizer.sentence_spans(group + " ก")
+        assert before_letter[-2:] == [len(group) + 1, len(group) + 2], group
+        assert before_letter[:-2] == thai_tokenizer.sentence_spans(group + " "), group
 
 
 def test_batch_sentence_breaks_equal_the_port():
