@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.filters import chained, decimal_digits, lowercase, stop, word_set
-from sparsebench.encode.lucene.thai_batch import tokenize_batch
+from sparsebench.encode.lucene.thai_batch import load, tokenize_batch
 
 
 def chain(language: str) -> Chain:
+    load()
     return Chain(
         language=language,
         lucene_class="org.apache.lucene.analysis.th.ThaiAnalyzer",
