@@ -125,7 +125,9 @@ def sentence_breaks_batch(codes: np.ndarray, starts: np.ndarray) -> tuple[np.nda
                 tables, codes, mark[first], starts[text + 1], starts[text], mark[first] + 1, True
             )
             stops[first], position[first] = again
-        stuck = position <= mark  # (a scan always reads its first character)
+        # A scan from a mark it has read no further than ends a sentence before the mark,
+        # and the next starts at it; one that goes back before it is left to the port.
+        stuck = (position < mark) | ((position == mark) & first)
         ported[lane[stuck]] = True
         breaks = stops & ~stuck
         found.append(position[breaks])

@@ -35,7 +35,7 @@ from sparsebench.encode.lucene.jdk_word_pieces import piece_starters
 from sparsebench.encode.lucene.thai_runs import COMPLEX, run_model
 from sparsebench.encode.lucene.thai_sentences import Store, sentence_tokens
 from sparsebench.encode.lucene.thai_sentences import clear_caches as clear_sentence_caches
-from sparsebench.encode.lucene.thai_tokenizer import BUFFER, sentences, tokenize_exact
+from sparsebench.encode.lucene.thai_tokenizer import BUFFER, buffers, sentences, tokenize_exact
 from sparsebench.encode.strings import as_string_array, span_indices, string_buffers
 from sparsebench.errors import DataError
 
@@ -60,12 +60,11 @@ def tokenize_batch(
     parts = _Parts.of(array, np.arange(n))
     text_flags = _any_per(parts.owner, parts.flags[parts.ids], n)
     whole = (text_flags & ASTRAL) > 0  # (its characters are not its UTF-16 units)
-    ported = pc.utf8_length(array).to_numpy(zero_copy_only=False) >= BUFFER
-    ported &= ~whole
-    marked = ((text_flags & MARK) > 0) & ~ported & ~whole
-    if marked.any():
-        parts, by_marks = _mark_sentences(array, parts, marked)
-        ported |= by_marks
+    long = (pc.utf8_length(array).to_numpy(zero_copy_only=False) >= BUFFER) & ~whole
+    cut = (((text_flags & MARK) > 0) & ~whole) | long
+    ported = np.zeros(n, dtype=bool)
+    if cut.any():
+        parts, ported = _mark_sentences(array, parts, cut, long)
     if ported.any() or whole.any():
         parts = parts.only(~(ported | whole)[parts.owner])
     if ported.any():
@@ -174,17 +173,28 @@ class _Parts:
 
 
 def _mark_sentences(
-    array: pa.Array, parts: _Parts, marked: np.ndarray
+    array: pa.Array, parts: _Parts, marked: np.ndarray, long: np.ndarray
 ) -> tuple[_Parts, np.ndarray]:
-    """The parts with the sentences of the marked texts (jdk_batch_scans) marked: a
-    sentence that starts with a part, or cut out of one where it starts inside it (or at
-    the space after it); and the texts the batch iterator leaves to the port."""
+    """The parts with the sentences of the marked texts marked (those of each buffer of
+    the long ones: thai_tokenizer.buffers; jdk_batch_scans): a sentence that starts with
+    a part, or cut out of one where it starts inside it (or at the space after it); and
+    the texts the batch iterator leaves to the port."""
     which = np.flatnonzero(marked)
     texts = array.take(which)
     data = string_buffers(texts)[1]
     codes = np.frombuffer(data.tobytes().decode("utf-8").encode("utf-32-le"), dtype=np.uint32)
     starts = np.append(0, np.cumsum(pc.utf8_length(texts).to_numpy(zero_copy_only=False)))
-    breaks, ported = sentence_breaks_batch(codes.astype(np.int64), starts)
+    inner = [np.zeros(0, dtype=np.int64)]  # where the buffers of long texts start
+    for k in np.flatnonzero(long[which]).tolist():
+        text = texts[k].as_py()
+        inner.append(starts[k] + np.array([s for s, _ in buffers(len(text), text)[1:]]))
+    bounds = np.concatenate(inner).astype(np.int64)
+    buffer_starts = np.sort(np.concatenate((starts, bounds)))
+    breaks, ported_buffers = sentence_breaks_batch(codes.astype(np.int64), buffer_starts)
+    ported = np.zeros(len(which), dtype=bool)
+    in_text = np.searchsorted(starts, buffer_starts[:-1][ported_buffers], side="right") - 1
+    ported[in_text] = True
+    breaks = np.sort(np.concatenate((breaks, bounds)))
     mine = np.flatnonzero(marked[parts.owner])
     owner = parts.owner[mine]
     lengths = pc.utf8_length(parts.names).to_numpy(zero_copy_only=False).astype(np.int64)

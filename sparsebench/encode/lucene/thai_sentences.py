@@ -71,11 +71,12 @@ class Store:
         self.count = np.zeros(0, dtype=np.int64)  # and how many
 
     def numbers(self, names: list) -> np.ndarray:
-        """The numbers of names, computing the items of the new ones (together)."""
+        """The numbers of names (which may repeat), computing the items of the new ones
+        (together)."""
         if len(self.number) + len(names) > CACHE_LIMIT:
             self.clear()
         get = self.number.get
-        new = [name for name in names if get(name) is None]
+        new = list(dict.fromkeys(name for name in names if get(name) is None))
         if new:
             counts, flat = self.compute(new)
             first = len(self.flat) // self.width + np.cumsum(counts) - counts

@@ -50,7 +50,7 @@ def _remember(cache: dict, key, value):
     return value
 
 
-def _buffers(length: int, units: str) -> list[tuple[int, int]]:
+def buffers(length: int, units: str) -> list[tuple[int, int]]:
     """The spans of the text that SegmentingTokenizerBase hands the sentence iterator."""
     spans, position = [], 0
     while position < length:
@@ -68,7 +68,7 @@ def sentences(units: str) -> list[tuple[int, int]]:
     """The spans of the sentences of a text (UTF-16 units), as the tokenizer reads them."""
     spans = []
     marks = sentence_marks()
-    for start, end in _buffers(len(units), units):
+    for start, end in buffers(len(units), units):
         buffer = units[start:end]
         if not marks.search(buffer):
             spans.append((start, end))

@@ -167,12 +167,25 @@ def test_batch_splits_at_spaces_as_the_port():
     """The groups between spaces and the sentences the batch finds give the port's tokens
     (with texts longer than the buffer, and one beyond U+FFFF)."""
     texts = spaced_texts(4, 1500) + [("ภาษาไทย. abc " * 90)[:1030], "ภาษา. 😀 ไทย"]
+    long = ["".join(spaced_texts(k, 80)) for k in range(40)]  # (longer than the buffer)
+    texts += long + [text.replace("\uffff", "\n") for text in long]
     index, tokens = thai_batch.tokenize_batch(texts)
     batch: list[list[str]] = [[] for _ in texts]
     for i, token in zip(index.tolist(), tokens.to_pylist(), strict=True):
         batch[i].append(token)
     for text, got in zip(texts, batch, strict=True):
         assert got == thai_tokenizer.tokenize_exact(text), text
+
+
+def test_parts_cut_into_the_names_of_others():
+    """Buffers cut parts into pieces that are also whole parts of the batch: each name is
+    tokenized once and numbered once."""
+    texts = ["ภาษา ไทย " * 120 + "abc", "ภาษา ไทย\n" * 120]
+    thai_batch.clear_caches()  # (all of them new)
+    index, tokens = thai_batch.tokenize_batch(texts)
+    for i, text in enumerate(texts):
+        got = tokens.filter(pa.array(index == i)).to_pylist()
+        assert got == thai_tokenizer.tokenize_exact(text)
 
 
 def test_groups_before_a_letter_break_as_before_a_space():
