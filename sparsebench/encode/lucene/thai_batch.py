@@ -110,10 +110,11 @@ class _Parts:
         owner: np.ndarray,
         opens: np.ndarray,
         sentence: np.ndarray | None = None,
+        flags: np.ndarray | None = None,
     ) -> None:
         self.names, self.ids, self.owner, self.opens = names, ids, owner, opens
         self.sentence = opens.copy() if sentence is None else sentence
-        self.flags = _part_flags(names)
+        self.flags = _part_flags(names) if flags is None else flags
 
     @classmethod
     def of(cls, strings: pa.Array, owner: np.ndarray) -> _Parts:
@@ -128,7 +129,7 @@ class _Parts:
 
     def only(self, keep: np.ndarray) -> _Parts:
         kept = (self.ids[keep], self.owner[keep], self.opens[keep], self.sentence[keep])
-        return _Parts(self.names, *kept)
+        return _Parts(self.names, *kept, flags=self.flags)
 
     def merged(self, other: _Parts, n: int) -> _Parts:
         """These parts and another's, of other texts, in text order, with their names
@@ -158,18 +159,19 @@ class _Parts:
         )
         split = np.flatnonzero(pieces > 1)
         texts = self.names.take(pa.array(self.ids[split])).to_pylist()
-        bounds = np.split(offset, np.cumsum(pieces[split] - 1)[:-1])
+        offsets, ends = offset.tolist(), np.cumsum(pieces[split] - 1).tolist()
         names: list[str] = []
-        for text, cuts in zip(texts, bounds, strict=True):
-            at = [0, *cuts.tolist(), len(text)]
-            names += (text[a:b] for a, b in zip(at, at[1:], strict=False))
+        for text, a, b in zip(texts, [0, *ends[:-1]], ends, strict=True):
+            at = [0, *offsets[a:b], len(text)]
+            names += (text[s:e] for s, e in zip(at, at[1:], strict=False))
         where = span_indices(first[split], first[split] + pieces[split])
         ids[where] = len(self.names) + np.arange(len(names))
         later = np.ones(len(where), dtype=bool)
         later[np.cumsum(pieces[split]) - pieces[split]] = False
         opens[where[later]] = sentence[where[later]] = True
-        all_names = pa.concat_arrays([self.names, pa.array(names, type=pa.string())])
-        return _Parts(all_names, ids, owner, opens, sentence)
+        new = pa.array(names, type=pa.string())
+        flags = np.concatenate((self.flags, _part_flags(new)))
+        return _Parts(pa.concat_arrays([self.names, new]), ids, owner, opens, sentence, flags)
 
 
 def _mark_sentences(
@@ -182,7 +184,7 @@ def _mark_sentences(
     which = np.flatnonzero(marked)
     texts = array.take(which)
     data = string_buffers(texts)[1]
-    codes = np.frombuffer(data.tobytes().decode("utf-8").encode("utf-32-le"), dtype=np.uint32)
+    codes = np.frombuffer(data.tobytes().decode("utf-8").encode("utf-16-le"), dtype=np.uint16)
     starts = np.append(0, np.cumsum(pc.utf8_length(texts).to_numpy(zero_copy_only=False)))
     inner = [np.zeros(0, dtype=np.int64)]  # where the buffers of long texts start
     for k in np.flatnonzero(long[which]).tolist():
@@ -190,7 +192,7 @@ def _mark_sentences(
         inner.append(starts[k] + np.array([s for s, _ in buffers(len(text), text)[1:]]))
     bounds = np.concatenate(inner).astype(np.int64)
     buffer_starts = np.sort(np.concatenate((starts, bounds)))
-    breaks, ported_buffers = sentence_breaks_batch(codes.astype(np.int64), buffer_starts)
+    breaks, ported_buffers = sentence_breaks_batch(codes, buffer_starts)
     ported = np.zeros(len(which), dtype=bool)
     in_text = np.searchsorted(starts, buffer_starts[:-1][ported_buffers], side="right") - 1
     ported[in_text] = True
