@@ -88,7 +88,7 @@ def load() -> None:
     """Build every table and pattern the tokenizer reads (the dictionary's, the rules',
     the characters'), on a sample that takes every path, then forget the sample: the
     analyzer's data loads with it, not in its first batch."""
-    tokenize_batch(["กรุงเทพฯ ภาษาไทย. Mr. Smith 3.14! ไหม?ครับ ๆ\u200b"])
+    tokenize_batch(["กรุงเทพฯ  ภาษาไทย. Mr. Smith 3.14! ไหม?ครับ ๆ\u200b", "ก " * 520 + "\uffff"])
     clear_caches()
 
 
@@ -320,7 +320,7 @@ def _group_names(parts: _Parts, start: np.ndarray) -> tuple[pa.Array, np.ndarray
     several = size > 1
     if not several.any():
         return parts.names, name, (parts.flags & PORTED) > 0
-    inside = np.repeat(several, size)
+    inside = span_indices(start[several], start[several] + size[several])
     offsets = np.zeros(several.sum() + 1, dtype=np.int32)
     np.cumsum(size[several], out=offsets[1:])
     values = parts.names.take(pa.array(parts.ids[inside]))
