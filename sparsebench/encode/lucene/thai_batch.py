@@ -84,14 +84,6 @@ def tokenize_batch(
     return index, pa.concat_arrays([tokens, exact]).take(pa.array(order))
 
 
-def load() -> None:
-    """Build every table and pattern the tokenizer reads (the dictionary's, the rules',
-    the characters'), on a sample that takes every path, then forget the sample: the
-    analyzer's data loads with it, not in its first batch."""
-    tokenize_batch(["กรุงเทพฯ  ภาษาไทย. Mr. Smith 3.14! ไหม?ครับ ๆ\u200b", "ก " * 520 + "\uffff"])
-    clear_caches()
-
-
 def clear_caches() -> None:
     """Forget every remembered group, piece, region and range (for measurements)."""
     clear_sentence_caches()
