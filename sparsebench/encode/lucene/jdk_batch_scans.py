@@ -81,18 +81,13 @@ def word_breaks_batch(codes: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray
     concatenated in `codes`; `starts`: where each begins, and the end): (every break
     after a text's start, its end included, as indices in `codes`, in order; the text of
     each)."""
+    if (codes == DONE).any():
+        raise ValueError("U+FFFF ends every scan of the JDK's: a text with it is the port's")
     lane = np.flatnonzero(np.diff(starts) > 0)
-    position, limit = starts[lane], starts[lane + 1]
-    found, found_in = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
-    while len(lane):
-        position = _scan(_word_tables(), codes, position, limit, starts[lane], position + 1)[1]
-        found.append(position)
-        found_in.append(lane)
-        going = position < limit
-        lane, position, limit = lane[going], position[going], limit[going]
-    breaks, owner = np.concatenate(found), np.concatenate(found_in)
+    at = starts[lane]
+    owner, breaks = _scan(_word_tables(), codes, at, starts[lane + 1], at, at + 1, again=True)
     order = np.argsort(breaks, kind="stable")
-    return breaks[order], owner[order]
+    return breaks[order], lane[owner[order]]
 
 
 def sentence_breaks_batch(codes: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -147,29 +142,45 @@ def _scan(
     origin: np.ndarray,
     result: np.ndarray,
     until_start: bool = False,
+    again: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """RuleBasedBreakIterator.handleNext from each of `marks` (in a text that starts at
     `origin` and ends at `limit`), its result so far given (for a sentence scan that has
     read other characters before the mark: the mark), until it stops, or (until_start) is
-    back in the start state: (whether it stopped, its result; or where it goes on from)."""
+    back in the start state: (whether it stopped, its result; or where it goes on from).
+    With `again`, a scan that stops before the end of its text starts again there (as
+    the iterator's next call): (the scan of each break, every break)."""
     table, end, lookahead, column = tables.state, tables.end, tables.lookahead, tables.column
     k = len(marks)
     ended, reach = np.ones(k, dtype=bool), np.zeros(k, dtype=np.int64)
+    found, found_in = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
     lane = np.arange(k)
     pos = marks.astype(np.int64)
+    begin = pos.copy()  # where each scan started
     state = np.full(k, START, dtype=np.int64)
     result = result.astype(np.int64)
-    ahead = origin.astype(np.int64)  # lookahead_result: 0 of the text
+    origin = origin.astype(np.int64)
+    ahead = origin.copy()  # lookahead_result: 0 of the text
     limit = limit.astype(np.int64)
     done = codes[pos] == DONE
     while len(lane):
         stop = done | (state == STOP)
-        finished = lane[stop]
         at_end = done[stop] & (ahead[stop] == limit[stop])
-        reach[finished] = np.where(at_end, ahead[stop], result[stop])
+        stopped = np.where(at_end, ahead[stop], result[stop])
+        reach[lane[stop]] = stopped
+        if again:
+            found.append(stopped)
+            found_in.append(lane[stop])
+            if (stopped <= begin[stop]).any():  # (the iterator would loop for ever)
+                raise DataError(f"{TABLES}: a word scan does not move on")
+            restart = np.flatnonzero(stop)[stopped < limit[stop]]
+            pos[restart] = begin[restart] = reach[lane[restart]]
+            state[restart], result[restart] = START, pos[restart] + 1
+            ahead[restart] = origin[restart]
+            stop[restart] = False
         keep = ~stop
         lane, pos, state, result = lane[keep], pos[keep], state[keep], result[keep]
-        ahead, limit = ahead[keep], limit[keep]
+        ahead, limit, origin, begin = ahead[keep], limit[keep], origin[keep], begin[keep]
         state = table[state, column[codes[pos]]]
         looking, accepting = lookahead[state], end[state]
         result = np.where(looking & accepting, ahead, result)
@@ -180,8 +191,10 @@ def _scan(
         reach[lane[resumed]] = pos[resumed] + 1
         keep = ~resumed
         lane, pos, state, result = lane[keep], pos[keep], state[keep], result[keep]
-        ahead, limit = ahead[keep], limit[keep]
+        ahead, limit, origin, begin = ahead[keep], limit[keep], origin[keep], begin[keep]
         done = pos + 1 >= limit
         pos = np.where(done, pos, pos + 1)
         done |= codes[pos] == DONE
+    if again:
+        return np.concatenate(found_in), np.concatenate(found)
     return ended, reach

@@ -254,6 +254,8 @@ def test_divisions_equal_the_port():
         if rng.random() < 0.2:
             range_, after = range_ + "ๆ", [*after, "ๆ", "ก", "ฃ"]
         pairs.append((range_, rng.choice(after)))
+        if rng.random() < 0.3:  # the same range again, with what follows it or another
+            pairs.append((range_, rng.choice(after)))
     counts, flat = divide(pairs)
     ends = np.cumsum(counts).tolist()
     for (range_, after), end, count in zip(pairs, ends, counts.tolist(), strict=True):
