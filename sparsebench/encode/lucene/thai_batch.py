@@ -298,9 +298,10 @@ def _group_tokens(parts: _Parts) -> tuple[np.ndarray, pa.Array]:
     texts = names.take(pa.array(distinct // 3)).to_pylist()
     keys = list(zip(texts, (distinct % 3).tolist(), strict=True))
     number = _groups.numbers(keys)[(np.cumsum(present) - 1)[key]]
-    count, first = _groups.count[number], _groups.first[number]
-    tokens = _groups.flat.take(pa.array(span_indices(first, first + count)))
-    return np.repeat(parts.owner[start], count), tokens
+    offsets = pa.array(np.append(_groups.first, len(_groups.flat)).astype(np.int32))
+    each = pa.ListArray.from_arrays(offsets, _groups.flat)  # each group's tokens
+    tokens = each.take(pa.array(number)).flatten()
+    return np.repeat(parts.owner[start], _groups.count[number]), tokens
 
 
 def _group_names(parts: _Parts, start: np.ndarray) -> tuple[pa.Array, np.ndarray, np.ndarray]:
