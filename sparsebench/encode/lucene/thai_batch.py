@@ -146,8 +146,9 @@ class _Parts:
         each piece after a cut opening a string (the sentence before ends there)."""
         pieces = 1 + np.bincount(which, minlength=len(self.ids))
         first = np.cumsum(pieces) - pieces  # where each part's pieces go
+        source = np.repeat(np.arange(len(self.ids)), pieces)
         ids, owner, opens, sentence = (
-            np.repeat(a, pieces) for a in (self.ids, self.owner, self.opens, self.sentence)
+            a[source] for a in (self.ids, self.owner, self.opens, self.sentence)
         )
         split = np.flatnonzero(pieces > 1)
         texts = self.names.take(pa.array(self.ids[split])).to_pylist()
@@ -189,14 +190,11 @@ def _mark_sentences(
     in_text = np.searchsorted(starts, buffer_starts[:-1][ported_buffers], side="right") - 1
     ported[in_text] = True
     breaks = np.sort(np.concatenate((breaks, bounds)))
-    mine = np.flatnonzero(marked[parts.owner])
-    owner = parts.owner[mine]
-    lengths = pc.utf8_length(parts.names).to_numpy(zero_copy_only=False).astype(np.int64)
-    width = lengths[parts.ids[mine]] + 1  # (and the space after it)
-    before = np.cumsum(width) - width
-    first = np.flatnonzero(np.append(True, owner[1:] != owner[:-1]))
-    before -= np.repeat(before[first], np.diff(np.append(first, len(owner))))
-    at = starts[(np.cumsum(marked) - 1)[owner]] + before  # where each part starts in `codes`
+    first_part = np.searchsorted(parts.owner, np.arange(len(array) + 1))
+    mine = span_indices(first_part[which], first_part[which + 1])  # the texts' parts
+    # where each of them starts in `codes`: its text's start, or after a U+0020
+    after_space = np.flatnonzero(codes == 0x20) + 1
+    at = np.insert(after_space, np.searchsorted(after_space, starts[:-1]), starts[:-1])
     found = np.searchsorted(at, breaks, side="right") - 1  # the part each break falls in
     offset = breaks - at[found]
     parts.sentence[mine[found[offset == 0]]] = True
