@@ -4,19 +4,22 @@ stretch of text tokenized once.
 Within a sentence, the Thai word iterator's text can be cut after a space and before a
 `piece_starters` character (jdk_word_pieces.piece_boundaries): either side breaks as
 it would alone, given only whether the character after the cut is a letter of the
-dictionary's script. So the batch splits its sentences at every U+0020 with Arrow and
-glues back each part that does not start such a piece (an empty one, one that starts
-with a space, a line break or a mark); each resulting group is named by its text and
-what follows it: the end of the sentence, or a space and a dictionary letter, or a space
-and anything else. The groups of a batch of natural text are few: each new one is
+dictionary's script. So the batch splits its texts at every U+0020 with Arrow and glues
+back each part that does not start such a piece (an empty one, one that starts with a
+space, a line break or a mark); each resulting group is named by its text and what
+follows it: the end of its sentence, or a space and a dictionary letter, or a space and
+anything else (the same for a group with no character for the port: see
+`_group_tokens`). The groups of a batch of natural text are few: each new one is
 tokenized once as a sentence of its own (thai_sentences), as its text followed by
 nothing, " " or " ก" (whose token is dropped), remembered across batches, and its tokens
 are repeated wherever it occurs.
 
 A text without a sentence mark (". ! ?" and the like, U+FFFF) and shorter than the
-tokenizer's buffer is one sentence; Python cuts the others into their sentences
-(thai_tokenizer.sentences), and the few texts with a character beyond U+FFFF go whole to
-thai_tokenizer's exact path.
+tokenizer's buffer is one sentence. The sentences of the others, and the buffers of the
+long ones, are found for all of them at once (jdk_batch_scans, thai_tokenizer.buffers);
+a sentence starts with a part, or cuts one in two. Python cuts into sentences only the
+few texts the batch's iterator leaves to the port (thai_tokenizer.sentences), and the
+texts with a character beyond U+FFFF go whole to thai_tokenizer's exact path.
 """
 
 from __future__ import annotations
@@ -280,13 +283,13 @@ def _group_tokens(parts: _Parts) -> tuple[np.ndarray, pa.Array]:
     first_flags = parts.flags[parts.ids]
     begins = new_sentence[:-1] | ((first_flags & STARTER) > 0)
     start = np.flatnonzero(begins)
-    names, name, ported = _group_names(parts, start)
+    names, name, has_port = _group_names(parts, start)
     following = np.append(start[1:], len(begins))  # the next group
     letter = (np.append(first_flags[start[1:]], 0) & LETTER) > 0
     # Before a space and a letter, a group that has no character for the port breaks as
     # before a space (its last Thai range reads the space, what follows the space is
     # another region: thai_runs), so it is named so.
-    letter &= ported[name] & ~new_sentence[following]
+    letter &= has_port[name] & ~new_sentence[following]
     after = np.where(letter, SPACE_LETTER, SPACE)
     after[new_string[following]] = END
     key = name * 3 + after
