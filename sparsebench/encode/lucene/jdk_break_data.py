@@ -104,6 +104,10 @@ class Rules:
     skip: list[re.Pattern | None]  # state -> a run of characters it loops on, if any
     skip_counts: list[bool]  # state -> whether its loop characters are dictionary ones
 
+    def bmp_categories(self) -> np.ndarray:
+        """The category of every BMP character (IGNORE for those the DFA passes over)."""
+        return np.frombuffer(self.bmp, dtype=np.uint8).astype(np.int64) - 1
+
     def category(self, c: int) -> int:
         """RuleBasedBreakIterator.lookupCategory."""
         if c < 0x10000:

@@ -336,50 +336,6 @@ _after_mark: dict[tuple[str, bool, bool], tuple[bool, int]] = {}
 
 
 @cache
-def piece_boundaries() -> re.Pattern:
-    """Where the word iterator's text can be cut into pieces that break independently:
-    after a space (the category of " ") and before a character that no state the space
-    leads to continues with (nor a mark the DFA passes over, nor a surrogate).
-
-    There every scan stops at the latest, so the position is a break, and the breaks on
-    either side do not depend on the text across it; the only thing the scan reads across
-    it is the character after the cut, which counts as a dictionary character if it is
-    one (see `word_piece_breaks`). Checked here on the tables: a state a space leads to
-    never waits for a lookahead at the end of the text, and one that accepts after the
-    space without a lookahead is reached only from the start or another such state (a
-    run of spaces, which holds no dictionary character, so no division reads past it).
-    """
-    rules = word_rules()
-    space = rules.category(ord(" "))
-    after = {row[space] for row in rules.state} - {STOP}
-    continued = {k for t in after for k, nxt in enumerate(rules.state[t]) if nxt != STOP}
-    for s, row in enumerate(rules.state):
-        t = row[space]
-        waits = rules.lookahead[t] and not rules.end[t]
-        from_elsewhere = rules.end[t] and not rules.lookahead[t] and s not in after | {START}
-        if t != STOP and (waits or from_elsewhere):
-            raise DataError(f"{TABLES}: the word rules cannot be cut at spaces")
-    code_points = np.arange(0x10000)
-    category = np.frombuffer(rules.bmp, dtype=np.uint8).astype(np.int64) - 1
-    spaces = code_points[category == space]
-    stoppers = (category != IGNORE) & ~np.isin(category, sorted(continued))
-    stoppers &= (code_points < 0xD800) | (code_points > 0xDFFF)
-    return re.compile(f"(?<=[{char_class(spaces)}])(?=[{char_class(code_points[stoppers])}])")
-
-
-def word_piece_breaks(piece: str, dictionary_follows: bool) -> list[int]:
-    """word_breaks of a piece cut at `piece_boundaries`, given whether the character after
-    the cut (if any) is one of the dictionary's script."""
-    if not dictionary_follows:
-        return word_breaks(piece)
-    breaks = word_breaks(piece + _DICTIONARY_LETTER)
-    return breaks[: breaks.index(len(piece)) + 1]
-
-
-_DICTIONARY_LETTER = "\u0e01"  # ก: any letter of the dictionary's script reads the same
-
-
-@cache
 def sentence_mark_chars() -> np.ndarray:
     """The characters after which a sentence can end (". ! ? U+2029 ।" and the like: those
     that take the sentence DFA out of its start state) and U+FFFF, as BMP code points; no
@@ -389,7 +345,7 @@ def sentence_mark_chars() -> np.ndarray:
     marks = {k for k, nxt in enumerate(start) if nxt != START}
     if marks & set(rules.astral_category):
         raise DataError(f"{TABLES}: a character beyond U+FFFF can end a sentence")
-    category = np.frombuffer(rules.bmp, dtype=np.uint8).astype(np.int64) - 1
+    category = rules.bmp_categories()
     code_points = np.arange(0x10000)
     return code_points[np.isin(category, sorted(marks)) | (code_points == DONE)]
 

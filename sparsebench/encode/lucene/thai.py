@@ -9,13 +9,22 @@ from __future__ import annotations
 
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.filters import chained, decimal_digits, lowercase, stop, word_set
-from sparsebench.encode.lucene.thai_batch import tokenize_batch
+from sparsebench.encode.lucene.thai_batch import clear_caches, tokenize_batch
+
+# A sample that takes every path of the tokenizer (a double space, a text longer than its
+# buffer, sentence marks, ฯ, a zero-width space, U+FFFF).
+_SAMPLE = ["กรุงเทพฯ  ภาษาไทย. Mr. Smith 3.14! ไหม?ครับ ๆ\u200b", "ก " * 520 + "\uffff"]
 
 
 def chain(language: str) -> Chain:
-    return Chain(
+    """The analyzer, its tables and patterns built (on a sample, then forgotten) so that
+    its data loads with it, not in its first batch."""
+    thai = Chain(
         language=language,
         lucene_class="org.apache.lucene.analysis.th.ThaiAnalyzer",
         tokenize=tokenize_batch,
         filter=chained(lowercase, decimal_digits, stop(word_set("th/stopwords.txt"))),
     )
+    thai.filter(thai.tokenize(_SAMPLE)[1])
+    clear_caches()
+    return thai

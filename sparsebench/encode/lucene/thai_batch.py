@@ -1,23 +1,29 @@
-"""Lucene's ThaiTokenizer (thai_tokenizer), exactly, over a batch of texts with numpy.
+"""Lucene's ThaiTokenizer (thai_tokenizer), exactly, over a batch of texts, each distinct
+stretch of text tokenized once.
 
-The batch finds with numpy the ranges of Thai letters of each sentence and the regions
-between them (thai_runs; Python only finds the sentence ends of texts with ". ! ?" and
-the like or longer than ThaiTokenizer's buffer), names each range by its text and what
-follows it, and looks up the distinct ranges and regions of the batch: each is divided
-(all new ranges together, thai_runs.divide) or segmented once, and remembered across
-batches. The pieces that hold a character which makes the Thai rules look around (ฯ, a
-mark or format character the rules pass over, U+FFFF) go through thai_tokenizer's exact
-path, and so do whole the few texts with such a character and one beyond U+FFFF. The
-tokens are then cut out of the batch's UTF-8 bytes where the remembered segments fall.
+Within a sentence, the Thai word iterator's text can be cut after a space and before a
+`piece_starters` character (jdk_word_pieces.piece_boundaries): either side breaks as
+it would alone, given only whether the character after the cut is a letter of the
+dictionary's script. So the batch splits its texts at every U+0020 with Arrow and glues
+back each part that does not start such a piece (an empty one, one that starts with a
+space, a line break or a mark); each resulting group is named by its text and what
+follows it: the end of its sentence, or a space and a dictionary letter, or a space and
+anything else (the same for a group with no character for the port: see
+`_group_tokens`). The groups of a batch of natural text are few: each new one is
+tokenized once as a sentence of its own (thai_sentences), as its text followed by
+nothing, " " or " ก" (whose token is dropped), remembered across batches, and its tokens
+are repeated wherever it occurs.
 
-Follows Lucene's ThaiTokenizer (Apache License 2.0) on the port of the JDK's iterators
-(GNU General Public License version 2 with the Classpath exception); see
-sparsebench/resources/lucene/th/NOTICE.
+A text without a sentence mark (". ! ?" and the like, U+FFFF) and shorter than the
+tokenizer's buffer is one sentence. The sentences of the others, and the buffers of the
+long ones, are found for all of them at once (jdk_batch_scans, thai_tokenizer.buffers);
+a sentence starts with a part, or cuts one in two. Python cuts into sentences only the
+few texts the batch's iterator leaves to the port (thai_tokenizer.sentences), and the
+texts with a character beyond U+FFFF go whole to thai_tokenizer's exact path.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import cache
 
@@ -25,326 +31,317 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sparsebench.encode.lucene.jdk_break_data import (
-    char_class,
-    letters_or_digits_bmp,
-    word_rules,
-)
-from sparsebench.encode.lucene.jdk_break_iterator import piece_boundaries, sentence_mark_chars
-from sparsebench.encode.lucene.standard_tokenizer import _merge, _runs
-from sparsebench.encode.lucene.thai_runs import (
-    ABSORBED,
-    COMPLEX,
-    END,
-    OTHER,
-    SEEN,
-    THAI,
-    divide,
-    run_model,
-)
-from sparsebench.encode.lucene.thai_tokenizer import (
-    BUFFER,
-    CACHE_LIMIT,
-    clear_pieces,
-    piece_spans,
-    sentence_spans,
-    sentences,
-    tokenize_exact,
-)
-from sparsebench.encode.strings import as_string_array, string_buffers
+from sparsebench.encode.lucene.jdk_batch_scans import sentence_breaks_batch
+from sparsebench.encode.lucene.jdk_break_data import IGNORE, word_rules
+from sparsebench.encode.lucene.jdk_break_iterator import sentence_mark_chars
+from sparsebench.encode.lucene.jdk_word_pieces import piece_starters
+from sparsebench.encode.lucene.thai_runs import COMPLEX, run_model
+from sparsebench.encode.lucene.thai_sentences import Store, sentence_tokens
+from sparsebench.encode.lucene.thai_sentences import clear_caches as clear_sentence_caches
+from sparsebench.encode.lucene.thai_tokenizer import BUFFER, buffers, sentences, tokenize_exact
+from sparsebench.encode.strings import as_string_array, span_indices, string_buffers
+from sparsebench.errors import DataError
 
-MARK = 16  # a flag beside thai_runs' ones: a character after which a sentence may end
-# The one-character suffixes of a range's name for what follows it (else the character).
-_SUFFIX = {END: "\x01", OTHER: "\x02"}
-_FOLLOWING = {v: k for k, v in _SUFFIX.items()}
-
-
-class SpanStore:
-    """Remembered kept segments by name (a region, or a range and what follows it): a dict
-    gives each name a number, numpy arrays hold the segments of all."""
-
-    def __init__(self, compute) -> None:
-        self.compute = compute  # names -> (segments of each, all segments flat)
-        self.clear()
-
-    def clear(self) -> None:
-        self.number: dict[str, int] = {}
-        self.flat = np.zeros(0, dtype=np.int64)  # all segments, flat
-        self.first = np.zeros(0, dtype=np.int64)  # each name's first segment in them
-        self.count = np.zeros(0, dtype=np.int64)  # and how many
-
-    def numbers(self, names: list[str]) -> np.ndarray:
-        """The numbers of names, computing the segments of the new ones (together)."""
-        if len(self.number) + len(names) > CACHE_LIMIT:
-            self.clear()
-        get = self.number.get
-        new = [name for name in names if get(name) is None]
-        if new:
-            counts, flat = self.compute(new)
-            first = len(self.flat) // 2 + np.cumsum(counts) - counts
-            self.first = np.concatenate((self.first, first))
-            self.count = np.concatenate((self.count, counts))
-            self.flat = np.concatenate((self.flat, flat))
-            for name in new:
-                self.number[name] = len(self.number)
-        return np.array([get(name) for name in names], dtype=np.int64)
-
-    def numbers_of(self, names: pa.Array) -> np.ndarray:
-        """The numbers of an array of names, found once per distinct name."""
-        if not len(names):
-            return np.zeros(0, dtype=np.int64)
-        encoded = pc.dictionary_encode(names)
-        numbers = self.numbers(encoded.dictionary.to_pylist())
-        return numbers[encoded.indices.to_numpy(zero_copy_only=False)]
-
-
-def clear_caches() -> None:
-    """Forget every remembered piece, region and range (for measurements)."""
-    clear_pieces()
-    _regions.clear()
-    _ranges.clear()
-
-
-def _region_spans(regions: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The kept segments of regions (UTF-8 byte offsets): each breaks as it would alone."""
-    found = []
-    for region in regions:
-        spans = sentence_spans(region)
-        if not region.isascii():
-            width = np.frombuffer(region.encode("utf-32-le"), dtype=np.uint32)
-            width = 1 + (width >= 0x80) + (width >= 0x800) + (width >= 0x10000)
-            at = np.concatenate(([0], np.cumsum(width))).tolist()
-            spans = [at[s] for s in spans]
-        found.append(spans)
-    counts = np.fromiter((len(x) // 2 for x in found), dtype=np.int64, count=len(found))
-    return counts, np.fromiter((x for each in found for x in each), dtype=np.int64)
-
-
-def _range_spans(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The kept segments of named ranges (char offsets), divided together."""
-    pairs = [(name[:-1], _FOLLOWING.get(name[-1], name[-1])) for name in names]
-    counts, breaks = divide(pairs)
-    lengths = np.fromiter((len(r) for r, _ in pairs), dtype=np.int64, count=len(pairs))
-    codes = np.frombuffer("".join(r for r, _ in pairs).encode("utf-32-le"), dtype=np.uint32)
-    segments = counts - 1
-    owner = np.repeat(np.arange(len(pairs)), segments)
-    first_break = np.cumsum(counts) - counts
-    at = np.repeat(first_break - np.cumsum(segments) + segments, segments)
-    at += np.arange(segments.sum())
-    start, end = breaks[at], breaks[at + 1]
-    kept = start < lengths[owner]
-    position = (np.cumsum(lengths) - lengths)[owner[kept]] + start[kept]
-    kept[kept] = _letters_or_digits()[codes[position]]
-    flat = np.stack((start[kept], end[kept]), axis=1).ravel()
-    return np.bincount(owner[kept], minlength=len(pairs)), flat
-
-
-@cache
-def _letters_or_digits() -> np.ndarray:
-    return letters_or_digits_bmp()
-
-
-_regions = SpanStore(_region_spans)
-_ranges = SpanStore(_range_spans)
-
-
-@cache
-def _flags() -> np.ndarray:
-    """thai_runs' flags of every BMP character, with MARK."""
-    flags = run_model().flags.copy()
-    flags[sentence_mark_chars()] |= MARK
-    return flags
+# What follows a group: the end of its sentence, a space (and a character that is not a
+# dictionary letter), a space and a dictionary letter; and the text after the group's
+# that tokenizes it so (the letter's own token is dropped).
+END, SPACE, SPACE_LETTER = 0, 1, 2
+_AFTER = ("", " ", " \u0e01")
+# Flags of characters: a sentence may end after it; it is beyond U+FFFF; it makes the Thai
+# rules look around (thai_runs' COMPLEX); it starts a piece after a space; it is a letter
+# of the dictionary's script. A part has the first three if a character of it has, the
+# last two if its first character has.
+MARK, ASTRAL, PORTED, STARTER, LETTER = 1, 2, 4, 8, 16
 
 
 def tokenize_batch(
     texts: pa.Array | pa.ChunkedArray | Sequence[str],
 ) -> tuple[np.ndarray, pa.Array]:
     """ThaiTokenizer's tokens of every text: (text index per token, tokens), in text order."""
-    array = as_string_array(texts)
-    offsets, data = string_buffers(array)
-    lead = np.flatnonzero((data & 0xC0) != 0x80)  # each character's first byte
-    code = np.frombuffer(data.tobytes().decode("utf-8").encode("utf-32-le"), dtype=np.uint32)
-    flags = _flags()[np.minimum(code, 0xFFFF)]
-    flags[code > 0xFFFF] = COMPLEX
-    first = np.searchsorted(lead, offsets)  # each text's first character (and the end)
-    count = np.diff(first)
-    owner = np.repeat(np.arange(len(array)), count)
-
-    def having(mask: np.ndarray) -> np.ndarray:
-        return np.bincount(owner[mask], minlength=len(array)) > 0
-
-    complex_ = having((flags & COMPLEX) > 0)
-    whole = complex_ & having(code > 0xFFFF)  # (its characters are not its UTF-16 units)
-    cut = (having((flags & MARK) > 0) | (count >= BUFFER) | complex_) & ~whole
-    starts = [first[:-1]]  # every text starts a sentence (the exact ones too: a range ends)
-    pieces, piece_spans = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-    which = np.flatnonzero(cut)
-    for i, text in zip(which.tolist(), array.take(which).to_pylist(), strict=True):
-        found = _cuts(text, bool(complex_[i]))
-        for out, positions in zip((starts, pieces, piece_spans), found, strict=True):
-            out.append(first[i] + np.array(positions, dtype=np.int64))
-    simple = ~whole[owner] & ~_inside(np.concatenate(pieces), len(lead))
-    spans = _simple_spans(data, lead, flags, owner, simple, np.unique(np.concatenate(starts)))
-    byte_at = np.append(lead, len(data))
-    piece_spans = np.concatenate(piece_spans)
-    ported = byte_at[piece_spans[::2]], byte_at[piece_spans[1::2]], owner[piece_spans[::2]]
-    start, end, token_owner = _merge_sorted(spans, ported)
-    tokens = _cut(data, start, end)
+    array = as_string_array(texts).cast(pa.string())
+    n = len(array)
+    parts = _Parts.of(array, np.arange(n))
+    text_flags = _any_per(parts.owner, parts.flags[parts.ids], n)
+    whole = (text_flags & ASTRAL) > 0  # (its characters are not its UTF-16 units)
+    long = (pc.utf8_length(array).to_numpy(zero_copy_only=False) >= BUFFER) & ~whole
+    cut = (((text_flags & MARK) > 0) & ~whole) | long
+    ported = np.zeros(n, dtype=bool)
+    if cut.any():
+        parts, ported = _mark_sentences(array, parts, cut, long)
+    if ported.any() or whole.any():
+        parts = parts.only(~(ported | whole)[parts.owner])
+    if ported.any():
+        parts = parts.merged(_ported_sentence_parts(array, ported), n)
+    token_owner, tokens = _group_tokens(parts)
     if not whole.any():
         return token_owner, tokens
-    exact_owner, exact_tokens = _exact_texts(array, whole)
-    index = np.concatenate((token_owner, exact_owner))
-    order = np.argsort(index, kind="stable")
-    tokens = pa.concat_arrays([tokens, pa.array(exact_tokens, type=pa.string())])
-    return index[order], tokens.take(pa.array(order))
+    which = np.flatnonzero(whole)
+    found = [tokenize_exact(text) for text in array.take(which).to_pylist()]
+    exact_owner = np.repeat(which, [len(each) for each in found])
+    at, at_exact = _interleave(token_owner, exact_owner, n)
+    index = np.empty(len(at) + len(at_exact), dtype=np.int64)
+    index[at], index[at_exact] = token_owner, exact_owner
+    order = np.empty(len(index), dtype=np.int64)
+    order[at], order[at_exact] = np.arange(len(at)), len(at) + np.arange(len(at_exact))
+    exact = pa.array([token for each in found for token in each], type=pa.string())
+    return index, pa.concat_arrays([tokens, exact]).take(pa.array(order))
 
 
-def _cuts(text: str, complex_: bool) -> tuple[list[int], list[int], list[int]]:
-    """For a text the batch cuts in Python (one with no character beyond U+FFFF): where
-    its sentences start; and if it has characters for the port, the pieces of sentences
-    (`piece_boundaries`) that hold them and the kept segments of those pieces, from the
-    port (the numpy path takes the rest of the sentence as pieces cut there)."""
-    cuts: list[int] = []
-    pieces: list[int] = []
-    spans: list[int] = []
-    search = _complex_chars().search
-    dictionary, category = word_rules().dictionary, word_rules().category
-    for s, e in sentences(text):
-        cuts.append(s)
-        if not complex_ or not search(text, s, e):
-            continue
-        sentence = text[s:e]
-        bounds = [0, *(m.start() for m in piece_boundaries().finditer(sentence)), e - s]
-        for a, b in zip(bounds, bounds[1:], strict=False):
-            if not search(sentence, a, b):
-                continue
-            follows = b < len(sentence) and dictionary[category(ord(sentence[b]))]
-            cuts += (s + a, s + b)
-            pieces += (s + a, s + b)
-            spans += (s + a + x for x in piece_spans(sentence[a:b], follows))
-    return cuts, pieces, spans
+def clear_caches() -> None:
+    """Forget every remembered group, piece, region and range (for measurements)."""
+    clear_sentence_caches()
+    _groups.clear()
+
+
+class _Parts:
+    """The parts of strings (texts, or sentences of texts) between U+0020s, in text order:
+    each part's number among the distinct parts (`names`, with their `flags`), its text,
+    whether it opens a string, and whether a sentence starts with it."""
+
+    def __init__(
+        self,
+        names: pa.Array,
+        ids: np.ndarray,
+        owner: np.ndarray,
+        opens: np.ndarray,
+        sentence: np.ndarray | None = None,
+        flags: np.ndarray | None = None,
+    ) -> None:
+        self.names, self.ids, self.owner, self.opens = names, ids, owner, opens
+        self.sentence = opens.copy() if sentence is None else sentence
+        self.flags = _part_flags(names) if flags is None else flags
+
+    @classmethod
+    def of(cls, strings: pa.Array, owner: np.ndarray) -> _Parts:
+        """The parts of strings of the given texts."""
+        lists = pc.split_pattern(strings, " ")
+        per = pc.list_value_length(lists).to_numpy(zero_copy_only=False).astype(np.int64)
+        encoded = pc.dictionary_encode(lists.flatten())
+        ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        opens = np.zeros(len(ids), dtype=bool)
+        opens[np.cumsum(per) - per] = True  # (a string has a part at least)
+        return cls(encoded.dictionary, ids, np.repeat(owner, per), opens)
+
+    def only(self, keep: np.ndarray) -> _Parts:
+        kept = (self.ids[keep], self.owner[keep], self.opens[keep], self.sentence[keep])
+        return _Parts(self.names, *kept, flags=self.flags)
+
+    def merged(self, other: _Parts, n: int) -> _Parts:
+        """These parts and another's, of other texts, in text order, with their names
+        made one."""
+        encoded = pc.dictionary_encode(pa.concat_arrays([self.names, other.names]))
+        number = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        at, at_other = _interleave(self.owner, other.owner, n)
+        out = []
+        for mine, theirs in (
+            (number[self.ids], number[len(self.names) + other.ids]),
+            (self.owner, other.owner),
+            (self.opens, other.opens),
+            (self.sentence, other.sentence),
+        ):
+            both = np.empty(len(at) + len(at_other), dtype=mine.dtype)
+            both[at], both[at_other] = mine, theirs
+            out.append(both)
+        return _Parts(encoded.dictionary, *out)
+
+    def cut(self, which: np.ndarray, offset: np.ndarray) -> _Parts:
+        """The parts with some cut at character offsets (which: their indices, sorted),
+        each piece after a cut opening a string (the sentence before ends there)."""
+        pieces = 1 + np.bincount(which, minlength=len(self.ids))
+        first = np.cumsum(pieces) - pieces  # where each part's pieces go
+        source = np.repeat(np.arange(len(self.ids)), pieces)
+        ids, owner, opens, sentence = (
+            a[source] for a in (self.ids, self.owner, self.opens, self.sentence)
+        )
+        split = np.flatnonzero(pieces > 1)
+        texts = self.names.take(pa.array(self.ids[split])).to_pylist()
+        offsets, ends = offset.tolist(), np.cumsum(pieces[split] - 1).tolist()
+        names: list[str] = []
+        for text, a, b in zip(texts, [0, *ends[:-1]], ends, strict=True):
+            at = [0, *offsets[a:b], len(text)]
+            names += (text[s:e] for s, e in zip(at, at[1:], strict=False))
+        where = span_indices(first[split], first[split] + pieces[split])
+        ids[where] = len(self.names) + np.arange(len(names))
+        later = np.ones(len(where), dtype=bool)
+        later[np.cumsum(pieces[split]) - pieces[split]] = False
+        opens[where[later]] = sentence[where[later]] = True
+        new = pa.array(names, type=pa.string())
+        flags = np.concatenate((self.flags, _part_flags(new)))
+        return _Parts(pa.concat_arrays([self.names, new]), ids, owner, opens, sentence, flags)
+
+
+def _mark_sentences(
+    array: pa.Array, parts: _Parts, marked: np.ndarray, long: np.ndarray
+) -> tuple[_Parts, np.ndarray]:
+    """The parts with the sentences of the marked texts marked (those of each buffer of
+    the long ones: thai_tokenizer.buffers; jdk_batch_scans): a sentence that starts with
+    a part, or cut out of one where it starts inside it (or at the space after it); and
+    the texts the batch iterator leaves to the port."""
+    which = np.flatnonzero(marked)
+    texts = array.take(which)
+    data = string_buffers(texts)[1]
+    codes = np.frombuffer(data.tobytes().decode("utf-8").encode("utf-16-le"), dtype=np.uint16)
+    starts = np.append(0, np.cumsum(pc.utf8_length(texts).to_numpy(zero_copy_only=False)))
+    inner = [np.zeros(0, dtype=np.int64)]  # where the buffers of long texts start
+    for k in np.flatnonzero(long[which]).tolist():
+        text = texts[k].as_py()
+        inner.append(starts[k] + np.array([s for s, _ in buffers(len(text), text)[1:]]))
+    bounds = np.concatenate(inner).astype(np.int64)
+    buffer_starts = np.sort(np.concatenate((starts, bounds)))
+    breaks, ported_buffers = sentence_breaks_batch(codes, buffer_starts)
+    ported = np.zeros(len(which), dtype=bool)
+    in_text = np.searchsorted(starts, buffer_starts[:-1][ported_buffers], side="right") - 1
+    ported[in_text] = True
+    breaks = np.sort(np.concatenate((breaks, bounds)))
+    first_part = np.searchsorted(parts.owner, np.arange(len(array) + 1))
+    mine = span_indices(first_part[which], first_part[which + 1])  # the texts' parts
+    # where each of them starts in `codes`: its text's start, or after a U+0020
+    after_space = np.flatnonzero(codes == 0x20) + 1
+    at = np.insert(after_space, np.searchsorted(after_space, starts[:-1]), starts[:-1])
+    found = np.searchsorted(at, breaks, side="right") - 1  # the part each break falls in
+    offset = breaks - at[found]
+    parts.sentence[mine[found[offset == 0]]] = True
+    inside = offset > 0
+    if inside.any():
+        parts = parts.cut(mine[found[inside]], offset[inside])
+    out = np.zeros(len(array), dtype=bool)
+    out[which[ported]] = True
+    return parts, out
+
+
+def _ported_sentence_parts(array: pa.Array, ported: np.ndarray) -> _Parts:
+    """The parts of the sentences of the texts left to the port, found by it."""
+    which = np.flatnonzero(ported)
+    found: list[str] = []
+    owner: list[int] = []
+    for i, text in zip(which.tolist(), array.take(which).to_pylist(), strict=True):
+        spans = sentences(text)
+        found += (text[s:e] for s, e in spans)
+        owner += [i] * len(spans)
+    strings = pa.array(found, type=pa.string())
+    return _Parts.of(strings, np.array(owner, dtype=np.int64))
 
 
 @cache
-def _complex_chars() -> re.Pattern:
-    """A pattern of the characters thai_runs leaves to the port."""
-    code_points = np.flatnonzero(run_model().flags & COMPLEX)
-    return re.compile(f"[{char_class(code_points)}]")
+def _char_flags() -> np.ndarray:
+    """MARK, PORTED, STARTER and LETTER of every BMP character."""
+    rules = word_rules()
+    category = rules.bmp_categories()
+    letter = np.array(rules.dictionary, dtype=bool)[category] & (category != IGNORE)
+    flags = np.where(letter, LETTER, 0).astype(np.uint8)
+    flags[sentence_mark_chars()] |= MARK
+    flags[piece_starters()] |= STARTER
+    flags[(run_model().flags & COMPLEX) > 0] |= PORTED
+    return flags
 
 
-def _inside(spans: np.ndarray, n: int) -> np.ndarray:
-    """Which of n positions fall in the flat [start, end) spans (sorted, not overlapping)."""
-    edge = np.zeros(n + 1, dtype=np.int8)
-    edge[spans[::2]] += 1
-    edge[spans[1::2]] -= 1
-    return np.cumsum(edge[:-1], dtype=np.int8) > 0
+def _part_flags(names: pa.Array) -> np.ndarray:
+    """The flags of each part (see MARK)."""
+    offsets, data = string_buffers(names)
+    code = np.frombuffer(data.tobytes().decode("utf-8").encode("utf-32-le"), dtype=np.uint32)
+    flags = _char_flags()[np.minimum(code, 0xFFFF)]
+    flags[code > 0xFFFF] = ASTRAL
+    lengths = pc.utf8_length(names).to_numpy(zero_copy_only=False).astype(np.int64)
+    start = np.cumsum(lengths) - lengths
+    nonempty = lengths > 0
+    out = np.zeros(len(names), dtype=np.uint8)
+    if nonempty.any():
+        out[nonempty] = np.bitwise_or.reduceat(flags, start[nonempty]) & (MARK | ASTRAL | PORTED)
+        out[nonempty] |= flags[start[nonempty]] & (STARTER | LETTER)
+    return out
 
 
-def _simple_spans(
-    data: np.ndarray,
-    lead: np.ndarray,
-    flags: np.ndarray,
-    owner: np.ndarray,
-    simple: np.ndarray,
-    sentence_starts: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The tokens of the characters of the simple texts, as sorted UTF-8 byte spans with
-    their texts: ranges of Thai letters (each with the absorbed mark after it, if any)
-    and the regions between them."""
-    n = len(lead)
-    byte_at = np.append(lead, len(data))
-    is_start = np.zeros(n + 1, dtype=bool)
-    is_start[sentence_starts] = True
-    is_start[n] = True
-    range_start, range_end = _runs(simple & ((flags & THAI) > 0), sentence_starts)
-    absorbs = ~is_start[range_end]
-    absorbs[absorbs] = (flags[range_end[absorbs]] & ABSORBED) > 0
-    range_end = range_end + absorbs
-    in_range = np.zeros(n + 1, dtype=np.int8)
-    in_range[range_start] = 1
-    in_range[range_end] -= 1
-    outside = simple & (np.cumsum(in_range[:-1], dtype=np.int8) == 0)
-    region_start, region_end = _runs(outside, sentence_starts)
-    # A range is named by its text and what follows it: the end of the sentence (1), a
-    # character its division tells apart (that character), or any other (2).
-    following = np.where(is_start[range_end], 1, 2)
-    seen = ~is_start[range_end] & ((flags[np.minimum(range_end, n - 1)] & SEEN) > 0)
-    following[seen] = _thai_code(data, byte_at[range_end[seen]])
-    ranges = _expand(
-        _range_numbers(_cut(data, byte_at[range_start], byte_at[range_end]), following),
-        byte_at[range_start],
-        owner[range_start],
-        _ranges,
-        width=3,
-    )
-    regions_cut = _cut(data, byte_at[region_start], byte_at[region_end])
-    regions = _expand(
-        _regions.numbers_of(regions_cut), byte_at[region_start], owner[region_start], _regions, 1
-    )
-    return _merge_sorted(ranges, regions)
+def _any_per(owner: np.ndarray, flags: np.ndarray, n: int) -> np.ndarray:
+    """The flags (MARK, ASTRAL) of each of n texts: those of any of its parts."""
+    out = np.zeros(n, dtype=np.uint8)
+    for flag in (MARK, ASTRAL):
+        has = (flags & flag) > 0
+        out[np.bincount(owner[has], minlength=n) > 0] |= flag
+    return out
 
 
-def _thai_code(data: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """The code points of the three-byte characters at `at`."""
-    b0, b1, b2 = (data[at + k].astype(np.int64) for k in range(3))
-    return ((b0 & 0x0F) << 12) | ((b1 & 0x3F) << 6) | (b2 & 0x3F)
-
-
-def _cut(data: np.ndarray, start: np.ndarray, end: np.ndarray) -> pa.Array:
-    """The strings data[start:end] of sorted spans that do not overlap, as one array: the
-    spans and the gaps between them as one array over the bytes, and the spans taken."""
-    bounds = np.empty(2 * len(start) + 2, dtype=np.int64)
-    bounds[0], bounds[-1] = 0, len(data)
-    bounds[1:-1:2], bounds[2:-1:2] = start, end
-    pieces = pa.LargeStringArray.from_buffers(
-        len(bounds) - 1, pa.py_buffer(bounds), pa.py_buffer(data)
-    )
-    return pieces.take(pa.array(np.arange(1, len(bounds) - 1, 2))).cast(pa.string())
-
-
-def _range_numbers(ranges: pa.Array, following: np.ndarray) -> np.ndarray:
-    """Each range's number in the store of ranges, by its text and what follows it."""
-    if not len(ranges):
-        return np.zeros(0, dtype=np.int64)
-    encoded = pc.dictionary_encode(ranges)
-    texts = encoded.dictionary.to_pylist()
-    key = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64) << 16 | following
-    distinct, inverse = np.unique(key, return_inverse=True)
-    names = [texts[k >> 16] + _name_suffix(k & 0xFFFF) for k in distinct.tolist()]
-    return _ranges.numbers(names)[inverse]
-
-
-def _name_suffix(following: int) -> str:
-    return "\x01" if following == 1 else "\x02" if following == 2 else chr(following)
-
-
-def _expand(numbers: np.ndarray, base: np.ndarray, owners: np.ndarray, store, width: int):
-    """The token byte spans of occurrences (their numbers in a store, where they start, their
-    texts), from the remembered kept segments (in characters of `width` bytes)."""
-    per = store.count[numbers]
-    occurrence = np.repeat(np.arange(len(numbers)), per)
-    k = np.repeat(store.first[numbers] - np.cumsum(per) + per, per) + np.arange(per.sum())
-    start = base[occurrence] + width * store.flat[2 * k]
-    return start, base[occurrence] + width * store.flat[2 * k + 1], owners[occurrence]
-
-
-def _merge_sorted(first, second):
-    """Two sorted lists of (start, end, owner) spans that do not overlap, merged."""
-    at_first, at_second = _merge(first[0], second[0])
+def _interleave(first: np.ndarray, second: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where the items of two lists go in one list in text order, given the (sorted)
+    texts of their items, no text having items in both."""
+    count_first = np.bincount(first, minlength=n)
+    count_second = np.bincount(second, minlength=n)
+    total = count_first + count_second
+    start = np.cumsum(total) - total
     out = []
-    for a, b in zip(first, second, strict=True):
-        merged = np.empty(len(a) + len(b), dtype=np.int64)
-        merged[at_first], merged[at_second] = a, b
-        out.append(merged)
-    return tuple(out)
+    for owner, count in ((first, count_first), (second, count_second)):
+        before = (np.cumsum(count) - count)[owner]
+        out.append(start[owner] + np.arange(len(owner)) - before)
+    return out[0], out[1]
 
 
-def _exact_texts(array: pa.Array, exact: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """The tokens of the texts for the exact port: (text index per token, tokens)."""
-    which = np.flatnonzero(exact)
-    counts, tokens = [], []
-    for text in array.take(which).to_pylist():
-        found = tokenize_exact(text)
-        counts.append(len(found))
-        tokens += found
-    return np.repeat(which, counts), tokens
+def _group_tokens(parts: _Parts) -> tuple[np.ndarray, pa.Array]:
+    """The tokens of the parts' groups: (text index per token, tokens)."""
+    if not len(parts.ids):
+        return np.zeros(0, dtype=np.int64), pa.array([], type=pa.string())
+    new_string = np.append(parts.opens, True)  # (and the end)
+    new_sentence = np.append(parts.sentence, True)
+    first_flags = parts.flags[parts.ids]
+    begins = new_sentence[:-1] | ((first_flags & STARTER) > 0)
+    start = np.flatnonzero(begins)
+    names, name, has_port = _group_names(parts, start)
+    following = np.append(start[1:], len(begins))  # the next group
+    letter = (np.append(first_flags[start[1:]], 0) & LETTER) > 0
+    # Before a space and a letter, a group that has no character for the port breaks as
+    # before a space (its last Thai range reads the space, what follows the space is
+    # another region: thai_runs), so it is named so.
+    letter &= has_port[name] & ~new_sentence[following]
+    after = np.where(letter, SPACE_LETTER, SPACE)
+    after[new_string[following]] = END
+    key = name * 3 + after
+    present = np.zeros(3 * len(names), dtype=bool)
+    present[key] = True
+    distinct = np.flatnonzero(present)
+    texts = names.take(pa.array(distinct // 3)).to_pylist()
+    keys = list(zip(texts, (distinct % 3).tolist(), strict=True))
+    number = _groups.numbers(keys)[(np.cumsum(present) - 1)[key]]
+    offsets = pa.array(np.append(_groups.first, len(_groups.flat)).astype(np.int32))
+    each = pa.ListArray.from_arrays(offsets, _groups.flat)  # each group's tokens
+    tokens = each.take(pa.array(number)).flatten()
+    return np.repeat(parts.owner[start], _groups.count[number]), tokens
+
+
+def _group_names(parts: _Parts, start: np.ndarray) -> tuple[pa.Array, np.ndarray, np.ndarray]:
+    """The names of the groups that begin at `start` (the parts' names, and those of the
+    groups of several parts, joined by spaces, after them), each group's name, and which
+    names have a character for the port."""
+    size = np.diff(np.append(start, len(parts.ids)))
+    name = parts.ids[start]
+    several = size > 1
+    if not several.any():
+        return parts.names, name, (parts.flags & PORTED) > 0
+    inside = span_indices(start[several], start[several] + size[several])
+    offsets = np.zeros(several.sum() + 1, dtype=np.int32)
+    np.cumsum(size[several], out=offsets[1:])
+    values = parts.names.take(pa.array(parts.ids[inside]))
+    joined = pc.binary_join(pa.ListArray.from_arrays(pa.array(offsets), values), " ")
+    encoded = pc.dictionary_encode(joined)
+    indices = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    name[several] = len(parts.names) + indices
+    flags = np.concatenate((parts.flags, _part_flags(encoded.dictionary)))
+    return pa.concat_arrays([parts.names, encoded.dictionary]), name, (flags & PORTED) > 0
+
+
+def _tokenize_groups(keys: list[tuple[str, int]]) -> tuple[np.ndarray, pa.Array]:
+    """The tokens of groups named by their text and what follows them: (how many of each,
+    all of them)."""
+    texts = pa.array([text + _AFTER[after] for text, after in keys], type=pa.string())
+    owner, tokens = sentence_tokens(texts)
+    count = np.bincount(owner, minlength=len(keys))
+    letter = np.array([after == SPACE_LETTER for _, after in keys], dtype=bool)
+    dropped = (np.cumsum(count) - 1)[letter]  # the last token: the letter after the group
+    if (
+        not (count[letter] > 0).all()
+        or pc.any(pc.not_equal(tokens.take(dropped), "\u0e01")).as_py()
+    ):
+        raise DataError("the Thai word rules do not cut before a letter after a space")
+    keep = np.ones(len(tokens), dtype=bool)
+    keep[dropped] = False
+    return count - letter, tokens.filter(pa.array(keep))
+
+
+_groups = Store(_tokenize_groups, pa.array([], type=pa.string()))

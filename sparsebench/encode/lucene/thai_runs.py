@@ -40,6 +40,7 @@ from sparsebench.encode.lucene.jdk_break_data import (
     word_rules,
 )
 from sparsebench.encode.lucene.jdk_break_iterator import division
+from sparsebench.encode.strings import span_indices
 from sparsebench.errors import DataError
 
 THAI_BLOCK = 0xE00  # the dictionary's characters are all in U+0E00-U+0E7F
@@ -96,7 +97,7 @@ def run_model() -> RunModel:
     if not all(facts):
         raise DataError(f"{TABLES}: the Thai word rules are not the expected ones")
     code_points = np.arange(0x10000)
-    category = np.frombuffer(rules.bmp, dtype=np.uint8).astype(np.int64) - 1
+    category = rules.bmp_categories()
     surrogate = (code_points >= 0xD800) & (code_points <= 0xDFFF)
     thai_chars = code_points[np.isin(category, thai) & ~surrogate]
     absorbed_chars = code_points[np.isin(category, absorbed) & ~surrogate]
@@ -199,6 +200,7 @@ def divide(ranges: list[tuple[str, str]]) -> Breaks:
             starts[lanes],
             lengths[lanes],
             after_end=[ranges[i][1] == END for i in lanes.tolist()],
+            texts=[texts[i] for i in lanes.tolist()],
         )
         ids.append(lanes[lane_ids])
         values.append(lane_values)
@@ -213,25 +215,37 @@ def _column_codes() -> np.ndarray:
 
 
 def _walked(
-    codes: np.ndarray, starts: np.ndarray, lengths: np.ndarray, after_end: list[bool]
+    codes: np.ndarray,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    after_end: list[bool],
+    texts: list[str],
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The divisions of ranges of dictionary characters (codes[start:start + length]),
-    each followed by the end (after_end) or by a character outside the dictionary: the
-    longest words at each break where they lead to the end, else `_walk`. As (lane,
-    break) pairs, in lane order."""
-    index = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
-    mine = codes[index] - THAI_BLOCK
-    offsets = np.cumsum(lengths) - lengths
-    room = np.repeat(offsets + lengths, lengths) - np.arange(len(mine))
+    """The divisions of ranges of dictionary characters (codes[start:start + length]:
+    `texts`), each followed by the end (after_end) or by a character outside the
+    dictionary: the longest words at each break where they lead to the end, else `_walk`.
+    As (lane, break) pairs, in lane order. The dictionary is walked once per text."""
+    first: dict[str, int] = {}
+    copy = np.fromiter((first.setdefault(t, i) for i, t in enumerate(texts)), np.int64, len(texts))
+    unique = np.flatnonzero(copy == np.arange(len(texts)))
+    of_lane = (np.cumsum(copy == np.arange(len(texts))) - 1)[copy]  # each lane's unique range
+    ulengths = lengths[unique]
+    mine = codes[span_indices(starts[unique], starts[unique] + ulengths)] - THAI_BLOCK
+    offsets = np.cumsum(ulengths) - ulengths
+    room = np.repeat(offsets + ulengths, ulengths) - np.arange(len(mine))
     words, reach = word_ends(mine, room)
-    lane_ids, positions, failed = _longest_paths(words, offsets, lengths)
-    keep = ~failed[lane_ids]
-    ids, values = [lane_ids[keep]], [positions[keep]]
-    redo = np.flatnonzero(failed)
+    path_lane, positions, failed = _longest_paths(words, offsets, ulengths)
+    per = np.bincount(path_lane, minlength=len(unique))
+    path_first = np.cumsum(per) - per
+    done = np.flatnonzero(~failed[of_lane])
+    u = of_lane[done]
+    ids = [np.repeat(done, per[u])]
+    values = [positions[span_indices(path_first[u], path_first[u] + per[u])]]
+    redo = np.flatnonzero(failed[of_lane])
     if len(redo):
         words_list, reach_list = words.tolist(), reach.tolist()
         found = [
-            _walk(words_list, reach_list, int(offsets[k]), int(lengths[k]), after_end[k])
+            _walk(words_list, reach_list, int(offsets[of_lane[k]]), int(lengths[k]), after_end[k])
             for k in redo.tolist()
         ]
         ids.append(np.repeat(redo, [len(b) for b in found]))

@@ -28,12 +28,8 @@ from sparsebench.encode.lucene.jdk_break_data import (
     utf16_units,
     word_rules,
 )
-from sparsebench.encode.lucene.jdk_break_iterator import (
-    piece_boundaries,
-    sentence_breaks,
-    sentence_marks,
-    word_piece_breaks,
-)
+from sparsebench.encode.lucene.jdk_break_iterator import sentence_breaks, sentence_marks
+from sparsebench.encode.lucene.jdk_word_pieces import piece_boundaries, word_piece_breaks
 
 BUFFER = 1024  # SegmentingTokenizerBase.BUFFERMAX
 SAFE_ENDS = "\n\r\u0085\u2028\u2029"  # SegmentingTokenizerBase.isSafeEnd
@@ -54,7 +50,7 @@ def _remember(cache: dict, key, value):
     return value
 
 
-def _buffers(length: int, units: str) -> list[tuple[int, int]]:
+def buffers(length: int, units: str) -> list[tuple[int, int]]:
     """The spans of the text that SegmentingTokenizerBase hands the sentence iterator."""
     spans, position = [], 0
     while position < length:
@@ -72,7 +68,7 @@ def sentences(units: str) -> list[tuple[int, int]]:
     """The spans of the sentences of a text (UTF-16 units), as the tokenizer reads them."""
     spans = []
     marks = sentence_marks()
-    for start, end in _buffers(len(units), units):
+    for start, end in buffers(len(units), units):
         buffer = units[start:end]
         if not marks.search(buffer):
             spans.append((start, end))

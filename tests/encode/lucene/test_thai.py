@@ -22,10 +22,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from sparsebench.encode.lucene import jdk_break_data, jdk_break_iterator, thai_batch, thai_tokenizer
+from sparsebench.encode.lucene import (
+    jdk_batch_scans,
+    jdk_break_data,
+    jdk_break_iterator,
+    thai_batch,
+    thai_tokenizer,
+)
 from sparsebench.encode.lucene.filters import decimal_digits, word_set
 from sparsebench.encode.lucene.languages import chain
-from sparsebench.encode.lucene.thai_runs import END, OTHER, divide, run_model
+from sparsebench.encode.lucene.thai_runs import COMPLEX, END, OTHER, divide, run_model
 from sparsebench.errors import DataError
 
 DATA = Path(__file__).parent / "data" / "th.tsv.gz"
@@ -140,6 +146,90 @@ def test_batch_tokenizer_equals_the_port():
         assert got == thai_tokenizer.tokenize_exact(text), text
 
 
+def spaced_texts(seed: int, count: int) -> list[str]:
+    """Words and sentences between spaces of every kind: what the batch splits at U+0020,
+    glues back and cuts at sentence ends."""
+    rng = random.Random(seed)
+    words = ["ภาษา", "ไทย", "เป็น", "กระโดด", "ก", "ๆ", "ฯ", "abc", "Def", "U.S.A", "3.14", "%s"]
+    words += ["(?&", "a?b", "x.Y", "ก.ข", "ไหม?ครับ", "!", "...", "\u0301", "\u200b", "\u0e31"]
+    gaps = [" "] * 12 + ["  ", " \n", "\n ", "\t", "\u00a0", " \u00a0", "\u3000", "\u2029"]
+    gaps += [". ", "? ", "! ", ".  ", "?", ". \u0301", " \u0e4c", " (", '" ', "\uffff", "\u0964 "]
+    texts = []
+    for _ in range(count):
+        parts = [rng.choice(["", " ", "  ", ". "])]
+        for _ in range(rng.randint(0, 30)):
+            parts += (rng.choice(words), rng.choice(gaps))
+        texts.append("".join(parts[: rng.randint(1, len(parts))]))
+    return texts
+
+
+def test_batch_splits_at_spaces_as_the_port():
+    """The groups between spaces and the sentences the batch finds give the port's tokens
+    (with texts longer than the buffer, and one beyond U+FFFF)."""
+    texts = spaced_texts(4, 1500) + [("ภาษาไทย. abc " * 90)[:1030], "ภาษา. 😀 ไทย"]
+    long = ["".join(spaced_texts(k, 80)) for k in range(40)]  # (longer than the buffer)
+    texts += long + [text.replace("\uffff", "\n") for text in long]
+    index, tokens = thai_batch.tokenize_batch(texts)
+    batch: list[list[str]] = [[] for _ in texts]
+    for i, token in zip(index.tolist(), tokens.to_pylist(), strict=True):
+        batch[i].append(token)
+    for text, got in zip(texts, batch, strict=True):
+        assert got == thai_tokenizer.tokenize_exact(text), text
+
+
+def test_parts_cut_into_the_names_of_others():
+    """Buffers cut parts into pieces that are also whole parts of the batch: each name is
+    tokenized once and numbered once."""
+    texts = ["ภาษา ไทย " * 120 + "abc", "ภาษา ไทย\n" * 120]
+    thai_batch.clear_caches()  # (all of them new)
+    index, tokens = thai_batch.tokenize_batch(texts)
+    for i, text in enumerate(texts):
+        got = tokens.filter(pa.array(index == i)).to_pylist()
+        assert got == thai_tokenizer.tokenize_exact(text)
+
+
+def test_groups_before_a_letter_break_as_before_a_space():
+    """The batch names a group with no character for the port that a space and a Thai
+    letter follow as one that a space follows: the port breaks both alike."""
+    model = run_model()
+    for text in spaced_texts(7, 1500) + random_texts(7, 1500):
+        group = "".join(c for c in text if c < "\U00010000" and not model.flags[ord(c)] & COMPLEX)
+        before_letter = thai_tokenizer.sentence_spans(group + " ก")
+        assert before_letter[-2:] == [len(group) + 1, len(group) + 2], group
+        assert before_letter[:-2] == thai_tokenizer.sentence_spans(group + " "), group
+
+
+def test_batch_sentence_breaks_equal_the_port():
+    """jdk_batch_scans finds the port's sentence breaks, on the texts it keeps."""
+    rng = random.Random(5)
+    pool = [*"..!!??  \t\n\"'()[]aAbZ09,ก่ ", "\u2029", "\u0964", "\u3002", "\uff0e", "\u0301"]
+    pool += ["\u00a0", "\u2019", "\uffff"]
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 40))) for _ in range(4000)]
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum([len(text) for text in texts])))
+    breaks, ported = jdk_batch_scans.sentence_breaks_batch(codes, starts)
+    owner = np.searchsorted(starts, breaks, side="right") - 1
+    assert ported.mean() < 0.5
+    for i, text in enumerate(texts):
+        if not ported[i]:
+            expected = jdk_break_iterator.sentence_breaks(text, fast=False)[1:-1]
+            assert (breaks[owner == i] - starts[i]).tolist() == expected, text
+
+
+def test_batch_word_breaks_equal_the_port():
+    """jdk_batch_scans steps the word rules over text without Thai letters as the port."""
+    rng = random.Random(6)
+    pool = [*"aZé09.,:;'-_$%#@/ \t\n\r()\"", "\u00a0", "\u3000", "\u2029", "ๆ", "๑", "฿", "中"]
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 30))) for _ in range(3000)]
+    texts += ["3.14 U.S.A e-mail 1,000 50% $20 #1 don't", "a.b.c. 1.2.3, x'y'"]
+    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum([len(text) for text in texts])))
+    breaks, owner = jdk_batch_scans.word_breaks_batch(codes, starts)
+    for i, text in enumerate(texts):
+        expected = jdk_break_iterator.word_breaks(text, fast=False)[1:]
+        assert (breaks[owner == i] - starts[i]).tolist() == expected, text
+
+
 def test_shortcuts_equal_stepping():
     """The skipped runs, the remembered divisions and sentence scans give the port's
     breaks."""
@@ -164,6 +254,8 @@ def test_divisions_equal_the_port():
         if rng.random() < 0.2:
             range_, after = range_ + "ๆ", [*after, "ๆ", "ก", "ฃ"]
         pairs.append((range_, rng.choice(after)))
+        if rng.random() < 0.3:  # the same range again, with what follows it or another
+            pairs.append((range_, rng.choice(after)))
     counts, flat = divide(pairs)
     ends = np.cumsum(counts).tolist()
     for (range_, after), end, count in zip(pairs, ends, counts.tolist(), strict=True):
