@@ -11,12 +11,14 @@ language), msmarco (MS MARCO passage dev, TREC DL 2019 and 2020).
 from __future__ import annotations
 
 import io
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
+from sparsebench.encode.lucene.languages import analyzer_label
 from sparsebench.errors import DataError
 from sparsebench.evaluate import leaderboard
 
@@ -214,3 +216,30 @@ def measured_from_leaderboard(board: pd.DataFrame, metric: str) -> pd.DataFrame:
     long.columns = ["model", "dataset", "value"]
     long["metric"] = metric
     return long[["model", "dataset", "metric", "value"]]
+
+
+def run_conditions(
+    experiment: dict[str, Any], models: Iterable[str]
+) -> dict[str, dict[tuple[str, str], str]]:
+    """What made each (model, dataset) run, as the reproduction check holds it against
+    published figures: {"analyzer": the lexical models' analyzer (analyzer_label),
+    "scoring": the learned models' "integer impacts" (quantised, or pre-encoded vectors)
+    or "float weights"}."""
+    from sparsebench.kinds.registry import kind_of
+
+    analyzers, scorings = {}, {}
+    for model in models:
+        entry = experiment["models"][model]
+        kind = kind_of(entry)
+        if not kind.encodes:
+            continue
+        weighting = kind.weighting(entry)
+        for dataset, spec in experiment["datasets"].items():
+            encoding = kind.encoding(entry, "documents", spec.get("language", "en"))
+            if "analyzer" in encoding:
+                analyzers[(model, dataset)] = analyzer_label(encoding["analyzer"])
+            elif weighting.get("quantization") or weighting["kind"] == "vectors":
+                scorings[(model, dataset)] = "integer impacts"
+            else:
+                scorings[(model, dataset)] = "float weights"
+    return {"analyzer": analyzers, "scoring": scorings}

@@ -5,7 +5,6 @@ significance tests across runs, the leaderboard.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,6 @@ import pandas as pd
 from sparsebench import provenance
 from sparsebench.data.grades import regrading_of
 from sparsebench.data.qrels import read_qrels
-from sparsebench.encode.lucene.languages import analyzer_label
 from sparsebench.errors import DataError
 from sparsebench.evaluate import comparisons, coverage, reproduction
 from sparsebench.evaluate import leaderboard as board
@@ -258,33 +256,6 @@ def reproduction_targets(config: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def run_conditions(
-    experiment: dict[str, Any], models: Iterable[str]
-) -> dict[str, dict[tuple[str, str], str]]:
-    """What made each (model, dataset) run, as the reproduction check holds it against
-    published figures: {"analyzer": the lexical models' analyzer (analyzer_label),
-    "scoring": the learned models' "integer impacts" (quantised, or pre-encoded vectors)
-    or "float weights"}."""
-    from sparsebench.kinds.registry import kind_of
-
-    analyzers, scorings = {}, {}
-    for model in models:
-        entry = experiment["models"][model]
-        kind = kind_of(entry)
-        if not kind.encodes:
-            continue
-        weighting = kind.weighting(entry)
-        for dataset, spec in experiment["datasets"].items():
-            encoding = kind.encoding(entry, "documents", spec.get("language", "en"))
-            if "analyzer" in encoding:
-                analyzers[(model, dataset)] = analyzer_label(encoding["analyzer"])
-            elif weighting.get("quantization") or weighting["kind"] == "vectors":
-                scorings[(model, dataset)] = "integer impacts"
-            else:
-                scorings[(model, dataset)] = "float weights"
-    return {"analyzer": analyzers, "scoring": scorings}
-
-
 def leaderboard(
     pairs: list[tuple[str, str]],
     models: list[str],
@@ -345,7 +316,9 @@ def leaderboard(
         subsampled=[d for d, sample in subsampled.items() if sample],
         **{
             f"{condition}s": labels
-            for condition, labels in run_conditions(experiment, section["models"]).items()
+            for condition, labels in reproduction.run_conditions(
+                experiment, section["models"]
+            ).items()
         },
     )
     with atomic_path(outputs["reproduction"]) as tmp:

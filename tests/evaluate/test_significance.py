@@ -248,7 +248,7 @@ def test_a_run_made_with_another_analyzer_is_not_comparable():
     """MIRACL's published BM25 figures name the Lucene analyzer that made them: a run
     with another analyzer is 'not comparable (analyzer)', never FAIL; the same analyzer
     is checked as usual."""
-    from sparsebench.evaluate.stages import run_conditions
+    from sparsebench.evaluate.reproduction import run_conditions
     from sparsebench.workflow.config import validate_config
 
     expected = load_expected(["miracl"])
@@ -287,7 +287,7 @@ def test_a_run_made_with_another_analyzer_is_not_comparable():
 def test_a_float_run_against_integer_impact_figures_is_not_comparable():
     """The 2CR SPLADE figures were scored by Anserini's impact search over integer
     impacts: a float run is 'not comparable (float weights)', a quantised one is checked."""
-    from sparsebench.evaluate.stages import run_conditions
+    from sparsebench.evaluate.reproduction import run_conditions
     from sparsebench.workflow.config import validate_config
 
     expected = load_expected(["beir"])
