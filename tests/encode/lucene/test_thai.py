@@ -136,14 +136,19 @@ def random_texts(seed: int, count: int) -> list[str]:
     return texts
 
 
-def test_batch_tokenizer_equals_the_port():
-    texts = random_texts(1, 600) + ["x" * 700 + "ภาษาไทย " * 80]
+def assert_batch_is_the_port(texts: list[str]) -> None:
+    """The batch tokenizer gives each text the port's tokens."""
     index, tokens = thai_batch.tokenize_batch(texts)
     batch: list[list[str]] = [[] for _ in texts]
     for i, token in zip(index.tolist(), tokens.to_pylist(), strict=True):
         batch[i].append(token)
     for text, got in zip(texts, batch, strict=True):
         assert got == thai_tokenizer.tokenize_exact(text), text
+
+
+def test_batch_tokenizer_equals_the_port():
+    texts = random_texts(1, 600) + ["x" * 700 + "ภาษาไทย " * 80]
+    assert_batch_is_the_port(texts)
 
 
 def spaced_texts(seed: int, count: int) -> list[str]:
@@ -169,12 +174,7 @@ def test_batch_splits_at_spaces_as_the_port():
     texts = spaced_texts(4, 1500) + [("ภาษาไทย. abc " * 90)[:1030], "ภาษา. 😀 ไทย"]
     long = ["".join(spaced_texts(k, 80)) for k in range(40)]  # (longer than the buffer)
     texts += long + [text.replace("\uffff", "\n") for text in long]
-    index, tokens = thai_batch.tokenize_batch(texts)
-    batch: list[list[str]] = [[] for _ in texts]
-    for i, token in zip(index.tolist(), tokens.to_pylist(), strict=True):
-        batch[i].append(token)
-    for text, got in zip(texts, batch, strict=True):
-        assert got == thai_tokenizer.tokenize_exact(text), text
+    assert_batch_is_the_port(texts)
 
 
 def test_parts_cut_into_the_names_of_others():
