@@ -36,6 +36,8 @@ _UNIT = 2.0**-52  # twice the unit roundoff of float64
 _FLOAT32_GAP = 2.0**-22  # two float32 ulps, relative: a margin around a float32 cut
 _SMALLEST = 2.0**-140  # margin near zero, above float32's subnormal spacing
 _BLOCK = 1 << 22  # weights checked at a time
+# Types of stored weights whose every value is a float32 value (postings.compact_weights).
+NARROW_TYPES = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16))
 
 ExactSums = Callable[[np.ndarray, np.ndarray], np.ndarray]
 Bound = TypeVar("Bound")  # a float, numpy array or torch tensor
@@ -73,13 +75,26 @@ def query_operand(queries: sp.csr_matrix, term_weights: np.ndarray) -> sp.csr_ma
 
 
 def corpus_operand(matrix: sp.csr_matrix) -> sp.csr_matrix:
-    """Document weights as float32 values held in float64: the matrix itself when it is
-    already so (as the postings the term_weights stage writes), else a widened copy."""
+    """Document weights as summed: the matrix itself when its values are float32 values
+    (float32, uint8 or uint16, as the term_weights stage stores postings, or float64
+    holding float32 values), so that a memory-mapped index is never copied; else a copy
+    rounded to float32. Products with them are exact once widened to float64
+    (`widened`)."""
     data = matrix.data
+    if data.dtype in NARROW_TYPES:
+        return matrix
     if data.dtype == np.float64 and _holds_float32_values(data):
         return matrix
-    widened = data.astype(np.float64) if data.dtype == np.float32 else _as_float32(data)
-    return sp.csr_matrix((widened, matrix.indices, matrix.indptr), shape=matrix.shape)
+    return sp.csr_matrix((_as_float32(data), matrix.indices, matrix.indptr), shape=matrix.shape)
+
+
+def widened(matrix: sp.csr_matrix) -> sp.csr_matrix:
+    """A (small) matrix of postings with float64 values, in which products are exact."""
+    if matrix.data.dtype == np.float64:
+        return matrix
+    return sp.csr_matrix(
+        (matrix.data.astype(np.float64), matrix.indices, matrix.indptr), shape=matrix.shape
+    )
 
 
 def _as_float32(data: np.ndarray) -> np.ndarray:
@@ -96,11 +111,13 @@ def _holds_float32_values(data: np.ndarray) -> bool:
 
 def is_signed(*matrices: sp.csr_matrix) -> bool:
     """Whether any weight is negative (then the error bound needs sum |q_t d_t|)."""
-    return any(m.nnz and m.data.min() < 0 for m in matrices)
+    return any(m.nnz and m.data.dtype.kind != "u" and m.data.min() < 0 for m in matrices)
 
 
 def absolute(matrix: sp.csr_matrix) -> sp.csr_matrix:
-    return sp.csr_matrix((np.abs(matrix.data), matrix.indices, matrix.indptr), shape=matrix.shape)
+    return sp.csr_matrix(
+        (np.abs(matrix.data.astype(np.float64)), matrix.indices, matrix.indptr), shape=matrix.shape
+    )
 
 
 def error_factors(queries: sp.csr_matrix) -> np.ndarray:

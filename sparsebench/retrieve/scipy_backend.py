@@ -30,11 +30,13 @@ from sparsebench.retrieve.exactscores import (
     exact_pair_sums,
     operands,
     settle,
+    widened,
 )
 
 log = logging.getLogger(__name__)
 _MAX_TIE_KEY = 2**32 - 1  # tie keys share a 64-bit sort key with the score's 32 bits
 _BYTES_PER_SCORE = 24  # a stored sum: float64 value, column index, and the selection's copies
+_BYTES_PER_POSTING = 24  # a touched posting widened: float64 value, index, and the row copy
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,29 @@ def batch_rows(n_docs: int, query_batch_size: int, max_block_mb: float) -> int:
     document matches every query (the worst case)."""
     fit = int(max_block_mb * 2**20 // max(n_docs * _BYTES_PER_SCORE, 1))
     return max(1, min(query_batch_size, fit))
+
+
+def touched_product(
+    batch: sp.csr_matrix, inverted: sp.csr_matrix, budget_bytes: float
+) -> sp.csr_matrix:
+    """batch @ inverted (queries x documents), reading only the posting lists of the
+    batch's terms: they are widened to float64 (exact products) a group of terms at a
+    time, each group's copy within the budget, so a stored narrow or memory-mapped index
+    is never copied whole. Postings already in float64 are multiplied as they are."""
+    if inverted.data.dtype == np.float64:
+        return sp.csr_matrix(batch @ inverted)
+    terms = np.unique(batch.indices)
+    lengths = np.diff(inverted.indptr)[terms].astype(np.int64)
+    per_group = max(int(budget_bytes // _BYTES_PER_POSTING), 1)
+    group = np.cumsum(lengths) // per_group  # consecutive terms whose postings fit
+    cuts = np.flatnonzero(np.diff(group)) + 1
+    total = None
+    for chosen in np.split(terms, cuts):
+        part = batch[:, chosen] @ widened(inverted[chosen])
+        total = part if total is None else total + part
+    if total is None:
+        return sp.csr_matrix((batch.shape[0], inverted.shape[1]), dtype=np.float64)
+    return sp.csr_matrix(total)
 
 
 def top_k_sparse(
@@ -209,6 +234,11 @@ def retrieve(
     if ignore_identical_ids:
         excluded = pd.Index(doc_ids).get_indexer(list(query_ids)).astype(np.int64)
     rows_per_batch = batch_rows(n_docs, query_batch_size, max_block_mb)
+    budget = max_block_mb * 2**20 / 2  # half for the touched postings, half for the sums
+    if inverted.nnz * _BYTES_PER_POSTING <= budget:  # the whole index widened fits: once
+        inverted = widened(inverted)
+        if inverted_magnitudes is not None:
+            inverted_magnitudes = widened(inverted_magnitudes)
     log.info(
         "retrieving top %d for %d queries over %d documents, %d queries per batch, %d threads",
         k,
@@ -223,13 +253,13 @@ def retrieve(
         batch = weighted[start:stop]
         magnitudes = None
         if inverted_magnitudes is not None:
-            magnitudes = absolute(batch) @ inverted_magnitudes
+            magnitudes = touched_product(absolute(batch), inverted_magnitudes, budget)
 
         def exact(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
             return exact_pair_sums(batch, inverted, rows, cols, term_major=True)
 
         return start, top_k_sparse(
-            batch @ inverted,
+            touched_product(batch, inverted, budget),
             k,
             tie_keys,
             factors[start:stop],

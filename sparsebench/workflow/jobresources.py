@@ -41,12 +41,13 @@ def encode_runtime_min(hardware: str, shard_size: int) -> int:
 
 
 def retrieve_memory_mb(postings_npz: str | Path, max_block_mb: float) -> int:
-    """Memory of a retrieve job: the term-major index loaded from its file (its size once
-    known, else nothing yet), the dense score blocks of a query batch (retrieval.
-    max_block_mb), and the interpreter."""
+    """Memory of a retrieve job: the term-major index mapped from its file (its size once
+    known, else nothing yet; compact, never copied whole: retrieve.postings), the ids and
+    tie keys beside it, the touched postings widened and the score blocks of a query
+    batch (retrieval.max_block_mb), and the interpreter."""
     path = Path(postings_npz)
     index_mb = path.stat().st_size / 2**20 if path.exists() else 0
-    return int(2.5 * index_mb + max_block_mb + 512)
+    return int(1.3 * index_mb + max_block_mb + 512)
 
 
 def partition_memory_mb(shard_npzs: list[str | Path]) -> int:

@@ -48,4 +48,4 @@ def test_retrieve_memory_follows_the_index_and_the_block_budget(tmp_path):
     empty = jobresources.retrieve_memory_mb(index, budget)  # not written yet
     assert empty == CONFIG["retrieval"]["max_block_mb"] + 512
     index.write_bytes(b"\0" * 100 * 2**20)
-    assert jobresources.retrieve_memory_mb(index, budget) == empty + 250
+    assert jobresources.retrieve_memory_mb(index, budget) == empty + 130
