@@ -26,7 +26,7 @@ import pytest
 
 from sparsebench.encode.lucene import snowball
 from sparsebench.encode.lucene.snowball import ANALYZERS, EMPTY_TERM, chain
-from sparsebench.encode.lucene.snowball_ext import dutch, turkish
+from sparsebench.encode.lucene.snowball_ext import dutch, russian, turkish
 from sparsebench.encode.lucene.snowball_program import (
     Among,
     SnowballProgram,
@@ -301,12 +301,18 @@ def test_turkish_vowel_harmony_in_closed_form_equals_the_generated_routine():
     [
         (snowball.TurkishStemmer, turkish.TurkishStemmer, "aeıioöuübcçdfgğhklmnprsştyz'"),
         (snowball.DutchStemmer, dutch.DutchStemmer, "aeiouyèáäéëíïóöúüIYbdgkhjlmnrstvz"),
+        (snowball.RussianStemmer, russian.RussianStemmer, "аеёиоуыэюяйвмнстхшьъ"),
     ],
 )
 def test_stemmers_with_closed_form_routines_stem_as_the_generated_ones(fast, generated, letters):
     """Whole stems, on random words (and words made of suffixes and vowel clusters)."""
     rnd = random.Random(fast.__name__)
     ours, theirs = fast(), generated()
+    module = vars(sys.modules[generated.__module__])
+    suffixes = [s for v in module.values() if isinstance(v, Among) for s, *_ in v.entries]
     for _ in range(20_000):
         word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 12)))
+        assert ours.stem(word) == theirs.stem(word), word
+        word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 6)))
+        word += "".join(rnd.choice(suffixes) for _ in range(rnd.randint(0, 3)))
         assert ours.stem(word) == theirs.stem(word), word
