@@ -22,8 +22,9 @@ later Snowball releases (PyStemmer's) stem differently (Snowball 3's Dutch is an
 algorithm), so PyStemmer cannot stand in. A stemmer works on UTF-16 code units as Java
 does; a language's stems are remembered across batches (the cache restarts past a
 million words). Where a generated routine loops a character at a time and dominates a
-stemmer's time (Turkish's vowel harmony check, Dutch's prelude and postlude), a subclass
-here gives it in closed form, checked against the generated one on random words.
+stemmer's time (Turkish's vowel harmony check, Dutch's prelude and postlude, Russian's
+prelude), a subclass here gives it in closed form, checked against the generated one on
+random words.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from sparsebench.encode.lucene.filters import (
     Filter,
     chained,
     lowercase,
+    matching,
+    only,
     snowball_word_set,
     stop,
     word_set,
@@ -190,6 +193,11 @@ ANALYZERS: dict[str, tuple[str, type[SnowballProgram], str]] = {
     "tr": ("tr.TurkishAnalyzer", TurkishStemmer, "snowball/tr_stopwords.txt"),
 }
 
+# language -> the characters a word needs for its stemmer to change it: a Russian word
+# without a vowel (or "\u0451", a vowel after the prelude) has no region RV, where every
+# suffix the stemmer removes lies, so it is its own stem (test_snowball.py checks this
+# on random words); such words (numbers, Latin script) skip the stemmer.
+_STEMMED_ONLY_WITH = {"ru": f"[{''.join(sorted(russian._G_V_1072_1103))}\u0451]"}
 _CACHE_SIZE = 1 << 20  # distinct words kept per language before its cache restarts
 _OUTSIDE_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
 
@@ -289,6 +297,8 @@ def token_filter(language: str) -> Filter:
         steps = [cut_at_apostrophe, turkish_lowercase, stop(word_set(stop_file))]
     else:
         steps = [lowercase, stop(snowball_word_set(stop_file))]
+    if language in _STEMMED_ONLY_WITH:
+        return chained(*steps, only(matching(_STEMMED_ONLY_WITH[language]), stems))
     return chained(*steps, stems)
 
 

@@ -316,3 +316,21 @@ def test_stemmers_with_closed_form_routines_stem_as_the_generated_ones(fast, gen
         word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 6)))
         word += "".join(rnd.choice(suffixes) for _ in range(rnd.randint(0, 3)))
         assert ours.stem(word) == theirs.stem(word), word
+
+
+def test_russian_words_without_a_vowel_are_their_own_stems():
+    """The Russian chain skips the stemmer for words without a vowel (or "ё"): the
+    generated stemmer leaves them as they are, on random words of consonants, signs,
+    digits, Latin letters and the tables' suffixes without their vowels."""
+    vowel = re.compile(snowball._STEMMED_ONLY_WITH["ru"])
+    module = vars(russian)
+    suffixes = [s for v in module.values() if isinstance(v, Among) for s, *_ in v.entries]
+    pieces = [vowel.sub("", s) for s in suffixes] + list("бвгджзйклмнпрстфхцчшщъь09x_\U0001d51e")
+    rnd = random.Random(11)
+    stemmer = russian.RussianStemmer()
+    for _ in range(20_000):
+        word = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 8)))
+        assert vowel.search(word) is None
+        assert stemmer.stem(to_utf16_units(word)) == to_utf16_units(word), word
+    assert set(vowel.pattern[1:-1]) == russian._G_V_1072_1103 | {"ё"}
+    assert chain("ru").filter(pa.array(["бвг", "ёж", "XYZ"])).to_pylist() == ["бвг", "еж", "xyz"]
