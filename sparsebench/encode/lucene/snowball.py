@@ -73,6 +73,9 @@ DUTCH_STEM_OVERRIDES = {"fiets": "fiets", "bromfiets": "bromfiets", "ei": "eier"
 # r_check_vowel_harmony: the last vowel of a stretch, and the vowels that may come
 # before it (the groupings VOWEL1..VOWEL6 the generated routine tries for each vowel).
 _LAST_VOWEL = re.compile("[aeio\u00f6u\u00fc\u0131][^aeio\u00f6u\u00fc\u0131]*$")
+_TWO_VOWELS = re.compile(
+    "[aeio\u00f6u\u00fc\u0131][^aeio\u00f6u\u00fc\u0131]*[aeio\u00f6u\u00fc\u0131]"
+)
 _HARMONY = {
     vowel: re.compile(f"[{group}]")
     for vowel, group in {
@@ -85,7 +88,8 @@ _HARMONY = {
 class TurkishStemmer(turkish.TurkishStemmer):
     """Lucene's TurkishStemmer with its hot spot, the vowel harmony check (called about
     16 times a word, mostly on the same stretch), in closed form instead of the
-    generated loop over eight vowels, and remembered for the word being stemmed: the
+    generated loop over eight vowels (and the syllable count before it as a regular
+    expression), and remembered for the word being stemmed: the
     check reads only the word, limit_backward and the cursor, so a stretch seen before
     gives the same result and cursor again (test_snowball.py compares the check and
     whole stems with the generated ones on random words)."""
@@ -99,6 +103,16 @@ class TurkishStemmer(turkish.TurkishStemmer):
     def stem(self, word: str) -> str:
         self._harmony.clear()
         return super().stem(word)
+
+    def r_more_than_one_syllable_word(self) -> bool:
+        """Two vowels after the cursor (the generated routine counts them all, one
+        character a step); on failure the cursor after the one vowel, if any."""
+        c, limit, current = self.cursor, self.limit, self.current
+        if _TWO_VOWELS.search(current, c, limit) is not None:
+            return True
+        last = _LAST_VOWEL.search(current, c, limit)
+        self.cursor = c if last is None else last.start() + 1
+        return False
 
     def r_check_vowel_harmony(self) -> bool:
         key = (self.current, self.limit_backward, self.cursor)

@@ -277,9 +277,11 @@ def test_among_lookup_equals_javas_search(language):
             assert here == java, (word, start)
 
 
-def test_turkish_vowel_harmony_in_closed_form_equals_the_generated_routine():
-    """The closed-form vowel harmony check returns what the generated routine returns
-    and leaves the cursor where it does, on random stretches of Turkish letters."""
+@pytest.mark.parametrize("routine", ["r_check_vowel_harmony", "r_more_than_one_syllable_word"])
+def test_turkish_routines_in_closed_form_equal_the_generated_ones(routine):
+    """The closed-form vowel harmony check and syllable count return what the
+    generated routines return and leave the cursor where they do, on random stretches
+    of Turkish letters (the same stemmer throughout: the harmony check remembers)."""
     rnd = random.Random(7)
     fast, generated = snowball.TurkishStemmer(), turkish.TurkishStemmer()
     letters = "aeıioöuübcçdfgğhkmnsşxAİ'"
@@ -287,13 +289,14 @@ def test_turkish_vowel_harmony_in_closed_form_equals_the_generated_routine():
         word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 10)))
         cursor = rnd.randint(0, len(word))
         lower = rnd.randint(0, cursor)
+        limit = rnd.randint(cursor, len(word))
         found = []
         for program in (fast, generated):
             program.set_current(word)
-            program.cursor, program.limit_backward = cursor, lower
-            ok = program.r_check_vowel_harmony()
+            program.cursor, program.limit_backward, program.limit = cursor, lower, limit
+            ok = getattr(program, routine)()
             found.append((ok, program.cursor))
-        assert found[0] == found[1], (word, cursor, lower)
+        assert found[0] == found[1], (word, cursor, lower, limit)
 
 
 @pytest.mark.parametrize(
