@@ -299,6 +299,47 @@ def test_turkish_routines_in_closed_form_equal_the_generated_ones(routine):
         assert found[0] == found[1], (word, cursor, lower, limit)
 
 
+def turkish_words(rnd: random.Random, n: int) -> list[str]:
+    """Random Turkish-looking words: letters, then suffixes of the stemmer's tables."""
+    module = vars(turkish)
+    suffixes = [s for v in module.values() if isinstance(v, Among) for s, *_ in v.entries]
+    letters = "aeıioöuübcçdfgğhklmnprsştyz'"
+    return [
+        "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 7)))
+        + "".join(rnd.choice(suffixes) for _ in range(rnd.randint(0, 4)))
+        for _ in range(n)
+    ]
+
+
+def test_no_turkish_routine_reads_the_cursor_a_failed_marker_leaves():
+    """The premise of the suffix-first markers: with the cursor put anywhere after each
+    failed marker, the generated stemmer stems every word as before."""
+    rnd = random.Random(3)
+
+    def scrambled(generated):
+        def marker(self):
+            ok = generated(self)
+            if not ok:
+                self.cursor = rnd.randint(self.limit_backward, self.limit)
+            return ok
+
+        return marker
+
+    markers = {n: scrambled(getattr(turkish.TurkishStemmer, n)) for n in snowball._TURKISH_MARKERS}
+    scrambling = type("Scrambling", (turkish.TurkishStemmer,), {"__slots__": (), **markers})
+    ours, theirs = scrambling(), turkish.TurkishStemmer()
+    for word in turkish_words(rnd, 20_000):
+        assert ours.stem(word) == theirs.stem(word), word
+
+
+def test_turkish_suffix_first_markers_stem_as_the_generated_ones():
+    """Whole stems with the suffix-first markers, on words of the tables' suffixes."""
+    rnd = random.Random(4)
+    ours, theirs = snowball.TurkishStemmer(), turkish.TurkishStemmer()
+    for word in turkish_words(rnd, 20_000):
+        assert ours.stem(word) == theirs.stem(word), word
+
+
 @pytest.mark.parametrize(
     ("fast", "generated", "letters"),
     [
