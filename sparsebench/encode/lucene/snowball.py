@@ -251,11 +251,16 @@ ANALYZERS: dict[str, tuple[str, type[SnowballProgram], str]] = {
     "tr": ("tr.TurkishAnalyzer", TurkishStemmer, "snowball/tr_stopwords.txt"),
 }
 
-# language -> the characters a word needs for its stemmer to change it: a Russian word
-# without a vowel (or "\u0451", a vowel after the prelude) has no region RV, where every
-# suffix the stemmer removes lies, so it is its own stem (test_snowball.py checks this
-# on random words); such words (numbers, Latin script) skip the stemmer.
-_STEMMED_ONLY_WITH = {"ru": f"[{''.join(sorted(russian._G_V_1072_1103))}\u0451]"}
+# language -> the characters a word needs for its stemmer to change it; words without
+# (numbers, other scripts) skip the stemmer. A Russian word without a vowel (or "\u0451",
+# a vowel after the prelude) has no region RV, where every suffix the stemmer removes
+# lies; a Hungarian one has an empty region R1, which each of its routines checks after
+# finding a suffix and before changing the word. test_snowball.py checks both on random
+# words.
+_STEMMED_ONLY_WITH = {
+    "ru": f"[{''.join(sorted(russian._G_V_1072_1103))}\u0451]",
+    "hu": f"[{''.join(sorted(hungarian._G_V_97_369))}]",
+}
 _CACHE_SIZE = 1 << 20  # distinct words kept per language before its cache restarts
 _OUTSIDE_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
 

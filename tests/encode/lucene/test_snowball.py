@@ -26,7 +26,7 @@ import pytest
 
 from sparsebench.encode.lucene import snowball
 from sparsebench.encode.lucene.snowball import ANALYZERS, EMPTY_TERM, chain
-from sparsebench.encode.lucene.snowball_ext import dutch, russian, turkish
+from sparsebench.encode.lucene.snowball_ext import dutch, hungarian, russian, turkish
 from sparsebench.encode.lucene.snowball_program import (
     Among,
     SnowballProgram,
@@ -362,19 +362,31 @@ def test_stemmers_with_closed_form_routines_stem_as_the_generated_ones(fast, gen
         assert ours.stem(word) == theirs.stem(word), word
 
 
-def test_russian_words_without_a_vowel_are_their_own_stems():
-    """The Russian chain skips the stemmer for words without a vowel (or "ё"): the
+@pytest.mark.parametrize(
+    ("language", "module", "others"),
+    [
+        ("ru", russian, "бвгджзйклмнпрстфхцчшщъь09x_\U0001d51e"),
+        ("hu", hungarian, "bcdfghjklmnpqrstvwxyzčłß09_\U0001d51e"),
+    ],
+)
+def test_words_without_a_vowel_are_their_own_stems(language, module, others):
+    """The Russian and Hungarian chains skip the stemmer for words without a vowel: the
     generated stemmer leaves them as they are, on random words of consonants, signs,
-    digits, Latin letters and the tables' suffixes without their vowels."""
-    vowel = re.compile(snowball._STEMMED_ONLY_WITH["ru"])
-    module = vars(russian)
-    suffixes = [s for v in module.values() if isinstance(v, Among) for s, *_ in v.entries]
-    pieces = [vowel.sub("", s) for s in suffixes] + list("бвгджзйклмнпрстфхцчшщъь09x_\U0001d51e")
+    digits, other letters and the tables' suffixes without their vowels."""
+    vowel = re.compile(snowball._STEMMED_ONLY_WITH[language])
+    tables = [v for v in vars(module).values() if isinstance(v, Among)]
+    pieces = [vowel.sub("", s) for v in tables for s, *_ in v.entries] + list(others)
     rnd = random.Random(11)
-    stemmer = russian.RussianStemmer()
+    stemmer = ANALYZERS[language][1]()
+    generated = next(c for c in type(stemmer).__mro__ if c.__module__ == module.__name__)()
     for _ in range(20_000):
         word = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 8)))
         assert vowel.search(word) is None
-        assert stemmer.stem(to_utf16_units(word)) == to_utf16_units(word), word
-    assert set(vowel.pattern[1:-1]) == russian._G_V_1072_1103 | {"ё"}
+        assert generated.stem(to_utf16_units(word)) == to_utf16_units(word), word
+
+
+def test_vowel_masks_are_the_stemmers_vowels():
+    assert set(snowball._STEMMED_ONLY_WITH["ru"][1:-1]) == russian._G_V_1072_1103 | {"ё"}
+    assert set(snowball._STEMMED_ONLY_WITH["hu"][1:-1]) == hungarian._G_V_97_369
     assert chain("ru").filter(pa.array(["бвг", "ёж", "XYZ"])).to_pylist() == ["бвг", "еж", "xyz"]
+    assert chain("hu").filter(pa.array(["BCD", "házakban"])).to_pylist() == ["bcd", "ház"]
