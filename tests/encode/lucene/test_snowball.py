@@ -26,7 +26,7 @@ import pytest
 
 from sparsebench.encode.lucene import snowball
 from sparsebench.encode.lucene.snowball import ANALYZERS, EMPTY_TERM, chain
-from sparsebench.encode.lucene.snowball_ext import dutch, hungarian, russian, turkish
+from sparsebench.encode.lucene.snowball_ext import dutch, finnish, hungarian, russian, turkish
 from sparsebench.encode.lucene.snowball_program import (
     Among,
     SnowballProgram,
@@ -299,6 +299,27 @@ def test_turkish_routines_in_closed_form_equal_the_generated_ones(routine):
         assert found[0] == found[1], (word, cursor, lower, limit)
 
 
+def test_finnish_tidying_in_closed_form_equals_the_generated_routine():
+    """The word (and its length) after the tidying step, from random cursors, regions
+    and lower limits, as the generated routine leaves it."""
+    rnd = random.Random(9)
+    fast, generated = snowball.FinnishStemmer(), finnish.FinnishStemmer()
+    letters = "aeiouyäöjkkllmnpsttvhx"
+    for _ in range(30_000):
+        word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 10)))
+        cursor = rnd.randint(0, len(word))
+        lower = rnd.randint(0, cursor)
+        p1 = rnd.randint(0, len(word))
+        found = []
+        for program in (fast, generated):
+            program.set_current(word)
+            program.cursor, program.limit_backward, program.I_p1 = cursor, lower, p1
+            ok = program.r_tidy()
+            found.append((ok, program.current[: program.limit], program.limit))
+            assert program.limit_backward == lower
+        assert found[0] == found[1], (word, cursor, lower, p1)
+
+
 def turkish_words(rnd: random.Random, n: int) -> list[str]:
     """Random Turkish-looking words: letters, then suffixes of the stemmer's tables."""
     module = vars(turkish)
@@ -346,6 +367,7 @@ def test_turkish_suffix_first_markers_stem_as_the_generated_ones():
         (snowball.TurkishStemmer, turkish.TurkishStemmer, "aeıioöuübcçdfgğhklmnprsştyz'"),
         (snowball.DutchStemmer, dutch.DutchStemmer, "aeiouyèáäéëíïóöúüIYbdgkhjlmnrstvz"),
         (snowball.RussianStemmer, russian.RussianStemmer, "аеёиоуыэюяйвмнстхшьъ"),
+        (snowball.FinnishStemmer, finnish.FinnishStemmer, "aeiouyäöjklmnpstvhdgrb"),
     ],
 )
 def test_stemmers_with_closed_form_routines_stem_as_the_generated_ones(fast, generated, letters):
