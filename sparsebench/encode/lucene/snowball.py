@@ -260,6 +260,13 @@ class DutchStemmer(dutch.DutchStemmer):
         return True
 
 
+_RUSSIAN_V = "".join(sorted(russian._G_V_1072_1103))
+_RUSSIAN_REGIONS = re.compile(
+    f"[^{_RUSSIAN_V}]*[{_RUSSIAN_V}]([{_RUSSIAN_V}]*[^{_RUSSIAN_V}][^{_RUSSIAN_V}]*[{_RUSSIAN_V}]"
+    f"[{_RUSSIAN_V}]*[^{_RUSSIAN_V}])?"
+)
+
+
 class RussianStemmer(russian.RussianStemmer):
     """Lucene's RussianStemmer with its prelude ("\u0451" -> "\u0435", a loop of one
     character a step, inline in the generated stem routine and a third of its time) done
@@ -281,8 +288,16 @@ class RussianStemmer(russian.RussianStemmer):
         return self.current[: self.limit]
 
     def r_mark_regions(self) -> bool:
+        """RV from after the first vowel, R2 from after a vowel, a non-vowel, a vowel
+        and a non-vowel: one regular expression instead of four scans."""
         self.cursor = 0
-        return super().r_mark_regions()
+        self.I_pV = self.I_p2 = self.limit
+        found = _RUSSIAN_REGIONS.match(self.current, 0, self.limit)
+        if found is not None:
+            self.I_pV = found.start(1) if found[1] is not None else found.end()
+            if found[1] is not None:
+                self.I_p2 = found.end(1)
+        return True
 
 
 # language -> (analyzer class, stemmer class, stopword file under resources/lucene)
@@ -304,7 +319,7 @@ ANALYZERS: dict[str, tuple[str, type[SnowballProgram], str]] = {
 # finding a suffix and before changing the word. test_snowball.py checks both on random
 # words.
 _STEMMED_ONLY_WITH = {
-    "ru": f"[{''.join(sorted(russian._G_V_1072_1103))}\u0451]",
+    "ru": f"[{_RUSSIAN_V}\u0451]",
     "hu": f"[{''.join(sorted(hungarian._G_V_97_369))}]",
 }
 _CACHE_SIZE = 1 << 20  # distinct words kept per language before its cache restarts

@@ -320,6 +320,24 @@ def test_finnish_tidying_in_closed_form_equals_the_generated_routine():
         assert found[0] == found[1], (word, cursor, lower, p1)
 
 
+def test_russian_regions_in_closed_form_equal_the_generated_routine():
+    """RV and R2 (and the cursor after) as the generated routine marks them from the
+    word's start, on random words of vowels, consonants and other letters."""
+    rnd = random.Random(13)
+    fast, generated = snowball.RussianStemmer(), russian.RussianStemmer()
+    letters = "аеиоуыэюяёбвгджзйклмнпрстфхцчшщъьx1"
+    for _ in range(30_000):
+        word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 10)))
+        limit = rnd.randint(0, len(word))
+        found = []
+        for program in (fast, generated):
+            program.set_current(word)
+            program.limit = limit
+            ok = program.r_mark_regions()
+            found.append((ok, program.I_pV, program.I_p2, program.cursor))
+        assert found[0] == found[1], (word, limit)
+
+
 def turkish_words(rnd: random.Random, n: int) -> list[str]:
     """Random Turkish-looking words: letters, then suffixes of the stemmer's tables."""
     module = vars(turkish)
