@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from sparsebench.encode.lucene import snowball
+from sparsebench.encode.lucene import snowball, snowball_stemmers
 from sparsebench.encode.lucene.snowball import ANALYZERS, EMPTY_TERM, chain
 from sparsebench.encode.lucene.snowball_ext import dutch, finnish, hungarian, russian, turkish
 from sparsebench.encode.lucene.snowball_program import (
@@ -283,7 +283,7 @@ def test_turkish_routines_in_closed_form_equal_the_generated_ones(routine):
     generated routines return and leave the cursor where they do, on random stretches
     of Turkish letters (the same stemmer throughout: the harmony check remembers)."""
     rnd = random.Random(7)
-    fast, generated = snowball.TurkishStemmer(), turkish.TurkishStemmer()
+    fast, generated = snowball_stemmers.TurkishStemmer(), turkish.TurkishStemmer()
     letters = "aeıioöuübcçdfgğhkmnsşxAİ'"
     for _ in range(20_000):
         word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 10)))
@@ -303,7 +303,7 @@ def test_finnish_tidying_in_closed_form_equals_the_generated_routine():
     """The word (and its length) after the tidying step, from random cursors, regions
     and lower limits, as the generated routine leaves it."""
     rnd = random.Random(9)
-    fast, generated = snowball.FinnishStemmer(), finnish.FinnishStemmer()
+    fast, generated = snowball_stemmers.FinnishStemmer(), finnish.FinnishStemmer()
     letters = "aeiouyäöjkkllmnpsttvhx"
     for _ in range(30_000):
         word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 10)))
@@ -324,7 +324,7 @@ def test_russian_regions_in_closed_form_equal_the_generated_routine():
     """RV and R2 (and the cursor after) as the generated routine marks them from the
     word's start, on random words of vowels, consonants and other letters."""
     rnd = random.Random(13)
-    fast, generated = snowball.RussianStemmer(), russian.RussianStemmer()
+    fast, generated = snowball_stemmers.RussianStemmer(), russian.RussianStemmer()
     letters = "аеиоуыэюяёбвгджзйклмнпрстфхцчшщъьx1"
     for _ in range(30_000):
         word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 10)))
@@ -364,7 +364,9 @@ def test_no_turkish_routine_reads_the_cursor_a_failed_marker_leaves():
 
         return marker
 
-    markers = {n: scrambled(getattr(turkish.TurkishStemmer, n)) for n in snowball._TURKISH_MARKERS}
+    markers = {
+        n: scrambled(getattr(turkish.TurkishStemmer, n)) for n in snowball_stemmers._TURKISH_MARKERS
+    }
     scrambling = type("Scrambling", (turkish.TurkishStemmer,), {"__slots__": (), **markers})
     ours, theirs = scrambling(), turkish.TurkishStemmer()
     for word in turkish_words(rnd, 20_000):
@@ -374,7 +376,7 @@ def test_no_turkish_routine_reads_the_cursor_a_failed_marker_leaves():
 def test_turkish_suffix_first_markers_stem_as_the_generated_ones():
     """Whole stems with the suffix-first markers, on words of the tables' suffixes."""
     rnd = random.Random(4)
-    ours, theirs = snowball.TurkishStemmer(), turkish.TurkishStemmer()
+    ours, theirs = snowball_stemmers.TurkishStemmer(), turkish.TurkishStemmer()
     for word in turkish_words(rnd, 20_000):
         assert ours.stem(word) == theirs.stem(word), word
 
@@ -382,10 +384,10 @@ def test_turkish_suffix_first_markers_stem_as_the_generated_ones():
 @pytest.mark.parametrize(
     ("fast", "generated", "letters"),
     [
-        (snowball.TurkishStemmer, turkish.TurkishStemmer, "aeıioöuübcçdfgğhklmnprsştyz'"),
-        (snowball.DutchStemmer, dutch.DutchStemmer, "aeiouyèáäéëíïóöúüIYbdgkhjlmnrstvz"),
-        (snowball.RussianStemmer, russian.RussianStemmer, "аеёиоуыэюяйвмнстхшьъ"),
-        (snowball.FinnishStemmer, finnish.FinnishStemmer, "aeiouyäöjklmnpstvhdgrb"),
+        (snowball_stemmers.TurkishStemmer, turkish.TurkishStemmer, "aeıioöuübcçdfgğhklmnprsştyz'"),
+        (snowball_stemmers.DutchStemmer, dutch.DutchStemmer, "aeiouyèáäéëíïóöúüIYbdgkhjlmnrstvz"),
+        (snowball_stemmers.RussianStemmer, russian.RussianStemmer, "аеёиоуыэюяйвмнстхшьъ"),
+        (snowball_stemmers.FinnishStemmer, finnish.FinnishStemmer, "aeiouyäöjklmnpstvhdgrb"),
     ],
 )
 def test_stemmers_with_closed_form_routines_stem_as_the_generated_ones(fast, generated, letters):
