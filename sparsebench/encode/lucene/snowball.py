@@ -27,6 +27,7 @@ gives them in closed form (Turkish, Dutch, Russian, Finnish).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -78,15 +79,22 @@ ANALYZERS: dict[str, tuple[str, type[SnowballProgram], str]] = {
     "tr": ("tr.TurkishAnalyzer", TurkishStemmer, "snowball/tr_stopwords.txt"),
 }
 
-# language -> the characters a word needs for its stemmer to change it; words without
-# (numbers, other scripts) skip the stemmer. A Russian word without a vowel (or "\u0451",
-# a vowel after the prelude) has no region RV, where every suffix the stemmer removes
-# lies; a Hungarian one has an empty region R1, which each of its routines checks after
-# finding a suffix and before changing the word. test_snowball.py checks both on random
-# words.
-_STEMMED_ONLY_WITH = {
-    "ru": f"[{RUSSIAN_VOWELS}\u0451]",
-    "hu": f"[{''.join(sorted(hungarian._G_V_97_369))}]",
+# language -> regular expressions a word must all match for its stemmer to change it;
+# other words (numbers, other scripts, ...) skip the stemmer. A Russian word without a
+# vowel (or "\u0451", a vowel after the prelude) has no region RV, where every suffix the
+# stemmer removes lies. Hungarian's stem routine is nine steps that each look a suffix up
+# at the word's end (among tables 3 to 11, no empty suffix among them) before anything
+# else, and check region R1 before changing the word: a word without a vowel has an empty
+# R1, and a word whose last letter ends none of the suffixes fails every look-up.
+# test_snowball.py checks these on random words.
+_HUNGARIAN_SUFFIXES = (
+    hungarian._A_3, hungarian._A_4, hungarian._A_5, hungarian._A_6, hungarian._A_7,
+    hungarian._A_8, hungarian._A_9, hungarian._A_10, hungarian._A_11,
+)  # fmt: skip
+_HUNGARIAN_ENDS = "".join(sorted({ch for table in _HUNGARIAN_SUFFIXES for ch in table.last}))
+_STEMMED_ONLY_WITH: dict[str, tuple[str, ...]] = {
+    "ru": (f"[{RUSSIAN_VOWELS}\u0451]",),
+    "hu": (f"[{''.join(sorted(hungarian._G_V_97_369))}]", f"[{_HUNGARIAN_ENDS}]$"),
 }
 _CACHE_SIZE = 1 << 20  # distinct words kept per language before its cache restarts
 _OUTSIDE_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
@@ -177,6 +185,12 @@ def _before_dot(token: str, start: int) -> bool:
     return False
 
 
+def _matching_all(patterns: tuple[str, ...]) -> Callable[[pa.Array], pa.Array]:
+    """The mask of the tokens every pattern matches."""
+    masks = [matching(pattern) for pattern in patterns]
+    return lambda tokens: functools.reduce(pc.and_, [mask(tokens) for mask in masks])
+
+
 def token_filter(language: str) -> Filter:
     """The filters after the tokenizer, in the analyzer's order."""
     _, stemmer, stop_file = ANALYZERS[language]
@@ -188,7 +202,7 @@ def token_filter(language: str) -> Filter:
     else:
         steps = [lowercase, stop(snowball_word_set(stop_file))]
     if language in _STEMMED_ONLY_WITH:
-        return chained(*steps, only(matching(_STEMMED_ONLY_WITH[language]), stems))
+        return chained(*steps, only(_matching_all(_STEMMED_ONLY_WITH[language]), stems))
     return chained(*steps, stems)
 
 

@@ -415,7 +415,7 @@ def test_words_without_a_vowel_are_their_own_stems(language, module, others):
     """The Russian and Hungarian chains skip the stemmer for words without a vowel: the
     generated stemmer leaves them as they are, on random words of consonants, signs,
     digits, other letters and the tables' suffixes without their vowels."""
-    vowel = re.compile(snowball._STEMMED_ONLY_WITH[language])
+    vowel = re.compile(snowball._STEMMED_ONLY_WITH[language][0])
     tables = [v for v in vars(module).values() if isinstance(v, Among)]
     pieces = [vowel.sub("", s) for v in tables for s, *_ in v.entries] + list(others)
     rnd = random.Random(11)
@@ -428,7 +428,38 @@ def test_words_without_a_vowel_are_their_own_stems(language, module, others):
 
 
 def test_vowel_masks_are_the_stemmers_vowels():
-    assert set(snowball._STEMMED_ONLY_WITH["ru"][1:-1]) == russian._G_V_1072_1103 | {"ё"}
-    assert set(snowball._STEMMED_ONLY_WITH["hu"][1:-1]) == hungarian._G_V_97_369
+    assert set(snowball._STEMMED_ONLY_WITH["ru"][0][1:-1]) == russian._G_V_1072_1103 | {"ё"}
+    assert set(snowball._STEMMED_ONLY_WITH["hu"][0][1:-1]) == hungarian._G_V_97_369
     assert chain("ru").filter(pa.array(["бвг", "ёж", "XYZ"])).to_pylist() == ["бвг", "еж", "xyz"]
     assert chain("hu").filter(pa.array(["BCD", "házakban"])).to_pylist() == ["bcd", "ház"]
+
+
+def test_hungarian_words_ending_no_suffix_are_their_own_stems():
+    """The Hungarian chain skips the stemmer for words whose last letter ends none of
+    the suffixes its steps look up: the generated stemmer leaves such words as they are,
+    on random words of letters and suffixes; and the nine steps are the stem routine's
+    and look their table up first."""
+    source = inspect.getsource(hungarian.HungarianStemmer)
+    steps = re.findall(r"self\.(r_\w+)\(\)", inspect.getsource(hungarian.HungarianStemmer._stem))
+    assert steps[0] == "r_mark_regions" and len(steps) == 10
+    looked_up = []
+    for step in steps[1:]:
+        body = inspect.getsource(getattr(hungarian.HungarianStemmer, step)).split("\n")[1:3]
+        assert body[0].strip() == "self.ket = self.cursor", step
+        looked_up.append(vars(hungarian)[re.search(r"find_among_b\((_A_\d+)\)", body[1])[1]])
+    assert set(map(id, looked_up)) == set(map(id, snowball._HUNGARIAN_SUFFIXES))
+    assert not any(table.empty for table in looked_up)
+    assert source.count("def _stem") == 1
+    ends = re.compile(snowball._STEMMED_ONLY_WITH["hu"][1])
+    tables = [v for v in vars(hungarian).values() if isinstance(v, Among)]
+    pieces = [s for v in tables for s, *_ in v.entries] + list(
+        "aábcdeéfghiíjklmnoóöőpqrstuúüűvwxyz"
+    )
+    rnd = random.Random(17)
+    stemmer, checked = hungarian.HungarianStemmer(), 0
+    for _ in range(40_000):
+        word = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 5)))
+        if ends.search(word) is None:
+            checked += 1
+            assert stemmer.stem(word) == word, word
+    assert checked > 5_000
