@@ -33,11 +33,12 @@ _HARMONY = {
 class TurkishStemmer(turkish.TurkishStemmer):
     """Lucene's TurkishStemmer with its hot spot, the vowel harmony check (called about
     16 times a word, mostly on the same stretch), in closed form instead of the
-    generated loop over eight vowels (and the syllable count before it as a regular
-    expression), and remembered for the word being stemmed: the
+    generated loop over eight vowels, and remembered for the word being stemmed (the
     check reads only the word, limit_backward and the cursor, so a stretch seen before
-    gives the same result and cursor again (test_snowball.py compares the check and
-    whole stems with the generated ones on random words)."""
+    gives the same result and cursor again); the syllable count as a regular
+    expression; and the markers that check harmony before a suffix look for the suffix
+    first (_suffix_first, below). test_snowball.py compares each routine and whole
+    stems with the generated ones on random words."""
 
     __slots__ = ("_harmony",)
 
@@ -152,7 +153,9 @@ _TURKISH_MARKERS: dict[str, Container[str]] = {
 }  # fmt: skip
 
 
-def _suffix_first(generated: Callable[[SnowballProgram], bool], ends: Container[str]):
+def _suffix_first(
+    generated: Callable[[SnowballProgram], bool], ends: Container[str]
+) -> Callable[[SnowballProgram], bool]:
     """A marker that fails at once where no suffix it looks for can end (the usual
     case), without the vowel harmony check before the look-up. Only the cursor a failed
     marker leaves can differ, and no routine reads it: Snowball restores the cursor
@@ -212,11 +215,11 @@ _RUSSIAN_REGIONS = re.compile(f"[^{_V}]*[{_V}]([{_V}]*[^{_V}][^{_V}]*[{_V}][{_V}
 
 class RussianStemmer(russian.RussianStemmer):
     """Lucene's RussianStemmer with its prelude ("\u0451" -> "\u0435", a loop of one
-    character a step, inline in the generated stem routine and a third of its time) done
-    before that routine, leaving bra, ket and the word as the loop does, with the cursor at
-    the end, where the loop then stops at once; the regions are marked from the word's
-    start, where the loop leaves the cursor (test_snowball.py compares whole stems with
-    the generated stemmer's on random words)."""
+    character a step, inline in the generated stem routine) done before that routine,
+    leaving bra, ket and the word as the loop does, with the cursor at the end, where
+    the loop then stops at once; the regions are marked from the word's start, where the
+    loop leaves the cursor (test_snowball.py compares whole stems with the generated
+    stemmer's on random words, and the regions with the generated routine's)."""
 
     __slots__ = ()
 
