@@ -132,7 +132,12 @@ def remembering(function: Callable[[str], str]) -> Filter:
 def where(may_change: Callable[[pa.Array], pa.Array], function: Callable[[str], str]) -> Filter:
     """per_token on the tokens of an Arrow mask only (those it may change), the others
     kept: for a filter that changes few tokens, or only those of some characters."""
-    apply_to = per_token(function)
+    return only(may_change, per_token(function))
+
+
+def only(may_change: Callable[[pa.Array], pa.Array], apply_to: Filter) -> Filter:
+    """A filter on the tokens of an Arrow mask only (those it may change), the others
+    kept."""
 
     def apply(tokens: pa.Array) -> pa.Array:
         mask = may_change(tokens)
@@ -143,9 +148,14 @@ def where(may_change: Callable[[pa.Array], pa.Array], function: Callable[[str], 
     return apply
 
 
+def matching(pattern: str) -> Callable[[pa.Array], pa.Array]:
+    """The mask of the tokens a regular expression (RE2) finds something in."""
+    return lambda tokens: pc.match_substring_regex(tokens, pattern)
+
+
 def where_matching(pattern: str, function: Callable[[str], str]) -> Filter:
     """`where` on the tokens a regular expression (RE2) finds something in."""
-    return where(lambda tokens: pc.match_substring_regex(tokens, pattern), function)
+    return where(matching(pattern), function)
 
 
 def chained(*filters: Filter) -> Filter:

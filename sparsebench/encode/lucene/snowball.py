@@ -21,13 +21,13 @@ default instance has not. The stemmers are Lucene's own, translated to Python
 later Snowball releases (PyStemmer's) stem differently (Snowball 3's Dutch is another
 algorithm), so PyStemmer cannot stand in. A stemmer works on UTF-16 code units as Java
 does; a language's stems are remembered across batches (the cache restarts past a
-million words). Where a generated routine loops a character at a time and dominates a
-stemmer's time (Turkish's vowel harmony check, Dutch's prelude and postlude), a subclass
-here gives it in closed form, checked against the generated one on random words.
+million words). Where generated routines dominate a stemmer's time, snowball_stemmers.py
+gives them in closed form (Turkish, Dutch, Russian, Finnish).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -41,24 +41,24 @@ from sparsebench.encode.lucene.filters import (
     Filter,
     chained,
     lowercase,
+    matching,
+    only,
     snowball_word_set,
     stop,
     word_set,
 )
-from sparsebench.encode.lucene.snowball_ext import (
-    danish,
-    dutch,
-    finnish,
-    hungarian,
-    norwegian,
-    russian,
-    swedish,
-    turkish,
-)
+from sparsebench.encode.lucene.snowball_ext import danish, hungarian, norwegian, swedish
 from sparsebench.encode.lucene.snowball_program import (
     SnowballProgram,
     from_utf16_units,
     to_utf16_units,
+)
+from sparsebench.encode.lucene.snowball_stemmers import (
+    RUSSIAN_VOWELS,
+    DutchStemmer,
+    FinnishStemmer,
+    RussianStemmer,
+    TurkishStemmer,
 )
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
 from sparsebench.errors import ConfigError
@@ -67,84 +67,35 @@ from sparsebench.errors import ConfigError
 # token -> its stem, put in this order in a CharArrayMap (ignoreCase false).
 DUTCH_STEM_OVERRIDES = {"fiets": "fiets", "bromfiets": "bromfiets", "ei": "eier", "kind": "kinder"}
 
-# r_check_vowel_harmony: the last vowel of a stretch, and the vowels that may come
-# before it (the groupings VOWEL1..VOWEL6 the generated routine tries for each vowel).
-_LAST_VOWEL = re.compile("[aeio\u00f6u\u00fc\u0131][^aeio\u00f6u\u00fc\u0131]*$")
-_HARMONY = {
-    vowel: re.compile(f"[{group}]")
-    for vowel, group in {
-        "a": "aou\u0131", "e": "ei\u00f6\u00fc", "\u0131": "a\u0131", "i": "ei",
-        "o": "ou", "\u00f6": "\u00f6\u00fc", "u": "ou", "\u00fc": "\u00f6\u00fc",
-    }.items()
-}  # fmt: skip
-
-
-class TurkishStemmer(turkish.TurkishStemmer):
-    """Lucene's TurkishStemmer with its hot spot, the vowel harmony check (called about
-    16 times a word), in closed form instead of the generated loop over eight vowels:
-    same result, same cursor after it on success and failure (test_snowball.py compares
-    the two on random words)."""
-
-    __slots__ = ()
-
-    def r_check_vowel_harmony(self) -> bool:
-        lb, c, current = self.limit_backward, self.cursor, self.current
-        last = _LAST_VOWEL.search(current, lb, c)
-        if last is None:
-            self.cursor = lb
-            return False
-        p = last.start()
-        vowel = current[p]
-        if _HARMONY[vowel].search(current, lb, p) is not None:
-            return True
-        self.cursor = lb if vowel == "\u00fc" else p + 1
-        return False
-
-
-# DutchStemmer's prelude and postlude: accented vowels to plain ones, and "i" between
-# vowels and "y" after one (or first) marked as consonants ("I", "Y"), and back.
-_DUTCH_PLAIN_VOWELS = str.maketrans(
-    "\u00e1\u00e4\u00e9\u00eb\u00ed\u00ef\u00f3\u00f6\u00fa\u00fc", "aaeeiioouu"
-)
-_DUTCH_CONSONANT_IY = re.compile("([aeiouy\u00e8])(i(?=[aeiouy\u00e8])|y)")
-_DUTCH_UNMARK = str.maketrans("IY", "iy")
-
-
-class DutchStemmer(dutch.DutchStemmer):
-    """Lucene's DutchStemmer with its prelude and postlude, two thirds of its time (loops
-    of one character a step), as a translation and a left-to-right substitution: the
-    same word after each (test_snowball.py compares the two on random words)."""
-
-    __slots__ = ()
-
-    def r_prelude(self) -> bool:
-        c, limit = self.cursor, self.limit
-        word = self.current[c:limit].translate(_DUTCH_PLAIN_VOWELS)
-        if word.startswith("y"):
-            word = "Y" + word[1:]
-        word = _DUTCH_CONSONANT_IY.sub(lambda m: m[1] + m[2].upper(), word)
-        self.current = self.current[:c] + word + self.current[limit:]
-        return True
-
-    def r_postlude(self) -> bool:
-        c, limit = self.cursor, self.limit
-        self.current = self.current[:c] + self.current[c:limit].translate(_DUTCH_UNMARK)
-        self.cursor = limit
-        return True
-
-
 # language -> (analyzer class, stemmer class, stopword file under resources/lucene)
 ANALYZERS: dict[str, tuple[str, type[SnowballProgram], str]] = {
     "da": ("da.DanishAnalyzer", danish.DanishStemmer, "snowball/danish_stop.txt"),
-    "fi": ("fi.FinnishAnalyzer", finnish.FinnishStemmer, "snowball/finnish_stop.txt"),
+    "fi": ("fi.FinnishAnalyzer", FinnishStemmer, "snowball/finnish_stop.txt"),
     "hu": ("hu.HungarianAnalyzer", hungarian.HungarianStemmer, "snowball/hungarian_stop.txt"),
     "nl": ("nl.DutchAnalyzer", DutchStemmer, "snowball/dutch_stop.txt"),
     "no": ("no.NorwegianAnalyzer", norwegian.NorwegianStemmer, "snowball/norwegian_stop.txt"),
-    "ru": ("ru.RussianAnalyzer", russian.RussianStemmer, "snowball/russian_stop.txt"),
+    "ru": ("ru.RussianAnalyzer", RussianStemmer, "snowball/russian_stop.txt"),
     "sv": ("sv.SwedishAnalyzer", swedish.SwedishStemmer, "snowball/swedish_stop.txt"),
     "tr": ("tr.TurkishAnalyzer", TurkishStemmer, "snowball/tr_stopwords.txt"),
 }
 
+# language -> regular expressions a word must all match for its stemmer to change it;
+# other words (numbers, other scripts, ...) skip the stemmer. A Russian word without a
+# vowel (or "\u0451", a vowel after the prelude) has no region RV, where every suffix the
+# stemmer removes lies. Hungarian's stem routine is nine steps that each look a suffix up
+# at the word's end (among tables 3 to 11, no empty suffix among them) before anything
+# else, and check region R1 before changing the word: a word without a vowel has an empty
+# R1, and a word whose last letter ends none of the suffixes fails every look-up.
+# test_snowball.py checks these on random words.
+_HUNGARIAN_SUFFIXES = (
+    hungarian._A_3, hungarian._A_4, hungarian._A_5, hungarian._A_6, hungarian._A_7,
+    hungarian._A_8, hungarian._A_9, hungarian._A_10, hungarian._A_11,
+)  # fmt: skip
+_HUNGARIAN_ENDS = "".join(sorted({ch for table in _HUNGARIAN_SUFFIXES for ch in table.last}))
+_STEMMED_ONLY_WITH: dict[str, tuple[str, ...]] = {
+    "ru": (f"[{RUSSIAN_VOWELS}\u0451]",),
+    "hu": (f"[{''.join(sorted(hungarian._G_V_97_369))}]", f"[{_HUNGARIAN_ENDS}]$"),
+}
 _CACHE_SIZE = 1 << 20  # distinct words kept per language before its cache restarts
 _OUTSIDE_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
 
@@ -234,6 +185,12 @@ def _before_dot(token: str, start: int) -> bool:
     return False
 
 
+def _matching_all(patterns: tuple[str, ...]) -> Callable[[pa.Array], pa.Array]:
+    """The mask of the tokens every pattern matches."""
+    masks = [matching(pattern) for pattern in patterns]
+    return lambda tokens: functools.reduce(pc.and_, [mask(tokens) for mask in masks])
+
+
 def token_filter(language: str) -> Filter:
     """The filters after the tokenizer, in the analyzer's order."""
     _, stemmer, stop_file = ANALYZERS[language]
@@ -244,6 +201,8 @@ def token_filter(language: str) -> Filter:
         steps = [cut_at_apostrophe, turkish_lowercase, stop(word_set(stop_file))]
     else:
         steps = [lowercase, stop(snowball_word_set(stop_file))]
+    if language in _STEMMED_ONLY_WITH:
+        return chained(*steps, only(_matching_all(_STEMMED_ONLY_WITH[language]), stems))
     return chained(*steps, stems)
 
 

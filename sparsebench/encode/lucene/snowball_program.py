@@ -170,9 +170,11 @@ class SnowballProgram:
 
     def find_among_b(self, v: Among) -> int:
         c = self.cursor
-        current = self.current
         available = c - self.limit_backward
-        lengths = v.last.get(current[c - 1], v.empty) if available > 0 else v.empty
+        lengths = v.last.get(self.current[c - 1], v.empty) if available > 0 else v.empty
+        if not lengths:  # the usual case: no string of the table ends here
+            return 0
+        current = self.current
         table = v.table
         for n in lengths:
             if n > available:

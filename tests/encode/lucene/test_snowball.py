@@ -24,9 +24,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from sparsebench.encode.lucene import snowball
+from sparsebench.encode.lucene import snowball, snowball_stemmers
 from sparsebench.encode.lucene.snowball import ANALYZERS, EMPTY_TERM, chain
-from sparsebench.encode.lucene.snowball_ext import dutch, turkish
+from sparsebench.encode.lucene.snowball_ext import dutch, finnish, hungarian, russian, turkish
 from sparsebench.encode.lucene.snowball_program import (
     Among,
     SnowballProgram,
@@ -277,36 +277,189 @@ def test_among_lookup_equals_javas_search(language):
             assert here == java, (word, start)
 
 
-def test_turkish_vowel_harmony_in_closed_form_equals_the_generated_routine():
-    """The closed-form vowel harmony check returns what the generated routine returns
-    and leaves the cursor where it does, on random stretches of Turkish letters."""
+@pytest.mark.parametrize("routine", ["r_check_vowel_harmony", "r_more_than_one_syllable_word"])
+def test_turkish_routines_in_closed_form_equal_the_generated_ones(routine):
+    """The closed-form vowel harmony check and syllable count return what the
+    generated routines return and leave the cursor where they do, on random stretches
+    of Turkish letters (the same stemmer throughout: the harmony check remembers)."""
     rnd = random.Random(7)
-    fast, generated = snowball.TurkishStemmer(), turkish.TurkishStemmer()
+    fast, generated = snowball_stemmers.TurkishStemmer(), turkish.TurkishStemmer()
     letters = "aeıioöuübcçdfgğhkmnsşxAİ'"
     for _ in range(20_000):
         word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 10)))
         cursor = rnd.randint(0, len(word))
         lower = rnd.randint(0, cursor)
+        limit = rnd.randint(cursor, len(word))
         found = []
         for program in (fast, generated):
             program.set_current(word)
-            program.cursor, program.limit_backward = cursor, lower
-            ok = program.r_check_vowel_harmony()
+            program.cursor, program.limit_backward, program.limit = cursor, lower, limit
+            ok = getattr(program, routine)()
             found.append((ok, program.cursor))
-        assert found[0] == found[1], (word, cursor, lower)
+        assert found[0] == found[1], (word, cursor, lower, limit)
+
+
+def test_finnish_tidying_in_closed_form_equals_the_generated_routine():
+    """The word (and its length) after the tidying step, from random cursors, regions
+    and lower limits, as the generated routine leaves it."""
+    rnd = random.Random(9)
+    fast, generated = snowball_stemmers.FinnishStemmer(), finnish.FinnishStemmer()
+    letters = "aeiouyäöjkkllmnpsttvhx"
+    for _ in range(30_000):
+        word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 10)))
+        cursor = rnd.randint(0, len(word))
+        lower = rnd.randint(0, cursor)
+        p1 = rnd.randint(0, len(word))
+        found = []
+        for program in (fast, generated):
+            program.set_current(word)
+            program.cursor, program.limit_backward, program.I_p1 = cursor, lower, p1
+            ok = program.r_tidy()
+            found.append((ok, program.current[: program.limit], program.limit))
+            assert program.limit_backward == lower
+        assert found[0] == found[1], (word, cursor, lower, p1)
+
+
+def test_russian_regions_in_closed_form_equal_the_generated_routine():
+    """RV and R2 (and the cursor after) as the generated routine marks them from the
+    word's start, on random words of vowels, consonants and other letters."""
+    rnd = random.Random(13)
+    fast, generated = snowball_stemmers.RussianStemmer(), russian.RussianStemmer()
+    letters = "аеиоуыэюяёбвгджзйклмнпрстфхцчшщъьx1"
+    for _ in range(30_000):
+        word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 10)))
+        limit = rnd.randint(0, len(word))
+        found = []
+        for program in (fast, generated):
+            program.set_current(word)
+            program.limit = limit
+            ok = program.r_mark_regions()
+            found.append((ok, program.I_pV, program.I_p2, program.cursor))
+        assert found[0] == found[1], (word, limit)
+
+
+def turkish_words(rnd: random.Random, n: int) -> list[str]:
+    """Random Turkish-looking words: letters, then suffixes of the stemmer's tables."""
+    module = vars(turkish)
+    suffixes = [s for v in module.values() if isinstance(v, Among) for s, *_ in v.entries]
+    letters = "aeıioöuübcçdfgğhklmnprsştyz'"
+    return [
+        "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 7)))
+        + "".join(rnd.choice(suffixes) for _ in range(rnd.randint(0, 4)))
+        for _ in range(n)
+    ]
+
+
+def test_no_turkish_routine_reads_the_cursor_a_failed_marker_leaves():
+    """The premise of the suffix-first markers: with the cursor put anywhere after each
+    failed marker, the generated stemmer stems every word as before."""
+    rnd = random.Random(3)
+
+    def scrambled(generated):
+        def marker(self):
+            ok = generated(self)
+            if not ok:
+                self.cursor = rnd.randint(self.limit_backward, self.limit)
+            return ok
+
+        return marker
+
+    markers = {
+        n: scrambled(getattr(turkish.TurkishStemmer, n)) for n in snowball_stemmers._TURKISH_MARKERS
+    }
+    scrambling = type("Scrambling", (turkish.TurkishStemmer,), {"__slots__": (), **markers})
+    ours, theirs = scrambling(), turkish.TurkishStemmer()
+    for word in turkish_words(rnd, 20_000):
+        assert ours.stem(word) == theirs.stem(word), word
+
+
+def test_turkish_suffix_first_markers_stem_as_the_generated_ones():
+    """Whole stems with the suffix-first markers, on words of the tables' suffixes."""
+    rnd = random.Random(4)
+    ours, theirs = snowball_stemmers.TurkishStemmer(), turkish.TurkishStemmer()
+    for word in turkish_words(rnd, 20_000):
+        assert ours.stem(word) == theirs.stem(word), word
 
 
 @pytest.mark.parametrize(
     ("fast", "generated", "letters"),
     [
-        (snowball.TurkishStemmer, turkish.TurkishStemmer, "aeıioöuübcçdfgğhklmnprsştyz'"),
-        (snowball.DutchStemmer, dutch.DutchStemmer, "aeiouyèáäéëíïóöúüIYbdgkhjlmnrstvz"),
+        (snowball_stemmers.TurkishStemmer, turkish.TurkishStemmer, "aeıioöuübcçdfgğhklmnprsştyz'"),
+        (snowball_stemmers.DutchStemmer, dutch.DutchStemmer, "aeiouyèáäéëíïóöúüIYbdgkhjlmnrstvz"),
+        (snowball_stemmers.RussianStemmer, russian.RussianStemmer, "аеёиоуыэюяйвмнстхшьъ"),
+        (snowball_stemmers.FinnishStemmer, finnish.FinnishStemmer, "aeiouyäöjklmnpstvhdgrb"),
     ],
 )
 def test_stemmers_with_closed_form_routines_stem_as_the_generated_ones(fast, generated, letters):
     """Whole stems, on random words (and words made of suffixes and vowel clusters)."""
     rnd = random.Random(fast.__name__)
     ours, theirs = fast(), generated()
+    module = vars(sys.modules[generated.__module__])
+    suffixes = [s for v in module.values() if isinstance(v, Among) for s, *_ in v.entries]
     for _ in range(20_000):
         word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 12)))
         assert ours.stem(word) == theirs.stem(word), word
+        word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 6)))
+        word += "".join(rnd.choice(suffixes) for _ in range(rnd.randint(0, 3)))
+        assert ours.stem(word) == theirs.stem(word), word
+
+
+@pytest.mark.parametrize(
+    ("language", "module", "others"),
+    [
+        ("ru", russian, "бвгджзйклмнпрстфхцчшщъь09x_\U0001d51e"),
+        ("hu", hungarian, "bcdfghjklmnpqrstvwxyzčłß09_\U0001d51e"),
+    ],
+)
+def test_words_without_a_vowel_are_their_own_stems(language, module, others):
+    """The Russian and Hungarian chains skip the stemmer for words without a vowel: the
+    generated stemmer leaves them as they are, on random words of consonants, signs,
+    digits, other letters and the tables' suffixes without their vowels."""
+    vowel = re.compile(snowball._STEMMED_ONLY_WITH[language][0])
+    tables = [v for v in vars(module).values() if isinstance(v, Among)]
+    pieces = [vowel.sub("", s) for v in tables for s, *_ in v.entries] + list(others)
+    rnd = random.Random(11)
+    stemmer = ANALYZERS[language][1]()
+    generated = next(c for c in type(stemmer).__mro__ if c.__module__ == module.__name__)()
+    for _ in range(20_000):
+        word = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 8)))
+        assert vowel.search(word) is None
+        assert generated.stem(to_utf16_units(word)) == to_utf16_units(word), word
+
+
+def test_vowel_masks_are_the_stemmers_vowels():
+    assert set(snowball._STEMMED_ONLY_WITH["ru"][0][1:-1]) == russian._G_V_1072_1103 | {"ё"}
+    assert set(snowball._STEMMED_ONLY_WITH["hu"][0][1:-1]) == hungarian._G_V_97_369
+    assert chain("ru").filter(pa.array(["бвг", "ёж", "XYZ"])).to_pylist() == ["бвг", "еж", "xyz"]
+    assert chain("hu").filter(pa.array(["BCD", "házakban"])).to_pylist() == ["bcd", "ház"]
+
+
+def test_hungarian_words_ending_no_suffix_are_their_own_stems():
+    """The Hungarian chain skips the stemmer for words whose last letter ends none of
+    the suffixes its steps look up: the generated stemmer leaves such words as they are,
+    on random words of letters and suffixes; and the nine steps are the stem routine's
+    and look their table up first."""
+    source = inspect.getsource(hungarian.HungarianStemmer)
+    steps = re.findall(r"self\.(r_\w+)\(\)", inspect.getsource(hungarian.HungarianStemmer._stem))
+    assert steps[0] == "r_mark_regions" and len(steps) == 10
+    looked_up = []
+    for step in steps[1:]:
+        body = inspect.getsource(getattr(hungarian.HungarianStemmer, step)).split("\n")[1:3]
+        assert body[0].strip() == "self.ket = self.cursor", step
+        looked_up.append(vars(hungarian)[re.search(r"find_among_b\((_A_\d+)\)", body[1])[1]])
+    assert set(map(id, looked_up)) == set(map(id, snowball._HUNGARIAN_SUFFIXES))
+    assert not any(table.empty for table in looked_up)
+    assert source.count("def _stem") == 1
+    ends = re.compile(snowball._STEMMED_ONLY_WITH["hu"][1])
+    tables = [v for v in vars(hungarian).values() if isinstance(v, Among)]
+    pieces = [s for v in tables for s, *_ in v.entries] + list(
+        "aábcdeéfghiíjklmnoóöőpqrstuúüűvwxyz"
+    )
+    rnd = random.Random(17)
+    stemmer, checked = hungarian.HungarianStemmer(), 0
+    for _ in range(40_000):
+        word = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 5)))
+        if ends.search(word) is None:
+            checked += 1
+            assert stemmer.stem(word) == word, word
+    assert checked > 5_000
