@@ -131,6 +131,9 @@ def test_bigrams_of_the_text_equal_the_general_path(monkeypatch, slice_bytes):
     for k in range(600):
         letters = rng.sample(pool + (folded if k % 3 == 0 else []), rng.randint(2, 9))
         texts.append("".join(rng.choices(letters, k=rng.choice([0, 1, 2, 5, 20, 80, 300]))))
+    # the tokenizer groups ideographs and hiragana that follow one another: groups longer
+    # than its buffer, with attached characters or not, and a token too long within one
+    texts += ["中" * 300, "あ中" * 140 + "\u0301", "中\u0301" * 200, "中" + "\u0301" * 300 + "文字"]
     monkeypatch.setattr(standard_tokenizer, "_BATCH_BYTES", slice_bytes)
     fast = []
     original = cjk._bigrams_of_text
