@@ -188,19 +188,21 @@ def _bigrams_of_text(found: SliceTokens) -> tuple[np.ndarray, pa.Array] | None:
     """The three filters over a slice's tokens when the two of single tokens change no
     character of a CJK token (None if they do): a run of touching CJK tokens is then a
     span of the text, and its bigrams (or its one character) are spans of the text's
-    bytes; the filters run on the other tokens alone, and every term is a view of the
-    text's bytes or of theirs."""
+    bytes; so are the other tokens, but those the filters change, which are filtered
+    (every term is a view of the text's bytes or of theirs)."""
     text_index, starts, ends = found.text_index, found.starts, found.ends
     is_member = (found.actions >= BIGRAM_ACTIONS[0]) & (found.actions <= BIGRAM_ACTIONS[-1])
     members = np.flatnonzero(is_member)
     changed = np.flatnonzero(_changed_by_filters().take(found.code_points))
     if not len(members):
         return text_index, lowercase(fold_widths(found.tokens()))
-    if len(changed):
-        member = np.searchsorted(starts[members], changed, "right") - 1
-        inside = (member >= 0) & (changed < ends[members[np.maximum(member, 0)]])
-        if inside.any():
-            return None
+    # the tokens that hold such a character
+    token = np.searchsorted(starts, changed, "right") - 1
+    holds = np.zeros(len(starts), dtype=bool)
+    holds[token[(token >= 0) & (changed < ends[np.maximum(token, 0)])]] = True
+    if (holds & is_member).any():
+        return None
+    token = np.flatnonzero(holds)
     # the runs of members, each touching the one before it in the same text
     before, after = members[:-1], members[1:]
     continues = (after == before + 1) & (text_index[after] == text_index[before])
@@ -226,10 +228,12 @@ def _bigrams_of_text(found: SliceTokens) -> tuple[np.ndarray, pa.Array] | None:
         term_lengths[-1] = len(found.data)
     term_lengths -= term_starts
     others = np.flatnonzero(~is_member)
-    other_tokens = string_spans(found.data, found.byte_starts[others], found.byte_ends[others])
-    offsets, filtered = string_buffers(lowercase(fold_widths(other_tokens)))
-    term_starts[place[others]] = offsets[:-1] + len(found.data)  # after the text's bytes
-    term_lengths[place[others]] = np.diff(offsets)
+    term_lengths[place[others]] = found.byte_ends[others] - found.byte_starts[others]
+    # the other tokens the filters change, filtered, after the text's bytes
+    changed_tokens = string_spans(found.data, found.byte_starts[token], found.byte_ends[token])
+    offsets, filtered = string_buffers(lowercase(fold_widths(changed_tokens)))
+    term_starts[place[token]] = offsets[:-1] + len(found.data)
+    term_lengths[place[token]] = np.diff(offsets)
     terms = string_views([found.data, filtered], term_starts, term_lengths)
     return np.repeat(text_index, count), terms
 
