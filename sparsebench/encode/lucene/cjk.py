@@ -13,9 +13,13 @@ and lowercasing come before it, so it bigrams their output: "ｶﾞｷﾞ" (half
 with voiced sound marks) is one token, folded to "ガギ", one bigram.
 
 So `tokenize` is the tokenizer and the three filters (they need token types and offsets),
-and `filter` the stopwords. Where the two filters of single tokens change no character
-of a CJK token (nearly always), the runs are spans of the text and their bigrams are cut
-from its bytes; elsewhere the filters run per distinct token and `bigram_runs` joins them.
+and `filter` the stopwords. The tokenizer gives ideographs and hiragana that follow one
+another as one token (the bigram filter joins them again: a token per character would
+only be regrouped). Where the two filters of single tokens change no character of a CJK
+token (nearly always), the runs are spans of the text, and their bigrams and the other
+tokens are Arrow string views of its bytes (the few other tokens the filters change,
+of their filtered bytes); elsewhere the filters run per distinct token and `bigram_runs`
+joins them.
 
 Ported from Apache Lucene 9.9.1 (CJKWidthFilter, CJKBigramFilter), licensed under the
 Apache License, Version 2.0; Copyright The Apache Software Foundation. See
