@@ -64,6 +64,69 @@ def string_spans(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> pa.A
     return spans_and_gaps.take(pa.array(np.arange(0, len(bounds), 2, dtype=np.int32)))
 
 
+def string_views(parts: Sequence[np.ndarray], starts: np.ndarray, lengths: np.ndarray) -> pa.Array:
+    """A string array of the byte spans [starts, starts + lengths) of UTF-8 bytes (the
+    parts, one after another), in any order and overlapping (each whole characters):
+    Arrow string views of the bytes, built with numpy, then cast to strings (one copy
+    of each span)."""
+    if not len(starts):
+        return pa.array([], pa.string())
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    size = sum(len(part) for part in parts)
+    data = np.zeros((size + 31) // 8 * 8, dtype=np.uint8)  # whole words, 3 past the end
+    np.concatenate(parts, out=data[:size])
+    words = data.view("<u8")
+    views = np.empty((len(starts), 2), dtype="<u8")
+    for first in range(0, len(starts), _VIEW_CHUNK):  # small arrays: no fresh pages
+        chunk = slice(first, first + _VIEW_CHUNK)
+        _fill_views(words, starts[chunk], lengths[chunk], views[chunk])
+    array = pa.Array.from_buffers(
+        pa.string_view(), len(starts), [None, pa.py_buffer(views), pa.py_buffer(data)]
+    )
+    return array.cast(pa.string())
+
+
+def _fill_views(
+    words: np.ndarray, starts: np.ndarray, lengths: np.ndarray, views: np.ndarray
+) -> None:
+    """The string views of byte spans of a buffer (as little-endian 64-bit words): length
+    (4 bytes), then the string (up to 12 bytes), or its first 4 bytes, the index of its
+    buffer (0) and its offset there."""
+    # the 12 bytes from each start, from the three words they are in
+    word = starts >> 3
+    shift = (starts & 7).view(np.uint64)
+    shift <<= np.uint64(3)
+    first = words.take(word)
+    first >>= shift
+    word += 1
+    middle = words.take(word)
+    word += 1
+    after = words.take(word)
+    back = np.subtract(np.uint64(64), shift, out=word.view(np.uint64))  # 64: no bits
+    after <<= back
+    after |= np.right_shift(middle, shift, out=shift)
+    first |= np.left_shift(middle, back, out=middle)
+    head = np.minimum(lengths, 12, out=back.view(np.int64))
+    first &= _FIRST_EIGHT.take(head, out=middle)
+    after &= _LAST_FOUR.take(head, out=middle)
+    after <<= np.uint64(32)
+    after |= np.right_shift(first, np.uint64(32), out=middle)
+    views[:, 1] = after
+    first <<= np.uint64(32)
+    first |= lengths.view(np.uint64)
+    views[:, 0] = first
+    far = np.flatnonzero(lengths > 12)
+    views[far, 1] = starts[far].astype(np.uint64) << np.uint64(32)
+
+
+_VIEW_CHUNK = 1 << 16
+# Masks of the bytes of a string of k bytes (k <= 12) in a view: its first 8 bytes, and
+# the 4 after them.
+_FIRST_EIGHT = np.array([(1 << (8 * min(k, 8))) - 1 for k in range(13)], dtype=np.uint64)
+_LAST_FOUR = np.array([(1 << (8 * max(k - 8, 0))) - 1 for k in range(13)], dtype=np.uint64)
+
+
 def span_indices(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """Every index of the spans [starts, ends), in order."""
     lengths = ends - starts

@@ -13,9 +13,13 @@ and lowercasing come before it, so it bigrams their output: "ｶﾞｷﾞ" (half
 with voiced sound marks) is one token, folded to "ガギ", one bigram.
 
 So `tokenize` is the tokenizer and the three filters (they need token types and offsets),
-and `filter` the stopwords. Where the two filters of single tokens change no character
-of a CJK token (nearly always), the runs are spans of the text and their bigrams are cut
-from its bytes; elsewhere the filters run per distinct token and `bigram_runs` joins them.
+and `filter` the stopwords. The tokenizer gives ideographs and hiragana that follow one
+another as one token (the bigram filter joins them again: a token per character would
+only be regrouped). Where the two filters of single tokens change no character of a CJK
+token (nearly always), the runs are spans of the text, and their bigrams and the other
+tokens are Arrow string views of its bytes (the few other tokens the filters change,
+of their filtered bytes); elsewhere the filters run per distinct token and `bigram_runs`
+joins them.
 
 Ported from Apache Lucene 9.9.1 (CJKWidthFilter, CJKBigramFilter), licensed under the
 Apache License, Version 2.0; Copyright The Apache Software Foundation. See
@@ -32,7 +36,12 @@ import pyarrow as pa
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.filters import lowercase, stop, where_matching, word_set
 from sparsebench.encode.lucene.standard_tokenizer import SliceTokens, tokenize_slices
-from sparsebench.encode.strings import string_buffers, string_spans, strings_from_buffers
+from sparsebench.encode.strings import (
+    string_buffers,
+    string_spans,
+    string_views,
+    strings_from_buffers,
+)
 
 # The actions (token types) CJKBigramFilter bigrams by default: HANGUL, IDEOGRAPHIC,
 # KATAKANA, HIRAGANA (standard_tokenizer.TOKEN_TYPES).
@@ -183,62 +192,61 @@ def _bigrams_of_text(found: SliceTokens) -> tuple[np.ndarray, pa.Array] | None:
     """The three filters over a slice's tokens when the two of single tokens change no
     character of a CJK token (None if they do): a run of touching CJK tokens is then a
     span of the text, and its bigrams (or its one character) are spans of the text's
-    bytes; the filters run on the other tokens alone."""
+    bytes; so are the other tokens, but those the filters change, which are filtered
+    (every term is a view of the text's bytes or of theirs)."""
     text_index, starts, ends = found.text_index, found.starts, found.ends
     is_member = (found.actions >= BIGRAM_ACTIONS[0]) & (found.actions <= BIGRAM_ACTIONS[-1])
     members = np.flatnonzero(is_member)
     changed = np.flatnonzero(_changed_by_filters().take(found.code_points))
     if not len(members):
         return text_index, lowercase(fold_widths(found.tokens()))
-    if len(changed):
-        member = np.searchsorted(starts[members], changed, "right") - 1
-        inside = (member >= 0) & (changed < ends[members[np.maximum(member, 0)]])
-        if inside.any():
-            return None
+    # the tokens that hold such a character
+    token = np.searchsorted(starts, changed, "right") - 1
+    holds = np.zeros(len(starts), dtype=bool)
+    holds[token[(token >= 0) & (changed < ends[np.maximum(token, 0)])]] = True
+    if (holds & is_member).any():
+        return None
+    token = np.flatnonzero(holds)
     # the runs of members, each touching the one before it in the same text
     before, after = members[:-1], members[1:]
     continues = (after == before + 1) & (text_index[after] == text_index[before])
     continues &= ends[before] == starts[after]
     starts_run = np.ones(len(members), dtype=bool)
     starts_run[1:] = ~continues
-    heads = np.flatnonzero(starts_run)
-    run_start = starts[members[heads]]
-    run_end = ends[members[np.append(heads[1:], len(members)) - 1]]
-    grams = np.maximum(run_end - run_start - 1, 1)  # a one-character run is its own term
-    rank = np.arange(int(grams.sum())) - np.repeat(np.cumsum(grams) - grams, grams)
-    gram_start = np.repeat(run_start, grams) + rank
-    gram_end = gram_start + np.repeat(np.minimum(run_end - run_start, 2), grams)
+    heads = members[starts_run]
+    run_length = ends[members[np.append(np.flatnonzero(starts_run)[1:], len(members)) - 1]]
+    run_length -= starts[heads]
     # each token's terms in its place: a run's at its first member's, none at the others'
     count = (~is_member).astype(np.int64)
-    count[members[heads]] = grams
+    count[heads] = np.maximum(run_length - 1, 1)  # a one-character run is its own term
     place = np.cumsum(count) - count
-    gram_place = np.repeat(place[members[heads]], grams) + rank
-    # the bigrams of even and of odd rank do not overlap: two arrays of spans
-    even = (rank & 1) == 0
+    # the first character of each term (an other token's: its own), and its bytes (in
+    # place where it can be: fresh arrays cost page faults)
+    char = np.repeat(starts - place, count)
+    char += np.arange(len(char))
+    term_starts = found.position.take(char)
+    char += 2  # after a bigram; after the character of a one-character run:
+    char[place[heads[run_length == 1]]] -= 1
+    term_lengths = found.position.take(char, mode="clip")
+    if len(char) and char[-1] == len(found.position):  # the end of the slice
+        term_lengths[-1] = len(found.data)
+    term_lengths -= term_starts
     others = np.flatnonzero(~is_member)
-    sources = [
-        string_spans(
-            found.data, found.byte_offsets(gram_start[ranks]), found.byte_offsets(gram_end[ranks])
-        )
-        for ranks in (even, ~even)
-    ]
-    other_tokens = string_spans(found.data, found.byte_starts[others], found.byte_ends[others])
-    sources.append(lowercase(fold_widths(other_tokens)))
-    source = np.empty(int(count.sum()), dtype=np.int64)
-    first = 0
-    for where, part in zip(
-        (gram_place[even], gram_place[~even], place[others]), sources, strict=True
-    ):
-        source[where] = np.arange(first, first + len(part))
-        first += len(part)
-    return np.repeat(text_index, count), pa.concat_arrays(sources).take(pa.array(source))
+    term_lengths[place[others]] = found.byte_ends[others] - found.byte_starts[others]
+    # the other tokens the filters change, filtered, after the text's bytes
+    changed_tokens = string_spans(found.data, found.byte_starts[token], found.byte_ends[token])
+    offsets, filtered = string_buffers(lowercase(fold_widths(changed_tokens)))
+    term_starts[place[token]] = offsets[:-1] + len(found.data)
+    term_lengths[place[token]] = np.diff(offsets)
+    terms = string_views([found.data, filtered], term_starts, term_lengths)
+    return np.repeat(text_index, count), terms
 
 
 def tokenize_cjk(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """StandardTokenizer, CJKWidthFilter, LowerCaseFilter and CJKBigramFilter, slice by
     slice of the texts."""
     indices, parts = [], []
-    for first, found in tokenize_slices(texts, details=True):
+    for first, found in tokenize_slices(texts, details=True, grouped=True):
         terms = _bigrams_of_text(found)
         if terms is None:
             terms = bigram_runs(

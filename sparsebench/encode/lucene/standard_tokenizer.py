@@ -357,8 +357,12 @@ class SliceTokens:
         )
 
 
-def _tokenize_slice(offsets: np.ndarray, data: np.ndarray, details: bool = False) -> SliceTokens:
-    """Tokens of texts given as (offsets from 0, UTF-8 bytes), with details if asked."""
+def _tokenize_slice(
+    offsets: np.ndarray, data: np.ndarray, details: bool = False, grouped: bool = False
+) -> SliceTokens:
+    """Tokens of texts given as (offsets from 0, UTF-8 bytes), with details if asked;
+    `grouped`: ideographs and hiragana that follow one another as one token, typed by
+    the first (for CJKBigramFilter, which joins their characters again)."""
     n_bytes = len(data)
     n_texts = len(offsets) - 1
     if n_bytes == 0:
@@ -443,11 +447,17 @@ def _tokenize_slice(offsets: np.ndarray, data: np.ndarray, details: bool = False
     # A run of kept characters is a token unless it is all "_" (a kept joiner stands
     # between letters or digits) or longer than the scanner's buffer (then the DFA cuts
     # it; 128 characters may already be 256 UTF-16 units).
+    limit = MAX_TOKEN_LENGTH if position is None else MAX_TOKEN_LENGTH // 2
     if _within(classes, _SINGLE).any():  # ideographs, hiragana
-        starts, ends = _broken_runs(keep, _token_breaks(classes, units, attached, text_start))
+        breaks = _token_breaks(classes, units, attached, text_start, grouped)
+        starts, ends = _broken_runs(keep, breaks)
     else:
         starts, ends = _runs(keep, text_start)
-    dropped = (ends - starts) > (MAX_TOKEN_LENGTH if position is None else MAX_TOKEN_LENGTH // 2)
+    dropped = (ends - starts) > limit
+    if grouped and dropped.any():  # a group is too long if one of its tokens may be
+        group = np.flatnonzero(dropped & _within(units[np.minimum(starts, n_chars - 1)], _SINGLE))
+        marks_before = np.concatenate([[0], np.cumsum(attached)])
+        dropped[group] = marks_before[ends[group]] > marks_before[starts[group]]
     too_long = np.flatnonzero(dropped)
     underscores = np.flatnonzero(units == _EXTEND_NUM_LET)
     if len(starts) and len(underscores):  # the tokens of "_" alone
@@ -523,15 +533,24 @@ def _tokenize_slice(offsets: np.ndarray, data: np.ndarray, details: bool = False
 
 
 def _token_breaks(
-    classes: np.ndarray, units: np.ndarray, attached: np.ndarray, text_start: np.ndarray
+    classes: np.ndarray,
+    units: np.ndarray,
+    attached: np.ndarray,
+    text_start: np.ndarray,
+    grouped: bool = False,
 ) -> np.ndarray:
     """Where a token of the rule may not go on (a mask over the characters): where a text
-    starts, and before and after an ideograph or a hiragana with what is attached to it."""
+    starts, and before and after an ideograph or a hiragana with what is attached to it
+    (if `grouped`, only between those and other characters)."""
     single = _within(units, _SINGLE)  # the characters and what is attached to them
-    first = np.flatnonzero(_within(classes, _SINGLE))
-    after = np.flatnonzero(single[:-1] & ~(single[1:] & attached[1:])) + 1
     is_break = np.zeros(len(classes) + 1, dtype=bool)
-    is_break[text_start], is_break[first], is_break[after] = True, True, True
+    if grouped:
+        np.not_equal(single[1:], single[:-1], out=is_break[1:-1])
+    else:
+        first = np.flatnonzero(_within(classes, _SINGLE))
+        after = np.flatnonzero(single[:-1] & ~(single[1:] & attached[1:])) + 1
+        is_break[first], is_break[after] = True, True
+    is_break[text_start] = True
     return is_break
 
 
@@ -545,16 +564,23 @@ def _actions(
     """The types of the rule's tokens (character spans): an ideograph or a hiragana
     typed as such; hangul (with attached characters) alone <HANGUL>; else <ALPHANUM> if
     the token holds a letter, <NUM> if not."""
-    letters = np.concatenate([[0], np.cumsum(units == _LETTER)])
-    actions = np.where(letters[ends] > letters[starts], _ALPHANUM, _NUM).astype(np.int8)
+    letters = _count_within(units == _LETTER, starts, ends)
+    actions = np.where(letters > 0, _ALPHANUM, _NUM).astype(np.int8)
     if not len(starts):
         return actions
     first = classes[starts]
     actions[first == _IDEOGRAPH] = _IDEOGRAPHIC_TOKEN
     actions[first == _HIRAGANA] = _HIRAGANA_TOKEN
-    not_hangul = np.concatenate([[0], np.cumsum((classes != _HANGUL) & ~attached)])
-    actions[(first == _HANGUL) & (not_hangul[ends] == not_hangul[starts])] = _HANGUL_TOKEN
+    not_hangul = _count_within((classes != _HANGUL) & ~attached, starts, ends)
+    actions[(first == _HANGUL) & (not_hangul == 0)] = _HANGUL_TOKEN
     return actions
+
+
+def _count_within(flags: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """How many of flags[start:end] are set, for each span."""
+    before = np.zeros(len(flags) + 1, dtype=np.int32)  # (int32: half the memory)
+    np.cumsum(flags, out=before[1:])
+    return before[ends] - before[starts]
 
 
 def _byte_offset(position: np.ndarray, chars: np.ndarray, n_bytes: int) -> np.ndarray:
@@ -582,12 +608,15 @@ def _slices(
 
 
 def tokenize_slices(
-    texts: pa.Array | pa.ChunkedArray | Sequence[str], details: bool = False
+    texts: pa.Array | pa.ChunkedArray | Sequence[str],
+    details: bool = False,
+    grouped: bool = False,
 ) -> Iterator[tuple[int, SliceTokens]]:
     """StandardTokenizer's tokens of the texts, slice by slice (bounded memory): (index
-    of the slice's first text, its tokens). Nulls are empty texts."""
+    of the slice's first text, its tokens). Nulls are empty texts. `grouped`: see
+    _tokenize_slice."""
     for first, offsets, data in _slices(texts):
-        yield first, _tokenize_slice(offsets, data, details)
+        yield first, _tokenize_slice(offsets, data, details, grouped)
 
 
 def tokenize_batch(

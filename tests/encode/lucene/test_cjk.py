@@ -131,6 +131,9 @@ def test_bigrams_of_the_text_equal_the_general_path(monkeypatch, slice_bytes):
     for k in range(600):
         letters = rng.sample(pool + (folded if k % 3 == 0 else []), rng.randint(2, 9))
         texts.append("".join(rng.choices(letters, k=rng.choice([0, 1, 2, 5, 20, 80, 300]))))
+    # the tokenizer groups ideographs and hiragana that follow one another: groups longer
+    # than its buffer, with attached characters or not, and a token too long within one
+    texts += ["中" * 300, "あ中" * 140 + "\u0301", "中\u0301" * 200, "中" + "\u0301" * 300 + "文字"]
     monkeypatch.setattr(standard_tokenizer, "_BATCH_BYTES", slice_bytes)
     fast = []
     original = cjk._bigrams_of_text
@@ -155,3 +158,33 @@ def test_the_characters_the_filters_of_single_tokens_change():
         )
     ]
     assert cjk._changed_by_filters()[sample].tolist() == expected
+
+
+def joined(found) -> list[tuple[int, str, int, int, int]]:
+    """A slice's tokens with each run of touching ideographic and hiragana tokens of a
+    text joined into one, typed by the first."""
+    out = []
+    columns = (found.tokens().to_pylist(), found.actions.tolist())
+    columns += (found.starts.tolist(), found.ends.tolist())
+    for k, (text, token, action, start, end) in enumerate(
+        zip(found.text_index.tolist(), *columns, strict=True)
+    ):
+        last = out[-1] if out else None
+        if k and last[0] == text and last[4] == start and {action, last[2]} <= {7, 9}:
+            out[-1] = (text, last[1] + token, last[2], last[3], end)
+        else:
+            out.append((text, token, action, start, end))
+    return out
+
+
+def test_grouped_tokens_join_the_touching_ideographs_and_hiragana():
+    """The tokenizer's grouped tokens (those of the rule; the DFA's stay single) are its
+    tokens with runs of touching ideographic and hiragana tokens joined."""
+    rng = random.Random(11)
+    pool = ["中", "文", "あ", "カ", "한", "a", "9", " ", "\u0301", "\U00020000", "\U0001f600", "."]
+    texts = ["".join(rng.choices(pool, k=rng.choice([0, 3, 30, 200]))) for _ in range(300)]
+    texts += ["中" * 300, "中" + "\u0301" * 300 + "文", "中文あ" * 50]
+    ((_, single),) = standard_tokenizer.tokenize_slices(texts, details=True)
+    ((_, grouped),) = standard_tokenizer.tokenize_slices(texts, details=True, grouped=True)
+    assert len(grouped.starts) < len(single.starts)
+    assert joined(grouped) == joined(single)
