@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import scipy.sparse as sp
 
@@ -168,11 +169,11 @@ class VectorFileEncoder:
             found_ids, found = read_json_vectors(self.path, frozenset(wanted))
         else:
             found_ids, found = read_query_vectors(self.path)
-        position = {key: row for row, key in enumerate(found_ids)}
-        if len(position) != len(found_ids):
-            repeated = next(k for k in found_ids if found_ids.count(k) > 1)
+        found_index = pd.Index(found_ids)
+        if not found_index.is_unique:
+            repeated = found_index[found_index.duplicated()][0]
             raise DataError(f"{self.path}: id {repeated!r} has two vectors")
-        rows = np.array([position.get(key, -1) for key in wanted], dtype=np.int64)
+        rows = found_index.get_indexer(wanted)
         missing = int((rows < 0).sum())
         if missing:
             log.warning(

@@ -78,15 +78,10 @@ class QuantizationRule:
         """A CSR matrix of weights as integer impacts (held in float32: every integer a
         model gives is exact there), those at or below zero dropped."""
         matrix = sp.csr_matrix(matrix)
-        impacts = self.quantize(matrix.data)
-        keep = impacts > 0
-        rows = np.repeat(np.arange(matrix.shape[0]), np.diff(matrix.indptr))
-        counts = np.bincount(rows[keep], minlength=matrix.shape[0])
-        indptr = np.concatenate([[0], np.cumsum(counts)]).astype(matrix.indptr.dtype)
-        return sp.csr_matrix(
-            (impacts[keep].astype(np.float32), matrix.indices[keep], indptr),
-            shape=matrix.shape,
-        )
+        impacts = np.maximum(self.quantize(matrix.data), 0).astype(np.float32)
+        quantized = sp.csr_matrix((impacts, matrix.indices, matrix.indptr), shape=matrix.shape)
+        quantized.eliminate_zeros()
+        return quantized
 
 
 def parse_scale(scale: float | int | str) -> tuple[float, float]:

@@ -145,3 +145,15 @@ def test_kind_vectors_names_missing_files(tmp_path):
     model = {"kind": "vectors", "documents": str(tmp_path / "nope.jsonl"), "queries": "q.tsv"}
     with pytest.raises(ConfigError, match=r"no vector file or folder .*nope.jsonl \(documents\)"):
         validate_config({"datasets": datasets, "models": {"m": model}})
+
+
+def test_an_id_with_two_vectors_is_named(tmp_path):
+    from sparsebench.encode.json_vectors import VectorFileEncoder
+
+    path = tmp_path / "docs.jsonl"
+    path.write_text('{"id": "a", "vector": {"x": 1}}\n{"id": "a", "vector": {"y": 2}}\n')
+    with pytest.raises(DataError, match="id 'a' has two vectors"):
+        VectorFileEncoder(str(path), "documents").encode(["a"])
+    path.write_text('{"id": "a", "vector": {"x": 3}}\n')
+    encoded = VectorFileEncoder(str(path), "documents").encode(["b", "a"])
+    assert encoded.matrix.toarray().tolist() == [[0], [3]]

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 Filter = Callable[[pa.Array], pa.Array]
-_MEMORY = 1 << 20  # tokens a remembering filter keeps (as PorterStemmer's cache)
+_MEMORY = 1 << 20  # tokens a remembered memory keeps before it starts afresh
 # The term of a token that filters cut to nothing (TurkishStemmer: "leri"; Arabic
 # normalization: a lone tatweel). Lucene indexes that empty term (it counts in the
 # document's length and a query with such a word searches it); a chain's "" means a
@@ -110,21 +110,29 @@ def per_token(function: Callable[[str], str]) -> Filter:
     return apply
 
 
-def remembering(function: Callable[[str], str]) -> Filter:
-    """per_token, remembering each token's result across batches (a corpus's batches
-    share most of their vocabulary); past _MEMORY tokens the memory starts afresh."""
-    memory: dict[str, str] = {}
+def remembered(
+    tokens: Iterable[str], function: Callable[[str], str], memory: dict[str, str]
+) -> list[str]:
+    """function of each token, looked up in `memory` first and kept there (a corpus's
+    batches share most of their vocabulary); past _MEMORY tokens it starts afresh."""
+    out = []
+    for token in tokens:
+        term = memory.get(token)
+        if term is None:
+            if len(memory) >= _MEMORY:
+                memory.clear()
+            term = memory[token] = function(token)
+        out.append(term)
+    return out
+
+
+def remembering(function: Callable[[str], str], memory: dict[str, str] | None = None) -> Filter:
+    """per_token, remembering each token's result across batches (in `memory`, shared
+    by whoever passes the same one)."""
+    kept: dict[str, str] = {} if memory is None else memory
 
     def apply(tokens: pa.Array) -> pa.Array:
-        out = []
-        for token in tokens.to_pylist():
-            term = memory.get(token)
-            if term is None:
-                if len(memory) >= _MEMORY:
-                    memory.clear()
-                term = memory[token] = function(token)
-            out.append(term)
-        return pa.array(out, type=pa.string())
+        return pa.array(remembered(tokens.to_pylist(), function, kept), type=pa.string())
 
     return apply
 

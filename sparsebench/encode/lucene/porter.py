@@ -32,8 +32,9 @@ from collections.abc import Iterable
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparsebench.encode.lucene.filters import remembered
+
 _HAS_ASCII_LOWERCASE = re.compile("[a-z]")
-_CACHE_SIZE = 1 << 20  # distinct words kept across batches before the cache restarts
 
 
 # Consonant (c) / vowel (v) pattern of a word: a e i o u are vowels, y is resolved after.
@@ -275,13 +276,4 @@ class PorterStemmer:
         return pc.replace_with_mask(words, candidates, pa.array(stems, type=pa.string()))
 
     def stemWords(self, words: Iterable[str]) -> list[str]:  # noqa: N802 (PyStemmer's name)
-        cache = PorterStemmer._cache
-        out = []
-        for word in words:
-            stemmed = cache.get(word)
-            if stemmed is None:
-                if len(cache) >= _CACHE_SIZE:
-                    cache.clear()
-                stemmed = cache[word] = stem(word)
-            out.append(stemmed)
-        return out
+        return remembered(words, stem, PorterStemmer._cache)

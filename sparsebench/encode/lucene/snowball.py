@@ -43,6 +43,7 @@ from sparsebench.encode.lucene.filters import (
     lowercase,
     matching,
     only,
+    remembering,
     snowball_word_set,
     stop,
     word_set,
@@ -96,7 +97,6 @@ _STEMMED_ONLY_WITH: dict[str, tuple[str, ...]] = {
     "ru": (f"[{RUSSIAN_VOWELS}\u0451]",),
     "hu": (f"[{''.join(sorted(hungarian._G_V_97_369))}]", f"[{_HUNGARIAN_ENDS}]$"),
 }
-_CACHE_SIZE = 1 << 20  # distinct words kept per language before its cache restarts
 _OUTSIDE_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
 
 
@@ -112,8 +112,11 @@ class SnowballStems:
         self, language: str, stemmer: type[SnowballProgram], overrides: dict[str, str] | None
     ) -> None:
         self._stemmer = stemmer()
-        self._cache = SnowballStems._caches.setdefault(language, {})
         self._overrides = overrides or {}
+        self._filter = remembering(
+            lambda token: self.stem(token) if token else "",
+            SnowballStems._caches.setdefault(language, {}),
+        )
 
     def stem(self, token: str) -> str:
         """The term of a token (not ""): its override, or its stem."""
@@ -126,16 +129,7 @@ class SnowballStems:
         return stemmed or EMPTY_TERM
 
     def __call__(self, tokens: pa.Array) -> pa.Array:
-        cache = self._cache
-        out = []
-        for token in tokens.to_pylist():
-            stemmed = cache.get(token)
-            if stemmed is None:
-                if len(cache) >= _CACHE_SIZE:
-                    cache.clear()
-                stemmed = cache[token] = self.stem(token) if token else ""
-            out.append(stemmed)
-        return pa.array(out, type=pa.string())
+        return self._filter(tokens)
 
 
 def cut_at_apostrophe(tokens: pa.Array) -> pa.Array:
