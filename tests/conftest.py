@@ -15,6 +15,9 @@ os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 # ir_datasets makes its cache folder when imported (config checks import it): a fresh one
 # per session, never the user's ~/.ir_datasets
 os.environ.setdefault("IR_DATASETS_HOME", tempfile.mkdtemp(prefix="sparsebench-irds-"))
+# What sparsebench remembers (the code digests that every Snakemake start needs): one
+# folder per session, shared by its Snakemake runs, never the user's ~/.cache
+os.environ["SPARSEBENCH_CACHE_DIR"] = tempfile.mkdtemp(prefix="sparsebench-cache-")
 
 # Local runs use no cluster. Where SLURM's client tools are installed but no controller
 # answers (a local SLURM the cluster tests started and stopped), the SLURM executor plugin

@@ -9,12 +9,22 @@ imported). The digest covers the text of the stage's own definitions in its modu
 the whole text of every other module whose definitions it reaches. So any edit to such a
 module (as with Snakemake's own code trigger, comments included) reruns the stages that
 use it, and only those: an edit to the metric code reruns evaluation, not encoding.
+
+Every Snakemake start (each dry run, each cluster job) needs the digests of all stages,
+and reading the call graph takes about a second. The digests are a function of the
+package's sources alone, so they are remembered on disk under the digest of those
+sources (every module's path and text): an edit anywhere gives a new key, never a stale
+digest.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import json
+import os
+import sys
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -163,12 +173,78 @@ def stage_modules(function: str, module: str | None = None) -> list[str]:
     return sorted({m for m, name in stage_code(function, module) if name != MODULE_BODY} - {module})
 
 
-@cache
 def stage_code_digest(function: str, module: str | None = None) -> str:
     """sha256 (hex) of the code that stage `function` of `module` (by default the stages
     module that defines it) runs: the text of the definitions of `module` it reaches and
-    the whole text of every other module it uses."""
+    the whole text of every other module it uses. Remembered on disk (see above)."""
     module = module or stage_module(function)
+    file = _remembered_file()
+    remembered = _remembered_digests(file)
+    key = f"{module}:{function}"
+    if key not in remembered:
+        remembered[key] = _computed_digest(function, module)
+        _remember(file, remembered)
+    return remembered[key]
+
+
+@cache
+def sources_digest() -> str:
+    """sha256 of every module of the package (its path and text) and the Python version
+    that parses them."""
+    digest = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}\n".encode())
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        relative = path.relative_to(PACKAGE_DIR).as_posix()
+        digest.update(f"{len(relative)}:{relative}\n".encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_dir() -> Path:
+    """Where sparsebench remembers what it can recompute: $SPARSEBENCH_CACHE_DIR, else
+    $XDG_CACHE_HOME/sparsebench, else ~/.cache/sparsebench."""
+    if os.environ.get("SPARSEBENCH_CACHE_DIR"):
+        return Path(os.environ["SPARSEBENCH_CACHE_DIR"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "sparsebench"
+
+
+KEPT_DIGEST_FILES = 20  # the digests of this many versions of the sources stay on disk
+
+
+def _remembered_file() -> Path:
+    return cache_dir() / "code-digests" / f"{sources_digest()}.json"
+
+
+@cache
+def _remembered_digests(file: Path) -> dict[str, str]:
+    """The digests remembered for these sources ({} when none are, or the file is
+    unreadable: they are then computed again)."""
+    try:
+        remembered = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    valid = isinstance(remembered, dict) and all(
+        isinstance(v, str) and len(v) == 64 for v in remembered.values()
+    )
+    return remembered if valid else {}
+
+
+def _remember(file: Path, digests: dict[str, str]) -> None:
+    """Write the digests atomically (concurrent jobs write the same values); where the
+    cache cannot be written, they are simply computed again next time."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(
+            "w", dir=file.parent, suffix=".tmp", delete=False, encoding="utf-8"
+        ) as handle:
+            json.dump(digests, handle, sort_keys=True)
+        os.replace(handle.name, file)
+        older = sorted(file.parent.glob("*.json"), key=lambda p: p.stat().st_mtime)
+        for stale in older[:-KEPT_DIGEST_FILES]:
+            stale.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _computed_digest(function: str, module: str) -> str:
     source = _module_path(module).read_text(encoding="utf-8")
     digest = hashlib.sha256()
     for node_module, name in stage_code(function, module):

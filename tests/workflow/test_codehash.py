@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 
 import pytest
@@ -15,7 +17,7 @@ def package_copy(tmp_path, monkeypatch):
     copy = tmp_path / "sparsebench"
     shutil.copytree(codehash.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
     cached = (codehash._tree, codehash._definitions, codehash.stage_code)
-    cached += (codehash.stage_code_digest,)
+    cached += (codehash.sources_digest, codehash._remembered_digests)
 
     def clear():
         for function in cached:
@@ -116,3 +118,80 @@ def test_a_stage_is_found_in_its_subpackage():
     for stage, module in STAGES.items():
         assert codehash.stage_module(stage) == module
         assert codehash.stage_code_digest(stage) == codehash.stage_code_digest(stage, module)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """An empty cache folder, and a way to forget what this process remembers."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("SPARSEBENCH_CACHE_DIR", str(folder))
+
+    def forget():
+        for function in (codehash._tree, codehash._definitions, codehash.stage_code):
+            function.cache_clear()
+        codehash._remembered_digests.cache_clear()
+
+    forget()
+    yield folder, forget
+    forget()
+
+
+def test_digests_are_remembered_under_the_digest_of_the_sources(cache):
+    folder, forget = cache
+    computed = {stage: codehash._computed_digest(stage, module) for stage, module in STAGES.items()}
+    assert digests() == computed
+    file = folder / "code-digests" / f"{codehash.sources_digest()}.json"
+    remembered = json.loads(file.read_text())
+    assert {key.split(":")[1]: value for key, value in remembered.items()} == computed
+    forget()
+    file.write_text(json.dumps({**remembered, "sparsebench.evaluate.stages:evaluate": "0" * 64}))
+    assert codehash.stage_code_digest("evaluate", STAGES["evaluate"]) == "0" * 64  # read back
+
+
+def test_an_edit_is_never_answered_from_the_cache(package_copy, cache):
+    copy, clear = package_copy
+    before = digests()
+    key = codehash.sources_digest()
+    metrics = copy / "evaluate" / "metrics.py"
+    text = metrics.read_text()
+    metrics.write_text(text + "\n")
+    clear()
+    assert codehash.sources_digest() != key
+    assert digests()["evaluate"] != before["evaluate"]
+    metrics.write_text(text)
+    clear()
+    assert codehash.sources_digest() == key and digests() == before
+
+
+@pytest.mark.parametrize("damage", ["not json", "[1, 2]", '{"a:b": "short"}'])
+def test_a_damaged_cache_file_is_computed_again(cache, damage):
+    folder, forget = cache
+    expected = codehash._computed_digest("evaluate", STAGES["evaluate"])
+    file = folder / "code-digests" / f"{codehash.sources_digest()}.json"
+    file.parent.mkdir(parents=True)
+    file.write_text(damage)
+    forget()
+    assert codehash.stage_code_digest("evaluate", STAGES["evaluate"]) == expected
+    assert json.loads(file.read_text()) == {"sparsebench.evaluate.stages:evaluate": expected}
+
+
+def test_an_unwritable_cache_only_costs_time(cache):
+    folder, _ = cache
+    folder.write_text("a file where the cache folder should be")  # even root cannot write
+    expected = codehash._computed_digest("evaluate", STAGES["evaluate"])
+    assert codehash.stage_code_digest("evaluate", STAGES["evaluate"]) == expected
+    assert folder.read_text().startswith("a file")
+
+
+def test_only_the_newest_versions_stay(cache, monkeypatch):
+    folder, forget = cache
+    versions = folder / "code-digests"
+    versions.mkdir(parents=True)
+    for n in range(codehash.KEPT_DIGEST_FILES + 5):
+        old = versions / f"{n:064x}.json"
+        old.write_text("{}")
+        os.utime(old, (n, n))
+    codehash.stage_code_digest("evaluate", STAGES["evaluate"])
+    kept = sorted(p.name for p in versions.glob("*.json"))
+    assert len(kept) == codehash.KEPT_DIGEST_FILES
+    assert f"{codehash.sources_digest()}.json" in kept and f"{0:064x}.json" not in kept

@@ -88,7 +88,8 @@ def start_on_slurm(workdir: Path, configfile: Path) -> subprocess.Popen:
         workdir,
         "--profile",
         str(REPO / "profiles" / "slurm"),
-        # a local cluster answers at once: ask it every second, not every 10 s
+        # a local cluster answers at once: ask it after a second (the plugin then waits
+        # 10 s longer after each check that finds no job finished)
         "--slurm-init-seconds-before-status-checks",
         "1",
         "--seconds-between-status-checks",
@@ -109,14 +110,12 @@ def finished(process: subprocess.Popen) -> str:
 
 
 ADI = {"source": "local", "path": str(SHARED / "data" / "adi")}
-# 82 documents in shards of 41: 2 shards, 2 encode jobs and 2 partitions; two models that
-# share the encoding and differ in their IDF
+# 82 documents in shards of 41: 2 shards, 2 encode jobs and 2 partitions. One model: the
+# cluster's scheduling latency, not the work, sets this test's time (sharing an encoding
+# between models is tested locally, tests/workflow/test_workflow.py).
 EXPERIMENT = {
     "datasets": {"adi": ADI},
-    "models": {
-        "bm25": {"kind": "bm25"},
-        "bm25-classic-idf": {"kind": "bm25", "idf": "classic"},
-    },
+    "models": {"bm25": {"kind": "bm25"}},
     "corpus": {"shard_size": 41},
     "retrieval": {"partitions": 2},
 }
@@ -145,11 +144,10 @@ def runs(slurm_cluster, tmp_path_factory):
 def test_slurm_profile_gives_the_local_results_byte_for_byte(runs):
     base, log = runs
     # every job but the local rules went through sbatch: prepare_corpus, prepare, 2
-    # shards, the vocabulary, the queries (encoded once for both models), and per model
-    # 2 partition statistics, the global statistics, 2 partition postings, 2 partition
-    # retrievals, the merge and evaluate
+    # shards, the vocabulary, the queries, 2 partition statistics, the global statistics,
+    # 2 partition postings, 2 partition retrievals, the merge and evaluate
     submitted = log.count("has been submitted with SLURM jobid")
-    assert submitted == 2 + 2 + 1 + 1 + 2 * (2 + 1 + 2 + 2 + 1 + 1), log[-4000:]
+    assert submitted == 2 + 2 + 1 + 1 + 2 + 1 + 2 + 2 + 1 + 1, log[-4000:]
     local = _results(base / "local")
     assert len(local) > 20
     assert_same_trees(_results(base / "slurm"), local)

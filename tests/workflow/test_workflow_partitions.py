@@ -46,43 +46,46 @@ def models(tmp_path):
     }
 
 
-def run(tmp_path, name, collection, entries, partitions, *targets, k=7):
+def run(workdir, configfile, entries, partitions, *targets, k=7):
+    """The experiment's runs (and `targets`) with `partitions`, in `workdir`."""
     config = {
-        "datasets": {"ties": {"source": "local", "path": str(collection)}},
+        "datasets": {"ties": {"source": "local", "path": str(workdir.parent / "ties")}},
         "models": entries,
         "corpus": {"shard_size": 14},
         "retrieval": {"k": k, "partitions": partitions},
         "significance": {"resamples": 200},
     }
-    configfile = tmp_path / f"{name}.yaml"
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
-    workdir = tmp_path / name
     runs = [f"results/runs/{model}/ties.trec" for model in entries]
-    result = snakemake(workdir, *runs, *targets, configfile=configfile)
-    return workdir, configfile, result
+    return snakemake(workdir, *runs, *targets, configfile=configfile)
 
 
 def test_partitioned_runs_are_the_single_jobs_and_rerun_only_what_changed(tmp_path):
-    collection = write_collection(tmp_path / "ties", DOCS, QUERIES, QRELS)
+    write_collection(tmp_path / "ties", DOCS, QUERIES, QRELS)
     entries = models(tmp_path)
-    single, _, _ = run(tmp_path, "single", collection, entries, 1)
+    workdir, configfile = tmp_path / "experiment", tmp_path / "experiment.yaml"
+    run(workdir, configfile, entries, 1)
+    single = tmp_path / "single"
+    shutil.copytree(workdir / "results" / "runs", single)
     costs = "results/report/costs.tsv"
     # 40 documents in shards of 14: 3 shards, one per partition (the library's tests
-    # take partitions of several shards, tests/partitions/test_partitions.py)
-    workdir, configfile, _ = run(tmp_path, "p3", collection, entries, 3, costs)
+    # take partitions of several shards, tests/partitions/test_partitions.py). The
+    # encoded shards stay: partitions split the weighing and the search only.
+    rules = {rule for rule, _ in planned_jobs(run(workdir, configfile, entries, 3, costs))}
+    assert "partition_postings" in rules and "merge_runs" in rules
+    assert not rules & {"prepare", "encode_corpus_shard", "retrieve"}
+    assert not rules & {"stack_shards", "term_weights"}  # no job held the whole corpus
     for model in entries:
         assert_same_files(
-            workdir / "results" / "runs" / model / "ties.trec",
-            single / "results" / "runs" / model / "ties.trec",
+            workdir / "results" / "runs" / model / "ties.trec", single / model / "ties.trec"
         )
     corpus = corpus_folder(workdir / "results", "ties").name
     model_dir = workdir / "results" / "models" / "bm25" / corpus
     assert sorted(p.name for p in (model_dir / "partitions").iterdir()) == ["0", "1", "2"]
-    assert not (model_dir / "postings.npz").exists()  # no job held the whole corpus
     jobs = (workdir / costs).read_text()
     assert "partition_postings" in jobs and "merge_runs" in jobs
     # the tied scores at the top of q1 are cut by k; the merge kept the same ones
-    lines = (single / "results" / "runs" / "bm25" / "ties.trec").read_text().splitlines()
+    lines = (single / "bm25" / "ties.trec").read_text().splitlines()
     first = [line.split() for line in lines if line.startswith("q1 ")]
     assert len(first) == 7 and len({row[4] for row in first}) < 7
 
