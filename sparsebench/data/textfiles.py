@@ -22,6 +22,7 @@ def read_fields(source: str | Path | IO, what: str) -> tuple[pd.DataFrame, np.nd
     Raises DataError naming `what` and the line when a line has a different number of
     fields than the first one.
     """
+    refuse_gzip(source, what)
     try:
         frame = pd.read_csv(
             source,
@@ -156,6 +157,18 @@ class Utf8Reader:
 
 LineCheck = Callable[[str], "str | None"]
 GZIP_MAGIC = b"\x1f\x8b"
+GZIP_PROBLEM = "gzip-compressed, not text: decompress it (gunzip) first"
+
+
+def refuse_gzip(source: str | Path | IO, what: str) -> None:
+    """A clear error for a gzip-compressed file whose name does not say so (a name
+    ending in .gz is decompressed by the readers): its bytes would otherwise parse as a
+    line of nonsense, or fail at a random line."""
+    if not isinstance(source, str | Path) or str(source).endswith(".gz"):
+        return
+    with open(source, "rb") as handle:
+        if handle.read(2) == GZIP_MAGIC:
+            raise DataError(f"{what} line 1: {GZIP_PROBLEM}")
 
 
 def first_bad_line(handle: IO[bytes], check: LineCheck | None = None) -> tuple[int, str] | None:
@@ -172,7 +185,7 @@ def first_bad_line(handle: IO[bytes], check: LineCheck | None = None) -> tuple[i
         return None
     for number, line in enumerate(iter(handle.readline, b""), 1):
         if number == 1 and line.startswith(GZIP_MAGIC):
-            return number, "gzip-compressed, not text: decompress it (gunzip) first"
+            return number, GZIP_PROBLEM
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from sparsebench.data.textfiles import first_bad, read_fields
+from sparsebench.data.textfiles import first_bad, read_fields, refuse_gzip
 from sparsebench.errors import DataError
 
 if TYPE_CHECKING:
@@ -118,6 +118,7 @@ def read_run(path: str | Path) -> pd.DataFrame:
             "every query retrieved nothing: are the queries' texts empty, or in another "
             "field or column, or are none of their terms in the corpus?"
         )
+    refuse_gzip(path, str(path))
     fast = _read_run_fast(path)
     if fast is not None:
         return fast
