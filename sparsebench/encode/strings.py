@@ -125,9 +125,3 @@ _VIEW_CHUNK = 1 << 16
 # the 4 after them.
 _FIRST_EIGHT = np.array([(1 << (8 * min(k, 8))) - 1 for k in range(13)], dtype=np.uint64)
 _LAST_FOUR = np.array([(1 << (8 * max(k - 8, 0))) - 1 for k in range(13)], dtype=np.uint64)
-
-
-def span_indices(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Every index of the spans [starts, ends), in order."""
-    lengths = ends - starts
-    return np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())

@@ -32,6 +32,8 @@ from typing import TypeVar
 import numpy as np
 import scipy.sparse as sp
 
+from sparsebench.retrieve.postings import Postings
+
 _UNIT = 2.0**-52  # twice the unit roundoff of float64
 _FLOAT32_GAP = 2.0**-22  # two float32 ulps, relative: a margin around a float32 cut
 _SMALLEST = 2.0**-140  # margin near zero, above float32's subnormal spacing
@@ -79,22 +81,13 @@ def corpus_operand(matrix: sp.csr_matrix) -> sp.csr_matrix:
     (float32, uint8 or uint16, as the term_weights stage stores postings, or float64
     holding float32 values), so that a memory-mapped index is never copied; else a copy
     rounded to float32. Products with them are exact once widened to float64
-    (`widened`)."""
+    (sparsebench.retrieve.postings.Postings.lists)."""
     data = matrix.data
     if data.dtype in NARROW_TYPES:
         return matrix
     if data.dtype == np.float64 and _holds_float32_values(data):
         return matrix
     return sp.csr_matrix((_as_float32(data), matrix.indices, matrix.indptr), shape=matrix.shape)
-
-
-def widened(matrix: sp.csr_matrix) -> sp.csr_matrix:
-    """A (small) matrix of postings with float64 values, in which products are exact."""
-    if matrix.data.dtype == np.float64:
-        return matrix
-    return sp.csr_matrix(
-        (matrix.data.astype(np.float64), matrix.indices, matrix.indptr), shape=matrix.shape
-    )
 
 
 def _as_float32(data: np.ndarray) -> np.ndarray:
@@ -155,7 +148,7 @@ def settle(
 
 def exact_pair_sums(
     queries: sp.csr_matrix,
-    corpus: sp.csr_matrix,
+    corpus: sp.csr_matrix | Postings,
     rows: np.ndarray,
     cols: np.ndarray,
     term_major: bool,
@@ -169,7 +162,10 @@ def exact_pair_sums(
     positions = np.repeat(starts - offsets[:-1], lengths) + np.arange(offsets[-1])
     terms = queries.indices[positions]
     docs = np.repeat(cols, lengths)
-    picked = corpus[terms, docs] if term_major else corpus[docs, terms]
+    if isinstance(corpus, Postings):
+        picked = corpus.weights_at(terms, docs)
+    else:
+        picked = corpus[terms, docs] if term_major else corpus[docs, terms]
     products = queries.data[positions] * np.asarray(picked, dtype=np.float64).ravel()
     return np.array(
         [math.fsum(products[a:b]) for a, b in zip(offsets[:-1], offsets[1:], strict=True)],

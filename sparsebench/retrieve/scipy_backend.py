@@ -30,13 +30,14 @@ from sparsebench.retrieve.exactscores import (
     exact_pair_sums,
     operands,
     settle,
-    widened,
 )
+from sparsebench.retrieve.postings import Postings, as_postings
 
 log = logging.getLogger(__name__)
 _MAX_TIE_KEY = 2**32 - 1  # tie keys share a 64-bit sort key with the score's 32 bits
 _BYTES_PER_SCORE = 24  # a stored sum: float64 value, column index, and the selection's copies
-_BYTES_PER_POSTING = 24  # a touched posting widened: float64 value, index, and the row copy
+# a touched posting widened: its position, float64 value, id, and the product's copy
+_BYTES_PER_POSTING = 32
 
 
 @dataclass(frozen=True)
@@ -66,22 +67,22 @@ def batch_rows(n_docs: int, query_batch_size: int, max_block_mb: float) -> int:
 
 
 def touched_product(
-    batch: sp.csr_matrix, inverted: sp.csr_matrix, budget_bytes: float
+    batch: sp.csr_matrix, inverted: Postings | sp.csr_matrix, budget_bytes: float
 ) -> sp.csr_matrix:
     """batch @ inverted (queries x documents), reading only the posting lists of the
     batch's terms: they are widened to float64 (exact products) a group of terms at a
     time, each group's copy within the budget, so a stored narrow or memory-mapped index
-    is never copied whole. Postings already in float64 are multiplied as they are."""
-    if inverted.data.dtype == np.float64:
+    is never copied whole. Lists already widened (a float64 CSR matrix) are multiplied
+    as they are."""
+    if isinstance(inverted, sp.csr_matrix):
         return sp.csr_matrix(batch @ inverted)
     terms = np.unique(batch.indices)
-    lengths = np.diff(inverted.indptr)[terms].astype(np.int64)
     per_group = max(int(budget_bytes // _BYTES_PER_POSTING), 1)
-    group = np.cumsum(lengths) // per_group  # consecutive terms whose postings fit
+    group = np.cumsum(inverted.list_lengths(terms)) // per_group  # terms whose lists fit
     cuts = np.flatnonzero(np.diff(group)) + 1
     total = None
     for chosen in np.split(terms, cuts):
-        part = batch[:, chosen] @ widened(inverted[chosen])
+        part = batch[:, chosen] @ inverted.lists(chosen)
         total = part if total is None else total + part
     if total is None:
         return sp.csr_matrix((batch.shape[0], inverted.shape[1]), dtype=np.float64)
@@ -203,7 +204,7 @@ def check_inputs(
 
 def retrieve(
     queries: sp.csr_matrix,
-    postings: sp.csr_matrix,
+    postings: Postings | sp.csr_matrix,
     query_term_weights: np.ndarray,
     k: int,
     doc_ids: Sequence[str],
@@ -224,11 +225,11 @@ def retrieve(
     """
     if device not in ("auto", "cpu"):
         raise ConfigError(f"the scipy backend runs on the CPU, not {device!r}")
-    inverted = postings
+    inverted = as_postings(postings)
     n_docs = check_inputs(queries, inverted.shape[::-1], query_term_weights, doc_ids, query_ids)
     summed = operands(queries, inverted, query_term_weights)
-    weighted, inverted, factors = summed.queries, summed.corpus, summed.factors
-    inverted_magnitudes = absolute(inverted) if summed.signed else None
+    weighted, factors = summed.queries, summed.factors
+    inverted_magnitudes = inverted.absolute() if summed.signed else None
     tie_keys = tie_break_keys(doc_ids)
     excluded = None
     if ignore_identical_ids:
@@ -236,9 +237,9 @@ def retrieve(
     rows_per_batch = batch_rows(n_docs, query_batch_size, max_block_mb)
     budget = max_block_mb * 2**20 / 2  # half for the touched postings, half for the sums
     if inverted.nnz * _BYTES_PER_POSTING <= budget:  # the whole index widened fits: once
-        inverted = widened(inverted)
+        inverted = inverted.lists()
         if inverted_magnitudes is not None:
-            inverted_magnitudes = widened(inverted_magnitudes)
+            inverted_magnitudes = inverted_magnitudes.lists()
     log.info(
         "retrieving top %d for %d queries over %d documents, %d queries per batch, %d threads",
         k,

@@ -27,6 +27,7 @@ from sparsebench.retrieve.exactscores import (
     operands,
     settle,
 )
+from sparsebench.retrieve.postings import Postings, as_postings
 from sparsebench.retrieve.scipy_backend import (
     RetrievedBatch,
     check_inputs,
@@ -73,7 +74,7 @@ def _chunk_bounds(chunk, block, factors, start: int, skip):
 
 def retrieve_torch(
     queries: sp.csr_matrix,
-    postings: sp.csr_matrix,
+    postings: Postings | sp.csr_matrix,
     query_term_weights: np.ndarray,
     k: int,
     doc_ids: Sequence[str],
@@ -90,7 +91,8 @@ def retrieve_torch(
     import torch
 
     target = select_device(device)
-    documents = sp.csr_matrix(postings.T)  # chunked by documents on the device
+    # document-major, chunked by documents on the device
+    documents = sp.csr_matrix(as_postings(postings).lists(widen=False).T)
     n_docs = check_inputs(queries, documents.shape, query_term_weights, doc_ids, query_ids)
     summed = operands(queries, documents, query_term_weights)
     weighted, documents, factors, signed = (

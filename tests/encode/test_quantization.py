@@ -16,6 +16,7 @@ from sparsebench.encode.json_vectors import read_json_vectors
 from sparsebench.encode.quantization import QuantizationRule, parse_scale, side_rules
 from sparsebench.errors import ConfigError
 from sparsebench.fileio import load_csr, read_lines
+from sparsebench.retrieve.postings import load_postings
 from sparsebench.workflow.config import validate_config
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
@@ -110,7 +111,7 @@ def test_splade_impacts_of_adi_equal_the_file_anserini_indexed(tmp_path):
         tmp_path,
         model=splade(quantization={"arithmetic": "float64"}, device="cpu"),
     )
-    postings = load_csr(files.weights / "postings.npz").T.tocsr()  # documents x terms
+    postings = load_postings(files.weights / "postings.npz").lists().T.tocsr()  # docs x terms
     floats = load_csr(files.encoded / "corpus.npz")  # the unquantised encoding
     vocabulary = read_lines(files.encoded / "vocab.txt")
     doc_ids = read_lines(files.encoded / "doc_ids.txt")

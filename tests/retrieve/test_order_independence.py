@@ -25,6 +25,7 @@ from samefiles import assert_same_bytes, assert_same_files
 from sparsebench.fileio import load_csr, save_csr
 from sparsebench.retrieve import stages
 from sparsebench.retrieve.exactscores import error_factors, settle
+from sparsebench.retrieve.postings import load_postings, save_postings
 from sparsebench.retrieve.runfile import write_retrieved
 from sparsebench.retrieve.scipy_backend import retrieve
 
@@ -263,9 +264,9 @@ def test_real_collections_give_one_run_in_every_order(collection_run, tmp_path):
     save_csr(
         tmp_path / "reversed.npz", reorder_rows(load_csr(out.queries / "queries.npz"), "reversed")
     )
-    postings = load_csr(out.weights / "postings.npz")
+    postings = load_postings(out.weights / "postings.npz").lists()
     renumber = np.random.default_rng(0).permutation(postings.shape[0])
-    save_csr(tmp_path / "renumbered_postings.npz", postings[renumber])
+    save_postings(tmp_path / "renumbered_postings.npz", postings[renumber].T)
     save_csr(tmp_path / "renumbered.npz", load_csr(out.queries / "queries.npz")[:, renumber])
     np.save(tmp_path / "renumbered_idf.npy", np.load(out.weights / "idf.npy")[renumber])
     settings = {

@@ -33,23 +33,49 @@ def mapped_root(array: np.ndarray) -> object:
 
 
 @pytest.mark.parametrize(
-    ("scale", "dtype", "bytes_per_posting"),
-    [(200, np.uint8, 5), (3000, np.uint16, 6), (None, np.float32, 8)],
+    ("scale", "dtype", "weight_bytes"),
+    [(200, np.uint8, 1), (3000, np.uint16, 2), (None, np.float32, 4)],
 )
-def test_weights_take_the_narrowest_exact_type_and_load_mapped(
-    tmp_path, scale, dtype, bytes_per_posting
+@pytest.mark.parametrize(
+    ("n_docs", "id_bytes"), [(3000, 2), ((1 << 16) + 1, 3), ((1 << 24) + 1, 4)]
+)
+def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
+    tmp_path, scale, dtype, weight_bytes, n_docs, id_bytes
 ):
-    matrix = documents(1, scale)
+    # the same postings in a corpus of n_docs: the documents spread over every id range
+    matrix = _spread(documents(1, scale), n_docs)
     path = tmp_path / "postings.npz"
     save_postings(path, matrix)
     postings = load_postings(path)
-    assert postings.data.dtype == dtype and postings.indices.dtype == np.int32
-    assert (postings != matrix.T).nnz == 0
-    for array in (postings.data, postings.indices, postings.indptr):
+    assert postings.data.dtype == dtype and postings.shape == (400, n_docs)
+    stored = postings.ids.itemsize + (0 if postings.ids_high is None else 1)
+    assert stored == id_bytes
+    for array in (postings.data, postings.ids, postings.indptr):
         assert type(mapped_root(array)).__name__ == "mmap"  # no copy of the index
-    overhead = 2_000 + 4 * (postings.shape[0] + 1)  # the zip's headers and indptr
-    assert os.path.getsize(path) <= bytes_per_posting * matrix.nnz + overhead
-    assert (sp.load_npz(path) != matrix.T).nnz == 0  # scipy reads the file too
+    assert (postings.lists() != matrix.T).nnz == 0
+    assert postings.lists().dtype == np.float64 and postings.lists().indices.dtype == np.int32
+    overhead = 3_000 + 4 * (postings.shape[0] + 1)  # the zip's headers and indptr
+    assert os.path.getsize(path) <= (weight_bytes + id_bytes) * matrix.nnz + overhead
+    terms = np.array([3, 17, 399])
+    assert (postings.lists(terms) != sp.csr_matrix(matrix.T)[terms]).nnz == 0
+    pairs = matrix.tocoo()
+    assert np.array_equal(postings.weights_at(pairs.col, pairs.row), pairs.data)
+    absent = np.flatnonzero(matrix[:, 0].toarray().ravel() == 0)[-1]
+    assert postings.weights_at(np.array([0]), np.array([absent])).tolist() == [0.0]
+
+
+def _spread(matrix: sp.csr_matrix, n_docs: int) -> sp.csr_matrix:
+    """The rows of `matrix` as documents spread over n_docs (the others empty)."""
+    rows = np.linspace(0, n_docs - 1, matrix.shape[0]).astype(np.int64)
+    coo = matrix.tocoo()
+    return sp.csr_matrix((coo.data, (rows[coo.row], coo.col)), shape=(n_docs, matrix.shape[1]))
+
+
+def test_a_postings_file_of_another_layout_is_refused(tmp_path):
+    path = tmp_path / "postings.npz"
+    sp.save_npz(path, sp.csr_matrix(documents(1, None).T), compressed=False)
+    with pytest.raises(DataError, match="not a postings file of this version"):
+        load_postings(path)
 
 
 def test_weights_that_are_not_float32_values_are_refused():
@@ -84,4 +110,5 @@ def test_retrieval_over_compact_postings_writes_the_float64_run(tmp_path, scale)
         runs.append(out.getvalue())
     assert runs[0] and runs[1] == runs[0] and runs[2] == runs[0]
     product = touched_product(queries, load_postings(path), budget_bytes=500)
+    assert product.dtype == np.float64
     assert abs(product - queries @ sp.csr_matrix(matrix.T, dtype=np.float64)).max() < 1e-9

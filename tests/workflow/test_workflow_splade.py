@@ -26,7 +26,8 @@ from masked_lm import build_masked_lm  # noqa: E402
 from sparsebench.data.qrels import read_qrels  # noqa: E402
 from sparsebench.encode.pruning import prune_rows  # noqa: E402
 from sparsebench.evaluate.metrics import evaluate_run  # noqa: E402
-from sparsebench.fileio import load_csr, read_json  # noqa: E402
+from sparsebench.fileio import read_json  # noqa: E402
+from sparsebench.retrieve.postings import load_postings  # noqa: E402
 from sparsebench.retrieve.runfile import read_run  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -104,13 +105,13 @@ def test_splade_models_flow_through_the_dag(tmp_path):
     assert planned_jobs(snakemake(workdir, "-n", configfile=configfile)) == set()
     # pruning applies to the stored encoding: a top_k variant reruns weights onward only
     weights = results / "models" / "splade" / corpus / "postings.npz"
-    unpruned = load_csr(weights).T.tocsr()
+    unpruned = load_postings(weights).lists().T.tocsr()
     config["models"]["splade"]["top_k"] = 3
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
     rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=configfile))}
     assert "encode_corpus_shard" not in rules and "term_weights" in rules
     snakemake(workdir, configfile=configfile)
-    pruned = load_csr(weights).T.tocsr()
+    pruned = load_postings(weights).lists().T.tocsr()
     assert np.diff(pruned.indptr).max() == 3
     assert (pruned != prune_rows(unpruned, top_k=3)).nnz == 0
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from sparsebench.arrays import span_indices
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.filters import chained, lowercase, stop
 from sparsebench.encode.lucene.porter import PorterStemmer
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
-from sparsebench.encode.strings import span_indices, string_buffers, strings_from_buffers
+from sparsebench.encode.strings import string_buffers, strings_from_buffers
 
 # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET (a constant in the class, not a file).
 LUCENE_ENGLISH_STOPWORDS = (

@@ -53,9 +53,9 @@ from importlib import resources
 import numpy as np
 import pyarrow as pa
 
+from sparsebench.arrays import span_indices
 from sparsebench.encode.strings import (
     as_string_array,
-    span_indices,
     string_buffers,
     string_spans,
 )
@@ -275,23 +275,43 @@ def _decode_utf8(data: np.ndarray, position: np.ndarray) -> np.ndarray:
     return code
 
 
+@dataclass(frozen=True)
+class FewWide:
+    """The byte of each character of text with few characters beyond ASCII, kept as its
+    few continuation bytes: character i starts at byte i plus the continuation bytes
+    before it. Stands in for the array of every character's byte (len, take)."""
+
+    chars_before: np.ndarray  # per continuation byte: the characters that start before it
+    n_chars: int
+
+    def __len__(self) -> int:
+        return self.n_chars
+
+    def take(self, chars: np.ndarray) -> np.ndarray:
+        return chars + np.searchsorted(self.chars_before, chars, side="right")
+
+
 def _characters(
     data: np.ndarray, offsets: np.ndarray, whole: bool = False
-) -> tuple[np.ndarray, np.ndarray | None, np.ndarray, np.ndarray | None]:
+) -> tuple[np.ndarray, np.ndarray | FewWide | None, np.ndarray, np.ndarray | None]:
     """The characters of UTF-8 text: (code of each, byte of each (None: all are ASCII),
     each text's first character, the code points if decoded). Text of mostly ASCII has
     the few other characters decoded where they are, unless `whole`; other text is
     decoded whole, by Python's codec, into code points (UTF-32)."""
     if int(data.max()) < 0x80:
         return _CODE_OF_LEAD_BYTE.take(data), None, offsets[:-1], data
-    position = np.flatnonzero((data & 0xC0) != 0x80)  # byte of each character
+    is_continuation = (data & 0xC0) == 0x80
+    continuation = np.flatnonzero(is_continuation)
+    n_chars = len(data) - len(continuation)
+    if not whole and len(continuation) < _FEW_WIDE * n_chars:
+        classes = _CODE_OF_LEAD_BYTE.take(data)  # per byte; the wide leads looked up
+        leads = np.flatnonzero(data >= 0xC0)
+        classes[leads] = _ALL_CODES.take(_decode_utf8(data, leads))
+        text_start = offsets[:-1] - np.searchsorted(continuation, offsets[:-1])
+        chars_before = continuation - np.arange(len(continuation))
+        return classes[~is_continuation], FewWide(chars_before, n_chars), text_start, None
+    position = np.flatnonzero(~is_continuation)  # byte of each character
     text_start = np.searchsorted(position, offsets[:-1])
-    if not whole and len(data) - len(position) < _FEW_WIDE * len(position):
-        lead = data[position]
-        classes = _CODE_OF_LEAD_BYTE.take(lead)
-        wide = np.flatnonzero(lead >= 0x80)
-        classes[wide] = _ALL_CODES.take(_decode_utf8(data, position[wide]))
-        return classes, position, text_start, None
     text = codecs.utf_8_decode(data, "strict", True)[0]
     code_points = np.frombuffer(text.encode("utf-32-le"), np.uint32)
     return _ALL_CODES.take(code_points), position, text_start, code_points
@@ -583,7 +603,7 @@ def _count_within(flags: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np
     return before[ends] - before[starts]
 
 
-def _byte_offset(position: np.ndarray, chars: np.ndarray, n_bytes: int) -> np.ndarray:
+def _byte_offset(position: np.ndarray | FewWide, chars: np.ndarray, n_bytes: int) -> np.ndarray:
     """The byte offsets of sorted character indices (the last may be the end of the
     text, one past the last character)."""
     if len(chars) and chars[-1] == len(position):

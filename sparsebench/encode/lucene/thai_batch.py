@@ -31,6 +31,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparsebench.arrays import span_indices
 from sparsebench.encode.lucene.jdk_batch_scans import sentence_breaks_batch
 from sparsebench.encode.lucene.jdk_break_data import IGNORE, word_rules
 from sparsebench.encode.lucene.jdk_break_iterator import sentence_mark_chars
@@ -39,7 +40,7 @@ from sparsebench.encode.lucene.thai_runs import COMPLEX, run_model
 from sparsebench.encode.lucene.thai_sentences import Store, sentence_tokens
 from sparsebench.encode.lucene.thai_sentences import clear_caches as clear_sentence_caches
 from sparsebench.encode.lucene.thai_tokenizer import BUFFER, buffers, sentences, tokenize_exact
-from sparsebench.encode.strings import as_string_array, span_indices, string_buffers
+from sparsebench.encode.strings import as_string_array, string_buffers
 from sparsebench.errors import DataError
 
 # What follows a group: the end of its sentence, a space (and a character that is not a

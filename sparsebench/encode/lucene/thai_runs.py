@@ -30,6 +30,7 @@ from functools import cache
 
 import numpy as np
 
+from sparsebench.arrays import span_indices
 from sparsebench.encode.lucene.jdk_break_data import (
     DONE,
     IGNORE,
@@ -40,7 +41,6 @@ from sparsebench.encode.lucene.jdk_break_data import (
     word_rules,
 )
 from sparsebench.encode.lucene.jdk_break_iterator import division
-from sparsebench.encode.strings import span_indices
 from sparsebench.errors import DataError
 
 THAI_BLOCK = 0xE00  # the dictionary's characters are all in U+0E00-U+0E7F
