@@ -288,7 +288,10 @@ class FewWide:
         return self.n_chars
 
     def take(self, chars: np.ndarray) -> np.ndarray:
-        return chars + np.searchsorted(self.chars_before, chars, side="right")
+        """The bytes of sorted character indices: each continuation byte is placed among
+        the indices (few searches), and counted for every index after it."""
+        placed = np.searchsorted(chars, self.chars_before, side="left")
+        return chars + np.cumsum(np.bincount(placed, minlength=len(chars) + 1))[: len(chars)]
 
 
 def _characters(
