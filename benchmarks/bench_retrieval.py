@@ -1,13 +1,17 @@
 """Retrieval speed and memory on synthetic corpora with a Zipfian vocabulary.
 
 Shapes: BM25-like (documents of ~60 distinct terms out of 1M, term counts, queries of ~5
-terms) and SPLADE-like (documents of ~150 weighted terms out of a 30,522 vocabulary,
-queries of ~30). Each run compares, on the same corpus and queries, in one process per
+terms), SPLADE-like (documents of ~150 weighted terms out of a 30,522 vocabulary,
+queries of ~30) and the same as integer impacts (weights x 100, rounded: quantised
+SPLADE). Each run compares, on the same corpus and queries, in one process per
 implementation (peak RSS is per process):
 
-  sparsebench   retrieve.scipy_backend.retrieve (term-major products, bounded blocks, threads)
+  sparsebench   as the retrieve stage runs: postings.npz as the term_weights stage writes
+                it (sparsebench.retrieve.postings, compact), memory-mapped, searched by
+                retrieve.scipy_backend.retrieve (bounded blocks, 2 threads)
   baseline      the same, from another checkout of sparsebench (--baseline DIR), to
-                compare two versions in one run
+                compare two versions in one run (a checkout from before the compact
+                postings searches a float64 matrix held in memory)
   reference     the usual loop: per query a dense query vector, corpus.dot in float64
                 rounded to float32, argpartition
   bm25s         bm25s on the same BM25 index (BM25-like shape only)
@@ -43,7 +47,9 @@ from bench_metrics import peak_rss_mb  # noqa: E402
 SHAPES = {  # vocabulary, terms per document, terms per query, weighted?
     "bm25": (1_000_000, 60, 5, False),
     "splade": (30_522, 150, 30, True),
+    "impacts": (30_522, 150, 30, True),
 }
+IMPACT_SCALE = 100  # the "impacts" shape: SPLADE-like weights x 100, rounded
 
 
 def zipf_terms(rng, vocabulary: int, size: int) -> np.ndarray:
@@ -79,8 +85,15 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
         corpus = bm25_document_weights(corpus, 0.9, 0.4)
     else:
         weights = np.ones(vocabulary)
+    if shape == "impacts":
+        for matrix in (corpus, query):
+            matrix.data = np.rint(matrix.data * IMPACT_SCALE)
+            matrix.eliminate_zeros()
     sp.save_npz(folder / "corpus.npz", corpus)
     sp.save_npz(folder / "postings.npz", sp.csr_matrix(corpus.T))
+    from sparsebench.retrieve.postings import save_postings
+
+    save_postings(folder / "compact.npz", corpus)  # as the term_weights stage writes it
     sp.save_npz(folder / "queries.npz", query)
     np.save(folder / "idf.npy", weights)
 
@@ -96,35 +109,42 @@ def best_of(repeat: int, work) -> dict:
 
 
 def run_sparsebench(folder: Path, k: int, repeat: int) -> dict:
-    try:
-        from sparsebench.retrieve.scipy_backend import retrieve
-    except ImportError:  # a baseline checkout from before the subpackages
-        from sparsebench.retrieval import retrieve
+    from sparsebench.retrieve.scipy_backend import retrieve
 
-    # as the retrieve stage: the term-major copy of the corpus only (postings.npz), held
-    # in float64, the precision retrieval sums in (a version before exactscores summed in
-    # float32 and took the file as it is)
-    postings = sp.load_npz(folder / "postings.npz").tocsr()
-    for where in ("sparsebench.retrieve.exactscores", "sparsebench.exactscores"):
-        try:
-            postings = importlib.import_module(where).corpus_operand(postings)
-            break
-        except ImportError:
-            continue
     queries = sp.load_npz(folder / "queries.npz").tocsr()
     weights = np.load(folder / "idf.npy")
-    doc_ids = np.array([f"d{i:08d}" for i in range(postings.shape[1])], dtype=object)
     query_ids = np.array([f"q{i}" for i in range(queries.shape[0])], dtype=object)
+    try:  # as the retrieve stage: the compact postings, memory-mapped
+        from sparsebench.retrieve.postings import Postings, load_postings
+
+        postings = load_postings(folder / "compact.npz")
+        assert isinstance(postings, Postings)
+        index_bytes = (folder / "compact.npz").stat().st_size
+
+        def search():
+            return retrieve(queries, postings, weights, k, doc_ids, query_ids, threads=2)
+
+    except ImportError:  # a checkout from before: a float64 term-major matrix in memory
+        postings = sp.load_npz(folder / "postings.npz").tocsr()
+        postings = importlib.import_module("sparsebench.retrieve.exactscores").corpus_operand(
+            postings.astype(np.float64)
+        )
+        index_bytes = postings.data.nbytes + postings.indices.nbytes + postings.indptr.nbytes
+
+        def search():
+            return retrieve(
+                queries, None, weights, k, doc_ids, query_ids, threads=2, postings=postings
+            )
+
+    doc_ids = np.array([f"d{i:08d}" for i in range(postings.shape[1])], dtype=object)
 
     def work():
         top = np.full((queries.shape[0], k), -1, np.int64)
-        for first, batch in retrieve(
-            queries, None, weights, k, doc_ids, query_ids, threads=2, postings=postings
-        ):
+        for first, batch in search():
             top[first + batch.query_rows, batch.ranks - 1] = batch.doc_rows
         return top
 
-    return best_of(repeat, work)
+    return {**best_of(repeat, work), "index_bytes": index_bytes}
 
 
 def run_reference(folder: Path, k: int, repeat: int) -> dict:
@@ -198,6 +218,7 @@ def child(impl: str, folder: str, k: int, repeat: int, out: str) -> None:
             {
                 "seconds": result["seconds"],
                 "peak_rss_mb": peak_rss_mb(),
+                "index_bytes": result.get("index_bytes"),
             }
         )
     )
@@ -246,8 +267,7 @@ def measure(
                     rows[impl]["identical"] = bool(
                         np.array_equal(rows[impl]["top"], rows["reference"]["top"])
                     )
-        corpus_mb = (corpus.data.nbytes + corpus.indices.nbytes + corpus.indptr.nbytes) / 2**20
-    return {"rows": rows, "postings": touched, "queries": queries, "corpus_mb": corpus_mb}
+    return {"rows": rows, "postings": touched, "queries": queries, "nnz": corpus.nnz}
 
 
 def main() -> None:
@@ -300,9 +320,9 @@ def main() -> None:
     )
     print(
         "| shape | documents | implementation | seconds | queries/s | postings/s | peak RSS (MiB) "
-        "| corpus (MiB) | top-k = reference |"
+        "| index (MiB) | bytes a posting | top-k = reference |"
     )
-    print("|---|---:|---|---:|---:|---:|---:|---:|---|")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---|")
     for shape in args.shapes:
         for docs in args.sizes:
             result = measure(
@@ -316,11 +336,14 @@ def main() -> None:
                 args.baseline,
             )
             for impl, row in result["rows"].items():
-                seconds = row["seconds"]
+                seconds, index = row["seconds"], row.get("index_bytes")
+                size = (
+                    "" if index is None else f"{index / 2**20:,.0f} | {index / result['nnz']:.2f}"
+                )
                 print(
                     f"| {shape} | {docs:,} | {impl} | {seconds:.2f} | "
                     f"{result['queries'] / seconds:,.0f} | {result['postings'] / seconds:,.0f} | "
-                    f"{row['peak_rss_mb']:.0f} | {result['corpus_mb']:.0f} | "
+                    f"{row['peak_rss_mb']:.0f} | {size or ' | '} | "
                     f"{row.get('identical', '')} |",
                     flush=True,
                 )

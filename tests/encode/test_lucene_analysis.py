@@ -759,10 +759,14 @@ def test_batch_tokenizer_equals_the_dfa_on_every_short_string():
     assert batch_mismatches(["".join(p) for p in itertools.product(folded, repeat=4)]) == []
 
 
-@pytest.mark.parametrize("few_wide", [0.0, 0.25, 100.0])
-def test_batch_tokenizer_equals_the_dfa_on_random_strings(monkeypatch, few_wide):
-    # text decoded whole (0), multi-byte characters decoded in place (100), and the default
+@pytest.mark.parametrize(
+    ("few_wide", "implicit_bytes"), [(0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.25, 0.04)]
+)
+def test_batch_tokenizer_equals_the_dfa_on_random_strings(monkeypatch, few_wide, implicit_bytes):
+    # text decoded whole, multi-byte characters decoded in place with the byte of each
+    # character stored or computed (FewWide), and the defaults
     monkeypatch.setattr(lucene_tokenizer, "_FEW_WIDE", few_wide)
+    monkeypatch.setattr(lucene_tokenizer, "_IMPLICIT_BYTES", implicit_bytes)
     rng = random.Random(20261123)
     pool = ALPHABET + list("Az9;-/\n\t") + ["\U0001f600", "\u05d0", "\u0661", "\u00ad"]
     pool += ["\u0915", "\u093f", "\u094d", "\u200c", "\ufe0f", "\u20e3"]

@@ -82,6 +82,8 @@ TOKEN_TYPES = {
 _NUM, _ALPHANUM, _HANGUL_TOKEN, _IDEOGRAPHIC_TOKEN, _HIRAGANA_TOKEN = 2, 3, 6, 7, 9
 _BATCH_BYTES = 1 << 22  # texts are tokenised in slices of about 4 MiB (bounded memory)
 _FEW_WIDE = 0.25  # continuation bytes per character below which text is decoded in place
+# ... and below which no array of each character's byte is made (FewWide computes them)
+_IMPLICIT_BYTES = 0.04
 
 
 def _load_tables() -> dict[str, np.ndarray]:
@@ -304,17 +306,24 @@ def _characters(
     if int(data.max()) < 0x80:
         return _CODE_OF_LEAD_BYTE.take(data), None, offsets[:-1], data
     is_continuation = (data & 0xC0) == 0x80
-    continuation = np.flatnonzero(is_continuation)
-    n_chars = len(data) - len(continuation)
-    if not whole and len(continuation) < _FEW_WIDE * n_chars:
+    n_continuation = int(np.count_nonzero(is_continuation))
+    n_chars = len(data) - n_continuation
+    if not whole and n_continuation < _IMPLICIT_BYTES * n_chars:
         classes = _CODE_OF_LEAD_BYTE.take(data)  # per byte; the wide leads looked up
         leads = np.flatnonzero(data >= 0xC0)
         classes[leads] = _ALL_CODES.take(_decode_utf8(data, leads))
+        continuation = np.flatnonzero(is_continuation)
         text_start = offsets[:-1] - np.searchsorted(continuation, offsets[:-1])
-        chars_before = continuation - np.arange(len(continuation))
-        return classes[~is_continuation], FewWide(chars_before, n_chars), text_start, None
+        bytes_of = FewWide(continuation - np.arange(len(continuation)), n_chars)
+        return classes[~is_continuation], bytes_of, text_start, None
     position = np.flatnonzero(~is_continuation)  # byte of each character
     text_start = np.searchsorted(position, offsets[:-1])
+    if not whole and n_continuation < _FEW_WIDE * n_chars:
+        lead = data[position]
+        classes = _CODE_OF_LEAD_BYTE.take(lead)
+        wide = np.flatnonzero(lead >= 0x80)
+        classes[wide] = _ALL_CODES.take(_decode_utf8(data, position[wide]))
+        return classes, position, text_start, None
     text = codecs.utf_8_decode(data, "strict", True)[0]
     code_points = np.frombuffer(text.encode("utf-32-le"), np.uint32)
     return _ALL_CODES.take(code_points), position, text_start, code_points
