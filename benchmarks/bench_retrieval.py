@@ -132,9 +132,7 @@ def run_sparsebench(folder: Path, k: int, repeat: int) -> dict:
         index_bytes = postings.data.nbytes + postings.indices.nbytes + postings.indptr.nbytes
 
         def search():
-            return retrieve(
-                queries, None, weights, k, doc_ids, query_ids, threads=2, postings=postings
-            )
+            return retrieve(queries, postings, weights, k, doc_ids, query_ids, threads=2)
 
     doc_ids = np.array([f"d{i:08d}" for i in range(postings.shape[1])], dtype=object)
 
