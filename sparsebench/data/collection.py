@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
-from sparsebench.data.textfiles import GZIP_MAGIC
+from sparsebench.data.textfiles import is_gzip
 from sparsebench.errors import DataError
 from sparsebench.fileio import file_digest
 
@@ -24,12 +24,6 @@ MEMBERS = ("corpus", "queries", "qrels")
 
 def _member_name(member: str, split: str) -> str:
     return f"qrels/{split}.tsv" if member == "qrels" else f"{member}.jsonl"
-
-
-def is_gzip(path: Path) -> bool:
-    """Whether a file is gzip-compressed, by its first bytes (whatever its name)."""
-    with open(path, "rb") as handle:
-        return handle.read(2) == GZIP_MAGIC
 
 
 @contextlib.contextmanager

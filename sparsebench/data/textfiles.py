@@ -164,11 +164,14 @@ def refuse_gzip(source: str | Path | IO, what: str) -> None:
     """A clear error for a gzip-compressed file whose name does not say so (a name
     ending in .gz is decompressed by the readers): its bytes would otherwise parse as a
     line of nonsense, or fail at a random line."""
-    if not isinstance(source, str | Path) or str(source).endswith(".gz"):
-        return
-    with open(source, "rb") as handle:
-        if handle.read(2) == GZIP_MAGIC:
-            raise DataError(f"{what} line 1: {GZIP_PROBLEM}")
+    if isinstance(source, str | Path) and not str(source).endswith(".gz") and is_gzip(source):
+        raise DataError(f"{what} line 1: {GZIP_PROBLEM}")
+
+
+def is_gzip(path: str | Path) -> bool:
+    """Whether a file is gzip-compressed, by its first bytes (whatever its name)."""
+    with open(path, "rb") as handle:
+        return handle.read(2) == GZIP_MAGIC
 
 
 def first_bad_line(handle: IO[bytes], check: LineCheck | None = None) -> tuple[int, str] | None:

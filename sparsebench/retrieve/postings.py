@@ -116,7 +116,8 @@ def as_postings(matrix: sp.spmatrix | sp.sparray | Postings) -> Postings:
     if isinstance(matrix, Postings):
         return matrix
     matrix = sp.csr_matrix(matrix)
-    matrix.sort_indices()
+    if not matrix.has_sorted_indices:
+        matrix = matrix.sorted_indices()  # a copy: the caller's matrix stays as it is
     data = matrix.data if matrix.data.dtype in _NARROW else matrix.data.astype(np.float32)
     return Postings(matrix.shape, matrix.indptr, matrix.indices, None, data)
 
