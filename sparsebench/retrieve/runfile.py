@@ -21,7 +21,7 @@ from sparsebench.data.textfiles import first_bad, read_fields, refuse_gzip
 from sparsebench.errors import DataError
 
 if TYPE_CHECKING:
-    from sparsebench.retrieve.scipy_backend import RetrievedBatch
+    from sparsebench.retrieve.topk import RetrievedBatch
 
 
 def format_run_lines(

@@ -1,14 +1,14 @@
-"""Exact top-k retrieval by sparse products over an inverted (term-major) corpus view.
+"""Exact top-k retrieval by sparse products over the postings, a block of documents at a
+time (sparsebench.retrieve.postings).
 
-The corpus matrix is transposed once to term-major CSR, so a query batch's product
-touches only the postings of its terms. The product holds float64 sums of exact
-products, at most (batch x documents) of them, a size the memory budget bounds; the top
-k are selected per row without sorting the whole row, and their float32 scores are
-settled so that no summation order changes them (sparsebench.retrieve.exactscores).
+A query batch is multiplied with the lists of its terms in each block of 65,536
+documents: the product touches only those postings, its accumulators stay in the CPU's
+cache, and it holds float64 sums of exact products for the block's documents only. The
+top k over the blocks are gathered as they come (sparsebench.retrieve.topk), their
+float32 scores settled so that no summation order changes them
+(sparsebench.retrieve.exactscores).
 
-Order: score descending, then document id descending in byte order, the order in which
-trec_eval reads a run (so the rank column agrees with trec_eval's). Only documents that
-share a term with the query and score nonzero are retrieved.
+Only documents that share a term with the query and score nonzero are retrieved.
 """
 
 from __future__ import annotations
@@ -16,171 +16,114 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+try:  # scipy's C++ sparse product, called without its symbolic pass (see _product)
+    from scipy.sparse._sparsetools import csr_matmat as _csr_matmat
+except ImportError:  # a scipy that moved it: the public product, one pass slower
+    _csr_matmat = None
+
 from sparsebench.errors import ConfigError, DataError
-from sparsebench.retrieve.exactscores import (
-    ExactSums,
-    absolute,
-    candidate_floor,
-    exact_pair_sums,
-    operands,
-    settle,
-)
-from sparsebench.retrieve.postings import Postings, as_postings
+from sparsebench.retrieve.exactscores import absolute, exact_pair_sums, operands
+from sparsebench.retrieve.postings import BLOCK_DOCS, Postings, as_postings
+from sparsebench.retrieve.topk import CandidatePool, RetrievedBatch, tie_break_keys
 
 log = logging.getLogger(__name__)
-_MAX_TIE_KEY = 2**32 - 1  # tie keys share a 64-bit sort key with the score's 32 bits
-_BYTES_PER_SCORE = 24  # a stored sum: float64 value, column index, and the selection's copies
-# a touched posting widened: its position, float64 value, id, and the product's copy
+# a stored sum of a block: float64 value, column index, its row, bounds and selection copies
+_BYTES_PER_SCORE = 48
+# a touched posting widened: float64 value, int32 id, its position, and the product's copy
 _BYTES_PER_POSTING = 32
+_INT32_MAX = np.iinfo(np.int32).max
+_WHOLE_BLOCK = 0.5  # widen a block's every list when the touched ones are this share of it
 
 
-@dataclass(frozen=True)
-class RetrievedBatch:
-    """Top-k results of a batch of queries, rows in rank order."""
-
-    query_rows: np.ndarray  # (R,) index into the batch's query ids
-    doc_rows: np.ndarray  # (R,) document index
-    scores: np.ndarray  # (R,) float32
-    ranks: np.ndarray  # (R,) 1-based
-    n_queries: int  # queries in the batch, with or without results
-
-
-def tie_break_keys(doc_ids: Sequence[str]) -> np.ndarray:
-    """Position of each document id in byte order (larger id = larger key)."""
-    if len(doc_ids) > _MAX_TIE_KEY:
-        raise DataError(f"{len(doc_ids)} documents: more than {_MAX_TIE_KEY} are not supported")
-    codes, _ = pd.factorize(pd.Series(doc_ids, dtype=object), sort=True)
-    return codes.astype(np.int64)
-
-
-def batch_rows(n_docs: int, query_batch_size: int, max_block_mb: float) -> int:
-    """Queries per batch so that a batch's scores stay within the budget even when every
-    document matches every query (the worst case)."""
-    fit = int(max_block_mb * 2**20 // max(n_docs * _BYTES_PER_SCORE, 1))
+def batch_rows(block_docs: int, query_batch_size: int, budget_bytes: float) -> int:
+    """Queries per batch so that the sums of a block stay within the budget even when
+    every document of the block matches every query (the worst case)."""
+    fit = int(budget_bytes // max(block_docs * _BYTES_PER_SCORE, 1))
     return max(1, min(query_batch_size, fit))
 
 
-def touched_product(
-    batch: sp.csr_matrix, inverted: Postings | sp.csr_matrix, budget_bytes: float
-) -> sp.csr_matrix:
-    """batch @ inverted (queries x documents), reading only the posting lists of the
-    batch's terms: they are widened to float64 (exact products) a group of terms at a
-    time, each group's copy within the budget, so a stored narrow or memory-mapped index
-    is never copied whole. Lists already widened (a float64 CSR matrix) are multiplied
-    as they are."""
-    if isinstance(inverted, sp.csr_matrix):
-        return sp.csr_matrix(batch @ inverted)
-    terms = np.unique(batch.indices)
+def block_product(
+    batch: sp.csr_matrix,
+    postings: Postings,
+    block: int,
+    budget_bytes: float,
+    widened: sp.csr_matrix | None = None,
+) -> sp.csr_matrix | None:
+    """batch @ the lists of its terms in `block` (queries x the block's documents; None
+    when the batch has no term there). The touched lists are widened (or `widened`, the
+    block's every list, is used), a group of them at a time within the budget; the
+    groups' products are added."""
+    held = postings.block_terms(block)
+    columns = np.searchsorted(held, batch.indices)
+    hit = columns < len(held)
+    hit[hit] = held[columns[hit]] == batch.indices[hit]
+    if not hit.any():
+        return None
+    touched = np.unique(columns[hit])
+    lengths = postings.block_lengths(block, touched)
+    whole = postings.block_nnz(block)
+    if widened is not None or (
+        lengths.sum() >= _WHOLE_BLOCK * whole and whole * _BYTES_PER_POSTING <= budget_bytes
+    ):
+        lists = widened if widened is not None else postings.block_lists(block)
+        return _product(_columns(batch, hit, columns, lists.shape[0]), lists)
     per_group = max(int(budget_bytes // _BYTES_PER_POSTING), 1)
-    group = np.cumsum(inverted.list_lengths(terms)) // per_group  # terms whose lists fit
-    cuts = np.flatnonzero(np.diff(group)) + 1
+    group = np.cumsum(lengths) // per_group  # rows whose lists fit together
     total = None
-    for chosen in np.split(terms, cuts):
-        part = batch[:, chosen] @ inverted.lists(chosen)
+    for rows in np.split(touched, np.flatnonzero(np.diff(group)) + 1):
+        inside = np.searchsorted(rows, columns)
+        mine = hit & (inside < len(rows))
+        mine[mine] = rows[inside[mine]] == columns[mine]
+        part = _product(_columns(batch, mine, inside, len(rows)), postings.block_lists(block, rows))
         total = part if total is None else total + part
-    if total is None:
-        return sp.csr_matrix((batch.shape[0], inverted.shape[1]), dtype=np.float64)
     return sp.csr_matrix(total)
 
 
-def top_k_sparse(
-    sums: sp.csr_matrix,
-    k: int,
-    tie_keys: np.ndarray,
-    factors: np.ndarray,
-    exact_sums: ExactSums,
-    excluded: np.ndarray | None = None,
-    magnitudes: sp.csr_matrix | None = None,
-) -> RetrievedBatch:
-    """Top k of each row of a (queries x documents) CSR of float64 sums; only stored
-    entries (documents that share a term with the query) are candidates. `factors` give
-    each row's error factor (exactscores.error_factors); `magnitudes`, for weights of
-    both signs, the sums of |q_t d_t| on a pattern that holds the sums'. `excluded` gives,
-    per row, a document that must not be returned (-1 for none).
-
-    Per row, one partition finds the k-th largest lower bound of the exact scores, and
-    every entry whose upper bound reaches it is a candidate (about k per row, ties and
-    near-ties included); the candidates' float32 scores are settled exactly, then sorted
-    by score and the tie key. The work follows the postings touched."""
-    if magnitudes is not None:
-        pattern = magnitudes
-        entry_rows = np.repeat(np.arange(pattern.shape[0]), np.diff(pattern.indptr))
-        values = np.asarray(sums[entry_rows, pattern.indices], dtype=np.float64).ravel()
-        bases = pattern.data
-    else:
-        pattern, values, bases = sums, sums.data, None
-    n_rows = pattern.shape[0]
-    indices, indptr = pattern.indices, pattern.indptr
-    positions = []
-    for row in range(n_rows):
-        lo, hi = int(indptr[row]), int(indptr[row + 1])
-        row_values, factor = values[lo:hi], factors[row]
-        if excluded is not None and excluded[row] >= 0:
-            hit = np.flatnonzero(indices[lo:hi] == excluded[row])
-            if len(hit):
-                row_values = row_values.copy()
-                row_values[hit] = -np.inf
-        if hi - lo <= k:
-            chosen = np.arange(hi - lo)
-        elif bases is None:  # nonnegative: bounds s (1 -+ c), monotonic in s
-            kth = np.partition(row_values, hi - lo - k)[hi - lo - k]
-            chosen = np.flatnonzero(row_values >= candidate_floor(kth * (1 - 2 * factor)))
-        else:
-            width = bases[lo:hi] * factor
-            kth = np.partition(row_values - width, hi - lo - k)[hi - lo - k]
-            chosen = np.flatnonzero(row_values + width >= candidate_floor(kth))
-        if excluded is not None:
-            chosen = chosen[np.isfinite(row_values[chosen])]
-        positions.append(chosen + lo)
-    counts = np.fromiter((len(p) for p in positions), dtype=np.int64, count=n_rows)
-    flat = np.concatenate(positions) if positions else np.zeros(0, np.int64)
-    rows = np.repeat(np.arange(n_rows), counts)
-    cols = indices[flat].astype(np.int64)
-    chosen_sums = values[flat]
-    widths = factors[rows] * (chosen_sums if bases is None else bases[flat])
-    scores = settle(chosen_sums, widths, rows, cols, exact_sums)
-    nonzero = scores != 0
-    return rank_candidates(rows[nonzero], cols[nonzero], scores[nonzero], n_rows, k, tie_keys)
+def _product(left: sp.csr_matrix, right: sp.csr_matrix) -> sp.csr_matrix:
+    """left @ right (float64, int32 indices). scipy's product first counts the result's
+    entries exactly, a second pass over every touched posting; here the result is
+    allocated for a bound instead (per row, at most the lengths of its lists and at most
+    the block's documents: within the batch's budget of sums) and filled in one pass."""
+    n_rows, width = left.shape[0], right.shape[1]
+    bound = min(n_rows * width, int(np.diff(right.indptr)[left.indices].sum()))
+    if _csr_matmat is None or bound >= _INT32_MAX:
+        return sp.csr_matrix(left @ right)
+    indptr = np.empty(n_rows + 1, dtype=np.int32)
+    indices = np.empty(bound, dtype=np.int32)
+    data = np.empty(bound, dtype=np.float64)
+    _csr_matmat(
+        n_rows,
+        width,
+        left.indptr.astype(np.int32),
+        left.indices.astype(np.int32),
+        left.data.astype(np.float64),
+        right.indptr.astype(np.int32),
+        right.indices.astype(np.int32, copy=False),
+        right.data.astype(np.float64, copy=False),
+        indptr,
+        indices,
+        data,
+    )
+    used = int(indptr[-1])
+    return sp.csr_matrix((data[:used], indices[:used], indptr), shape=(n_rows, width))
 
 
-def rank_candidates(
-    rows: np.ndarray,
-    cols: np.ndarray,
-    values: np.ndarray,
-    n_rows: int,
-    k: int,
-    tie_keys: np.ndarray,
-) -> RetrievedBatch:
-    """Order candidates by score descending, then tie key descending, and keep k per row.
-
-    One 64-bit key per candidate carries both orders (the score's float32 bits mapped to
-    an ascending unsigned integer, then the tie key); a document occurs once per row, so
-    keys within a row are distinct and any sort gives the same order. The key sort, then
-    a stable sort by row (a radix sort for small row numbers), replace a three-key
-    lexsort at a sixth of its cost."""
-    order = np.argsort(_descending_keys(values, tie_keys[cols]))
-    row_type = np.uint16 if n_rows <= np.iinfo(np.uint16).max else np.int64
-    order = order[np.argsort(rows[order].astype(row_type), kind="stable")]
-    rows, cols, values = rows[order], cols[order], values[order]
-    starts = np.searchsorted(rows, np.arange(n_rows))
-    ranks = np.arange(len(rows)) - starts[rows] + 1
-    top = ranks <= k
-    return RetrievedBatch(rows[top], cols[top], values[top], ranks[top], n_rows)
-
-
-def _descending_keys(scores: np.ndarray, ties: np.ndarray) -> np.ndarray:
-    """uint64 keys whose ascending order is (score descending, tie key descending)."""
-    bits = np.ascontiguousarray(scores, dtype=np.float32).view(np.uint32)
-    # IEEE order as unsigned order: negative floats flip every bit, others the sign bit
-    ascending = np.where(bits >> 31, ~bits, bits | np.uint32(1 << 31))
-    high = (~ascending).astype(np.uint64) << np.uint64(32)
-    return high | (np.uint64(_MAX_TIE_KEY) - ties.astype(np.uint64))
+def _columns(
+    batch: sp.csr_matrix, keep: np.ndarray, columns: np.ndarray, width: int
+) -> sp.csr_matrix:
+    """The batch's entries `keep` in new `columns` (a matrix of `width` columns), each
+    row's entries in their stored order."""
+    rows = np.repeat(np.arange(batch.shape[0]), np.diff(batch.indptr))
+    counts = np.bincount(rows[keep], minlength=batch.shape[0])
+    return sp.csr_matrix(
+        (batch.data[keep], columns[keep], np.concatenate([[0], np.cumsum(counts)])),
+        shape=(batch.shape[0], width),
+    )
 
 
 def check_inputs(
@@ -234,17 +177,21 @@ def retrieve(
     excluded = None
     if ignore_identical_ids:
         excluded = pd.Index(doc_ids).get_indexer(list(query_ids)).astype(np.int64)
-    rows_per_batch = batch_rows(n_docs, query_batch_size, max_block_mb)
-    budget = max_block_mb * 2**20 / 2  # half for the touched postings, half for the sums
+    # each of the threads' batches: half for the touched postings, half for the sums
+    budget = max_block_mb * 2**20 / max(threads, 1) / 2
+    rows_per_batch = batch_rows(min(n_docs, BLOCK_DOCS), query_batch_size, budget)
+    widened = widened_magnitudes = [None] * inverted.n_blocks
     if inverted.nnz * _BYTES_PER_POSTING <= budget:  # the whole index widened fits: once
-        inverted = inverted.lists()
-        if inverted_magnitudes is not None:
-            inverted_magnitudes = inverted_magnitudes.lists()
+        widened = [inverted.block_lists(block) for block in range(inverted.n_blocks)]
+        if summed.signed:
+            widened_magnitudes = [absolute(lists) for lists in widened]
     log.info(
-        "retrieving top %d for %d queries over %d documents, %d queries per batch, %d threads",
+        "retrieving top %d for %d queries over %d documents in %d blocks, %d queries per "
+        "batch, %d threads",
         k,
         queries.shape[0],
         n_docs,
+        inverted.n_blocks,
         rows_per_batch,
         threads,
     )
@@ -252,22 +199,23 @@ def retrieve(
     def run(start: int) -> tuple[int, RetrievedBatch]:
         stop = min(start + rows_per_batch, queries.shape[0])
         batch = weighted[start:stop]
-        magnitudes = None
-        if inverted_magnitudes is not None:
-            magnitudes = touched_product(absolute(batch), inverted_magnitudes, budget)
+        pool = CandidatePool(k, factors[start:stop], summed.signed)
+        for block in range(inverted.n_blocks):
+            sums = block_product(batch, inverted, block, budget, widened[block])
+            if sums is None:
+                continue
+            first = block * BLOCK_DOCS
+            magnitudes = None
+            if summed.signed:
+                magnitudes = block_product(
+                    absolute(batch), inverted_magnitudes, block, budget, widened_magnitudes[block]
+                )
+            pool.add(sums, first, magnitudes, None if excluded is None else excluded[start:stop])
 
         def exact(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
             return exact_pair_sums(batch, inverted, rows, cols, term_major=True)
 
-        return start, top_k_sparse(
-            touched_product(batch, inverted, budget),
-            k,
-            tie_keys,
-            factors[start:stop],
-            exact,
-            None if excluded is None else excluded[start:stop],
-            magnitudes,
-        )
+        return start, pool.top_k(tie_keys, exact)
 
     starts = range(0, queries.shape[0], rows_per_batch)
     if threads <= 1:

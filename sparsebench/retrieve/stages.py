@@ -19,7 +19,8 @@ from sparsebench.fileio import atomic_path, load_csr, read_lines
 from sparsebench.progress import progress
 from sparsebench.retrieve.postings import load_postings
 from sparsebench.retrieve.runfile import read_run, write_retrieved
-from sparsebench.retrieve.scipy_backend import RetrievedBatch, retrieve
+from sparsebench.retrieve.scipy_backend import retrieve
+from sparsebench.retrieve.topk import RetrievedBatch
 
 log = logging.getLogger(__name__)
 

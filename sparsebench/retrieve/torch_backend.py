@@ -28,12 +28,8 @@ from sparsebench.retrieve.exactscores import (
     settle,
 )
 from sparsebench.retrieve.postings import Postings, as_postings
-from sparsebench.retrieve.scipy_backend import (
-    RetrievedBatch,
-    check_inputs,
-    rank_candidates,
-    tie_break_keys,
-)
+from sparsebench.retrieve.scipy_backend import check_inputs
+from sparsebench.retrieve.topk import RetrievedBatch, rank_candidates, tie_break_keys
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +88,7 @@ def retrieve_torch(
 
     target = select_device(device)
     # document-major, chunked by documents on the device
-    documents = sp.csr_matrix(as_postings(postings).lists(widen=False).T)
+    documents = as_postings(postings).documents(widen=False)
     n_docs = check_inputs(queries, documents.shape, query_term_weights, doc_ids, query_ids)
     summed = operands(queries, documents, query_term_weights)
     weighted, documents, factors, signed = (

@@ -111,7 +111,7 @@ def test_splade_impacts_of_adi_equal_the_file_anserini_indexed(tmp_path):
         tmp_path,
         model=splade(quantization={"arithmetic": "float64"}, device="cpu"),
     )
-    postings = load_postings(files.weights / "postings.npz").lists().T.tocsr()  # docs x terms
+    postings = load_postings(files.weights / "postings.npz").documents()
     floats = load_csr(files.encoded / "corpus.npz")  # the unquantised encoding
     vocabulary = read_lines(files.encoded / "vocab.txt")
     doc_ids = read_lines(files.encoded / "doc_ids.txt")

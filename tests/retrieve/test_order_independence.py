@@ -264,9 +264,9 @@ def test_real_collections_give_one_run_in_every_order(collection_run, tmp_path):
     save_csr(
         tmp_path / "reversed.npz", reorder_rows(load_csr(out.queries / "queries.npz"), "reversed")
     )
-    postings = load_postings(out.weights / "postings.npz").lists()
-    renumber = np.random.default_rng(0).permutation(postings.shape[0])
-    save_postings(tmp_path / "renumbered_postings.npz", postings[renumber].T)
+    documents = load_postings(out.weights / "postings.npz").documents()
+    renumber = np.random.default_rng(0).permutation(documents.shape[1])
+    save_postings(tmp_path / "renumbered_postings.npz", documents[:, renumber])
     save_csr(tmp_path / "renumbered.npz", load_csr(out.queries / "queries.npz")[:, renumber])
     np.save(tmp_path / "renumbered_idf.npy", np.load(out.weights / "idf.npy")[renumber])
     settings = {

@@ -11,9 +11,14 @@ import pytest
 import scipy.sparse as sp
 
 from sparsebench.errors import DataError
-from sparsebench.retrieve.postings import compact_weights, load_postings, save_postings
+from sparsebench.retrieve.postings import (
+    BLOCK_DOCS,
+    compact_weights,
+    load_postings,
+    save_postings,
+)
 from sparsebench.retrieve.runfile import write_retrieved
-from sparsebench.retrieve.scipy_backend import retrieve, touched_product
+from sparsebench.retrieve.scipy_backend import block_product, retrieve
 
 
 def documents(seed: int, scale: float | None) -> sp.csr_matrix:
@@ -36,32 +41,36 @@ def mapped_root(array: np.ndarray) -> object:
     ("scale", "dtype", "weight_bytes"),
     [(200, np.uint8, 1), (3000, np.uint16, 2), (None, np.float32, 4)],
 )
-@pytest.mark.parametrize(
-    ("n_docs", "id_bytes"), [(3000, 2), ((1 << 16) + 1, 3), ((1 << 24) + 1, 4)]
-)
+@pytest.mark.parametrize("n_docs", [3000, BLOCK_DOCS + 1, 5 * BLOCK_DOCS + 17])
 def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
-    tmp_path, scale, dtype, weight_bytes, n_docs, id_bytes
+    tmp_path, scale, dtype, weight_bytes, n_docs
 ):
-    # the same postings in a corpus of n_docs: the documents spread over every id range
+    # the same postings in a corpus of n_docs: the documents spread over every block
     matrix = _spread(documents(1, scale), n_docs)
     path = tmp_path / "postings.npz"
     save_postings(path, matrix)
     postings = load_postings(path)
     assert postings.data.dtype == dtype and postings.shape == (400, n_docs)
-    stored = postings.ids.itemsize + (0 if postings.ids_high is None else 1)
-    assert stored == id_bytes
-    for array in (postings.data, postings.ids, postings.indptr):
+    assert postings.ids.dtype == np.uint16 and postings.n_blocks == -(-n_docs // BLOCK_DOCS)
+    for array in (postings.data, postings.ids, postings.indptr, postings.terms):
         assert type(mapped_root(array)).__name__ == "mmap"  # no copy of the index
-    assert (postings.lists() != matrix.T).nnz == 0
-    assert postings.lists().dtype == np.float64 and postings.lists().indices.dtype == np.int32
-    overhead = 3_000 + 4 * (postings.shape[0] + 1)  # the zip's headers and indptr
-    assert os.path.getsize(path) <= (weight_bytes + id_bytes) * matrix.nnz + overhead
-    terms = np.array([3, 17, 399])
-    assert (postings.lists(terms) != sp.csr_matrix(matrix.T)[terms]).nnz == 0
+    widened = postings.documents()
+    assert widened.dtype == np.float64 and (widened != matrix).nnz == 0
+    rows = len(postings.terms)  # a term id and an offset per term and block
+    overhead = 3_000 + 8 * (rows + 1) + 8 * (postings.n_blocks + 1)  # and the zip's headers
+    assert os.path.getsize(path) <= (weight_bytes + 2) * matrix.nnz + overhead
+    last = postings.n_blocks - 1
+    lists = postings.block_lists(last, np.array([0, 2]))
+    held = postings.block_terms(last)[[0, 2]]
+    expected = sp.csr_matrix(matrix[last * BLOCK_DOCS :].T)[held]
+    assert lists.indices.dtype == np.int32 and (lists != expected).nnz == 0
     pairs = matrix.tocoo()
     assert np.array_equal(postings.weights_at(pairs.col, pairs.row), pairs.data)
-    absent = np.flatnonzero(matrix[:, 0].toarray().ravel() == 0)[-1]
-    assert postings.weights_at(np.array([0]), np.array([absent])).tolist() == [0.0]
+    absent = np.flatnonzero(matrix[:, 0].toarray().ravel() == 0)[[0, -1]]
+    assert postings.weights_at(np.zeros(2, int), absent).tolist() == [0.0, 0.0]
+    unused = np.setdiff1d(np.arange(400), matrix.indices)[:1]
+    if len(unused):
+        assert postings.weights_at(unused, np.array([n_docs - 1])).tolist() == [0.0]
 
 
 def _spread(matrix: sp.csr_matrix, n_docs: int) -> sp.csr_matrix:
@@ -76,6 +85,21 @@ def test_a_postings_file_of_another_layout_is_refused(tmp_path):
     sp.save_npz(path, sp.csr_matrix(documents(1, None).T), compressed=False)
     with pytest.raises(DataError, match="not a postings file of this version"):
         load_postings(path)
+    matrix = sp.csr_matrix(documents(1, None).T)  # the layout before blocks
+    np.savez(path, layout=np.array("sparsebench-postings-1"), indptr=matrix.indptr)
+    with pytest.raises(DataError, match="not a postings file of this version"):
+        load_postings(path)
+
+
+def test_a_damaged_postings_file_is_refused(tmp_path):
+    path = tmp_path / "postings.npz"
+    save_postings(path, documents(1, None))
+    with np.load(path) as stored:
+        members = dict(stored)
+    members["indptr"] = members["indptr"][:-1]
+    np.savez(path, **members)
+    with pytest.raises(DataError, match="do not fit together"):
+        load_postings(path)
 
 
 def test_weights_that_are_not_float32_values_are_refused():
@@ -85,30 +109,58 @@ def test_weights_that_are_not_float32_values_are_refused():
     assert compact_weights(np.array([-1.0, 2.0])).dtype == np.float32
 
 
-@pytest.mark.parametrize("scale", [200, None])
-def test_retrieval_over_compact_postings_writes_the_float64_run(tmp_path, scale):
-    """The same run file, byte for byte, from the stored (narrow, mapped) postings as
-    from float64 ones, with a budget small enough to widen the touched postings in many
-    groups."""
-    matrix = documents(2, scale)
-    queries = documents(3, scale)[:60]
-    path = tmp_path / "postings.npz"
-    save_postings(path, matrix)
-    doc_ids = np.array([f"d{i}" for i in range(matrix.shape[0])], dtype=object)
+@pytest.mark.parametrize("scale", [200, None, "signed"])
+def test_retrieval_over_blocks_writes_the_run_of_one_block(tmp_path, scale):
+    """The same documents, alone in one block or spread over four among empty ones,
+    give the same run file byte for byte: whether each block's touched lists are widened
+    whole, in groups (a tiny budget) or once for all, on one thread or two, with a query
+    whose own id is a document to skip."""
+    matrix = documents(2, 200 if scale == 200 else None)
+    if scale == "signed":
+        matrix.data *= np.random.default_rng(0).choice([-1.0, 1.0], matrix.nnz)
+    queries = documents(3, 200 if scale == 200 else None)[:60]
+    doc_ids = np.array([f"d{i:04d}" for i in range(matrix.shape[0])], dtype=object)
     query_ids = np.array([f"q{i:03d}" for i in range(queries.shape[0])], dtype=object)
-    runs = []
-    for postings, budget in (
-        (sp.csr_matrix(matrix.T, dtype=np.float64), 1024),
-        (load_postings(path), 1024),
-        (load_postings(path), 0.01),
-    ):
+    spread = _spread(matrix, 3 * BLOCK_DOCS + 5)
+    spread_ids = np.array([f"e{i:06d}" for i in range(spread.shape[0])], dtype=object)
+    spread_ids[np.linspace(0, spread.shape[0] - 1, matrix.shape[0]).astype(np.int64)] = doc_ids
+    save_postings(tmp_path / "one.npz", matrix)
+    save_postings(tmp_path / "spread.npz", spread)
+
+    def run(path, ids, **options) -> str:
         out = io.StringIO()
         for start, batch in retrieve(
-            queries, postings, np.ones(400), 10, doc_ids, query_ids, max_block_mb=budget
+            queries, load_postings(path), np.ones(400), 10, ids, query_ids, **options
         ):
-            write_retrieved(out, start, batch, query_ids, doc_ids, "m")
-        runs.append(out.getvalue())
-    assert runs[0] and runs[1] == runs[0] and runs[2] == runs[0]
-    product = touched_product(queries, load_postings(path), budget_bytes=500)
-    assert product.dtype == np.float64
-    assert abs(product - queries @ sp.csr_matrix(matrix.T, dtype=np.float64)).max() < 1e-9
+            write_retrieved(out, start, batch, query_ids, ids, "m")
+        return out.getvalue()
+
+    query_ids[7] = run(tmp_path / "one.npz", doc_ids).split("q007 Q0 ")[1].split()[0]
+    expected = run(tmp_path / "one.npz", doc_ids, ignore_identical_ids=True)
+    assert expected.count("\n") == 600
+    assert f"{query_ids[7]} Q0 {query_ids[7]} " not in expected  # its top document
+    for options in (
+        {"max_block_mb": 1024},
+        {"max_block_mb": 8},  # widened a block at a time
+        {"max_block_mb": 0.01},  # in groups
+        {"max_block_mb": 1024, "threads": 2, "query_batch_size": 7},
+    ):
+        got = run(tmp_path / "spread.npz", spread_ids, ignore_identical_ids=True, **options)
+        assert got == expected, options
+
+
+@pytest.mark.parametrize("kernel", ["scipy's own", "the public product"])
+def test_a_block_product_equals_the_float64_product(tmp_path, monkeypatch, kernel):
+    if kernel == "the public product":  # a scipy without the private kernel
+        monkeypatch.setattr("sparsebench.retrieve.scipy_backend._csr_matmat", None)
+    matrix = _spread(documents(2, 3000), 2 * BLOCK_DOCS)
+    queries = sp.csr_matrix(documents(3, 3000)[:60], dtype=np.float64)
+    save_postings(tmp_path / "postings.npz", matrix)
+    postings = load_postings(tmp_path / "postings.npz")
+    expected = queries @ sp.csr_matrix(matrix.T, dtype=np.float64)
+    for budget in (2**30, 500):  # whole, in groups
+        for block in range(postings.n_blocks):
+            product = block_product(queries, postings, block, budget)
+            assert product.dtype == np.float64
+            part = expected[:, block * BLOCK_DOCS : (block + 1) * BLOCK_DOCS]
+            assert abs(product - part).max() == 0

@@ -82,9 +82,10 @@ def test_results_do_not_depend_on_batching():
 
 
 def test_memory_budget_bounds_the_batch():
-    assert batch_rows(n_docs=1_000_000, query_batch_size=256, max_block_mb=1024) == 44
-    assert batch_rows(n_docs=10, query_batch_size=256, max_block_mb=1024) == 256
-    assert batch_rows(n_docs=10**9, query_batch_size=256, max_block_mb=1) == 1
+    """A batch's sums cover one block of documents (65,536 at most), 48 bytes each."""
+    assert batch_rows(block_docs=65_536, query_batch_size=256, budget_bytes=512 * 2**20) == 170
+    assert batch_rows(block_docs=10, query_batch_size=256, budget_bytes=512 * 2**20) == 256
+    assert batch_rows(block_docs=65_536, query_batch_size=256, budget_bytes=2**20) == 1
 
 
 def test_identical_ids_are_dropped_when_asked():

@@ -105,13 +105,13 @@ def test_splade_models_flow_through_the_dag(tmp_path):
     assert planned_jobs(snakemake(workdir, "-n", configfile=configfile)) == set()
     # pruning applies to the stored encoding: a top_k variant reruns weights onward only
     weights = results / "models" / "splade" / corpus / "postings.npz"
-    unpruned = load_postings(weights).lists().T.tocsr()
+    unpruned = load_postings(weights).documents()
     config["models"]["splade"]["top_k"] = 3
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
     rules = {rule for rule, _ in planned_jobs(snakemake(workdir, "-n", configfile=configfile))}
     assert "encode_corpus_shard" not in rules and "term_weights" in rules
     snakemake(workdir, configfile=configfile)
-    pruned = load_postings(weights).lists().T.tocsr()
+    pruned = load_postings(weights).documents()
     assert np.diff(pruned.indptr).max() == 3
     assert (pruned != prune_rows(unpruned, top_k=3)).nnz == 0
 
