@@ -100,7 +100,7 @@ def term_weights(
     weights = recipe.term_idf(statistics, pa.array(read_lines(vocab), type=pa.string()))
     stats = recipe.record(weighting, statistics, weights, matrix.nnz)
     log.info("term weights: %s", stats)
-    save_postings(out_postings, recipe.document_weights(matrix, statistics))
+    save_postings(out_postings, matrix, lambda rows: recipe.document_weights(rows, statistics))
     save_array(out_idf, weights)
     write_json(out_stats, stats)
 

@@ -260,5 +260,6 @@ def partition_postings(
             f"the partition's shards hold {matrix.shape[0]} documents, not the {len(rows)} "
             f"of corpus rows {rows.start}..{rows.stop - 1}"
         )
-    save_postings(out_postings, recipe.document_weights(matrix, load_statistics(statistics_path)))
+    statistics = load_statistics(statistics_path)
+    save_postings(out_postings, matrix, lambda rows: recipe.document_weights(rows, statistics))
     partition_doc_ids(corpus, rows, out_doc_ids)

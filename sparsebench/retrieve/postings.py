@@ -22,7 +22,9 @@ int32 ids.
 
 from __future__ import annotations
 
+import tempfile
 import zipfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -37,6 +39,7 @@ LAYOUT = "sparsebench-postings-2"  # the `layout` member of a postings file
 BLOCK_DOCS = 1 << 16  # documents per block: their ids within it fit a uint16
 _INT32_MAX = np.iinfo(np.int32).max
 _NARROW = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16))
+_COPY_CHUNK = 1 << 22  # values copied into the .npz at a time
 _MEMBERS = ("shape", "block_rows", "terms", "indptr", "ids", "data")
 
 
@@ -160,44 +163,56 @@ def _search(array: np.ndarray, lo: np.ndarray, hi: np.ndarray, values: np.ndarra
 
 def compact_weights(data: np.ndarray) -> np.ndarray:
     """The weights in the narrowest type that holds each exactly."""
-    if data.size == 0:
-        return data.astype(np.uint8)
-    low, high = float(data.min()), float(data.max())
-    if low >= 0 and high <= np.iinfo(np.uint16).max and np.array_equal(data, np.rint(data)):
-        return data.astype(np.uint8 if high <= np.iinfo(np.uint8).max else np.uint16)
-    narrow = data.astype(np.float32)
-    if not np.array_equal(narrow.astype(data.dtype), data):
-        raise DataError("postings hold weights that are not float32 values")
-    return narrow
+    kinds = _WeightKinds()
+    return kinds.add(data).astype(kinds.narrowest())
 
 
-def build_postings(documents: sp.spmatrix | sp.sparray) -> Postings:
-    """Postings of document-major weights (documents x terms), built one block of
-    documents at a time (no transposed copy of the whole matrix)."""
+Weigh = Callable[[sp.csr_matrix], sp.csr_matrix]
+
+
+def _blocks(
+    documents: sp.spmatrix | sp.sparray, weigh: Weigh | None
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Per block of documents: (terms held, their list lengths, ids, weights as given),
+    the block's rows weighed by `weigh` first if given."""
     documents = sp.csr_matrix(documents)
-    n_docs, n_terms = documents.shape
-    terms, lengths, ids, data = [], [], [], []
-    block_rows = [0]
-    for start in range(0, n_docs, BLOCK_DOCS):
-        inverted = sp.csr_matrix(documents[start : start + BLOCK_DOCS].T)
+    for start in range(0, documents.shape[0], BLOCK_DOCS):
+        part = documents[start : start + BLOCK_DOCS]
+        inverted = sp.csr_matrix((weigh(part) if weigh is not None else part).T)
         inverted.sum_duplicates()  # sorted ids, one entry per (term, document)
         counts = np.diff(inverted.indptr)
         held = np.flatnonzero(counts)
-        terms.append(held.astype(np.int32))
-        lengths.append(counts[held])
-        ids.append(inverted.indices.astype(np.uint16))
-        data.append(inverted.data)
-        block_rows.append(block_rows[-1] + len(held))
-    nnz = sum(len(part) for part in ids)
-    index_type = np.int32 if nnz <= _INT32_MAX else np.int64
-    counts = np.concatenate(lengths) if lengths else np.zeros(0, np.int64)
+        yield held.astype(np.int32), counts[held], inverted.indices.astype(np.uint16), inverted.data
+
+
+def _rows(
+    shape: tuple[int, int], held: list[np.ndarray], lengths: list[np.ndarray]
+) -> dict[str, np.ndarray]:
+    """The row arrays (block_rows, terms, indptr) of blocks' held terms and lengths."""
+    counts = np.concatenate([np.zeros(0, np.int64), *lengths])
+    nnz = int(counts.sum())
+    return {
+        "shape": np.array(shape, dtype=np.int64),
+        "block_rows": np.concatenate([[0], np.cumsum([len(h) for h in held], dtype=np.int64)]),
+        "terms": np.concatenate([np.zeros(0, np.int32), *held]),
+        "indptr": np.concatenate([[0], np.cumsum(counts)]).astype(
+            np.int32 if nnz <= _INT32_MAX else np.int64
+        ),
+    }
+
+
+def build_postings(documents: sp.spmatrix | sp.sparray) -> Postings:
+    """Postings of document-major weights (documents x terms), in memory."""
+    blocks = list(_blocks(documents, None))
+    held, lengths, ids, data = ([block[i] for block in blocks] for i in range(4))
+    rows = _rows(documents.shape[::-1], held, lengths)
     return Postings(
-        (n_terms, n_docs),
-        np.array(block_rows, dtype=np.int64),
-        np.concatenate(terms) if terms else np.zeros(0, np.int32),
-        np.concatenate([[0], np.cumsum(counts)]).astype(index_type),
-        np.concatenate(ids) if ids else np.zeros(0, np.uint16),
-        compact_weights(np.concatenate(data) if data else np.zeros(0)),
+        tuple(int(n) for n in rows["shape"]),
+        rows["block_rows"],
+        rows["terms"],
+        rows["indptr"],
+        np.concatenate([np.zeros(0, np.uint16), *ids]),
+        compact_weights(np.concatenate([np.zeros(0), *data])),
     )
 
 
@@ -213,13 +228,78 @@ def as_postings(matrix: sp.spmatrix | sp.sparray | Postings) -> Postings:
     return build_postings(matrix.T)
 
 
-def save_postings(path: str | Path, documents: sp.csr_matrix) -> None:
-    """The postings of document-major weights (documents x terms), compactly."""
-    postings = build_postings(documents)
-    members = {name: getattr(postings, name) for name in _MEMBERS}
-    members["shape"] = np.array(postings.shape, dtype=np.int64)
-    with atomic_path(path) as tmp, open(tmp, "wb") as handle:
-        np.savez(handle, layout=np.array(LAYOUT), **members)
+def save_postings(path: str | Path, documents: sp.csr_matrix, weigh: Weigh | None = None) -> None:
+    """The postings of document-major weights (documents x terms), compactly; with
+    `weigh`, of weigh(rows) (a function of a block of rows: BM25 saturation, say).
+
+    Built a block of documents at a time and written as it is built: ids and weights go
+    to scratch files beside `path` (weights as float32 until their narrowest type is
+    known), then into the .npz. Memory is a block's, never the index's."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    held, lengths = [], []
+    kinds = _WeightKinds()
+    with tempfile.TemporaryDirectory(dir=path.parent, prefix=".postings-") as scratch:
+        ids_file, data_file = Path(scratch) / "ids", Path(scratch) / "data"
+        with open(ids_file, "wb") as ids_out, open(data_file, "wb") as data_out:
+            for terms, counts, ids, data in _blocks(documents, weigh):
+                held.append(terms)
+                lengths.append(counts)
+                ids_out.write(ids.tobytes())
+                data_out.write(kinds.add(data).tobytes())
+        members = _rows((documents.shape[1], documents.shape[0]), held, lengths)
+        weight_type = kinds.narrowest()
+        with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as archive:
+            for name, array in {"layout": np.array(LAYOUT), **members}.items():
+                with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                    np.lib.format.write_array(member, array)
+            for name, scratch_file, stored, kept in (
+                ("ids", ids_file, np.uint16, np.uint16),
+                ("data", data_file, np.float32, weight_type),
+            ):
+                _copy_member(archive, name, scratch_file, np.dtype(stored), np.dtype(kept))
+
+
+class _WeightKinds:
+    """What the weights seen so far allow: every one a float32 value (else an error),
+    and whether all are integers in uint8 or uint16 range."""
+
+    def __init__(self) -> None:
+        self.low, self.high, self.integral = np.inf, -np.inf, True
+
+    def add(self, data: np.ndarray) -> np.ndarray:
+        narrow = data.astype(np.float32)
+        if data.dtype not in _NARROW and not np.array_equal(narrow.astype(data.dtype), data):
+            raise DataError("postings hold weights that are not float32 values")
+        if len(narrow):
+            self.low = min(self.low, float(narrow.min()))
+            self.high = max(self.high, float(narrow.max()))
+            self.integral = self.integral and bool(np.array_equal(narrow, np.rint(narrow)))
+        return narrow
+
+    def narrowest(self) -> np.dtype:
+        if self.low == np.inf:
+            return np.dtype(np.uint8)
+        if self.integral and self.low >= 0 and self.high <= np.iinfo(np.uint16).max:
+            return np.dtype(np.uint8 if self.high <= np.iinfo(np.uint8).max else np.uint16)
+        return np.dtype(np.float32)
+
+
+def _copy_member(
+    archive: zipfile.ZipFile, name: str, source: Path, stored: np.dtype, kept: np.dtype
+) -> None:
+    """An .npy member `name` of the values in raw file `source` (of type `stored`), as
+    type `kept`, copied a chunk at a time."""
+    count = source.stat().st_size // stored.itemsize
+    header = {
+        "descr": np.lib.format.dtype_to_descr(kept),
+        "fortran_order": False,
+        "shape": (count,),
+    }
+    with archive.open(f"{name}.npy", "w", force_zip64=True) as member, open(source, "rb") as raw:
+        np.lib.format.write_array_header_2_0(member, header)
+        while chunk := raw.read(_COPY_CHUNK * stored.itemsize):
+            member.write(np.frombuffer(chunk, dtype=stored).astype(kept).tobytes())
 
 
 def load_postings(path: str | Path) -> Postings:

@@ -5,10 +5,11 @@ Per row, one partition finds the k-th largest lower bound of the exact scores, a
 sum whose upper bound reaches it is a candidate (about k per row, ties and near-ties
 included); the candidates' float32 scores are settled exactly
 (sparsebench.retrieve.exactscores), then sorted by score and the tie key. Over parts,
-each part's k-th lower bound is a floor for every later part (the k-th over all parts is
-at least as large), so a part keeps only sums that reach the highest floor so far; the
-candidates of all parts are selected once more by the same rule over their union, which
-holds the k-th of the whole row. The work follows the sums, the memory the candidates.
+a row keeps its candidates so far and their k-th lower bound as a floor (the k-th over
+all parts is at least as large): a new part's sums below the floor are dropped unread,
+the rest join the candidates, and the floor rises to the k-th of the union. A row thus
+holds about k candidates whatever the number of parts, and its last floor is the one
+the whole row's sums give. The work follows the sums, the memory the candidates.
 
 Order: score descending, then document id descending in byte order, the order in which
 trec_eval reads a run (so the rank column agrees with trec_eval's).
@@ -60,10 +61,12 @@ class CandidatePool:
     factors: np.ndarray
     signed: bool
     floors: np.ndarray = field(init=False)
-    _parts: list[tuple[np.ndarray, ...]] = field(init=False, default_factory=list)
+    _pools: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.floors = np.full(len(self.factors), -np.inf)
+        empty = np.zeros(0, np.int64), np.zeros(0), np.zeros(0) if self.signed else None
+        self._pools = [empty] * len(self.factors)
 
     def add(
         self,
@@ -83,86 +86,58 @@ class CandidatePool:
             bases = pattern.data
         else:
             pattern, values, bases = sums, sums.data, None
-        self._parts.extend(
-            self._choose(pattern.indptr, pattern.indices + first_doc, values, bases, excluded)
-        )
+        indptr = pattern.indptr
+        for row in np.flatnonzero(np.diff(indptr)):
+            span = slice(int(indptr[row]), int(indptr[row + 1]))
+            row_values, row_bases = values[span], None if bases is None else bases[span]
+            keep = self._upper(row, row_values, row_bases) >= self.floors[row]
+            if excluded is not None and excluded[row] >= first_doc:
+                keep &= pattern.indices[span] != excluded[row] - first_doc
+            pool_cols, pool_values, pool_bases = self._pools[row]
+            self._pools[row] = self._choose(
+                row,
+                np.concatenate([pool_cols, pattern.indices[span][keep] + first_doc]),
+                np.concatenate([pool_values, row_values[keep]]),
+                None if row_bases is None else np.concatenate([pool_bases, row_bases[keep]]),
+            )
 
     def top_k(self, tie_keys: np.ndarray, exact_sums: ExactSums) -> RetrievedBatch:
-        """The top k of every row among the candidates of all parts."""
+        """The top k of every row among its candidates."""
         n_rows = len(self.factors)
-        rows, cols, values, bases = _flatten(self._parts, self.signed)
-        self._parts = []
-        order = np.argsort(rows, kind="stable")
-        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n_rows))])
-        union = (cols[order], values[order], None if bases is None else bases[order])
-        rows, cols, values, bases = _flatten(self._choose(indptr, *union, None), self.signed)
-        widths = self.factors[rows] * (values if bases is None else bases)
-        scores = settle(values, widths, rows, cols, exact_sums)
+        pools, self._pools = self._pools, []
+        rows = np.repeat(np.arange(n_rows), [len(cols) for cols, _, _ in pools])
+        cols = np.concatenate([np.zeros(0, np.int64)] + [cols for cols, _, _ in pools])
+        values = np.concatenate([np.zeros(0)] + [values for _, values, _ in pools])
+        if self.signed:
+            bases = np.concatenate([np.zeros(0)] + [bases for _, _, bases in pools])
+        else:
+            bases = values
+        scores = settle(values, self.factors[rows] * bases, rows, cols, exact_sums)
         nonzero = scores != 0
         return rank_candidates(
             rows[nonzero], cols[nonzero], scores[nonzero], n_rows, self.k, tie_keys
         )
 
+    def _upper(self, row: int, values: np.ndarray, bases: np.ndarray | None) -> np.ndarray:
+        return values if bases is None else values + self.factors[row] * bases
+
     def _choose(
-        self,
-        indptr: np.ndarray,
-        cols: np.ndarray,
-        values: np.ndarray,
-        bases: np.ndarray | None,
-        excluded: np.ndarray | None,
-    ) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray | None]]:
-        """Per row of these sums (a CSR pattern), raise the row's floor by their k-th
-        lower bound and keep the sums whose upper bound reaches it: (row, cols, values,
-        bases) per row. Nonnegative weights bound the exact score by s (1 -+ c), monotonic
-        in s: with room, lower s (1 - 2c), upper s; signed ones by s -+ c sum|q_t d_t|.
-        Sums below the floor so far are dropped before the partition (the k-th of a
-        subset is a lower bound too), so after a row's first parts only its few
-        contenders are partitioned."""
-        chosen = []
-        for row in np.flatnonzero(np.diff(indptr)):
-            span = slice(int(indptr[row]), int(indptr[row + 1]))
-            row_cols, row_values = cols[span], values[span]
-            row_bases = None if bases is None else bases[span]
-            if excluded is not None and excluded[row] >= 0:
-                keep = row_cols != excluded[row]
-                row_cols, row_values = row_cols[keep], row_values[keep]
-                row_bases = None if row_bases is None else row_bases[keep]
-            factor, floor = self.factors[row], self.floors[row]
-            upper = row_values if row_bases is None else row_values + factor * row_bases
-            keep = np.flatnonzero(upper >= floor) if floor > -np.inf else None
-            contenders = len(upper) if keep is None else len(keep)
-            if contenders > self.k:
-                if row_bases is None:
-                    lower = upper if keep is None else upper[keep]
-                else:
-                    lower = row_values - factor * row_bases
-                    lower = lower if keep is None else lower[keep]
-                kth = np.partition(lower, contenders - self.k)[contenders - self.k]
-                if row_bases is None:
-                    kth *= 1 - 2 * factor
-                floor = self.floors[row] = max(floor, candidate_floor(kth))
-                keep = np.flatnonzero(upper >= floor)
-            if keep is not None:
-                row_cols, row_values = row_cols[keep], row_values[keep]
-                row_bases = None if row_bases is None else row_bases[keep]
-            chosen.append((int(row), row_cols, row_values, row_bases))
-        return chosen
-
-
-def _flatten(
-    parts: list[tuple[int, np.ndarray, np.ndarray, np.ndarray | None]], signed: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-    """Per-row candidates as flat (rows, cols, values, bases or None) arrays."""
-    rows = np.repeat(
-        np.array([row for row, *_ in parts], dtype=np.int64),
-        np.array([len(part[1]) for part in parts], dtype=np.int64),
-    )
-    cols, values = (
-        np.concatenate([np.zeros(0, dtype)] + [part[i] for part in parts])
-        for i, dtype in ((1, np.int64), (2, np.float64))
-    )
-    bases = np.concatenate([np.zeros(0)] + [part[3] for part in parts]) if signed else None
-    return rows, cols.astype(np.int64), values, bases
+        self, row: int, cols: np.ndarray, values: np.ndarray, bases: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Raise the row's floor by the k-th lower bound of these sums and keep those whose
+        upper bound reaches it. Nonnegative weights bound the exact score by s (1 -+ c),
+        monotonic in s: with room, lower s (1 - 2c), upper s; signed ones by
+        s -+ c sum|q_t d_t|."""
+        if len(values) <= self.k:
+            return cols, values, bases
+        factor, cut = self.factors[row], len(values) - self.k
+        if bases is None:
+            kth = np.partition(values, cut)[cut] * (1 - 2 * factor)
+        else:
+            kth = np.partition(values - factor * bases, cut)[cut]
+        floor = self.floors[row] = max(self.floors[row], candidate_floor(kth))
+        keep = self._upper(row, values, bases) >= floor
+        return cols[keep], values[keep], None if bases is None else bases[keep]
 
 
 def rank_candidates(

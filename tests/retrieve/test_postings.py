@@ -164,3 +164,26 @@ def test_a_block_product_equals_the_float64_product(tmp_path, monkeypatch, kerne
             assert product.dtype == np.float64
             part = expected[:, block * BLOCK_DOCS : (block + 1) * BLOCK_DOCS]
             assert abs(product - part).max() == 0
+
+
+def test_postings_weighed_a_block_at_a_time_equal_the_weighed_matrix(tmp_path):
+    """save_postings(weigh=...) weighs each block of rows on its own: the file equals the
+    one of the whole matrix weighed at once, and no scratch file stays behind."""
+    counts = _spread(documents(4, 9), 2 * BLOCK_DOCS + 3)
+
+    def weigh(rows: sp.csr_matrix) -> sp.csr_matrix:  # row-local, like BM25's saturation
+        weighed = rows.astype(np.float32)
+        weighed.data = weighed.data / (weighed.data + np.float32(1.5))
+        return weighed
+
+    save_postings(tmp_path / "blocks.npz", counts, weigh)
+    save_postings(tmp_path / "whole.npz", weigh(counts))
+    blocks, whole = load_postings(tmp_path / "blocks.npz"), load_postings(tmp_path / "whole.npz")
+    assert blocks.data.dtype == np.float32 and blocks.n_blocks == 3
+    for name in ("block_rows", "terms", "indptr", "ids", "data"):
+        assert np.array_equal(getattr(blocks, name), getattr(whole, name)), name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blocks.npz", "whole.npz"]
+    with pytest.raises(DataError, match="not float32 values"):
+        save_postings(tmp_path / "bad.npz", counts, lambda rows: rows.astype(np.float64) / 3)
+    assert not (tmp_path / "bad.npz").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blocks.npz", "whole.npz"]
