@@ -37,6 +37,7 @@ ROUNDINGS = ("half_even", "half_up", "down")
 DEFAULT_RULE = {"scale": 100, "rounding": "half_even", "arithmetic": "float32"}
 ARITHMETICS = ("float32", "float64")
 
+_CHUNK = 1 << 24  # weights quantised at a time: memory a chunk, not the corpus
 
 @dataclass(frozen=True)
 class QuantizationRule:
@@ -76,12 +77,17 @@ class QuantizationRule:
 
     def quantize_rows(self, matrix: sp.csr_matrix) -> sp.csr_matrix:
         """A CSR matrix of weights as integer impacts (held in float32: every integer a
-        model gives is exact there), those at or below zero dropped."""
+        model gives is exact there), those at or below zero dropped. In place (the
+        matrix's arrays are reused, a chunk of weights quantised at a time), so that a
+        corpus is quantised without a copy of it."""
         matrix = sp.csr_matrix(matrix)
-        impacts = np.maximum(self.quantize(matrix.data), 0).astype(np.float32)
-        quantized = sp.csr_matrix((impacts, matrix.indices, matrix.indptr), shape=matrix.shape)
-        quantized.eliminate_zeros()
-        return quantized
+        for start in range(0, matrix.nnz, _CHUNK):
+            chunk = matrix.data[start : start + _CHUNK]
+            chunk[...] = np.maximum(self.quantize(chunk), 0)
+        if matrix.dtype != np.float32:
+            matrix = matrix.astype(np.float32)
+        matrix.eliminate_zeros()
+        return matrix
 
 
 def parse_scale(scale: float | int | str) -> tuple[float, float]:

@@ -15,7 +15,7 @@ Collection statistics come in two flavours (`statistics`):
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -33,12 +33,26 @@ IDF_VARIANTS = ("lucene", "classic", "robertson", "none")
 STATISTICS = ("exact", "lucene")
 # SmallFloat.intToByte4 stores lengths below this exactly (255 - longToInt4(2**31 - 1))
 _LUCENE_EXACT_LENGTHS = 24
+_CHUNK = 1 << 24  # entries counted at a time
 
 
 def document_frequencies(matrix: sp.csr_matrix) -> np.ndarray:
     """Number of documents with a nonzero weight for each column."""
-    nonzero = matrix.indices[matrix.data != 0]
-    return np.bincount(nonzero, minlength=matrix.shape[1]).astype(np.int64)
+    return _column_totals(matrix, lambda data: (data != 0).astype(np.int64), np.int64)
+
+
+def _column_totals(
+    matrix: sp.csr_matrix, value: Callable[[np.ndarray], np.ndarray], dtype: type
+) -> np.ndarray:
+    """Per column, the total of value(weights) over its entries, counted a chunk of
+    entries at a time: the copies bincount makes (int64 indices, float64 values) take a
+    chunk's memory, not the corpus's."""
+    totals = np.zeros(matrix.shape[1], dtype=dtype)
+    for start in range(0, matrix.nnz, _CHUNK):
+        chunk = slice(start, start + _CHUNK)
+        weights = value(matrix.data[chunk])
+        totals += np.bincount(matrix.indices[chunk], weights, matrix.shape[1]).astype(dtype)
+    return totals
 
 
 def idf(df: np.ndarray, n_docs: int, variant: str) -> np.ndarray:
@@ -133,9 +147,7 @@ def corpus_statistics(matrix: sp.csr_matrix, statistics: str = "exact") -> Corpu
 
 def collection_frequencies(matrix: sp.csr_matrix) -> np.ndarray:
     """Each column's sum over the documents (float64: for term counts, an exact integer)."""
-    return np.bincount(
-        matrix.indices, weights=matrix.data.astype(np.float64), minlength=matrix.shape[1]
-    )
+    return _column_totals(matrix, lambda data: data.astype(np.float64), np.float64)
 
 
 def bm25_document_weights(

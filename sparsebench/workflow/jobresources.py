@@ -41,7 +41,7 @@ def encode_runtime_min(hardware: str, shard_size: int) -> int:
 
 
 def retrieve_memory_mb(postings_npz: str | Path, max_block_mb: float) -> int:
-    """Memory of a retrieve job: the term-major index mapped from its file (its size once
+    """Memory of a retrieve job: the blocked index mapped from its file (its size once
     known, else nothing yet; compact, never copied whole: retrieve.postings), the ids and
     tie keys beside it, the touched postings widened and the score blocks of a query
     batch (retrieval.max_block_mb), and the interpreter."""
@@ -52,7 +52,9 @@ def retrieve_memory_mb(postings_npz: str | Path, max_block_mb: float) -> int:
 
 def partition_memory_mb(shard_npzs: list[str | Path]) -> int:
     """Memory of a job that weighs one partition: its shards stacked (compressed on disk,
-    about three times that in memory), their pruned and weighted copies, and a term-major
-    float64 copy; the interpreter. Before the shards exist, the interpreter only."""
+    about three times that in memory), their pruned copy, a block of documents weighed
+    and inverted at a time (retrieve.postings.save_postings), and the interpreter; set
+    before the postings were written a block at a time, generous since. Before the
+    shards exist, the interpreter only."""
     shards_mb = sum(Path(p).stat().st_size for p in shard_npzs if Path(p).exists()) / 2**20
     return int(12 * shards_mb + 512)
