@@ -35,8 +35,8 @@ from bench_metrics import peak_rss_mb  # noqa: E402
 
 VOCABULARY = 30_522
 SHARD_DOCS = 500_000
-DOC_DRAWS = 158  # Zipfian draws per document: about 119 distinct terms
-QUERY_DRAWS = 46  # about 43 distinct
+DOC_DRAWS = 155  # Zipfian draws per document: about 119 distinct terms
+QUERY_DRAWS = 50  # about 43 distinct
 WEIGHTING = {"kind": "splade", "idf": "none", "quantization": {"scale": 100}}
 
 
