@@ -50,11 +50,14 @@ def retrieve_memory_mb(postings_npz: str | Path, max_block_mb: float) -> int:
     return int(1.3 * index_mb + max_block_mb + 512)
 
 
-def partition_memory_mb(shard_npzs: list[str | Path]) -> int:
-    """Memory of a job that weighs one partition: its shards stacked (compressed on disk,
-    about three times that in memory), their pruned copy, a block of documents weighed
-    and inverted at a time (retrieve.postings.save_postings), and the interpreter; set
-    before the postings were written a block at a time, generous since. Before the
-    shards exist, the interpreter only."""
-    shards_mb = sum(Path(p).stat().st_size for p in shard_npzs if Path(p).exists()) / 2**20
-    return int(12 * shards_mb + 512)
+def matrix_memory_mb(npz_paths: list[str | Path]) -> int:
+    """Memory of a job that holds a corpus's (or a partition's) matrix: stacking the
+    shards, weighing the stacked matrix, a partition's statistics and postings. The
+    matrices are uncompressed CSR files, their size on disk their size in memory; the
+    job holds one copy (quantisation, column totals and the postings work in place or a
+    chunk or block at a time: retrieve.postings.save_postings), plus room for that
+    chunk, one shard and the interpreter. Measured at MS MARCO's scale
+    (benchmarks/RESULTS.md): stacking 8.1 GiB of shards peaked at 8.9 GiB, weighing
+    the stacked 8.1 GiB at 8.5 GiB. Before the files exist, the interpreter only."""
+    matrices_mb = sum(Path(p).stat().st_size for p in npz_paths if Path(p).exists()) / 2**20
+    return int(1.15 * matrices_mb + 1024)

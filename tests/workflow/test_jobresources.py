@@ -49,3 +49,11 @@ def test_retrieve_memory_follows_the_index_and_the_block_budget(tmp_path):
     assert empty == CONFIG["retrieval"]["max_block_mb"] + 512
     index.write_bytes(b"\0" * 100 * 2**20)
     assert jobresources.retrieve_memory_mb(index, budget) == empty + 130
+
+
+def test_matrix_jobs_ask_for_the_matrices_they_hold(tmp_path):
+    shards = [tmp_path / "0.npz", tmp_path / "1.npz"]
+    assert jobresources.matrix_memory_mb(shards) == 1024  # not written yet
+    for shard in shards:
+        shard.write_bytes(b"\0" * 100 * 2**20)
+    assert jobresources.matrix_memory_mb(shards) == 1024 + 230

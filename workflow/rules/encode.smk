@@ -68,6 +68,8 @@ if PARTITIONS == 1:
             doc_ids=f"{ENCODED}/doc_ids.txt",
         params:
             library=library_code("encode.stages.stack_shards"),
+        resources:
+            mem_mb=lambda wc, input: jobresources.matrix_memory_mb(list(input.npz)),
         conda:
             ENV_CPU
         log:
@@ -91,6 +93,8 @@ if PARTITIONS == 1:
         params:
             library=library_code("encode.stages.term_weights"),
             weighting=lambda wc: PLAN.weighting(wc.model),
+        resources:
+            mem_mb=lambda wc, input: jobresources.matrix_memory_mb([input.corpus]),
         conda:
             ENV_CPU
         log:

@@ -97,7 +97,7 @@ rule partition_statistics:
         library=library_code("partitions.stages.partition_statistics"),
         weighting=lambda wc: PLAN.weighting(wc.model),
     resources:
-        mem_mb=lambda wc, input: jobresources.partition_memory_mb(list(input.npz)),
+        mem_mb=lambda wc, input: jobresources.matrix_memory_mb(list(input.npz)),
     conda:
         ENV_CPU
     log:
@@ -150,7 +150,7 @@ rule partition_postings:
         weighting=lambda wc: PLAN.weighting(wc.model),
         rows=partition_rows,
     resources:
-        mem_mb=lambda wc, input: jobresources.partition_memory_mb(list(input.npz)),
+        mem_mb=lambda wc, input: jobresources.matrix_memory_mb(list(input.npz)),
     conda:
         ENV_CPU
     log:
