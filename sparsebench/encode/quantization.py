@@ -39,6 +39,7 @@ ARITHMETICS = ("float32", "float64")
 
 _CHUNK = 1 << 24  # weights quantised at a time: memory a chunk, not the corpus
 
+
 @dataclass(frozen=True)
 class QuantizationRule:
     """One side's rule: w -> rounding((w / divisor) * multiplier) in `arithmetic`."""

@@ -57,7 +57,7 @@ def matrix_memory_mb(npz_paths: list[str | Path]) -> int:
     job holds one copy (quantisation, column totals and the postings work in place or a
     chunk or block at a time: retrieve.postings.save_postings), plus room for that
     chunk, one shard and the interpreter. Measured at MS MARCO's scale
-    (benchmarks/RESULTS.md): stacking 8.1 GiB of shards peaked at 8.9 GiB, weighing
-    the stacked 8.1 GiB at 8.5 GiB. Before the files exist, the interpreter only."""
+    (benchmarks/RESULTS.md): stacking 7.9 GiB of shards peaked at 8.9 GiB, weighing
+    the stacked 7.9 GiB at 8.5 GiB. Before the files exist, the interpreter only."""
     matrices_mb = sum(Path(p).stat().st_size for p in npz_paths if Path(p).exists()) / 2**20
     return int(1.15 * matrices_mb + 1024)
