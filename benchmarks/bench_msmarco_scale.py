@@ -97,7 +97,6 @@ def stage(folder: Path, name: str, partitions: int, part: int) -> dict:
     """One stage, as its job runs it."""
     from sparsebench.encode.stages import stack_shards, term_weights
     from sparsebench.partitions import stages as parts
-    from sparsebench.retrieve.stages import retrieve_run
 
     single, split = folder / "single", folder / f"partitions{partitions}"
     shards, terms = shard_files(folder)
@@ -125,18 +124,7 @@ def stage(folder: Path, name: str, partitions: int, part: int) -> dict:
         )
         return {"index bytes": (single / "postings.npz").stat().st_size}
     if name == "retrieve":
-        retrieve_run(
-            single / "postings.npz",
-            single / "idf.npy",
-            folder / "queries.npz",
-            folder / "query_ids.txt",
-            single / "doc_ids.txt",
-            single / "run.trec",
-            k=1000,
-            tag="synthetic",
-            threads=2,
-        )
-        return {}
+        return search(folder, single, single / "idf.npy")
     mine = np.array_split(np.arange(len(shards)), partitions)[part]
     rows = range(
         int(mine[0]) * SHARD_DOCS, min((int(mine[-1]) + 1) * SHARD_DOCS, _documents(folder))
@@ -179,18 +167,7 @@ def stage(folder: Path, name: str, partitions: int, part: int) -> dict:
         )
         return {"index bytes": (here / "postings.npz").stat().st_size}
     if name == "retrieve_partition":
-        retrieve_run(
-            here / "postings.npz",
-            split / "idf.npy",
-            folder / "queries.npz",
-            folder / "query_ids.txt",
-            here / "doc_ids.txt",
-            here / "run.trec",
-            k=1000,
-            tag="synthetic",
-            threads=2,
-        )
-        return {}
+        return search(folder, here, split / "idf.npy")
     if name == "merge_runs":
         lines = parts.merge_runs(
             [split / str(p) / "run.trec" for p in range(partitions)],
@@ -201,6 +178,17 @@ def stage(folder: Path, name: str, partitions: int, part: int) -> dict:
         )
         return {"lines": lines}
     raise SystemExit(f"unknown stage {name}")
+
+
+def search(folder: Path, index: Path, idf: Path) -> dict:
+    """The retrieve stage over the postings and document ids in `index`."""
+    from sparsebench.retrieve.stages import retrieve_run
+
+    files = (folder / "queries.npz", folder / "query_ids.txt", index / "doc_ids.txt")
+    retrieve_run(
+        index / "postings.npz", idf, *files, index / "run.trec", 1000, "synthetic", threads=2
+    )
+    return {}
 
 
 def _documents(folder: Path) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -141,10 +141,6 @@ class Postings:
         weights = np.zeros(len(terms), dtype=np.float64)
         weights[np.flatnonzero(held)[present]] = self.data[found[present]]
         return weights
-
-    def absolute(self) -> Postings:
-        """The same lists with the weights' magnitudes."""
-        return self if self.data.dtype.kind == "u" else replace(self, data=np.abs(self.data))
 
 
 def _search(array: np.ndarray, lo: np.ndarray, hi: np.ndarray, values: np.ndarray) -> np.ndarray:

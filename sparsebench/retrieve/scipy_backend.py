@@ -26,6 +26,7 @@ try:  # scipy's C++ sparse product, called without its symbolic pass (see _produ
 except ImportError:  # a scipy that moved it: the public product, one pass slower
     _csr_matmat = None
 
+from sparsebench.arrays import sorted_positions
 from sparsebench.errors import ConfigError, DataError
 from sparsebench.retrieve.exactscores import absolute, exact_pair_sums, operands
 from sparsebench.retrieve.postings import BLOCK_DOCS, Postings, as_postings
@@ -47,21 +48,23 @@ def batch_rows(block_docs: int, query_batch_size: int, budget_bytes: float) -> i
     return max(1, min(query_batch_size, fit))
 
 
+Lists = tuple[sp.csr_matrix, sp.csr_matrix | None]  # a block's widened lists, |lists|
+
+
 def block_product(
     batch: sp.csr_matrix,
     postings: Postings,
     block: int,
     budget_bytes: float,
-    widened: sp.csr_matrix | None = None,
-) -> sp.csr_matrix | None:
+    widened: Lists | None = None,
+    magnitudes: sp.csr_matrix | None = None,
+) -> tuple[sp.csr_matrix, sp.csr_matrix | None] | None:
     """batch @ the lists of its terms in `block` (queries x the block's documents; None
-    when the batch has no term there). The touched lists are widened (or `widened`, the
-    block's every list, is used), a group of them at a time within the budget; the
-    groups' products are added."""
-    held = postings.block_terms(block)
-    columns = np.searchsorted(held, batch.indices)
-    hit = columns < len(held)
-    hit[hit] = held[columns[hit]] == batch.indices[hit]
+    when the batch has no term there), and with `magnitudes` (the batch's |weights|, for
+    weights of both signs) also the sums of |q_t d_t| from the same widened lists. The
+    touched lists are widened (or `widened`, the block's every list, is used), a group
+    of them at a time within the budget; the groups' products are added."""
+    columns, hit = sorted_positions(postings.block_terms(block), batch.indices)
     if not hit.any():
         return None
     touched = np.unique(columns[hit])
@@ -70,18 +73,25 @@ def block_product(
     if widened is not None or (
         lengths.sum() >= _WHOLE_BLOCK * whole and whole * _BYTES_PER_POSTING <= budget_bytes
     ):
-        lists = widened if widened is not None else postings.block_lists(block)
-        return _product(_columns(batch, hit, columns, lists.shape[0]), lists)
-    per_group = max(int(budget_bytes // _BYTES_PER_POSTING), 1)
-    group = np.cumsum(lengths) // per_group  # rows whose lists fit together
-    total = None
-    for rows in np.split(touched, np.flatnonzero(np.diff(group)) + 1):
-        inside = np.searchsorted(rows, columns)
-        mine = hit & (inside < len(rows))
-        mine[mine] = rows[inside[mine]] == columns[mine]
-        part = _product(_columns(batch, mine, inside, len(rows)), postings.block_lists(block, rows))
-        total = part if total is None else total + part
-    return sp.csr_matrix(total)
+        groups = [(columns, hit, widened or (postings.block_lists(block), None))]
+    else:
+        per_group = max(int(budget_bytes // _BYTES_PER_POSTING), 1)
+        group = np.cumsum(lengths) // per_group  # rows whose lists fit together
+        groups = []
+        for rows in np.split(touched, np.flatnonzero(np.diff(group)) + 1):
+            inside, mine = sorted_positions(rows, columns)
+            groups.append((inside, hit & mine, (postings.block_lists(block, rows), None)))
+    totals = [None, None]
+    for inside, mine, (lists, absolute_lists) in groups:
+        left = _columns(batch, mine, inside, lists.shape[0])
+        parts = [_product(left, lists)]
+        if magnitudes is not None:
+            right = absolute_lists if absolute_lists is not None else absolute(lists)
+            parts.append(_product(_columns(magnitudes, mine, inside, lists.shape[0]), right))
+        for i, part in enumerate(parts):
+            totals[i] = part if totals[i] is None else totals[i] + part
+    sums, magnitude_sums = totals
+    return sp.csr_matrix(sums), None if magnitude_sums is None else sp.csr_matrix(magnitude_sums)
 
 
 def _product(left: sp.csr_matrix, right: sp.csr_matrix) -> sp.csr_matrix:
@@ -172,7 +182,6 @@ def retrieve(
     n_docs = check_inputs(queries, inverted.shape[::-1], query_term_weights, doc_ids, query_ids)
     summed = operands(queries, inverted, query_term_weights)
     weighted, factors = summed.queries, summed.factors
-    inverted_magnitudes = inverted.absolute() if summed.signed else None
     tie_keys = tie_break_keys(doc_ids)
     excluded = None
     if ignore_identical_ids:
@@ -180,11 +189,11 @@ def retrieve(
     # each of the threads' batches: half for the touched postings, half for the sums
     budget = max_block_mb * 2**20 / max(threads, 1) / 2
     rows_per_batch = batch_rows(min(n_docs, BLOCK_DOCS), query_batch_size, budget)
-    widened = widened_magnitudes = [None] * inverted.n_blocks
+    widened: list[Lists | None] = [None] * inverted.n_blocks
     if inverted.nnz * _BYTES_PER_POSTING <= budget:  # the whole index widened fits: once
-        widened = [inverted.block_lists(block) for block in range(inverted.n_blocks)]
-        if summed.signed:
-            widened_magnitudes = [absolute(lists) for lists in widened]
+        for block in range(inverted.n_blocks):
+            lists = inverted.block_lists(block)
+            widened[block] = lists, absolute(lists) if summed.signed else None
     log.info(
         "retrieving top %d for %d queries over %d documents in %d blocks, %d queries per "
         "batch, %d threads",
@@ -200,17 +209,12 @@ def retrieve(
         stop = min(start + rows_per_batch, queries.shape[0])
         batch = weighted[start:stop]
         pool = CandidatePool(k, factors[start:stop], summed.signed)
+        magnitudes = absolute(batch) if summed.signed else None
+        skipped = None if excluded is None else excluded[start:stop]
         for block in range(inverted.n_blocks):
-            sums = block_product(batch, inverted, block, budget, widened[block])
-            if sums is None:
-                continue
-            first = block * BLOCK_DOCS
-            magnitudes = None
-            if summed.signed:
-                magnitudes = block_product(
-                    absolute(batch), inverted_magnitudes, block, budget, widened_magnitudes[block]
-                )
-            pool.add(sums, first, magnitudes, None if excluded is None else excluded[start:stop])
+            products = block_product(batch, inverted, block, budget, widened[block], magnitudes)
+            if products is not None:
+                pool.add(products[0], block * BLOCK_DOCS, products[1], skipped)
 
         def exact(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
             return exact_pair_sums(batch, inverted, rows, cols, term_major=True)

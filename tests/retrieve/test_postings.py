@@ -160,7 +160,7 @@ def test_a_block_product_equals_the_float64_product(tmp_path, monkeypatch, kerne
     expected = queries @ sp.csr_matrix(matrix.T, dtype=np.float64)
     for budget in (2**30, 500):  # whole, in groups
         for block in range(postings.n_blocks):
-            product = block_product(queries, postings, block, budget)
+            product, _ = block_product(queries, postings, block, budget)
             assert product.dtype == np.float64
             part = expected[:, block * BLOCK_DOCS : (block + 1) * BLOCK_DOCS]
             assert abs(product - part).max() == 0
