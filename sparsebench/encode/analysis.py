@@ -36,6 +36,7 @@ import Stemmer
 
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.cjk import character_bigrams
+from sparsebench.encode.lucene.distinct_chunks import standard_tokens
 from sparsebench.encode.lucene.english import LUCENE_ENGLISH_STOPWORDS, strip_possessive
 from sparsebench.encode.lucene.filters import Filter, chained, stop
 from sparsebench.encode.lucene.languages import MODULES as LUCENE_MODULES
@@ -177,13 +178,18 @@ class Analyzer:
         """Analyze a batch; the token filters see each distinct token once."""
         array = as_string_array(texts)
         text_index, tokens = self.chain.tokenize(array)
+        references = None
+        if isinstance(tokens, pa.DictionaryArray):  # tokens of distinct chunks, referenced
+            references, tokens = tokens.indices.to_numpy(), tokens.dictionary
         distinct = pc.unique(tokens)
-        token_to_distinct = pc.index_in(tokens, value_set=distinct).to_numpy()
         filtered = self.chain.filter(distinct)
         kept = pc.filter(filtered, pc.greater(pc.binary_length(filtered), 0))
         terms = pc.unique(pc.take(kept, pc.array_sort_indices(kept))) if len(kept) else kept
         distinct_to_term = pc.fill_null(pc.index_in(filtered, value_set=terms), -1).to_numpy()
+        token_to_distinct = pc.index_in(tokens, value_set=distinct).to_numpy()
         term_ids = distinct_to_term[token_to_distinct].astype(np.int64)
+        if references is not None:
+            term_ids = term_ids[references]
         keep = term_ids >= 0
         return AnalyzedBatch(text_index[keep], term_ids[keep], terms, len(array))
 
@@ -229,7 +235,7 @@ def composed_chain(
     return Chain(
         language="",
         lucene_class="",
-        tokenize=cjk_tokenize if tokenizer == "cjk" else tokenize_batch,
+        tokenize=cjk_tokenize if tokenizer == "cjk" else standard_tokens,
         filter=chained(*filters),
         exact=False,
     )

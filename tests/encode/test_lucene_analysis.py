@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pyarrow as pa
 import pytest
 
 from sparsebench.encode.analysis import Analyzer
+from sparsebench.encode.lucene import distinct_chunks
 from sparsebench.encode.lucene import standard_tokenizer as lucene_tokenizer
+from sparsebench.encode.lucene.distinct_chunks import standard_tokens
 from sparsebench.encode.lucene.standard_tokenizer import (
     MAX_TOKEN_LENGTH,
     TOKEN_TYPES,
@@ -729,9 +732,11 @@ def test_possessives_and_lowercase_follow_lucene():
     assert Analyzer(lowercase=False, stemmer="none").analyze("John's") == ["John"]
 
 
-def batch_mismatches(texts: list[str]) -> list[tuple[str, list[str], list[str]]]:
+def batch_mismatches(
+    texts: list[str], tokenizer: Callable = tokenize_batch
+) -> list[tuple[str, list[str], list[str]]]:
     """(text, batch tokens, DFA tokens) of every text the two tokenizers split apart."""
-    text_index, tokens = tokenize_batch(texts)
+    text_index, tokens = tokenizer(texts)
     got = per_text(text_index, tokens.to_pylist(), len(texts))
     return [(t, g, tokenize(t)) for t, g in zip(texts, got, strict=True) if g != tokenize(t)]
 
@@ -777,6 +782,53 @@ def test_batch_tokenizer_equals_the_dfa_on_random_strings(monkeypatch, few_wide,
         texts.append("".join(rng.choices(letters, k=length)))
     assert batch_mismatches(texts) == []
     assert batch_mismatches(texts[:1] * 3 + [""] + texts[1:50]) == []  # repeated and empty texts
+
+
+def test_distinct_chunks_give_the_dfas_tokens(monkeypatch):
+    # every chunk tokenised apart, however few repeat; then the default, on texts whose
+    # chunks repeat (a space next to combining marks, emoji, joiners and long tokens)
+    monkeypatch.setattr(distinct_chunks, "_WORTH", float("inf"))
+    for length in (1, 2, 3):
+        strings = ["".join(p) for p in itertools.product(ALPHABET, repeat=length)]
+        assert batch_mismatches(strings, standard_tokens) == []
+    attached = [" ", "'", ".", "0", ":", "a", "_", "\u0301", "\u200d", "\U0001f600", "\u00a9"]
+    strings = ["".join(p) for p in itertools.product(attached, repeat=4)]
+    assert batch_mismatches(strings, standard_tokens) == []
+    monkeypatch.undo()
+    rng = random.Random(20261125)
+    words = [
+        "don't",
+        "u.s.a",
+        "3.14",
+        "\u0301x",
+        "\u00a9\u0301",
+        "a\u200d",
+        "e-mail",
+        "x_",
+        "\u4e2d\u6587",
+    ]
+    words += ["a" * 254, "b" * 256, "\U0001d465" * 130, "\u0995\u09cd\u09b7", ""]
+    texts = [" ".join(rng.choices(words, k=rng.randint(0, 12))) for _ in range(400)]
+    assert batch_mismatches(texts, standard_tokens) == []
+    text_index, tokens = standard_tokens(texts)
+    assert isinstance(tokens, pa.DictionaryArray) and len(tokens.dictionary) < len(tokens)
+
+
+def test_distinct_chunks_take_what_the_tokenizer_takes():
+    texts = ["Don't stop", None, "", "a.b  c", "stop"]
+    expected = [(0, "Don't"), (0, "stop"), (3, "a.b"), (3, "c"), (4, "stop")]
+    for array in (
+        pa.array(texts),
+        pa.array(texts, pa.large_string()),
+        pa.array(["x"] + texts).slice(1),
+    ):
+        text_index, tokens = standard_tokens(array)
+        assert list(zip(text_index.tolist(), tokens.to_pylist(), strict=True)) == expected
+    text_index, tokens = standard_tokens([])
+    assert len(text_index) == len(tokens) == 0
+    # chunks that do not repeat (an unspaced sentence) go to the tokenizer whole
+    text_index, tokens = standard_tokens(["\u4e2d\u6587\u5b57"])
+    assert tokens.to_pylist() == ["\u4e2d", "\u6587", "\u5b57"] and text_index.tolist() == [0, 0, 0]
 
 
 def test_batch_tokenizer_takes_any_string_array():

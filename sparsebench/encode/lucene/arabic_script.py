@@ -30,6 +30,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sparsebench.encode.lucene.chains import Chain
+from sparsebench.encode.lucene.distinct_chunks import standard_tokens
 from sparsebench.encode.lucene.filters import (
     EMPTY_TERM,
     chained,
@@ -39,7 +40,6 @@ from sparsebench.encode.lucene.filters import (
     utf16_length,
     word_set,
 )
-from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
 from sparsebench.encode.strings import as_string_array
 
 # ArabicNormalizer: alef with madda or hamza -> alef, dotless yeh -> yeh, teh marbuta ->
@@ -114,7 +114,7 @@ def stem_arabic(token: str) -> str:
 
 def tokenize_persian(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """PersianCharFilter, then StandardTokenizer."""
-    return tokenize_batch(pc.replace_substring(as_string_array(texts), ZWNJ, " "))
+    return standard_tokens(pc.replace_substring(as_string_array(texts), ZWNJ, " "))
 
 
 def arabic_term(stopwords: frozenset[str]) -> Callable[[str], str]:
@@ -143,7 +143,7 @@ def persian_term(stopwords: frozenset[str]) -> Callable[[str], str]:
 def chain(language: str) -> Chain:
     if language == "ar":
         lucene_class = "org.apache.lucene.analysis.ar.ArabicAnalyzer"
-        tokenize, term = tokenize_batch, arabic_term(word_set("scripts/ar/stopwords.txt"))
+        tokenize, term = standard_tokens, arabic_term(word_set("scripts/ar/stopwords.txt"))
     else:
         lucene_class = "org.apache.lucene.analysis.fa.PersianAnalyzer"
         tokenize, term = tokenize_persian, persian_term(word_set("scripts/fa/stopwords.txt"))

@@ -9,9 +9,9 @@ import pyarrow as pa
 
 from sparsebench.arrays import span_indices
 from sparsebench.encode.lucene.chains import Chain
+from sparsebench.encode.lucene.distinct_chunks import standard_tokens
 from sparsebench.encode.lucene.filters import chained, lowercase, stop
 from sparsebench.encode.lucene.porter import PorterStemmer
-from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
 from sparsebench.encode.strings import string_buffers, strings_from_buffers
 
 # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET (a constant in the class, not a file).
@@ -54,7 +54,7 @@ def chain(language: str) -> Chain:
     return Chain(
         language=language,
         lucene_class="io.anserini.analysis.DefaultEnglishAnalyzer",
-        tokenize=tokenize_batch,
+        tokenize=standard_tokens,
         filter=chained(
             strip_possessive, lowercase, stop(LUCENE_ENGLISH_STOPWORDS), porter.stem_array
         ),

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable
 
 from sparsebench.encode.lucene.chains import Chain
+from sparsebench.encode.lucene.distinct_chunks import standard_tokens
 from sparsebench.encode.lucene.filters import (
     chained,
     decimal_digits,
@@ -34,7 +35,6 @@ from sparsebench.encode.lucene.filters import (
     utf16_length,
     word_set,
 )
-from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
 
 # IndicNormalizer's scripts: flag -> the first code point of the script's Unicode block
 # (Character.UnicodeBlock; each block is 128 code points).
@@ -354,7 +354,7 @@ def chain(language: str) -> Chain:
     return Chain(
         language=language,
         lucene_class=lucene_class,
-        tokenize=tokenize_batch,
+        tokenize=standard_tokens,
         filter=chained(decimal_digits, term)
         if language == "te"
         else chained(lowercase, decimal_digits, term),

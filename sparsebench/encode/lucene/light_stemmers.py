@@ -41,6 +41,7 @@ import pyarrow.compute as pc
 from sparsebench.encode.lucene import indonesian_stemmer
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.code_units import on_token
+from sparsebench.encode.lucene.distinct_chunks import standard_tokens
 from sparsebench.encode.lucene.filters import (
     Filter,
     chained,
@@ -58,7 +59,6 @@ from sparsebench.encode.lucene.light_stemmer_ports import (
     portuguese_light,
     spanish_light,
 )
-from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
 
 # ElisionFilter's article sets (CharArraySets that ignore case), from the analyzers.
 FRENCH_ARTICLES = (
@@ -141,6 +141,6 @@ def chain(language: str) -> Chain:
     return Chain(
         language=language,
         lucene_class=f"org.apache.lucene.analysis.{lucene_class}",
-        tokenize=tokenize_batch,
+        tokenize=standard_tokens,
         filter=chained(*filters),
     )

@@ -36,6 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sparsebench.encode.lucene.chains import Chain
+from sparsebench.encode.lucene.distinct_chunks import standard_tokens
 from sparsebench.encode.lucene.filters import (
     EMPTY_TERM,
     Filter,
@@ -61,7 +62,6 @@ from sparsebench.encode.lucene.snowball_stemmers import (
     RussianStemmer,
     TurkishStemmer,
 )
-from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
 from sparsebench.errors import ConfigError
 
 # DutchAnalyzer.DefaultSetHolder.DEFAULT_STEM_DICT (constants in the class, not a file):
@@ -210,6 +210,6 @@ def chain(language: str) -> Chain:
     return Chain(
         language=language,
         lucene_class=f"org.apache.lucene.analysis.{ANALYZERS[language][0]}",
-        tokenize=tokenize_batch,
+        tokenize=standard_tokens,
         filter=token_filter(language),
     )
