@@ -34,6 +34,7 @@ import numpy as np
 import pyarrow as pa
 
 from sparsebench.encode.lucene.chains import Chain
+from sparsebench.encode.lucene.distinct_chunks import by_distinct_chunks
 from sparsebench.encode.lucene.filters import lowercase, stop, where_matching, word_set
 from sparsebench.encode.lucene.standard_tokenizer import SliceTokens, tokenize_slices
 from sparsebench.encode.strings import (
@@ -261,10 +262,16 @@ def tokenize_cjk(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
     )
 
 
+def cjk_tokens(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """tokenize_cjk, chunk by chunk: CJKBigramFilter joins only tokens that touch, and
+    none touches across a space."""
+    return by_distinct_chunks(tokenize_cjk, texts)
+
+
 def chain(language: str) -> Chain:
     return Chain(
         language=language,
         lucene_class="org.apache.lucene.analysis.cjk.CJKAnalyzer",
-        tokenize=tokenize_cjk,
+        tokenize=cjk_tokens,
         filter=stop(word_set("scripts/cjk/stopwords.txt")),
     )

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pytest
 from chain_cases import first_difference, lucene_cases, terms_per_text
 
-from sparsebench.encode.lucene import cjk, standard_tokenizer
+from sparsebench.encode.lucene import cjk, distinct_chunks, standard_tokenizer
 from sparsebench.encode.lucene.cjk import bigram_runs, chain, fold_width, fold_widths
 from sparsebench.encode.lucene.filters import lowercase
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch_details
@@ -144,6 +144,22 @@ def test_bigrams_of_the_text_equal_the_general_path(monkeypatch, slice_bytes):
         index, terms = cjk.tokenize_cjk(pa.array(batch))
         assert list(zip(index.tolist(), terms.to_pylist(), strict=True)) == general_path(batch)
     assert any(found is not None for found in fast) and any(found is None for found in fast)
+
+
+def test_chunks_give_the_tokens_of_whole_texts(monkeypatch):
+    """Bigrams join only tokens that touch: the distinct space-separated chunks give the
+    terms of whole texts (random text of CJK, Latin, marks and spaces, chunks that
+    repeat and chunks that do not)."""
+    rng = random.Random(20261125)
+    words = ["中文", "한국어", "カタカナ", "ｶﾞｷﾞ", "abc", "中a文", "あ\u0301い", "x.y", "", "9中"]
+    words += ["\U0001f600中", "Ａ한", "中\u200d文", "。한"]
+    texts = [" ".join(rng.choices(words, k=rng.randint(0, 10))) for _ in range(300)]
+    whole = cjk.tokenize_cjk(pa.array(texts))
+    expected = list(zip(whole[0].tolist(), whole[1].to_pylist(), strict=True))
+    for worth in (0.5, float("inf")):
+        monkeypatch.setattr(distinct_chunks, "_WORTH", worth)
+        index, terms = cjk.cjk_tokens(pa.array(texts))
+        assert list(zip(index.tolist(), terms.to_pylist(), strict=True)) == expected
 
 
 def test_the_characters_the_filters_of_single_tokens_change():
