@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from sparsebench.evaluate.measures import JUDGED_AT_10
 from sparsebench.fileio import atomic_path, read_json, write_text
 
 # Columns of leaderboard.tsv besides the datasets (and their `sig:{dataset}` marks): a
@@ -22,6 +23,19 @@ TUNING = "tuning"
 PARTIAL = "partial"
 OWN_COLUMNS = (INDEX, AVERAGE, TUNING, PARTIAL)
 MARK_PREFIX = "sig:"
+JUDGED_PREFIX = "judged@10:"  # a dataset's Judged@10 column beside its score
+# A model whose Judged@10 is below this share of the baseline's is flagged: its score
+# counts more unjudged documents as non-relevant than the baseline's does.
+LOW_JUDGED_SHARE = 0.8
+
+
+def score_columns(columns: Sequence[str], with_average: bool = True) -> list[str]:
+    """The columns of leaderboard.tsv that hold the primary metric (datasets, and the
+    average if asked): not markers, Judged@10, tuning or partial notes."""
+    own = set(OWN_COLUMNS) - ({AVERAGE} if with_average else set())
+    return [
+        c for c in columns if c not in own and not str(c).startswith((MARK_PREFIX, JUDGED_PREFIX))
+    ]
 
 
 def collect_metrics(entries: Sequence[tuple[str, str, str | Path]]) -> pd.DataFrame:
@@ -82,18 +96,23 @@ def write_leaderboard(
     tuned: Mapping[str, str] | None = None,
     partial: Mapping[tuple[str, str], str] | None = None,
 ) -> pd.DataFrame:
-    """Write the TSV (the numbers, then one `sig:{dataset}` column of markers per
-    dataset, a `tuning` column saying how tuned models were tuned, when there are some,
-    and a `partial` column naming the cells whose run misses queries, when there are
-    some), the long metrics TSV and the markdown version (those cells say so too).
+    """Write the TSV (the numbers, then one `sig:{dataset}` column of markers and one
+    `judged@10:{dataset}` column of Judged@10 per dataset, a `tuning` column saying how
+    tuned models were tuned, when there are some, and a `partial` column naming the
+    cells whose run misses queries, when there are some), the long metrics TSV and the
+    markdown version (those cells say so too, and Judged@10 has a table of its own).
     `partial`: (model, column) -> how many queries of how many the run covers."""
     marks = marks or {}
     tuned = tuned or {}
     partial = partial or {}
     table = leaderboard_table(long, metric, models, datasets, groups)
+    judged = judged_table(long, models, datasets, groups)
     with_marks = table.copy()
     for dataset in (d for d in datasets if d in table.columns):
         with_marks[f"{MARK_PREFIX}{dataset}"] = [marks.get((m, dataset), "") for m in table.index]
+    if judged is not None:
+        for column in (c for c in judged.columns if c != AVERAGE):
+            with_marks[f"{JUDGED_PREFIX}{column}"] = judged[column]
     if tuned:
         with_marks[TUNING] = [tuned.get(m, "") for m in table.index]
     if partial:
@@ -111,8 +130,61 @@ def write_leaderboard(
     partial_marks.update({(m, AVERAGE): " (counts a partial run)" for m, _ in partial})
     marks = {c: marks.get(c, "") + partial_marks.get(c, "") for c in {*marks, *partial_marks}}
     marks = {(f"{m} (tuned)" if m in tuned else m, d): v for (m, d), v in marks.items()}
+    if judged is not None:
+        labels = {m: f"{m} (tuned)" for m in tuned}
+        sections = [judged_markdown(judged.rename(index=labels)), *sections]
     write_text(out_md, markdown(labelled, metric, provenance_lines, marks, notes, sections))
     return table
+
+
+def judged_table(
+    long: pd.DataFrame,
+    models: Sequence[str],
+    datasets: Sequence[str],
+    groups: Mapping[str, str] | None = None,
+) -> pd.DataFrame | None:
+    """Judged@10 per model and leaderboard column (None when the metrics lack it)."""
+    if not (long["metric"] == JUDGED_AT_10).any():
+        return None
+    return leaderboard_table(long, JUDGED_AT_10, models, datasets, groups)
+
+
+def judged_markdown(judged: pd.DataFrame) -> str:
+    """Judged@10 as a table of its own under the leaderboard."""
+    lines = [
+        "## Judged@10",
+        "",
+        "The share of each model's top 10 that the judgments cover (a judgment of any "
+        "grade); an unjudged document counts as non-relevant in every score above.",
+        "",
+        "| " + " | ".join([INDEX, *judged.columns]) + " |",
+        "|" + "|".join(["---"] + ["---:"] * len(judged.columns)) + "|",
+    ]
+    for model, row in judged.iterrows():
+        cells = ["" if pd.isna(v) else f"{v:.3f}" for v in row]
+        lines.append("| " + " | ".join([str(model), *cells]) + " |")
+    return "\n".join(lines)
+
+
+def low_judged_notes(
+    judged: pd.DataFrame | None, baseline: str, metric: str, share: float = LOW_JUDGED_SHARE
+) -> list[str]:
+    """A line per (model, column) whose Judged@10 is below `share` of the baseline's
+    there: its `metric` may understate it (documents no pool judged count as misses)."""
+    if judged is None or baseline not in judged.index:
+        return []
+    lines = []
+    for column in (c for c in judged.columns if c != AVERAGE):
+        base = judged.at[baseline, column]
+        for model in judged.index:
+            value = judged.at[model, column]
+            if model != baseline and pd.notna(value) and pd.notna(base) and value < share * base:
+                lines.append(
+                    f"LOW JUDGED: {model} on {column}: Judged@10 {value:.3f}, below "
+                    f"{share:g} x the baseline's ({baseline}: {base:.3f}); its {metric} counts "
+                    "the documents no judgment covers as non-relevant and may understate it."
+                )
+    return lines
 
 
 def markdown(

@@ -5,7 +5,10 @@ positive integer cutoff, x a recall level in [0, 1]), its formula, its source an
 per-query values are summarised. Names are parsed and the default list is made from it,
 so a new measure is one entry (and, if it needs one, one method of MeasureCalculator).
 
-A query with no relevant document scores 0 on every measure (gMAP: ln 1e-5).
+A query with no relevant document scores 0 on every measure of relevance (gMAP: ln 1e-5);
+Judged@k and Unjudged@k count judgments of any grade, relevant or not.
+JUDGED_AT_10 is computed for every pair whatever the metric list: the leaderboard
+shows it beside the primary metric.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from sparsebench.evaluate.ranking import RankedJudgments
 RECALL_LEVELS = tuple(round(0.1 * i, 1) for i in range(11))
 GEO_MEAN_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN
 DEFAULT_CUTOFFS = (1, 3, 5, 10, 20, 100, 1000)
+JUDGED_AT_10 = "Judged@10"
 
 Parameter = Literal["cutoff", "optional cutoff", "recall level", "none"]
 
@@ -101,6 +105,19 @@ class MeasureCalculator:
     def f1(self, k: int) -> np.ndarray:
         precision, recall = self.hits_at(k) / k, self.recall(k)
         return _divide(2 * precision * recall, precision + recall)
+
+    def judged(self, k: int) -> np.ndarray:
+        """Of the top min(k, retrieved) documents, the share that has a judgment (any
+        grade, negative included, as ir_measures' Judged@k); 0 for a query with none
+        retrieved."""
+        top = self.r.row_rank <= k
+        judged = self._per_query(self.r.row_query[top & self.r.row_judged])
+        return _divide(judged, self._per_query(self.r.row_query[top]))
+
+    def unjudged(self, k: int) -> np.ndarray:
+        """How many of the top k documents have no judgment."""
+        top = (self.r.row_rank <= k) & ~self.r.row_judged
+        return self._per_query(self.r.row_query[top])
 
     def log_average_precision(self) -> np.ndarray:
         return np.log(np.maximum(self.average_precision(None), GEO_MEAN_FLOOR))
@@ -243,6 +260,24 @@ MEASURES: dict[str, Measure] = {
             "harmonic mean of P@k and Recall@k (0 when both are 0)",
             "van Rijsbergen, Information Retrieval, 2nd ed., 1979 (the F measure, beta = 1)",
             lambda c, k: c.f1(k),
+        ),
+        Measure(
+            "Judged",
+            "cutoff",
+            "judged documents in the top min(k, retrieved) / min(k, retrieved), a judgment "
+            "of any grade (ir_measures Judged@k); not relevance: the share of the ranking "
+            "the judgments can score",
+            "Sakai, Alternatives to Bpref, SIGIR 2007 (condensed lists); MacAvaney et al., "
+            "ir_measures (Judged@k, from OpenNIR)",
+            lambda c, k: c.judged(k),
+        ),
+        Measure(
+            "Unjudged",
+            "cutoff",
+            "documents in the top k without a judgment (a count per query; its summary the mean)",
+            "the complement of Judged@k, as a count: Thakur et al., BEIR, 2021 (the holes that "
+            "dense and learned sparse models find in pooled judgments)",
+            lambda c, k: c.unjudged(k),
         ),
         Measure(
             "MAP",

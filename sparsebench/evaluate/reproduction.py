@@ -207,11 +207,7 @@ def markdown(result: pd.DataFrame, ok: float, okish: float) -> str:
 
 def measured_from_leaderboard(board: pd.DataFrame, metric: str) -> pd.DataFrame:
     """A wide leaderboard (rows models, columns datasets) as long measured figures."""
-    columns = [
-        c
-        for c in board.columns
-        if c not in leaderboard.OWN_COLUMNS and not str(c).startswith(leaderboard.MARK_PREFIX)
-    ]
+    columns = leaderboard.score_columns(board.columns, with_average=False)
     long = board[columns].reset_index().melt(id_vars=board.index.name or "index")
     long.columns = ["model", "dataset", "value"]
     long["metric"] = metric

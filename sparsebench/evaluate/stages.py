@@ -324,6 +324,10 @@ def leaderboard(
     with atomic_path(outputs["reproduction"]) as tmp:
         checks.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.6f")
     notes = board.significance_note(experiment["significance"], bool(marks))
+    judged = board.judged_table(long, models, datasets, groups)
+    for line in board.low_judged_notes(judged, experiment["significance"]["baseline"], metric):
+        log.warning(line)
+        notes += f"\n\n{line}"
     partial = coverage.partial_pairs(pairs, manifests, experiment) if manifests is not None else {}
     for line in coverage.notes(partial, experiment["evaluation"]["query_set"]):
         notes += f"\n\n{line}"

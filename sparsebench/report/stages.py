@@ -12,7 +12,7 @@ import pandas as pd
 
 from sparsebench.errors import DataError
 from sparsebench.evaluate.comparisons import markers, read_significance
-from sparsebench.evaluate.leaderboard import MARK_PREFIX, PARTIAL, TUNING, significance_note
+from sparsebench.evaluate.leaderboard import score_columns, significance_note
 from sparsebench.fileio import read_json, write_text
 from sparsebench.report import costs, data, figures, tables
 from sparsebench.report.style import save_figure
@@ -44,9 +44,7 @@ def report_leaderboard(
     table = pd.read_csv(
         leaderboard_tsv, sep="\t", index_col="model", dtype={"model": str}, keep_default_na=False
     )
-    table = table[
-        [c for c in table.columns if not c.startswith(MARK_PREFIX) and c not in (TUNING, PARTIAL)]
-    ]
+    table = table[score_columns(table.columns)]
     intervals = _read_intervals(intervals_tsv)
     comparisons = read_significance(significance_tsv)
     marks = markers(comparisons, metric, settings["primary_test"])

@@ -298,11 +298,11 @@ class Plan:
 
     def evaluation_settings(self, dataset: str) -> dict[str, Any]:
         """What changes the metric files of `dataset` (its relevance level may be its own)."""
-        from sparsebench.evaluate.measures import default_metric_names
+        from sparsebench.evaluate.measures import JUDGED_AT_10, default_metric_names
 
         evaluation = self.config["evaluation"]
         cutoffs = sorted(int(k) for k in evaluation["cutoffs"])
-        extra = significance_metrics(self.config) + tuning_metrics(self.config)
+        extra = [JUDGED_AT_10] + significance_metrics(self.config) + tuning_metrics(self.config)
         return {
             "cutoffs": cutoffs,
             "metrics": list(dict.fromkeys(default_metric_names(cutoffs) + extra)),

@@ -77,7 +77,12 @@ def exponential_ndcg(run: pd.DataFrame, qrels: pd.DataFrame, k: int) -> dict[str
     return out
 
 
-ALL_METRICS = [m for m in default_metric_names(CUTOFFS) if not m.startswith("nDCG_exp")]
+# the measures trec_eval has (Judged and Unjudged are checked against ir_measures)
+ALL_METRICS = [
+    m
+    for m in default_metric_names(CUTOFFS)
+    if parse_metric_name(m)[0] not in ("nDCG_exp", "Judged", "Unjudged")
+]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
@@ -228,3 +233,58 @@ def test_every_measure_is_one_registry_entry_with_its_formula_and_source(monkeyp
     run = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "score": [2.0, 1.0]})
     qrels = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "grade": [1, 1]})
     assert evaluate_run(run, qrels, ["Hits@1", "Hits@2"]).means == {"Hits@1": 1.0, "Hits@2": 2.0}
+
+
+def distinct_scores(run: pd.DataFrame) -> pd.DataFrame:
+    """The run with every query's scores made distinct (its order kept): ir_measures
+    breaks ties by ascending document id, trec_eval (and this project) by descending."""
+    order = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False])
+    rank = order.groupby("query_id").cumcount()
+    return order.assign(score=1000.0 - rank.to_numpy())
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_judged_at_k_equals_ir_measures(seed):
+    import ir_measures
+
+    run, qrels = random_case(seed)
+    run = distinct_scores(run)
+    names = [f"Judged@{k}" for k in (1, 5, 10, 20, 100)]
+    ours = evaluate_run(run, qrels, names, query_set="run")
+    measures = [ir_measures.parse_measure(n) for n in names]
+    reference: dict[str, dict[str, float]] = {n: {} for n in names}
+    for metric in ir_measures.iter_calc(
+        measures,
+        qrels.rename(columns={"grade": "relevance"}),
+        run,
+    ):
+        reference[str(metric.measure)][metric.query_id] = metric.value
+    for name in names:
+        expected = pd.Series(reference[name]).reindex(ours.per_query.index)
+        assert not expected.isna().any(), name
+        np.testing.assert_allclose(ours.per_query[name], expected, rtol=0, atol=1e-12, err_msg=name)
+
+
+def test_judged_and_unjudged_by_hand():
+    # q1: ranks a (judged 0), b (unjudged), c (judged -1: in the pool), d (relevant);
+    # q2: two documents, one judged; q3: judged but absent from the run
+    run = pd.DataFrame(
+        {
+            "query_id": ["q1"] * 4 + ["q2"] * 2,
+            "doc_id": ["a", "b", "c", "d", "x", "y"],
+            "score": [4.0, 3.0, 2.0, 1.0, 2.0, 1.0],
+        }
+    )
+    qrels = pd.DataFrame(
+        {
+            "query_id": ["q1", "q1", "q1", "q2", "q3"],
+            "doc_id": ["a", "c", "d", "y", "z"],
+            "grade": [0, -1, 2, 1, 1],
+        }
+    )
+    names = ["Judged@1", "Judged@2", "Judged@3", "Judged@10", "Unjudged@2", "Unjudged@10"]
+    got = evaluate_run(run, qrels, names, query_set="complete").per_query
+    assert got.loc["q1", names].tolist() == [1.0, 0.5, 2 / 3, 0.75, 1.0, 1.0]
+    # fewer than k retrieved: the share of what there is (ir_measures)
+    assert got.loc["q2", names].tolist() == [0.0, 0.5, 0.5, 0.5, 1.0, 1.0]
+    assert got.loc["q3", names].tolist() == [0.0] * 6
