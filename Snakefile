@@ -94,6 +94,7 @@ rule all:
     input:
         "results/leaderboard.tsv",
         "results/leaderboard.md",
+        "results/leaderboard.tex",
         "results/metrics.tsv",
         "results/significance.md",
         REPORT_FILES,

@@ -125,6 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--query-set", choices=("complete", "run"), default="complete")
     compare.add_argument("--relevance-level", type=int, default=1)
     compare.add_argument("--format", choices=("md", "tsv"), default="md")
+    compare.add_argument(
+        "--latex",
+        action="store_true",
+        help="print a LaTeX table instead (booktabs: runs x metrics, best in bold, "
+        "superscript letters of the runs each score is significantly better than)",
+    )
     compare.add_argument("--strict", action="store_true", help=STRICT_HELP)
     compare.add_argument(
         "--quiet", action="store_true", help="log only warnings and errors to stderr"
@@ -238,7 +244,7 @@ def dataset_name(qrels: str) -> str:
 
 def _compare(args: argparse.Namespace) -> str:
     from sparsebench.data.qrels import read_qrels
-    from sparsebench.evaluate import comparisons
+    from sparsebench.evaluate import comparisons, latex
     from sparsebench.evaluate.metrics import evaluate_run
     from sparsebench.retrieve.runfile import read_run
 
@@ -274,13 +280,15 @@ def _compare(args: argparse.Namespace) -> str:
         seed=args.seed,
     )
     table = comparisons.significance_table(values, names, [dataset], settings)
-    if args.format == "tsv":
+    if args.format == "tsv" and not args.latex:
         return table.to_csv(sep="\t", index=False, lineterminator="\n", float_format="%.10g")
     lines = [
         f"qrels: {args.qrels}",
         *[f"run {n}: {p}" for n, p in zip(names, args.runs, strict=True)],
         f"command: sparsebench {' '.join(sys.argv[1:])}",
     ]
+    if args.latex:
+        return latex.runs_latex(values, table, names, dataset, settings, lines)
     return comparisons.markdown_report(values, table, names, [dataset], settings, lines)
 
 

@@ -14,7 +14,7 @@ from sparsebench import provenance
 from sparsebench.data.grades import regrading_of
 from sparsebench.data.qrels import read_qrels
 from sparsebench.errors import DataError
-from sparsebench.evaluate import comparisons, coverage, reproduction
+from sparsebench.evaluate import comparisons, coverage, latex, reproduction
 from sparsebench.evaluate import leaderboard as board
 from sparsebench.evaluate.comparisons import SignificanceSettings, markers, read_significance
 from sparsebench.evaluate.coverage import MANIFEST_KEY, Coverage
@@ -281,9 +281,10 @@ def leaderboard(
     files = _by_pair(pairs, metrics_files, "metrics")
     long = board.collect_metrics([(m, d, p) for (m, d), p in files.items()])
     marks = {}
+    tests = None
     if significance_tsv is not None:
-        table = read_significance(significance_tsv)
-        marks = markers(table, metric, experiment["significance"]["primary_test"])
+        tests = read_significance(significance_tsv)
+        marks = markers(tests, metric, experiment["significance"]["primary_test"])
     entries = {m: experiment["models"][m] for m in models}
     content = provenance.manifest(
         stage="leaderboard",
@@ -375,6 +376,17 @@ def leaderboard(
         groups=groups,
         tuned=tuned,
         partial={k: c.describe() for k, c in coverage.by_column(partial, groups).items()},
+    )
+    write_text(
+        outputs["latex"],
+        latex.leaderboard_latex(
+            table,
+            tests,
+            metric,
+            experiment["significance"],
+            tuned,
+            board.provenance_summary(content),
+        ),
     )
     provenance.write_manifest(outputs["manifest"], content)
     log.info("leaderboard (%s):\n%s", metric, table.to_string(float_format="%.4f"))

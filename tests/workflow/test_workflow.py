@@ -132,11 +132,23 @@ def test_leaderboard(experiment):
     workdir, _, _ = experiment
     table = pd.read_csv(workdir / "results" / "leaderboard.tsv", sep="\t", index_col="model")
     assert list(table.index) == ["bm25", "bm25-classic-idf"]
-    assert list(table.columns) == ["web", "local", "average", "sig:web", "sig:local"]
+    assert list(table.columns) == [
+        "web",
+        "local",
+        "average",
+        "sig:web",
+        "sig:local",
+        "judged@10:web",
+        "judged@10:local",
+    ]
     metrics = json.loads(
         (workdir / "results" / "eval" / "bm25" / "web" / "metrics.json").read_text()
     )
     assert table.loc["bm25", "web"] == pytest.approx(metrics["nDCG@10"], abs=1e-6)
+    assert table.loc["bm25", "judged@10:web"] == pytest.approx(metrics["Judged@10"], abs=1e-6)
+    tex = (workdir / "results" / "leaderboard.tex").read_text()
+    assert "% experiment sha256:" in tex and r"	oprule" in tex
+    assert r"a & bm25 & " in tex and r"b & bm25-classic-idf & " in tex
     assert table.loc["bm25", "average"] == pytest.approx(table.loc["bm25", ["web", "local"]].mean())
     markdown = (workdir / "results" / "leaderboard.md").read_text()
     assert "nDCG@10" in markdown and "experiment sha256" in markdown and "dataset web" in markdown

@@ -108,6 +108,7 @@ rule leaderboard:
         table="results/leaderboard.tsv",
         long="results/metrics.tsv",
         markdown="results/leaderboard.md",
+        latex="results/leaderboard.tex",
         manifest="results/leaderboard.manifest.json",
         reproduction="results/reproduction.tsv",
     params:
