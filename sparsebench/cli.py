@@ -125,12 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--query-set", choices=("complete", "run"), default="complete")
     compare.add_argument("--relevance-level", type=int, default=1)
     compare.add_argument("--format", choices=("md", "tsv"), default="md")
-    compare.add_argument(
-        "--latex",
-        action="store_true",
-        help="print a LaTeX table instead (booktabs: runs x metrics, best in bold, "
-        "superscript letters of the runs each score is significantly better than)",
-    )
+    compare.add_argument("--latex", action="store_true", help="print a paper's table (LaTeX)")
     compare.add_argument("--strict", action="store_true", help=STRICT_HELP)
     compare.add_argument(
         "--quiet", action="store_true", help="log only warnings and errors to stderr"

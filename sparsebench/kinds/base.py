@@ -22,6 +22,7 @@ class ModelKind:
     run_rule says how a model of the kind gets its run of a dataset:
       retrieve    it encodes documents and queries; the corpus is weighed and searched
       import_run  it reads a run someone else made
+      fuse        it fuses other models' runs of the dataset
       tune        it composes the runs of its sweep's variants
     """
 

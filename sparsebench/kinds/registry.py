@@ -9,6 +9,7 @@ from typing import Any
 from sparsebench.errors import ConfigError
 from sparsebench.kinds.base import ModelKind
 from sparsebench.kinds.custom import PYTHON_KIND
+from sparsebench.kinds.fusion import FUSION_KIND
 from sparsebench.kinds.lexical import BINARY_KIND, BM25_KIND, TFIDF_KIND
 from sparsebench.kinds.likelihood import QLD_KIND
 from sparsebench.kinds.run import RUN_KIND
@@ -27,6 +28,7 @@ KINDS: dict[str, ModelKind] = {
         PYTHON_KIND,
         VECTORS_KIND,
         RUN_KIND,
+        FUSION_KIND,
         TUNED_KIND,
     )
 }

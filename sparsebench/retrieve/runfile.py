@@ -25,16 +25,22 @@ if TYPE_CHECKING:
 
 
 def format_run_lines(
-    query_ids: np.ndarray, doc_ids: np.ndarray, ranks: np.ndarray, scores: np.ndarray, tag: str
+    query_ids: np.ndarray,
+    doc_ids: np.ndarray,
+    ranks: np.ndarray,
+    scores: np.ndarray,
+    tag: str,
+    digits: int = 9,
 ) -> str:
-    """Run lines for aligned arrays (already in output order)."""
+    """Run lines for aligned arrays (already in output order); scores with `digits`
+    significant digits (9 restore a float32 exactly, 17 a float64)."""
     frame = pd.DataFrame(
         {
             "qid": query_ids,
             "q0": "Q0",
             "docid": doc_ids,
             "rank": ranks,
-            "score": [f"{s:.9g}" for s in scores.astype(np.float64)],
+            "score": [f"{s:.{digits}g}" for s in scores.astype(np.float64)],
             "tag": tag,
         }
     )

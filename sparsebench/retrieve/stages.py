@@ -5,8 +5,9 @@ dataset), searched here or imported from elsewhere.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -17,8 +18,9 @@ from sparsebench.devices import cuda_available
 from sparsebench.errors import ConfigError, DataError
 from sparsebench.fileio import atomic_path, load_csr, read_lines
 from sparsebench.progress import progress
+from sparsebench.retrieve.fusion import fuse, fusion_of
 from sparsebench.retrieve.postings import load_postings
-from sparsebench.retrieve.runfile import read_run, write_retrieved
+from sparsebench.retrieve.runfile import format_run_lines, read_run, write_retrieved
 from sparsebench.retrieve.scipy_backend import retrieve
 from sparsebench.retrieve.topk import RetrievedBatch
 
@@ -47,6 +49,33 @@ def import_run(
     with atomic_path(out_run) as tmp:
         tmp.write_bytes(Path(run_path).read_bytes())
     log.info("imported %s: %d lines, %d queries", run_path, len(run), run["query_id"].nunique())
+
+
+def fuse_runs(
+    runs: Mapping[str, str | Path], entry: Mapping[str, Any], k: int, tag: str, out_run: str | Path
+) -> None:
+    """A `kind: fusion` model's run of a dataset: its members' runs (model -> run file)
+    fused, the top k of each query, scores written in full (float64)."""
+    fusion = fusion_of(entry)
+    fused = fuse({name: read_run(path) for name, path in runs.items()}, fusion, k)
+    lines = format_run_lines(
+        fused["query_id"].to_numpy(),
+        fused["doc_id"].to_numpy(),
+        fused["rank"].to_numpy(),
+        fused["score"].to_numpy(),
+        tag,
+        digits=17,
+    )
+    with atomic_path(out_run) as tmp:
+        Path(tmp).write_text(lines, encoding="utf-8")
+    log.info(
+        "fused %s by %s (norm %s): %d lines, %d queries",
+        ", ".join(fusion.runs),
+        fusion.method,
+        fusion.norm,
+        len(fused),
+        fused["query_id"].nunique(),
+    )
 
 
 def backend_name(backend: str, device: str) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -118,6 +118,11 @@ def expand_sweep(
     """(the sweep, variant entries) of a model entry with grid or range values; None for a
     plain entry."""
     swept = {key: value for key, value in entry.items() if is_sweep_value(value)}
+    for key, value in entry.items():  # one level down: a fusion's weights per run
+        if isinstance(value, Mapping) and not is_sweep_value(value):
+            swept.update(
+                {f"{key}.{sub}": spec for sub, spec in value.items() if is_sweep_value(spec)}
+            )
     if not swept:
         if "tune" in entry:
             raise ConfigError(f"config.models.{name}.tune: no parameter has a grid or range")
@@ -137,14 +142,14 @@ def expand_sweep(
     folds = tune.get("folds", 5)
     if not isinstance(folds, int) or folds < 2:
         raise ConfigError(f"config.models.{name}.tune.folds: an integer >= 2, got {folds!r}")
-    base = {k: v for k, v in entry.items() if k not in swept and k != "tune"}
+    base = without_parameters({k: v for k, v in entry.items() if k != "tune"}, swept)
     variants: dict[str, dict[str, Any]] = {}
     entries: dict[str, dict[str, Any]] = {}
     for values in itertools.product(*parameters.values()):
         point = dict(zip(parameters, values, strict=True))
         variant = variant_name(name, point)
         variants[variant] = point
-        entries[variant] = {**base, **point}
+        entries[variant] = with_point(base, point)
     sweep = Sweep(
         model=name,
         parameters=parameters,
@@ -155,6 +160,32 @@ def expand_sweep(
         method=method,
     )
     return sweep, entries
+
+
+def without_parameters(entry: Mapping[str, Any], parameters: Iterable[str]) -> dict[str, Any]:
+    """An entry without its swept parameters: `key`, or `key.sub` for the value under
+    `sub` of a mapping (a fusion's `weights.bm25`)."""
+    out = dict(entry)
+    for name in parameters:
+        if name in out:
+            del out[name]
+            continue
+        key, _, sub = name.partition(".")
+        if isinstance(out.get(key), Mapping):
+            out[key] = {s: v for s, v in out[key].items() if s != sub}
+    return out
+
+
+def with_point(base: Mapping[str, Any], point: Mapping[str, Any]) -> dict[str, Any]:
+    """A variant's entry: the base with the point's values (`key.sub` under `key`)."""
+    out = dict(base)
+    for name, value in point.items():
+        key, _, sub = name.partition(".")
+        if sub and isinstance(base.get(key), Mapping):
+            out[key] = {**out[key], sub: value}
+        else:
+            out[name] = value
+    return out
 
 
 def describe(sweep: Mapping[str, Any], methods: Mapping[str, str] | None = None) -> str:

@@ -21,6 +21,7 @@ import jsonschema
 from sparsebench.data.checks import dataset_problems
 from sparsebench.errors import ConfigError
 from sparsebench.kinds.base import is_local_path
+from sparsebench.kinds.fusion import check_fusions
 from sparsebench.kinds.registry import KINDS, configurable_kinds, schema_clauses
 from sparsebench.workflow.names import UniqueNames, name_problems
 from sparsebench.workflow.yamlfile import parse_yaml, read_yaml
@@ -106,6 +107,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     _put_sweeps(resolved, sweeps)
     _check_metrics(resolved)
     _check_significance(resolved)
+    check_fusions(resolved["models"])
     return resolved
 
 
@@ -138,6 +140,8 @@ def _take_sweeps(config: dict[str, Any]) -> dict[str, Any]:
 
 def _put_sweeps(config: dict[str, Any], sweeps: Mapping[str, Any]) -> None:
     """Put each swept model back, as kind `tuned`, where it was, its variants after it."""
+    from sparsebench.tune.sweeps import without_parameters
+
     if not sweeps:
         return
     variant_of = {v: name for name, sweep in sweeps.items() for v in sweep.variants}
@@ -148,7 +152,7 @@ def _put_sweeps(config: dict[str, Any], sweeps: Mapping[str, Any]) -> None:
             sweep = sweeps[owner]
             if sweep.metric is None:
                 sweep = replace(sweep, metric=config["evaluation"]["primary_metric"])
-            base = {k: v for k, v in entry.items() if k not in sweep.parameters}
+            base = without_parameters(entry, sweep.parameters)
             models[owner] = {"kind": "tuned", "base": base, "sweep": sweep.as_dict()}
         models[name] = {**entry, "variant_of": owner} if owner else entry
     config["models"] = models

@@ -29,6 +29,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "merge_runs": ("model", "dataset"),
     "merge_runs_tuning": ("model", "dataset"),
     "import_run": ("model", "dataset"),
+    "fuse": ("model", "dataset"),
     "evaluate": ("model", "dataset"),
     "evaluate_tuning": ("model", "dataset"),
     "tune": ("model", "dataset"),

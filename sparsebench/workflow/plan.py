@@ -158,15 +158,12 @@ class Plan:
     def evaluated_pairs(self) -> list[tuple[str, str]]:
         """(model, dataset) of every reported pair, except datasets an external run has no
         file for."""
-        from pathlib import Path
+        return [(m, d) for m in self.reported_models for d in self.datasets if self.has_run(m, d)]
 
-        return [
-            (m, d)
-            for m in self.reported_models
-            for d in self.datasets
-            if self.kind(m).run_rule != "import_run"
-            or Path(run_path(self.models[m], d)).expanduser().is_file()
-        ]
+    def has_run(self, model: str, dataset: str) -> bool:
+        """Whether a model gets a run of a dataset: not an external run without a file
+        there, nor a fusion (or a sweep of one) of a model without a run there."""
+        return _entry_has_run(self.models, self.models[model], dataset)
 
     @cached_property
     def run_pairs(self) -> list[tuple[str, str]]:
@@ -338,3 +335,16 @@ class Plan:
             if entry["source"] == "beir" and entry["name"] == name:
                 return entry
         raise ConfigError(f"no BEIR dataset named {name!r} in the config")
+
+
+def _entry_has_run(models: Mapping[str, Any], entry: Mapping[str, Any], dataset: str) -> bool:
+    from pathlib import Path
+
+    rule = kind_of(entry).run_rule
+    if rule == "import_run":
+        return Path(run_path(entry, dataset)).expanduser().is_file()
+    if rule == "fuse":
+        return all(_entry_has_run(models, models[m], dataset) for m in entry["runs"])
+    if rule == "tune":
+        return _entry_has_run(models, entry["base"], dataset)
+    return True

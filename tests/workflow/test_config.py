@@ -423,3 +423,67 @@ def test_the_workflow_refuses_more_partitions_than_shards_before_a_partition_job
         "config.retrieval.partitions: 2 partitions, but the corpus" in result.stdout + result.stderr
     )
     assert not (work / "results" / "models").exists()
+
+
+FUSED = {"bm25": {"kind": "bm25"}, "qld": {"kind": "qld"}}
+
+
+def test_a_fusion_sweep_over_weights_makes_one_variant_per_point():
+    models = {
+        **FUSED,
+        "mix": {
+            "kind": "fusion",
+            "runs": ["bm25", "qld"],
+            "method": "wsum",
+            "weights": {"bm25": {"grid": [0.2, 0.8]}, "qld": 0.5},
+            "tune": {"method": "cv"},
+        },
+    }
+    resolved = validate_config({**MINIMAL, "models": models})["models"]
+    assert resolved["mix"]["kind"] == "tuned"
+    assert resolved["mix"]["base"]["weights"] == {"qld": 0.5}
+    assert resolved["mix"]["sweep"]["parameters"] == {"weights.bm25": [0.2, 0.8]}
+    assert resolved["mix+weights.bm25_0.8"]["weights"] == {"qld": 0.5, "bm25": 0.8}
+    assert resolved["mix+weights.bm25_0.8"]["variant_of"] == "mix"
+
+
+@pytest.mark.parametrize(
+    ("fusion", "message"),
+    [
+        ({"runs": ["bm25", "dense"]}, r"config.models.f.runs: \['dense'\] are not models"),
+        ({"runs": ["bm25", "f"]}, r"config.models.f.runs: the fusion fuses itself"),
+        ({"runs": ["bm25"]}, r"config.models.f.runs: \['bm25'\] is too short"),
+        ({"runs": ["bm25", "qld"], "weights": {"bm25": 2.0}}, "for method wsum, not rrf"),
+        ({"runs": ["bm25", "qld"], "k": {"grid": [10, 60]}}, "chooses by cross-validation"),
+        ({"runs": ["bm25", "qld"], "method": "borda"}, "config.models.f.method"),
+    ],
+)
+def test_bad_fusions_are_refused(fusion, message):
+    with pytest.raises(ConfigError, match=message):
+        validate_config({**MINIMAL, "models": {**FUSED, "f": {"kind": "fusion", **fusion}}})
+
+
+def test_fusions_of_fusions_may_not_loop():
+    models = {
+        **FUSED,
+        "a": {"kind": "fusion", "runs": ["bm25", "b"]},
+        "b": {"kind": "fusion", "runs": ["qld", "a"]},
+    }
+    with pytest.raises(ConfigError, match="the fusion fuses itself"):
+        validate_config({**MINIMAL, "models": models})
+
+
+def test_a_fusion_runs_only_where_every_member_has_a_run(tmp_path):
+    (tmp_path / "local.trec").write_text("q1 Q0 d1 1 1.0 x\n")
+    models = {
+        **FUSED,
+        "external": {"kind": "run", "path": str(tmp_path / "{dataset}.trec")},
+        "f": {"kind": "fusion", "runs": ["bm25", "external"]},
+    }
+    datasets = {
+        "local": MINIMAL["datasets"][next(iter(MINIMAL["datasets"]))],
+        "other": MINIMAL["datasets"][next(iter(MINIMAL["datasets"]))],
+    }
+    plan = Plan(validate_config({**MINIMAL, "datasets": datasets, "models": models}))
+    assert ("f", "local") in plan.evaluated_pairs and ("f", "other") not in plan.evaluated_pairs
+    assert kind_of(plan.models["f"]).run_rule == "fuse"

@@ -147,7 +147,7 @@ def test_leaderboard(experiment):
     assert table.loc["bm25", "web"] == pytest.approx(metrics["nDCG@10"], abs=1e-6)
     assert table.loc["bm25", "judged@10:web"] == pytest.approx(metrics["Judged@10"], abs=1e-6)
     tex = (workdir / "results" / "leaderboard.tex").read_text()
-    assert "% experiment sha256:" in tex and r"	oprule" in tex
+    assert "% experiment sha256:" in tex and r"\toprule" in tex
     assert r"a & bm25 & " in tex and r"b & bm25-classic-idf & " in tex
     assert table.loc["bm25", "average"] == pytest.approx(table.loc["bm25", ["web", "local"]].mean())
     markdown = (workdir / "results" / "leaderboard.md").read_text()
@@ -202,6 +202,57 @@ def test_changing_one_model_plans_only_that_model(experiment, tmp_path):
     assert differences == {
         ("report_query_differences", "bm25-classic-idf", d) for d in ("web", "local")
     }
+
+
+def reciprocal_rank_fusion(paths: list[Path], k: float = 60) -> dict[tuple[str, str], float]:
+    """RRF by hand: each run ranked by score descending, then document id descending."""
+    fused: dict[tuple[str, str], float] = {}
+    for path in paths:
+        lines = [line.split() for line in path.read_text().splitlines()]
+        by_query: dict[str, list[tuple[float, str]]] = {}
+        for query, _, doc, _, score, _ in lines:
+            by_query.setdefault(query, []).append((float(score), doc))
+        for query, docs in by_query.items():
+            for rank, (_, doc) in enumerate(sorted(docs, reverse=True), 1):
+                fused[(query, doc)] = fused.get((query, doc), 0.0) + 1 / (k + rank)
+    return fused
+
+
+def test_a_fusion_model_fuses_its_members_runs_and_reruns_nothing_else(experiment, tmp_path):
+    workdir, _, config = experiment
+    copy = tmp_path / "work"
+    shutil.copytree(workdir, copy, symlinks=True)
+    changed = json.loads(json.dumps(config))
+    changed["models"]["hybrid"] = {"kind": "fusion", "runs": ["bm25", "bm25-classic-idf"]}
+    changed["models"]["mix"] = {
+        "kind": "fusion",
+        "runs": ["bm25", "hybrid"],
+        "method": "wsum",
+        "weights": {"bm25": {"grid": [0.2, 0.8]}},
+        "tune": {"method": "cv", "folds": 2},
+    }
+    other = tmp_path / "fusion.yaml"
+    other.write_text(yaml.safe_dump(changed, sort_keys=False))
+    jobs = planned_jobs(snakemake(copy, "-n", configfile=other))
+    assert {rule for rule, _ in jobs} == {"fuse", "evaluate", "tune", "report_sweep"} | REPORTS
+    fused = {(m, d) for _, m, d in pair_jobs(jobs, {"fuse"})}
+    points = {"mix+weights.bm25_0.2", "mix+weights.bm25_0.8"}
+    assert fused == {(m, d) for m in {"hybrid", *points} for d in ("web", "local")}
+    tuned = "results/tuning/mix/web/selection.json"
+    snakemake(copy, "results/runs/hybrid/web.trec", tuned, configfile=other)
+    runs = copy / "results" / "runs"
+    members = [runs / "bm25" / "web.trec", runs / "bm25-classic-idf" / "web.trec"]
+    expected = reciprocal_rank_fusion(members)
+    got = {
+        (q, d): float(s)
+        for q, _, d, _, s, _ in map(
+            str.split, (runs / "hybrid" / "web.trec").read_text().splitlines()
+        )
+    }
+    per_query = pd.Series(expected).groupby(level=0).size()
+    assert len(got) == sum(min(n, 5) for n in per_query)  # retrieval.k = 5
+    assert all(abs(got[key] - expected[key]) < 1e-12 for key in got)
+    assert json.loads((copy / tuned).read_text())["chosen_by"].startswith("2-fold")
 
 
 REPORTS = {"significance", "leaderboard", "all"} | REPORT_RULES
@@ -317,5 +368,5 @@ def test_embedded_default_runs_offline_from_any_directory(tmp_path):
     workdir = tmp_path / "default"
     snakemake(workdir)
     table = pd.read_csv(workdir / "results" / "leaderboard.tsv", sep="\t", index_col="model")
-    assert list(table.columns) == ["minibeir", "average", "sig:minibeir"]
+    assert list(table.columns) == ["minibeir", "average", "sig:minibeir", "judged@10:minibeir"]
     assert (table["minibeir"] > 0.5).all()

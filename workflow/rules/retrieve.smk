@@ -77,3 +77,31 @@ rule import_run:
         ENV_CPU
     script:
         f"{SCRIPTS}/import_run.py"
+
+
+rule fuse:
+    """A fusion model's run: its members' runs of the dataset, fused."""
+    message:
+        "fuse: {wildcards.model} on {wildcards.dataset}, from its members' runs"
+    input:
+        runs=lambda wc: [
+            layout.RUN["evaluation"].format(model=m, dataset=wc.dataset)
+            for m in PLAN.models[wc.model]["runs"]
+        ],
+    output:
+        run=layout.RUN["evaluation"],
+    params:
+        library=library_code("retrieve.stages.fuse_runs"),
+        members=lambda wc: list(PLAN.models[wc.model]["runs"]),
+        entry=lambda wc: PLAN.models[wc.model],
+        k=config["retrieval"]["k"],
+    wildcard_constraints:
+        model=_alternatives(PLAN.models_run_by("fuse")),
+    log:
+        log_path("fuse"),
+    benchmark:
+        benchmark_path("fuse")
+    conda:
+        ENV_CPU
+    script:
+        f"{SCRIPTS}/fuse.py"
