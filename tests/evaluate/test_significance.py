@@ -475,6 +475,7 @@ def test_a_subsampled_dataset_is_not_comparable_and_a_regraded_one_says_so(tmp_p
             ("table", "leaderboard.tsv"),
             ("long", "metrics.tsv"),
             ("markdown", "leaderboard.md"),
+            ("latex", "leaderboard.tex"),
             ("manifest", "leaderboard.manifest.json"),
             ("reproduction", "reproduction.tsv"),
         )
