@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sparsebench.errors import DataError, SparsebenchError, describe_os_error
 from sparsebench.evaluate.measures import DEFAULT_CUTOFFS, default_metric_names, parse_metric_name
-from sparsebench.evaluate.significance import CORRECTIONS, TESTS
+from sparsebench.evaluate.procedures import CORRECTIONS, TESTS
 
 log = logging.getLogger("sparsebench.cli")
 STRICT_HELP = (

@@ -145,3 +145,17 @@ def test_dataset_name_of_a_qrels_file():
     assert dataset_name("/data/cranfield/qrels/test.tsv") == "cranfield"
     assert dataset_name("results/data/scifact/qrels.tsv") == "scifact"
     assert dataset_name("/tmp/robust04.qrels") == "robust04"
+
+
+def test_the_command_starts_without_the_heavy_libraries():
+    """`sparsebench --help` and argument errors come back at once: the command's module
+    imports neither pandas, pyarrow, scipy nor torch (each command imports what it uses)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, sparsebench.cli; "
+        "print(sorted(m for m in ('pandas', 'pyarrow', 'scipy', 'torch') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -17,11 +17,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from sparsebench.evaluate.ranking import RankedJudgments
+if TYPE_CHECKING:
+    from sparsebench.evaluate.ranking import RankedJudgments
 
 RECALL_LEVELS = tuple(round(0.1 * i, 1) for i in range(11))
 GEO_MEAN_FLOOR = 1e-5  # trec_eval's MIN_GEO_MEAN

@@ -25,9 +25,8 @@ import pandas as pd
 from scipy import stats
 
 from sparsebench.errors import DataError
+from sparsebench.evaluate.procedures import CORRECTIONS, TESTS
 
-TESTS = ("t-test", "wilcoxon", "sign", "bootstrap", "randomization")
-CORRECTIONS = ("holm", "bonferroni", "none")
 _BLOCK = 1000  # resamples drawn at once: memory is block x queries
 
 
