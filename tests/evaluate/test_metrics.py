@@ -288,3 +288,45 @@ def test_judged_and_unjudged_by_hand():
     # fewer than k retrieved: the share of what there is (ir_measures)
     assert got.loc["q2", names].tolist() == [0.0, 0.5, 0.5, 0.5, 1.0, 1.0]
     assert got.loc["q3", names].tolist() == [0.0] * 6
+
+
+def in_score_order(run: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """The run as tools write one: query by query (in a shuffled query order), scores
+    descending, tied documents in file order (not trec_eval's)."""
+    queries = list(run["query_id"].unique())
+    np.random.default_rng(seed).shuffle(queries)
+    parts = [run[run["query_id"] == q] for q in queries]
+    return pd.concat([p.sort_values("score", ascending=False, kind="stable") for p in parts])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_runs_in_score_order_give_trec_evals_values(seed):
+    run, qrels = random_case(seed)
+    ordered = in_score_order(run, seed)
+    ours = evaluate_run(ordered, qrels, ALL_METRICS, query_set="run")
+    reference = trec_eval(run, qrels, 1)
+    for name in ALL_METRICS:
+        expected = reference_values(reference, name).reindex(ours.per_query.index).to_numpy(float)
+        np.testing.assert_allclose(
+            ours.per_query[name].to_numpy(), expected, rtol=0, atol=1e-9, err_msg=name
+        )
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_rows_take_trec_evals_order_whatever_the_file_order(seed):
+    from sparsebench.evaluate.ranking import rank_run
+
+    run, qrels = random_case(seed)
+    qrels = pd.concat([qrels, run.assign(grade=1)[["query_id", "doc_id", "grade"]]])
+    qrels = qrels.drop_duplicates(["query_id", "doc_id"])  # every document judged
+    for frame in (run, in_score_order(run, seed), in_score_order(run, seed).iloc[::-1]):
+        ranked = rank_run(frame, qrels.assign(grade=range(len(qrels))), query_set="run")
+        pairs = zip(qrels["query_id"], qrels["doc_id"], strict=True)
+        grade_of = {pair: grade for grade, pair in enumerate(pairs)}
+        ids = list(ranked.query_ids)
+        expected = sorted(
+            zip(frame["query_id"], frame["score"].astype(np.float32), frame["doc_id"], strict=True),
+            key=lambda r: (r[0], -r[1], [-b for b in r[2].encode()] + [1]),
+        )
+        expected = [grade_of[(q, d)] for q, _, d in expected if q in ids]
+        assert ranked.row_grade.astype(int).tolist() == expected
