@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import pandas as pd
+from run_files import hit_runs
 
 from sparsebench.cli import main
 from sparsebench.evaluate import latex
@@ -46,18 +47,7 @@ def test_letters_are_the_models_a_score_beats_and_the_best_is_bold():
 
 
 def test_compare_prints_the_table_its_tests_give(tmp_path, capsys):
-    qrels = tmp_path / "qrels.tsv"
-    qrels.write_text("".join(f"q{i}\td{i}\t1\n" for i in range(40)))
-    runs = []
-    for name, hit_rank in (("first", 1), ("second", 3), ("third", 1)):
-        path = tmp_path / f"{name}.trec"
-        lines = []
-        for i in range(40):
-            docs = [f"x{j}" for j in range(5)]
-            docs.insert(hit_rank - 1 if i % 4 else 4, f"d{i}")
-            lines += [f"q{i} Q0 {d} {r} {10 - r} {name}\n" for r, d in enumerate(docs, 1)]
-        path.write_text("".join(lines))
-        runs.append(str(path))
+    qrels, runs = hit_runs(tmp_path, {"first": 1, "second": 3, "third": 1})
     common = ["compare", "--qrels", str(qrels), "--runs", *runs, "--metrics", "MRR,P@1"]
     common += ["--resamples", "200", "--all-pairs", "--quiet"]
     assert main([*common, "--format", "tsv"]) == 0

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from run_files import hit_runs
 from samefiles import assert_same_bytes
 from scipy import stats
 
@@ -148,18 +149,7 @@ def test_table_markers_and_correction_family():
 
 
 def test_compare_command(tmp_path, capsys):
-    qrels = tmp_path / "qrels.tsv"
-    qrels.write_text("".join(f"q{i}\td{i}\t1\n" for i in range(40)))
-    runs = []
-    for name, hit_rank in (("a", 1), ("b", 3)):
-        path = tmp_path / f"{name}.trec"
-        lines = []
-        for i in range(40):
-            docs = [f"x{j}" for j in range(5)]
-            docs.insert(hit_rank - 1 if i % 4 else 4, f"d{i}")
-            lines += [f"q{i} Q0 {d} {r} {10 - r} {name}\n" for r, d in enumerate(docs, 1)]
-        path.write_text("".join(lines))
-        runs.append(str(path))
+    qrels, runs = hit_runs(tmp_path, {"a": 1, "b": 3})
     assert (
         main(
             [
