@@ -99,7 +99,7 @@ def test_custom_encoder_through_the_dag(tmp_path, encoder_module):
     }
     configfile = tmp_path / "c.yaml"
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
-    snakemake(tmp_path / "work", configfile=configfile)
+    snakemake(tmp_path / "work", "results/leaderboard.tsv", configfile=configfile)
     results = tmp_path / "work" / "results"
     board = pd.read_csv(results / "leaderboard.tsv", sep="\t", index_col="model")
     assert list(board.index) == ["bm25", "words", "elsewhere"] and board.loc["words", "tiny"] > 0

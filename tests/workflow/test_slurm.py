@@ -31,6 +31,7 @@ VARYING = (
     "benchmarks/",
     "manifest.json",
     "leaderboard.md",
+    "leaderboard.tex",
     "significance.md",
     "report/costs",  # the measured times
     "report/provenance.html",
