@@ -1,12 +1,21 @@
-"""Speed and memory of the metric engine against pytrec_eval-terrier, same run, same machine.
+"""Speed and memory of the metric engine against pytrec_eval-terrier (and ranx), same
+run, same machine.
 
 A synthetic run of Q queries x D results (default 10,000 x 1,000) with graded qrels
 (grades 0-3, about 40 judgments per query, ties in the scores) is written to files;
 each implementation then runs in its own process, from the files to the per-query
 values, and reports wall time and peak RSS. Values are compared afterwards.
 
-    python benchmarks/bench_metrics.py                  # prints a markdown table
+Two tables: in-process (each library's load and evaluate steps, timed inside the
+process), and whole processes from start to exit, imports included: `sparsebench
+evaluate --per-query` (the command line) against a pytrec_eval script and, with
+--ranx-python (a Python where ranx is installed), a ranx script, run twice (numba
+compiles ranx's kernels on its first run and caches them; the second run is the one
+compared).
+
+    python benchmarks/bench_metrics.py                  # prints the markdown tables
     python benchmarks/bench_metrics.py --queries 1000   # a quicker look
+    python benchmarks/bench_metrics.py --ranx-python /path/to/venv/bin/python
 """
 
 from __future__ import annotations
@@ -110,6 +119,93 @@ def run_pytrec_eval(run_path: str, qrels_path: str) -> dict:
     return {"load_s": loaded - start, "eval_s": done - loaded, "values": renamed}
 
 
+# sparsebench name -> ranx name (ranx's nDCG is trec_eval's, with linear gains)
+RANX_MEASURES = {
+    "nDCG@10": "ndcg@10",
+    "nDCG@100": "ndcg@100",
+    "Recall@100": "recall@100",
+    "Recall@1000": "recall@1000",
+    "P@10": "precision@10",
+    "MAP": "map",
+    "MRR": "mrr",
+    "R-Precision": "r-precision",
+    "bpref": "bpref",
+}
+RANX_SCRIPT = """
+import json, sys
+from ranx import Qrels, Run, evaluate
+run_path, qrels_path, out, names = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+judged = {}
+with open(qrels_path) as handle:
+    next(handle)
+    for line in handle:
+        q, d, g = line.split()
+        judged.setdefault(q, {})[d] = int(g)
+qrels = Qrels(judged)
+run = Run.from_file(run_path, kind="trec")
+evaluate(qrels, run, list(names.values()), return_mean=False)
+values = {q: {ours: float(run.scores[theirs][q]) for ours, theirs in names.items()}
+          for q in run.scores[next(iter(names.values()))]}
+json.dump(values, open(out, "w"))
+"""
+PYTREC_SCRIPT = """
+import json, sys
+import pytrec_eval
+run_path, qrels_path, out, names, measures = sys.argv[1:6]
+with open(run_path) as handle:
+    run = pytrec_eval.parse_run(handle)
+qrels = {}
+with open(qrels_path) as handle:
+    next(handle)
+    for line in handle:
+        q, d, g = line.split()
+        qrels.setdefault(q, {})[d] = int(g)
+values = pytrec_eval.RelevanceEvaluator(qrels, set(json.loads(measures))).evaluate(run)
+names = json.loads(names)
+json.dump({q: {o: v[t] for o, t in names.items()} for q, v in values.items()}, open(out, "w"))
+"""
+
+
+def whole_process(command: list[str], out: Path | None = None) -> tuple[float, dict]:
+    """Seconds from start to exit of a command, and the per-query values it wrote (a
+    JSON file `out`, or sparsebench's per-query TSV on its standard output)."""
+    start = time.perf_counter()
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if out is not None:
+        return seconds, json.loads(out.read_text())
+    values: dict[str, dict[str, float]] = {}
+    for line in done.stdout.splitlines()[1:]:
+        query, metric, value = line.split("\t")
+        values.setdefault(query, {})[metric] = float(value)
+    return seconds, values
+
+
+def whole_processes(
+    run_path: Path, qrels_path: Path, folder: Path, ranx_python: str | None
+) -> dict[str, tuple[float, dict]]:
+    """Each implementation as a whole process (imports included)."""
+    out = folder / "whole.json"
+    found = {
+        "pytrec_eval script": whole_process(
+            [sys.executable, "-c", PYTREC_SCRIPT, str(run_path), str(qrels_path), str(out)]
+            + [json.dumps(MEASURES), json.dumps(sorted(TREC_MEASURES))],
+            out,
+        ),
+        "sparsebench evaluate (command line)": whole_process(
+            [sys.executable, "-m", "sparsebench.cli", "evaluate", "--qrels", str(qrels_path)]
+            + ["--run", str(run_path), "--metrics", ",".join(MEASURES), "--query-set", "run"]
+            + ["--per-query", "--format", "tsv", "--quiet"]
+        ),
+    }
+    if ranx_python:
+        command = [ranx_python, "-c", RANX_SCRIPT, str(run_path), str(qrels_path), str(out)]
+        command.append(json.dumps(RANX_MEASURES))
+        first, _ = whole_process(command, out)
+        found[f"ranx (first run {first:.1f} s: numba compiles)"] = whole_process(command, out)
+    return found
+
+
 def peak_rss_mb() -> float:
     """This process's peak resident set (VmHWM): unlike ru_maxrss it is not inherited
     from the parent that forked the process."""
@@ -160,6 +256,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=10_000)
     parser.add_argument("--depth", type=int, default=1_000)
     parser.add_argument("--child", nargs=4, metavar=("IMPL", "RUN", "QRELS", "OUT"))
+    parser.add_argument("--ranx-python", help="a Python interpreter with ranx installed")
     args = parser.parse_args()
     if args.child:
         child(*args.child)
@@ -171,6 +268,7 @@ def main() -> None:
             impl: measure(impl, run_path, qrels_path, folder)
             for impl in ("pytrec_eval", "sparsebench")
         }
+        whole = whole_processes(run_path, qrels_path, folder, args.ranx_python)
     ours, ref = results["sparsebench"], results["pytrec_eval"]
     diff = max(
         abs(ours["values"][q][m] - ref["values"][q][m]) for q in ref["values"] for m in MEASURES
@@ -195,6 +293,16 @@ def main() -> None:
         f"files to values {speedup_total:.1f}x; "
         f"memory ratio {ours['peak_rss_mb'] / ref['peak_rss_mb']:.2f}"
     )
+
+    reference = whole["pytrec_eval script"]
+    print("\nWhole processes, start to exit (imports, reading the files, per-query values):\n")
+    print("| implementation | seconds | pytrec_eval / it | largest difference from pytrec_eval |")
+    print("|---|---:|---:|---:|")
+    for name, (seconds, values) in whole.items():
+        largest = max(
+            abs(values[q][m] - reference[1][q][m]) for q in reference[1] for m in MEASURES
+        )
+        print(f"| {name} | {seconds:.2f} | {reference[0] / seconds:.2f}x | {largest:.1e} |")
 
 
 if __name__ == "__main__":
