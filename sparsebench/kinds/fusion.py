@@ -75,10 +75,11 @@ class FusionKind(ModelKind):
 FUSION_KIND = FusionKind()
 
 
-def check_fusions(models: Mapping[str, Mapping[str, Any]]) -> None:
+def check_fusions(models: Mapping[str, Mapping[str, Any]], run_rules: Mapping[str, str]) -> None:
     """Across a config's models (sweeps expanded): a fusion fuses models of the config,
-    never itself (not even through another fusion), and a sweep of one chooses by
-    cross-validation: its points need only the members' runs of the evaluated queries."""
+    never itself (not even through another fusion); a sweep of one that may choose on a
+    training split fuses only models searched here (they run the training queries).
+    `run_rules`: each model's kind's run_rule."""
 
     def members(name: str) -> list[str]:
         entry = models[name]
@@ -92,10 +93,15 @@ def check_fusions(models: Mapping[str, Mapping[str, Any]]) -> None:
                 f"config.models.{name}.runs: {unknown} are not models; models: {', '.join(models)}"
             )
         if entry["kind"] == "tuned" and members(name) and entry["sweep"]["method"] != "cv":
-            raise ConfigError(
-                f"config.models.{name}.tune.method: a fusion's sweep chooses by cross-validation "
-                "over the evaluated queries (set tune: {method: cv})"
-            )
+            unsearched = [
+                m for m in _fused(models, members(name)) if run_rules[m] not in ("retrieve", "fuse")
+            ]
+            if unsearched:
+                raise ConfigError(
+                    f"config.models.{name}.tune.method: choosing on a training split fuses "
+                    f"the runs of the training queries, which {unsearched} do not have (runs "
+                    "made elsewhere, tuned models); set tune: {method: cv}"
+                )
     for name in models:
         seen, todo = set(), members(name)
         while todo:
@@ -105,3 +111,17 @@ def check_fusions(models: Mapping[str, Mapping[str, Any]]) -> None:
             if member not in seen:
                 seen.add(member)
                 todo += members(member)
+
+
+def _fused(models: Mapping[str, Mapping[str, Any]], names: list[str]) -> list[str]:
+    """The models that fusions of `names` reach, through fusions of fusions."""
+    found: list[str] = []
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name in found or name not in models:
+            continue
+        found.append(name)
+        if models[name]["kind"] == "fusion":
+            todo += list(models[name]["runs"])
+    return found

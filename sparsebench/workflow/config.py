@@ -107,7 +107,9 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     _put_sweeps(resolved, sweeps)
     _check_metrics(resolved)
     _check_significance(resolved)
-    check_fusions(resolved["models"])
+    check_fusions(
+        resolved["models"], {n: KINDS[m["kind"]].run_rule for n, m in resolved["models"].items()}
+    )
     return resolved
 
 

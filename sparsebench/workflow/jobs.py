@@ -96,11 +96,33 @@ def querysets(
     plan: Plan, model: str, dataset: str, training: Mapping[str, bool]
 ) -> tuple[str, ...]:
     """The query sets a model's run is made on: a sweep variant also runs the training
-    queries when its sweep chooses on them."""
-    owner = plan.reported_model(model)
-    if owner != model and training.get(dataset) and _chooses_on_split(plan, owner):
+    queries when its sweep chooses on them, and so does every model a fusion among
+    such variants fuses (its runs of the training queries are fused)."""
+    if _scored_on_split(plan, model, dataset, training) or model in _fused_on_split(
+        plan, dataset, training
+    ):
         return QUERYSETS
     return ("evaluation",)
+
+
+def _scored_on_split(plan: Plan, model: str, dataset: str, training: Mapping[str, bool]) -> bool:
+    """A sweep variant whose sweep chooses on the dataset's training split."""
+    owner = plan.reported_model(model)
+    return owner != model and bool(training.get(dataset)) and _chooses_on_split(plan, owner)
+
+
+def _fused_on_split(plan: Plan, dataset: str, training: Mapping[str, bool]) -> set[str]:
+    """The models whose runs of the training queries fusions scored on the split fuse,
+    through fusions of fusions."""
+    found: set[str] = set()
+    todo = [m for m in plan.models if _scored_on_split(plan, m, dataset, training)]
+    while todo:
+        entry = plan.models[todo.pop()]
+        for member in entry.get("runs", []) if entry["kind"] == "fusion" else []:
+            if member not in found:
+                found.add(member)
+                todo.append(member)
+    return found
 
 
 def _chooses_on_split(plan: Plan, tuned: str) -> bool:
@@ -112,11 +134,16 @@ def _pair_jobs(
 ) -> Iterator[Job]:
     pair, served = {"model": model, "dataset": dataset}, (plan.reported_model(model),)
     rule = plan.kind(model).run_rule
+    sets = querysets(plan, model, dataset, training)
+    evaluation = (
+        "evaluate_tuning" if _scored_on_split(plan, model, dataset, training) else "evaluate"
+    )
     if rule != "retrieve":
         yield Job(rule, pair, dataset, served)
-        yield Job("evaluate", pair, dataset, served)
+        if rule == "fuse" and len(sets) > 1:
+            yield Job("fuse_tuning", pair, dataset, served)
+        yield Job(evaluation, pair, dataset, served)
         return
-    sets = querysets(plan, model, dataset, training)
     encoder, query_encoder = plan.encoders(model, dataset)
     corpus = plan.corpus_of[dataset]
     count = len(partition_shards(shards[corpus], plan.partitions))
@@ -138,4 +165,4 @@ def _pair_jobs(
                 wildcards = {**pair, "partition": str(p), "queryset": queryset}
                 yield Job("retrieve_partition", wildcards, dataset, served)
             yield Job(f"merge_runs{suffix}", pair, dataset, served)
-    yield Job("evaluate_tuning" if len(sets) > 1 else "evaluate", pair, dataset, served)
+    yield Job(evaluation, pair, dataset, served)

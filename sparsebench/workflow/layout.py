@@ -30,6 +30,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "merge_runs_tuning": ("model", "dataset"),
     "import_run": ("model", "dataset"),
     "fuse": ("model", "dataset"),
+    "fuse_tuning": ("model", "dataset"),
     "evaluate": ("model", "dataset"),
     "evaluate_tuning": ("model", "dataset"),
     "tune": ("model", "dataset"),

@@ -425,7 +425,11 @@ def test_the_workflow_refuses_more_partitions_than_shards_before_a_partition_job
     assert not (work / "results" / "models").exists()
 
 
-FUSED = {"bm25": {"kind": "bm25"}, "qld": {"kind": "qld"}}
+FUSED = {
+    "bm25": {"kind": "bm25"},
+    "qld": {"kind": "qld"},
+    "outside": {"kind": "run", "path": "runs/{dataset}.trec"},
+}
 
 
 def test_a_fusion_sweep_over_weights_makes_one_variant_per_point():
@@ -454,7 +458,10 @@ def test_a_fusion_sweep_over_weights_makes_one_variant_per_point():
         ({"runs": ["bm25", "f"]}, r"config.models.f.runs: the fusion fuses itself"),
         ({"runs": ["bm25"]}, r"config.models.f.runs: \['bm25'\] is too short"),
         ({"runs": ["bm25", "qld"], "weights": {"bm25": 2.0}}, "for method wsum, not rrf"),
-        ({"runs": ["bm25", "qld"], "k": {"grid": [10, 60]}}, "chooses by cross-validation"),
+        (
+            {"runs": ["bm25", "outside"], "k": {"grid": [10, 60]}},
+            r"the training queries, which \['outside'\] do not have",
+        ),
         ({"runs": ["bm25", "qld"], "method": "borda"}, "config.models.f.method"),
     ],
 )
@@ -487,3 +494,31 @@ def test_a_fusion_runs_only_where_every_member_has_a_run(tmp_path):
     plan = Plan(validate_config({**MINIMAL, "datasets": datasets, "models": models}))
     assert ("f", "local") in plan.evaluated_pairs and ("f", "other") not in plan.evaluated_pairs
     assert kind_of(plan.models["f"]).run_rule == "fuse"
+
+
+def test_fusions_chosen_on_a_training_split_run_their_members_on_it():
+    """The jobs of a fusion sweep chosen on a training split: each point fuses its
+    members' runs of the training queries (fuse_tuning) and is scored on them only; the
+    members, reported models, run those queries too but are scored on the evaluated
+    ones."""
+    from sparsebench.workflow.jobs import pipeline_jobs
+
+    models = {
+        **FUSED,
+        "hybrid": {"kind": "fusion", "runs": ["bm25", "qld"]},
+        "mix": {"kind": "fusion", "runs": ["hybrid", "qld"], "k": {"grid": [10, 60]}},
+    }
+    plan = Plan(validate_config({**MINIMAL, "models": models}))
+    jobs = pipeline_jobs(plan, {c: 1 for c in plan.corpora}, {"d": True}, downloads=False)
+    found = {(j.rule, j.wildcards.get("model", "")) for j in jobs}
+    for point in ("mix+k_10", "mix+k_60"):
+        assert {("fuse", point), ("fuse_tuning", point), ("evaluate_tuning", point)} <= found
+        assert ("evaluate", point) not in found
+    for member in ("bm25", "qld"):
+        assert {("retrieve", member), ("retrieve_tuning", member), ("evaluate", member)} <= found
+        assert ("evaluate_tuning", member) not in found
+    assert {("fuse", "hybrid"), ("fuse_tuning", "hybrid"), ("evaluate", "hybrid")} <= found
+    assert ("tune", "mix") in found
+    # without a training split: cross-validation over the evaluated queries, no tuning runs
+    jobs = pipeline_jobs(plan, {c: 1 for c in plan.corpora}, {"d": False}, downloads=False)
+    assert not {j.rule for j in jobs} & {"fuse_tuning", "retrieve_tuning", "evaluate_tuning"}

@@ -18,6 +18,10 @@ from conftest import (
 )
 from snakemake_runs import REPORT_RULES, planned_jobs, snakemake
 
+from sparsebench.workflow.config import validate_config
+from sparsebench.workflow.jobs import pipeline_jobs
+from sparsebench.workflow.plan import Plan
+
 pytestmark = pytest.mark.slow
 GRID = {"k1": [0.6, 1.2, 1.8], "b": [0.3, 0.75]}
 
@@ -133,6 +137,9 @@ def test_a_dataset_with_a_train_split_is_tuned_on_it_and_evaluated_once(tmp_path
         "models": {
             "bm25": {"kind": "bm25"},
             "t": {"kind": "bm25", "k1": {"grid": [0.5, 3.0]}, "b": {"grid": [0.0, 1.0]}},
+            # a fusion chosen on the split: its points fuse the members' training runs (a
+            # point of t's is a model searched here like any other)
+            "mix": {"kind": "fusion", "runs": ["bm25", "t+k1_3+b_1"], "k": {"grid": [1, 60]}},
         },
         "significance": {"resamples": 100},
     }
@@ -162,3 +169,28 @@ def test_a_dataset_with_a_train_split_is_tuned_on_it_and_evaluated_once(tmp_path
     assert tuned == [line.rsplit(" ", 1)[0] + " t" for line in source]
     table = pd.read_csv(results / "leaderboard.tsv", sep="\t", index_col="model")
     assert "[tiny: training split train]" in table.loc["t", "tuning"]
+    mix = json.loads((results / "tuning" / "mix" / "tiny" / "selection.json").read_text())
+    assert mix["chosen_by"] == "training split train"
+    for point in ("mix+k_1", "mix+k_60"):
+        scored = pd.read_csv(
+            results / "tuning" / "eval" / point / "tiny" / "per_query.tsv", sep="\t"
+        )
+        assert set(scored["query_id"]) == {"q3", "q4", "q5"}
+        assert not (results / "eval" / point).exists()
+    fused = (results / "tuning" / "runs" / "mix+k_1" / "tiny.trec").read_text().split()
+    members = [
+        (results / "tuning" / "runs" / m / "tiny.trec").read_text() for m in ("bm25", "t+k1_3+b_1")
+    ]
+    assert set(fused[0::6]) <= {q for text in members for q in text.split()[0::6]}
+    assert "[tiny: training split train]" in table.loc["mix", "tuning"]
+    # the cost report's job list names exactly the benchmark files the jobs wrote
+    plan = Plan(validate_config(config))
+    listed = {
+        job.benchmark for job in pipeline_jobs(plan, {c: 1 for c in plan.corpora}, {"tiny": True})
+    }
+    written = {
+        path.relative_to(workdir).as_posix()
+        for path in (results / "benchmarks").rglob("*.tsv")
+        if not path.relative_to(results / "benchmarks").parts[0].startswith("report_")
+    }
+    assert listed == written

@@ -105,3 +105,19 @@ rule fuse:
         ENV_CPU
     script:
         f"{SCRIPTS}/fuse.py"
+
+
+use rule fuse as fuse_tuning with:
+    message:
+        "fuse_tuning: {wildcards.model} on {wildcards.dataset}, training queries"
+    input:
+        runs=lambda wc: [
+            layout.RUN["tuning"].format(model=m, dataset=wc.dataset)
+            for m in PLAN.models[wc.model]["runs"]
+        ],
+    output:
+        run=layout.RUN["tuning"],
+    log:
+        log_path("fuse_tuning"),
+    benchmark:
+        benchmark_path("fuse_tuning")
