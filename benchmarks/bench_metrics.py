@@ -131,16 +131,21 @@ RANX_MEASURES = {
     "R-Precision": "r-precision",
     "bpref": "bpref",
 }
-RANX_SCRIPT = """
+# The qrels as {query: {document: grade}}, in the scripts each library's process runs.
+READ_QRELS = """
 import json, sys
-from ranx import Qrels, Run, evaluate
-run_path, qrels_path, out, names = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 judged = {}
-with open(qrels_path) as handle:
+with open(sys.argv[2]) as handle:
     next(handle)
     for line in handle:
         q, d, g = line.split()
         judged.setdefault(q, {})[d] = int(g)
+"""
+RANX_SCRIPT = (
+    READ_QRELS
+    + """
+from ranx import Qrels, Run, evaluate
+run_path, qrels_path, out, names = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 qrels = Qrels(judged)
 run = Run.from_file(run_path, kind="trec")
 evaluate(qrels, run, list(names.values()), return_mean=False)
@@ -148,22 +153,19 @@ values = {q: {ours: float(run.scores[theirs][q]) for ours, theirs in names.items
           for q in run.scores[next(iter(names.values()))]}
 json.dump(values, open(out, "w"))
 """
-PYTREC_SCRIPT = """
-import json, sys
+)
+PYTREC_SCRIPT = (
+    READ_QRELS
+    + """
 import pytrec_eval
 run_path, qrels_path, out, names, measures = sys.argv[1:6]
 with open(run_path) as handle:
     run = pytrec_eval.parse_run(handle)
-qrels = {}
-with open(qrels_path) as handle:
-    next(handle)
-    for line in handle:
-        q, d, g = line.split()
-        qrels.setdefault(q, {})[d] = int(g)
-values = pytrec_eval.RelevanceEvaluator(qrels, set(json.loads(measures))).evaluate(run)
+values = pytrec_eval.RelevanceEvaluator(judged, set(json.loads(measures))).evaluate(run)
 names = json.loads(names)
 json.dump({q: {o: v[t] for o, t in names.items()} for q, v in values.items()}, open(out, "w"))
 """
+)
 
 
 def whole_process(command: list[str], out: Path | None = None) -> tuple[float, dict]:

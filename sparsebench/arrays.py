@@ -18,3 +18,9 @@ def sorted_positions(ascending: np.ndarray, values: np.ndarray) -> tuple[np.ndar
     found = positions < len(ascending)
     found[found] = ascending[positions[found]] == values[found]
     return positions, found
+
+
+def group_ranks(sorted_groups: np.ndarray, n_groups: int) -> np.ndarray:
+    """1-based position of each element within its group (groups sorted, contiguous)."""
+    starts = np.searchsorted(sorted_groups, np.arange(n_groups))
+    return np.arange(len(sorted_groups)) - starts[sorted_groups] + 1

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from sparsebench.evaluate.comparisons import SignificanceSettings
+from sparsebench.evaluate.leaderboard import tuned_labels
 from sparsebench.evaluate.measures import aggregate
 
 # booktabs' rules; the user's preamble needs \usepackage{booktabs}
@@ -126,7 +127,7 @@ def leaderboard_latex(
     from the significance table's primary test on `metric`; `settings`: the significance
     section; tuned models are labelled so."""
     beats = beaten(tests, settings["primary_test"], "dataset", metric) if tests is not None else {}
-    label = {m: f"{m} (tuned)" for m in tuned}
+    label = tuned_labels(tuned)
     beats = {
         (label.get(m, m), column): {label.get(b, b) for b in losers}
         for (m, column), losers in beats.items()

@@ -6,7 +6,7 @@ decimals, as published tables do, and states what produced the numbers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,11 @@ def score_columns(columns: Sequence[str], with_average: bool = True) -> list[str
     return [
         c for c in columns if c not in own and not str(c).startswith((MARK_PREFIX, JUDGED_PREFIX))
     ]
+
+
+def tuned_labels(tuned: Iterable[str]) -> dict[str, str]:
+    """How the tables a reader sees name tuned models: "bm25 (tuned)"."""
+    return {m: f"{m} (tuned)" for m in tuned}
 
 
 def collect_metrics(entries: Sequence[tuple[str, str, str | Path]]) -> pd.DataFrame:
@@ -125,13 +130,13 @@ def write_leaderboard(
     ordered = long.sort_values(["model", "dataset", "metric"], kind="stable")
     with atomic_path(out_long) as tmp:
         ordered.to_csv(tmp, sep="\t", index=False, float_format="%.6f", lineterminator="\n")
-    labelled = table.rename(index={m: f"{m} (tuned)" for m in tuned})
+    labels = tuned_labels(tuned)
+    labelled = table.rename(index=labels)
     partial_marks = {cell: f" (partial: {text})" for cell, text in partial.items()}
     partial_marks.update({(m, AVERAGE): " (counts a partial run)" for m, _ in partial})
     marks = {c: marks.get(c, "") + partial_marks.get(c, "") for c in {*marks, *partial_marks}}
-    marks = {(f"{m} (tuned)" if m in tuned else m, d): v for (m, d), v in marks.items()}
+    marks = {(labels.get(m, m), d): v for (m, d), v in marks.items()}
     if judged is not None:
-        labels = {m: f"{m} (tuned)" for m in tuned}
         sections = [judged_markdown(judged.rename(index=labels)), *sections]
     write_text(out_md, markdown(labelled, metric, provenance_lines, marks, notes, sections))
     return table

@@ -27,6 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparsebench.arrays import group_ranks
 from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -75,12 +76,6 @@ def string_ids(values: pd.Series | np.ndarray | pa.Array, what: str) -> pa.Chunk
     if values.null_count:
         raise DataError(f"{what} has {values.null_count} missing ids")
     return values.cast(pa.string())
-
-
-def _group_ranks(sorted_groups: np.ndarray, n_groups: int) -> np.ndarray:
-    """1-based position of each element within its group (groups sorted, contiguous)."""
-    starts = np.searchsorted(sorted_groups, np.arange(n_groups))
-    return np.arange(len(sorted_groups)) - starts[sorted_groups] + 1
 
 
 def select_queries(run_queries: pa.Array, qrels_queries: pa.Array, query_set: str) -> pa.Array:
@@ -194,13 +189,13 @@ def rank_run(
         query_ids=np.asarray(query_ids.to_pylist(), dtype=object),
         n_in_run=int((np.bincount(row_query, minlength=n_queries) > 0).sum()),
         row_query=row_query,
-        row_rank=_group_ranks(row_query, n_queries),
+        row_rank=group_ranks(row_query, n_queries),
         row_grade=row_grade.astype(np.float64),
         row_judged=row_judged,
         num_relevant=num_relevant,
         num_nonrelevant=num_nonrelevant,
         ideal_query=ideal_query,
-        ideal_rank=_group_ranks(ideal_query, n_queries),
+        ideal_rank=group_ranks(ideal_query, n_queries),
         ideal_grade=ideal_grade.astype(np.float64),
         relevance_level=relevance_level,
     )

@@ -75,53 +75,45 @@ class FusionKind(ModelKind):
 FUSION_KIND = FusionKind()
 
 
+def members(models: Mapping[str, Mapping[str, Any]], name: str) -> list[str]:
+    """The models a fusion (or a sweep of one) fuses; none for another model."""
+    entry = models[name]
+    entry = entry.get("base", entry) if entry["kind"] == "tuned" else entry
+    return list(entry["runs"]) if entry["kind"] == "fusion" else []
+
+
+def fused_models(models: Mapping[str, Mapping[str, Any]], name: str) -> list[str]:
+    """Every model a fusion reaches, through fusions of fusions (itself if it loops)."""
+    found: list[str] = []
+    todo = members(models, name)
+    while todo:
+        member = todo.pop()
+        if member not in found and member in models:
+            found.append(member)
+            todo += members(models, member)
+    return found
+
+
 def check_fusions(models: Mapping[str, Mapping[str, Any]], run_rules: Mapping[str, str]) -> None:
     """Across a config's models (sweeps expanded): a fusion fuses models of the config,
     never itself (not even through another fusion); a sweep of one that may choose on a
     training split fuses only models searched here (they run the training queries).
     `run_rules`: each model's kind's run_rule."""
-
-    def members(name: str) -> list[str]:
-        entry = models[name]
-        entry = entry.get("base", entry) if entry["kind"] == "tuned" else entry
-        return list(entry["runs"]) if entry["kind"] == "fusion" else []
-
-    for name, entry in models.items():
-        unknown = [m for m in members(name) if m not in models]
+    for name in models:
+        unknown = [m for m in members(models, name) if m not in models]
         if unknown:
             raise ConfigError(
                 f"config.models.{name}.runs: {unknown} are not models; models: {', '.join(models)}"
             )
-        if entry["kind"] == "tuned" and members(name) and entry["sweep"]["method"] != "cv":
-            unsearched = [
-                m for m in _fused(models, members(name)) if run_rules[m] not in ("retrieve", "fuse")
-            ]
+    for name, entry in models.items():
+        reached = fused_models(models, name)
+        if name in reached:
+            raise ConfigError(f"config.models.{name}.runs: the fusion fuses itself")
+        if entry["kind"] == "tuned" and reached and entry["sweep"]["method"] != "cv":
+            unsearched = [m for m in reached if run_rules[m] not in ("retrieve", "fuse")]
             if unsearched:
                 raise ConfigError(
                     f"config.models.{name}.tune.method: choosing on a training split fuses "
                     f"the runs of the training queries, which {unsearched} do not have (runs "
                     "made elsewhere, tuned models); set tune: {method: cv}"
                 )
-    for name in models:
-        seen, todo = set(), members(name)
-        while todo:
-            member = todo.pop()
-            if member == name:
-                raise ConfigError(f"config.models.{name}.runs: the fusion fuses itself")
-            if member not in seen:
-                seen.add(member)
-                todo += members(member)
-
-
-def _fused(models: Mapping[str, Mapping[str, Any]], names: list[str]) -> list[str]:
-    """The models that fusions of `names` reach, through fusions of fusions."""
-    found: list[str] = []
-    todo = list(names)
-    while todo:
-        name = todo.pop()
-        if name in found or name not in models:
-            continue
-        found.append(name)
-        if models[name]["kind"] == "fusion":
-            todo += list(models[name]["runs"])
-    return found

@@ -28,6 +28,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparsebench.arrays import group_ranks
 from sparsebench.errors import ConfigError, DataError
 
 METHODS = ("rrf", "combsum", "combmnz", "combmax", "wsum")
@@ -73,35 +74,36 @@ def _ranks(queries: pa.Array, scores: np.ndarray, docs: pa.Array) -> tuple[np.nd
         pa.table({"q": queries, "s": scores, "d": docs}),
         sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")],
     ).to_numpy()
-    codes = pc.dictionary_encode(queries.take(order)).indices.to_numpy().astype(np.int64)
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else codes
-    sizes = np.diff(np.r_[starts, len(codes)])
-    rank = np.arange(len(codes)) - np.repeat(starts, sizes) + 1
-    return order, rank, np.repeat(sizes, sizes)
+    encoded = pc.dictionary_encode(queries.take(order))  # codes ascend with the queries
+    codes = encoded.indices.to_numpy().astype(np.int64)
+    n_queries = len(encoded.dictionary)
+    return order, group_ranks(codes, n_queries), np.bincount(codes, minlength=n_queries)[codes]
 
 
-def _columns(run: pd.DataFrame) -> tuple[pa.Array, pa.Array, np.ndarray]:
+def _ordered(run: pd.DataFrame, float32: bool, limit: int | None) -> pd.DataFrame:
+    """A run (query_id, doc_id, score) by query, score descending (compared as 32-bit
+    floats if `float32`) and document id descending, each query cut to `limit` lines,
+    with the 1-based rank of each line and the number of lines its query keeps."""
     queries = pa.array(run["query_id"].astype(object), pa.string())
     docs = pa.array(run["doc_id"].astype(object), pa.string())
-    return queries, docs, np.asarray(run["score"], dtype=np.float64)
-
-
-def trec_order(run: pd.DataFrame, depth: int | None = None) -> pd.DataFrame:
-    """A run (query_id, doc_id, score) in trec_eval's order (scores as 32-bit floats),
-    each query cut to its top `depth`, with the 1-based rank of each line and the number
-    of lines its query keeps."""
-    queries, docs, scores = _columns(run)
-    order, rank, lines = _ranks(queries, scores.astype(np.float32), docs)
-    keep = rank <= (depth if depth is not None else np.inf)
+    scores = np.asarray(run["score"], dtype=np.float64)
+    order, rank, lines = _ranks(queries, scores.astype(np.float32) if float32 else scores, docs)
+    keep = rank <= (limit if limit is not None else np.inf)
     return pd.DataFrame(
         {
             "query_id": queries.take(order).to_numpy(zero_copy_only=False)[keep],
             "doc_id": docs.take(order).to_numpy(zero_copy_only=False)[keep],
             "score": scores[order][keep],
             "rank": rank[keep],
-            "count": np.minimum(lines, depth if depth is not None else lines)[keep],
+            "count": np.minimum(lines, limit if limit is not None else lines)[keep],
         }
     )
+
+
+def trec_order(run: pd.DataFrame, depth: int | None = None) -> pd.DataFrame:
+    """A run in trec_eval's order (scores as 32-bit floats), each query cut to its top
+    `depth`, with ranks and the number of lines each query keeps (see _ordered)."""
+    return _ordered(run, float32=True, limit=depth)
 
 
 def normalized(ranked: pd.DataFrame, norm: str) -> np.ndarray:
@@ -160,17 +162,7 @@ def fuse(runs: Mapping[str, pd.DataFrame], fusion: Fusion, k: int) -> pd.DataFra
 def top_k(run: pd.DataFrame, k: int) -> pd.DataFrame:
     """The top k of each query of a run with float64 scores, in trec_eval's order over
     them (score descending, document id descending), ranks from 1."""
-    queries, docs, scores = _columns(run)
-    order, rank, _ = _ranks(queries, scores, docs)
-    keep = rank <= k
-    return pd.DataFrame(
-        {
-            "query_id": queries.take(order).to_numpy(zero_copy_only=False)[keep],
-            "doc_id": docs.take(order).to_numpy(zero_copy_only=False)[keep],
-            "score": scores[order][keep],
-            "rank": rank[keep],
-        }
-    )
+    return _ordered(run, float32=False, limit=k).drop(columns="count")
 
 
 def fusion_of(entry: Mapping) -> Fusion:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from sparsebench.kinds.fusion import fused_models
 from sparsebench.workflow.layout import QUERYSETS, RULES, benchmark_path, partition_shards
 from sparsebench.workflow.plan import Plan
 
@@ -114,15 +115,8 @@ def _scored_on_split(plan: Plan, model: str, dataset: str, training: Mapping[str
 def _fused_on_split(plan: Plan, dataset: str, training: Mapping[str, bool]) -> set[str]:
     """The models whose runs of the training queries fusions scored on the split fuse,
     through fusions of fusions."""
-    found: set[str] = set()
-    todo = [m for m in plan.models if _scored_on_split(plan, m, dataset, training)]
-    while todo:
-        entry = plan.models[todo.pop()]
-        for member in entry.get("runs", []) if entry["kind"] == "fusion" else []:
-            if member not in found:
-                found.add(member)
-                todo.append(member)
-    return found
+    scored = [m for m in plan.models if _scored_on_split(plan, m, dataset, training)]
+    return {member for m in scored for member in fused_models(plan.models, m)}
 
 
 def _chooses_on_split(plan: Plan, tuned: str) -> bool:
