@@ -115,24 +115,40 @@ def remembered(
 ) -> list[str]:
     """function of each token, looked up in `memory` first and kept there (a corpus's
     batches share most of their vocabulary); past _MEMORY tokens it starts afresh."""
-    out = []
-    for token in tokens:
-        term = memory.get(token)
-        if term is None:
-            if len(memory) >= _MEMORY:
-                memory.clear()
-            term = memory[token] = function(token)
-        out.append(term)
-    return out
+    return remembered_all(tokens, lambda new: [function(t) for t in new], memory)
+
+
+def remembered_all(
+    tokens: Iterable[str],
+    function: Callable[[list[str]], list[str]],
+    memory: dict[str, str],
+) -> list[str]:
+    """`remembered` for a function of a list of tokens (one call for the tokens that
+    `memory` lacks, as a C stemmer's stemWords takes them)."""
+    tokens = list(tokens)
+    new = [t for t in dict.fromkeys(tokens) if t not in memory]
+    if len(memory) + len(new) > _MEMORY:
+        memory.clear()
+        new = list(dict.fromkeys(tokens))
+    if new:
+        memory.update(zip(new, function(new), strict=True))
+    return [memory[t] for t in tokens]
 
 
 def remembering(function: Callable[[str], str], memory: dict[str, str] | None = None) -> Filter:
     """per_token, remembering each token's result across batches (in `memory`, shared
     by whoever passes the same one)."""
+    return remembering_all(lambda new: [function(t) for t in new], memory)
+
+
+def remembering_all(
+    function: Callable[[list[str]], list[str]], memory: dict[str, str] | None = None
+) -> Filter:
+    """`remembering` for a function of a list of tokens."""
     kept: dict[str, str] = {} if memory is None else memory
 
     def apply(tokens: pa.Array) -> pa.Array:
-        return pa.array(remembered(tokens.to_pylist(), function, kept), type=pa.string())
+        return pa.array(remembered_all(tokens.to_pylist(), function, kept), type=pa.string())
 
     return apply
 

@@ -18,11 +18,13 @@ Their chains, read from the 9.9.1 bytecode (createComponents):
 Each adds a SetKeywordMarkerFilter only for a non-empty stem exclusion set, which the
 default instance has not. The stemmers are Lucene's own, translated to Python
 (snowball_ext/, snowball_program.py): Lucene generates them from Snowball 2.0.0, and
-later Snowball releases (PyStemmer's) stem differently (Snowball 3's Dutch is another
-algorithm), so PyStemmer cannot stand in. A stemmer works on UTF-16 code units as Java
-does; a language's stems are remembered across batches (the cache restarts past a
-million words). Where generated routines dominate a stemmer's time, snowball_stemmers.py
-gives them in closed form (Turkish, Dutch, Russian, Finnish).
+later Snowball releases (PyStemmer's) stem Danish, Finnish, Norwegian and Swedish
+differently. For Hungarian, Dutch, Russian and Turkish, PyStemmer's C stemmers give
+the same stems on words of the BMP without an apostrophe and take those
+(SAME_IN_PYSTEMMER). The translation works on UTF-16 code units as Java does; a
+language's stems are remembered across batches (the cache restarts past a million
+words). Where generated routines dominate a stemmer's time, snowball_stemmers.py gives
+them in closed form (Turkish, Dutch, Russian, Finnish).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from collections.abc import Callable
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import Stemmer
 
 from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.distinct_chunks import standard_tokens
@@ -44,7 +47,7 @@ from sparsebench.encode.lucene.filters import (
     lowercase,
     matching,
     only,
-    remembering,
+    remembering_all,
     snowball_word_set,
     stop,
     word_set,
@@ -98,13 +101,27 @@ _STEMMED_ONLY_WITH: dict[str, tuple[str, ...]] = {
     "hu": (f"[{''.join(sorted(hungarian._G_V_97_369))}]", f"[{_HUNGARIAN_ENDS}]$"),
 }
 _OUTSIDE_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
+_NOT_FOR_PYSTEMMER = re.compile("[\U00010000-\U0010ffff']")
+
+# language -> the PyStemmer (Snowball C) algorithm that stems as Lucene's stemmer does
+# every word of the BMP without an apostrophe (Java and C count a character outside the
+# BMP differently). Snowball's changes to these scripts since 2.0.0 (git diff -w v2.0.0
+# v3.1.1) are rewrites that keep the result (Hungarian's R1, Dutch's prelude, Turkish's
+# stringdefs and vowel tests) and Turkish's proper-noun suffix removal, which needs an
+# apostrophe (ApostropheFilter has cut every Turkish token at its first one). Snowball
+# 3's "dutch" is another algorithm; "dutch_porter" is the old one. The Danish, Finnish,
+# Norwegian and Swedish scripts changed their results: those stay on the translation.
+# test_snowball.py compares the two on generated words.
+SAME_IN_PYSTEMMER = {"hu": "hungarian", "nl": "dutch_porter", "ru": "russian", "tr": "turkish"}
 
 
 class SnowballStems:
     """SnowballFilter with one of Lucene's stemmers, over distinct tokens; `overrides`
     is a StemmerOverrideFilter before it (its tokens are not stemmed). The terms of a
     language's tokens are remembered across batches and chains (each language has one
-    stemmer and one set of overrides)."""
+    stemmer and one set of overrides). Where PyStemmer stems alike (SAME_IN_PYSTEMMER),
+    its C stemmer takes the tokens of the BMP without an apostrophe, the translation the
+    others."""
 
     _caches: dict[str, dict[str, str]] = {}
 
@@ -113,13 +130,12 @@ class SnowballStems:
     ) -> None:
         self._stemmer = stemmer()
         self._overrides = overrides or {}
-        self._filter = remembering(
-            lambda token: self.stem(token) if token else "",
-            SnowballStems._caches.setdefault(language, {}),
-        )
+        algorithm = SAME_IN_PYSTEMMER.get(language)
+        self._library = Stemmer.Stemmer(algorithm) if algorithm else None
+        self._filter = remembering_all(self.terms, SnowballStems._caches.setdefault(language, {}))
 
     def stem(self, token: str) -> str:
-        """The term of a token (not ""): its override, or its stem."""
+        """The term of a token (not ""), by the translation: its override, or its stem."""
         if token in self._overrides:
             return self._overrides[token]
         if _OUTSIDE_BMP.search(token) is None:
@@ -127,6 +143,18 @@ class SnowballStems:
         else:
             stemmed = from_utf16_units(self._stemmer.stem(to_utf16_units(token)))
         return stemmed or EMPTY_TERM
+
+    def terms(self, tokens: list[str]) -> list[str]:
+        """The terms of distinct tokens ("" stays "")."""
+        if self._library is None:
+            return [self.stem(t) if t else "" for t in tokens]
+        terms = self._library.stemWords(tokens)
+        for i, token in enumerate(tokens):
+            if not token or token in self._overrides or _NOT_FOR_PYSTEMMER.search(token):
+                terms[i] = self.stem(token) if token else ""
+            elif not terms[i]:
+                terms[i] = EMPTY_TERM
+        return terms
 
     def __call__(self, tokens: pa.Array) -> pa.Array:
         return self._filter(tokens)

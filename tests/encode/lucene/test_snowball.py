@@ -463,3 +463,35 @@ def test_hungarian_words_ending_no_suffix_are_their_own_stems():
             checked += 1
             assert stemmer.stem(word) == word, word
     assert checked > 5_000
+
+
+@pytest.mark.parametrize("language", sorted(snowball.SAME_IN_PYSTEMMER))
+def test_pystemmer_stems_as_lucenes_stemmer(language):
+    """Where PyStemmer takes the tokens, their terms are the translated Java stemmer's:
+    on random words of the language's letters, words ending in the stemmer's suffix
+    tables, apostrophes, characters outside the BMP and the overrides."""
+    stemmer = ANALYZERS[language][1]
+    generated = next(c for c in stemmer.__mro__ if c.__module__.startswith(turkish.__package__))
+    module = vars(sys.modules[generated.__module__])
+    suffixes = [s for v in module.values() if isinstance(v, Among) for s, *_ in v.entries]
+    letters = sorted({ch for s in suffixes for ch in s} | set("abdeiklmnorstuy'09_\U0001d51e"))
+    rnd = random.Random(language)
+    words = ["", *snowball.DUTCH_STEM_OVERRIDES]
+    for _ in range(20_000):
+        words.append("".join(rnd.choice(letters) for _ in range(rnd.randint(1, 12))))
+        word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 6)))
+        words.append(word + "".join(rnd.choice(suffixes) for _ in range(rnd.randint(1, 3))))
+    words = list(dict.fromkeys(words))
+    overrides = snowball.DUTCH_STEM_OVERRIDES if language == "nl" else None
+    stems = snowball.SnowballStems(language, stemmer, overrides)
+    assert stems._library is not None
+    java = generated()
+    expected = [
+        overrides[w]
+        if overrides and w in overrides
+        else from_utf16_units(java.stem(to_utf16_units(w))) or EMPTY_TERM
+        if w
+        else ""
+        for w in words
+    ]
+    assert stems.terms(words) == expected
