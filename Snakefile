@@ -95,6 +95,7 @@ rule all:
         "results/leaderboard.tsv",
         "results/leaderboard.md",
         "results/leaderboard.tex",
+        "results/efficiency.tsv",
         "results/metrics.tsv",
         "results/significance.md",
         REPORT_FILES,

@@ -239,12 +239,9 @@ def machine(packages: tuple[str, ...] = ("pandas", "pytrec_eval-terrier")) -> st
     """The CPU, cores, memory, Python and numpy, and the versions of `packages`."""
     from importlib import metadata
 
-    cpu = platform.processor() or platform.machine()
-    try:
-        lines = Path("/proc/cpuinfo").read_text().splitlines()
-        cpu = next((x.split(":", 1)[1].strip() for x in lines if x.startswith("model name")), cpu)
-    except OSError:
-        pass
+    from sparsebench.devices import cpu_name
+
+    cpu = cpu_name()
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     versions = "".join(f", {name} {metadata.version(name)}" for name in packages)
     return (

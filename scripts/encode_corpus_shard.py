@@ -15,4 +15,5 @@ with stage_logging(snakemake.log[0], "encode_corpus_shard"):
         snakemake.output.npz,
         snakemake.output.terms,
         runtime={**runtime, "threads": snakemake.threads},
+        out_cost=snakemake.output.cost,
     )

@@ -19,4 +19,5 @@ with stage_logging(snakemake.log[0], "leaderboard"):
         significance_tsv=snakemake.input.significance,
         selections=list(snakemake.input.selections),
         manifests=list(snakemake.input.manifests),
+        cost_sources=dict(snakemake.params.costs),
     )

@@ -10,4 +10,6 @@ with stage_logging(snakemake.log[0], "merge_runs"):
         snakemake.output.run,
         k=snakemake.params.k,
         tag=snakemake.wildcards.model,
+        part_costs=list(snakemake.input.costs),
+        out_cost=snakemake.output.cost,
     )

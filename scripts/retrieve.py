@@ -6,6 +6,8 @@ from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], snakemake.rule):
     speed = snakemake.config["retrieval"]  # batching and the backend change speed, not results
+    # training queries only choose a sweep's point: their search's latency is not reported
+    tuning = snakemake.rule == "retrieve_tuning" or snakemake.wildcards.get("queryset") == "tuning"
     stages.retrieve_run(
         snakemake.input.postings,
         snakemake.input.idf,
@@ -19,5 +21,7 @@ with stage_logging(snakemake.log[0], snakemake.rule):
         threads=snakemake.threads,
         backend_choice=speed["backend"],
         device=speed["device"],
+        out_cost=snakemake.output.cost,
+        latency_queries=0 if tuning else speed["latency_queries"],
         **snakemake.params.retrieval,
     )

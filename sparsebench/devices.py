@@ -1,5 +1,6 @@
 """The device a stage computes on: whether a CUDA device can be used (asked without
-importing torch where none can be), and the torch device a setting names.
+importing torch where none can be), the torch device a setting names, and the CPU's
+name for the records of speed.
 
 Importing torch costs a second or more, paid by every job that only asks. CUDA (and
 ROCm, which torch also reports as CUDA) needs the driver's device files: where none
@@ -10,6 +11,8 @@ both choose here, so neither imports the other.
 from __future__ import annotations
 
 import glob
+import platform
+from pathlib import Path
 
 from sparsebench.errors import ConfigError
 
@@ -45,3 +48,14 @@ def select_device(requested: str = "auto"):
     if device.type == "cuda" and not torch.cuda.is_available():
         raise ConfigError(f"device {requested!r} was asked for but CUDA is not available")
     return device
+
+
+def cpu_name() -> str:
+    """The CPU's model name (/proc/cpuinfo on Linux), else what the platform says."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()

@@ -6,6 +6,7 @@ queries encoded in the corpus vocabulary.
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import pyarrow.parquet as pq
 
 from sparsebench.data.prepare import read_corpus_slice
 from sparsebench.data.qrels import read_qrels
+from sparsebench.devices import cpu_name
 from sparsebench.encode.encoders import encode_table, make_encoder
 from sparsebench.encode.quantization import QuantizationRule
 from sparsebench.encode.sparse import LabelledCSR, align_columns, stack_npz_files
@@ -35,22 +37,41 @@ def encode_corpus_shard(
     out_npz: str | Path,
     out_terms: str | Path,
     runtime: dict[str, Any] | None = None,
+    out_cost: str | Path | None = None,
 ) -> LabelledCSR:
-    """Encode documents [shard * size, (shard + 1) * size) of the corpus."""
+    """Encode documents [shard * size, (shard + 1) * size) of the corpus; `out_cost`:
+    what the encoding cost, by the stage's own clock (the model's loading apart)."""
     start = shard * shard_size
     table = read_corpus_slice(corpus, start, start + shard_size)
     if table.num_rows == 0:
         raise DataError(f"shard {shard} is empty: the corpus has fewer than {start + 1} documents")
-    encoded = encode_table(make_encoder(encoding, runtime), table)
+    began = time.perf_counter()
+    encoder = make_encoder(encoding, runtime)
+    loaded = time.perf_counter()
+    encoded = encode_table(encoder, table)
+    seconds = time.perf_counter() - loaded
     log.info(
-        "shard %d: %d documents, %d terms, %d postings",
+        "shard %d: %d documents, %d terms, %d postings; %.1f documents/s",
         shard,
         table.num_rows,
         len(encoded.terms),
         encoded.matrix.nnz,
+        table.num_rows / max(seconds, 1e-9),
     )
     save_csr(out_npz, encoded.matrix)
     write_lines(out_terms, encoded.terms.to_pylist())
+    if out_cost is not None:
+        write_json(
+            out_cost,
+            {
+                "documents": table.num_rows,
+                "seconds": seconds,
+                "load_seconds": loaded - began,
+                "device": str(getattr(encoder, "device", "cpu")),
+                "threads": (runtime or {}).get("threads", 1),
+                "cpu": cpu_name(),
+            },
+        )
     return encoded
 
 

@@ -24,6 +24,10 @@ PARTIAL = "partial"
 OWN_COLUMNS = (INDEX, AVERAGE, TUNING, PARTIAL)
 MARK_PREFIX = "sig:"
 JUDGED_PREFIX = "judged@10:"  # a dataset's Judged@10 column beside its score
+# a dataset's cost columns beside its score: prefix -> the efficiency.tsv column shown.
+# Only costs that identical runs repeat exactly: timings vary from run to run, and stay
+# in efficiency.tsv and leaderboard.md, so that leaderboard.tsv stays byte-identical.
+COST_COLUMNS = {"flops:": "flops", "postings_per_query:": "postings_touched_mean"}
 # A model whose Judged@10 is below this share of the baseline's is flagged: its score
 # counts more unjudged documents as non-relevant than the baseline's does.
 LOW_JUDGED_SHARE = 0.8
@@ -31,11 +35,10 @@ LOW_JUDGED_SHARE = 0.8
 
 def score_columns(columns: Sequence[str], with_average: bool = True) -> list[str]:
     """The columns of leaderboard.tsv that hold the primary metric (datasets, and the
-    average if asked): not markers, Judged@10, tuning or partial notes."""
+    average if asked): not markers, Judged@10, costs, tuning or partial notes."""
     own = set(OWN_COLUMNS) - ({AVERAGE} if with_average else set())
-    return [
-        c for c in columns if c not in own and not str(c).startswith((MARK_PREFIX, JUDGED_PREFIX))
-    ]
+    others = (MARK_PREFIX, JUDGED_PREFIX, *COST_COLUMNS)
+    return [c for c in columns if c not in own and not str(c).startswith(others)]
 
 
 def tuned_labels(tuned: Iterable[str]) -> dict[str, str]:
@@ -100,10 +103,12 @@ def write_leaderboard(
     groups: Mapping[str, str] | None = None,
     tuned: Mapping[str, str] | None = None,
     partial: Mapping[tuple[str, str], str] | None = None,
+    costs: Mapping[str, Sequence[float]] | None = None,
 ) -> pd.DataFrame:
     """Write the TSV (the numbers, then one `sig:{dataset}` column of markers and one
-    `judged@10:{dataset}` column of Judged@10 per dataset, a `tuning` column saying how
-    tuned models were tuned, when there are some, and a `partial` column naming the
+    `judged@10:{dataset}` column of Judged@10 per dataset, the `costs` columns
+    (evaluate.efficiency.leaderboard_columns, a value per model), a `tuning` column
+    saying how tuned models were tuned, when there are some, and a `partial` column naming the
     cells whose run misses queries, when there are some), the long metrics TSV and the
     markdown version (those cells say so too, and Judged@10 has a table of its own).
     `partial`: (model, column) -> how many queries of how many the run covers."""
@@ -118,6 +123,8 @@ def write_leaderboard(
     if judged is not None:
         for column in (c for c in judged.columns if c != AVERAGE):
             with_marks[f"{JUDGED_PREFIX}{column}"] = judged[column]
+    for column, values in (costs or {}).items():
+        with_marks[column] = values
     if tuned:
         with_marks[TUNING] = [tuned.get(m, "") for m in table.index]
     if partial:

@@ -14,7 +14,7 @@ from sparsebench import provenance
 from sparsebench.data.grades import regrading_of
 from sparsebench.data.qrels import read_qrels
 from sparsebench.errors import DataError
-from sparsebench.evaluate import comparisons, coverage, latex, reproduction
+from sparsebench.evaluate import comparisons, coverage, efficiency, latex, reproduction
 from sparsebench.evaluate import leaderboard as board
 from sparsebench.evaluate.comparisons import SignificanceSettings, markers, read_significance
 from sparsebench.evaluate.coverage import MANIFEST_KEY, Coverage
@@ -269,12 +269,13 @@ def leaderboard(
     significance_tsv: str | Path | None = None,
     selections: list[str] | None = None,
     manifests: list[str] | None = None,
+    cost_sources: dict[str, dict[str, Any]] | None = None,
 ) -> pd.DataFrame:
-    """leaderboard.tsv (+ .md, long metrics.tsv, reproduction.tsv and a manifest) of the
-    primary metric; `experiment`: the settings the results come from
-    (workflow.config.experiment_settings); `selections`: the selection.json of every
-    tuned (model x dataset) pair; `manifests`: every pair's evaluation manifest (in the
-    order of `pairs`), whose query counts mark the runs that miss queries."""
+    """leaderboard.tsv (+ .md, .tex, metrics.tsv, reproduction.tsv, efficiency.tsv, a
+    manifest); `experiment`: the settings (workflow.config.experiment_settings);
+    `selections`: every tuned pair's selection.json; `manifests`: every pair's evaluation
+    manifest (in the order of `pairs`: they mark the runs that miss queries);
+    `cost_sources`: see evaluate.efficiency.efficiency_table."""
     from sparsebench.kinds.registry import kind_of
 
     metric = experiment["evaluation"]["primary_metric"]
@@ -360,7 +361,12 @@ def leaderboard(
             f"\n\nTUNED: {model}: {how}. With cross-validation each query is scored by "
             f"the point chosen on the other folds (results/tuning/{model}/<dataset>/)."
         )
-    extra_sections = [reproduction.markdown(checks, section["ok"], section["okish"])]
+    costs = efficiency.efficiency_table(cost_sources or {}, selections or [])
+    efficiency.write_efficiency(costs, outputs["efficiency"])
+    extra_sections = [
+        reproduction.markdown(checks, section["ok"], section["okish"]),
+        efficiency.markdown(costs),
+    ]
     table = board.write_leaderboard(
         long,
         metric,
@@ -376,6 +382,7 @@ def leaderboard(
         groups=groups,
         tuned=tuned,
         partial={k: c.describe() for k, c in coverage.by_column(partial, groups).items()},
+        costs=efficiency.leaderboard_columns(costs, models, datasets, groups),
     )
     write_text(
         outputs["latex"],

@@ -34,6 +34,7 @@ from sparsebench.encode.sparse import LabelledCSR, stack_npz_files, union_vocabu
 from sparsebench.encode.weighting import CorpusStatistics, Weighting
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path, read_lines, save_array, write_json, write_lines
+from sparsebench.retrieve import costs
 from sparsebench.retrieve.postings import save_postings
 from sparsebench.retrieve.runfile import format_run_lines
 
@@ -157,9 +158,14 @@ def merge_runs(
     out_run: str | Path,
     k: int,
     tag: str,
+    part_costs: Sequence[str | Path] = (),
+    out_cost: str | Path | None = None,
 ) -> int:
     """The run of the whole corpus from its partitions' runs: per query, the k first of
-    their union by score, then document id descending. Returns the number of lines."""
+    their union by score, then document id descending; and (to `out_cost`) the cost of
+    the whole search from the partitions' records. Returns the number of lines."""
+    if out_cost is not None:
+        costs.combine_files(list(part_costs), out_cost)
     query_ids = np.array(read_lines(query_ids_path), dtype=object)
     query_ids = query_ids[np.argsort(query_ids, kind="stable")]  # the order runs are in
     position = {q: i for i, q in enumerate(query_ids)}

@@ -130,6 +130,33 @@ def report_query_differences(
     save_figure(chart, out_png, out_svg)
 
 
+def report_efficiency(
+    efficiency_tsv: str | Path,
+    metrics_tsv: str | Path,
+    metric: str,
+    models: list[str],
+    datasets: list[str],
+    out_png: str | Path,
+    out_svg: str | Path,
+) -> None:
+    """The primary metric of every model against its FLOPS and its single-query latency,
+    per dataset (results/efficiency.tsv beside results/metrics.tsv)."""
+    costs_table = pd.read_csv(efficiency_tsv, sep="\t", dtype={"model": str, "dataset": str})
+    long = pd.read_csv(metrics_tsv, sep="\t", dtype={"model": str, "dataset": str})
+    scores = long[long["metric"] == metric].rename(columns={"value": "score"})
+    points = costs_table.merge(scores[["model", "dataset", "score"]], on=["model", "dataset"])
+    setups = costs_table[["cpu", "threads", "backend"]].drop_duplicates()
+    where = "; ".join(f"{s.cpu}, {s.threads} thread(s), {s.backend}" for s in setups.itertuples())
+    note = (
+        "FLOPS: the mean multiplications of a query-document dot product. Latency: each "
+        f"of up to {int(costs_table['latency_queries'].max())} queries searched alone, by "
+        f"the retrieval stage's own clock ({where}). Fused runs and runs made elsewhere "
+        "have no cost here."
+    )
+    chart = figures.efficiency_chart(points, metric, models, datasets, note)
+    save_figure(chart, out_png, out_svg)
+
+
 def report_costs(
     jobs: list[dict[str, str]],
     out_tsv: str | Path,

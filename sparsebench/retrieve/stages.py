@@ -14,10 +14,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from sparsebench.devices import cuda_available
+from sparsebench.devices import cuda_available, select_device
 from sparsebench.errors import ConfigError, DataError
 from sparsebench.fileio import atomic_path, load_csr, read_lines
 from sparsebench.progress import progress
+from sparsebench.retrieve import costs
 from sparsebench.retrieve.fusion import fuse, fusion_of
 from sparsebench.retrieve.postings import load_postings
 from sparsebench.retrieve.runfile import format_run_lines, read_run, write_retrieved
@@ -87,6 +88,13 @@ def backend_name(backend: str, device: str) -> str:
     return "torch" if cuda_available() else "scipy"
 
 
+def resolved_device(backend: str, device: str) -> str:
+    """The device a backend searched on: the CPU for scipy, torch's choice for torch."""
+    if backend == "scipy":
+        return "cpu"
+    return str(select_device(device))
+
+
 def backend(name: str) -> Callable[..., Iterator[tuple[int, RetrievedBatch]]]:
     """The retrieval function of a backend; both take the same arguments
     (sparsebench.retrieve.scipy_backend.retrieve)."""
@@ -114,10 +122,14 @@ def retrieve_run(
     threads: int = 1,
     backend_choice: str = "auto",
     device: str = "auto",
+    out_cost: str | Path | None = None,
+    latency_queries: int = costs.LATENCY_QUERIES,
 ) -> None:
     """Write the TREC run of every encoded query over the postings (term_weights'
-    postings.npz), queries in id order. The backend (scipy on CPU threads, or torch on a
-    CUDA device) and the batch settings change speed, not results."""
+    postings.npz), queries in id order, and (to `out_cost`) what the search cost
+    (sparsebench.retrieve.costs). The backend (scipy on CPU threads, or torch on a CUDA
+    device) and the batch settings change speed, not results."""
+    timer = costs.StageTimer()
     if not Path(idf_path).exists():
         raise DataError(f"missing IDF file {idf_path}: run the term_weights stage first")
     postings = load_postings(postings_path)
@@ -132,26 +144,61 @@ def retrieve_run(
     order = np.argsort(query_ids, kind="stable")
     query_ids, queries = query_ids[order], queries[order]
     doc_ids = np.array(read_lines(doc_ids_path), dtype=object)
-    search = backend(backend_name(backend_choice, device))
+    name = backend_name(backend_choice, device)
+    search = backend(name)
+
+    def searched(rows: np.ndarray | slice, batch_size: int, n_threads: int):
+        return search(
+            queries[rows],
+            postings,
+            term_idf,
+            k,
+            doc_ids,
+            query_ids[rows],
+            query_batch_size=batch_size,
+            max_block_mb=max_block_mb,
+            ignore_identical_ids=ignore_identical_ids,
+            threads=n_threads,
+            device=device,
+        )
+
+    timer.lap("load")
     n_lines = 0
     with (
         atomic_path(out_run) as tmp,
         open(tmp, "w", encoding="utf-8", newline="\n") as handle,
         progress(len(query_ids), "retrieving", unit="query") as bar,
     ):
-        for start, batch in search(
-            queries,
-            postings,
-            term_idf,
-            k,
-            doc_ids,
-            query_ids,
-            query_batch_size=query_batch_size,
-            max_block_mb=max_block_mb,
-            ignore_identical_ids=ignore_identical_ids,
-            threads=threads,
-            device=device,
+        for start, batch in timer.timed(
+            "retrieval", searched(slice(None), query_batch_size, threads)
         ):
             n_lines += write_retrieved(handle, start, batch, query_ids, doc_ids, tag)
             bar.update(batch.n_queries)
-    log.info("wrote %d run lines for %d queries to %s", n_lines, len(query_ids), out_run)
+            timer.lap("write")
+    seconds = timer.seconds
+    log.info(
+        "wrote %d run lines for %d queries to %s; loading %.2f s, retrieval %.2f s (%.1f "
+        "queries/s, %d threads), writing %.2f s",
+        n_lines,
+        len(query_ids),
+        out_run,
+        seconds["load"],
+        seconds["retrieval"],
+        len(query_ids) / max(seconds["retrieval"], 1e-9),
+        threads,
+        seconds["write"],
+    )
+    if out_cost is None:
+        return
+    rows = costs.latency_sample(len(query_ids), latency_queries)
+    latencies = costs.single_query_latencies(lambda r: searched(r, 1, 1), rows)
+    log.info(
+        "single-query latency over %d queries: median %.2f ms",
+        len(rows),
+        np.median(latencies) if len(rows) else float("nan"),
+    )
+    machine = costs.machine_record(threads, name, resolved_device(name, device), query_batch_size)
+    record = costs.cost_record(
+        postings, postings_path, queries, term_idf, latencies, seconds, machine
+    )
+    costs.write_cost(out_cost, record)

@@ -39,6 +39,7 @@ RULES: dict[str, tuple[str, ...]] = {
     "report_leaderboard": (),
     "report_precision_recall": ("dataset",),
     "report_query_differences": ("model", "dataset"),
+    "report_efficiency": (),
     "report_costs": (),
     "report_dataset_costs": ("dataset",),
     "report_provenance": (),
@@ -77,6 +78,12 @@ RUN = {
     "evaluation": "results/runs/{model}/{dataset}.trec",
     "tuning": "results/tuning/runs/{model}/{dataset}.trec",
 }
+# what each search cost (sparsebench.retrieve.costs)
+COST = {
+    "evaluation": "results/costs/{model}/{dataset}.json",
+    "tuning": "results/tuning/costs/{model}/{dataset}.json",
+}
+PARTITION_COST = "results/partition_runs/{model}/{dataset}/{partition}/{queryset}.cost.json"
 EVAL = {
     "evaluation": "results/eval/{model}/{dataset}",
     "tuning": "results/tuning/eval/{model}/{dataset}",

@@ -468,6 +468,7 @@ def test_a_subsampled_dataset_is_not_comparable_and_a_regraded_one_says_so(tmp_p
             ("latex", "leaderboard.tex"),
             ("manifest", "leaderboard.manifest.json"),
             ("reproduction", "reproduction.tsv"),
+            ("efficiency", "efficiency.tsv"),
         )
     }
     stages.leaderboard(

@@ -275,6 +275,41 @@ def test_leaderboard_bars_show_the_means_intervals_and_marks(n_datasets):
     assert (len(figure.axes) == 1) == (n_datasets == 1)  # many datasets: rows of bars
 
 
+@pytest.mark.parametrize("n_datasets", [1, 7])
+def test_efficiency_points_are_each_models_score_against_its_costs(n_datasets):
+    datasets = [f"dataset-{i}" for i in range(n_datasets)]
+    points = pd.DataFrame(
+        [
+            {
+                "model": model,
+                "dataset": dataset,
+                "score": 0.3 + 0.05 * m + 0.01 * d,
+                "flops": 10.0 ** (m - 2),
+                "latency_p50_ms": 0.5 * (m + 1),
+            }
+            for d, dataset in enumerate(datasets)
+            for m, model in enumerate(LONG_MODELS)
+        ]
+    )
+    figure = figures.efficiency_chart(points, "nDCG@10", LONG_MODELS, datasets, "a note " * 30)
+    check_layout(figure)
+    visible = [ax for ax in figure.axes if ax.get_visible()]
+    assert len(visible) == 2 * n_datasets
+    first_flops, first_latency = (
+        next(ax for ax in visible if ax.get_title() == datasets[0] and label in ax.get_xlabel())
+        for label in ("FLOPS", "latency")
+    )
+    got = sorted((x, y) for line in first_flops.get_lines() for x, y in line.get_xydata())
+    here = points[points["dataset"] == datasets[0]]
+    assert got == sorted(zip(here["flops"], here["score"], strict=True))
+    assert sorted(x for line in first_latency.get_lines() for x in line.get_xdata()) == sorted(
+        here["latency_p50_ms"]
+    )
+    assert figure.get_figwidth() <= figures.MAX_WIDTH
+    with pytest.raises(DataError, match="no \\(model x dataset\\)"):
+        figures.efficiency_chart(points.iloc[:0], "nDCG@10", LONG_MODELS, datasets, "")
+
+
 def test_a_leaderboard_without_intervals_of_the_metric_is_refused():
     intervals = intervals_table(["bm25"], ["adi"], metric="MAP")
     with pytest.raises(DataError, match="no scores with intervals of nDCG@10"):

@@ -34,6 +34,10 @@ VARYING = (
     "leaderboard.tex",
     "significance.md",
     "report/costs",  # the measured times
+    "costs/",  # the retrieval's and encoding's own timings
+    ".cost.json",
+    "efficiency.tsv",
+    "report/efficiency",
     "report/provenance.html",
 )
 

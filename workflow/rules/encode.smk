@@ -31,6 +31,7 @@ rule encode_corpus_shard:
     output:
         npz=f"{ENCODED}/shards/{{shard}}.npz",
         terms=f"{ENCODED}/shards/{{shard}}.terms.txt",
+        cost=f"{ENCODED}/shards/{{shard}}.cost.json",
     params:
         library=library_code("encode.stages.encode_corpus_shard"),
         encoding=lambda wc: encoding_of(wc).settings,

@@ -89,6 +89,42 @@ rule significance:
         f"{SCRIPTS}/significance.py"
 
 
+def searched_models(model):
+    """The models whose searches a model's run comes from: itself, or a tuned model's
+    variants; none for runs fused or made elsewhere."""
+    run_rule = PLAN.kind(model).run_rule
+    searched = PLAN.variants(model) if run_rule == "tune" else [model]
+    return [m for m in searched if PLAN.kind(m).run_rule == "retrieve"]
+
+
+def pair_costs(wildcards):
+    """Per evaluated pair ("model/dataset"), the cost records of its efficiency row: its
+    search's (each variant's, for a tuned model: the selection names the one its run
+    holds) and its corpus's encoding shards'; none for runs fused or made elsewhere. The
+    shard counts are known once the corpora are prepared."""
+    out = {}
+    for model, dataset in PAIRS:
+        searched = searched_models(model)
+        if not searched:
+            continue
+        shards = range(corpus_shards(PLAN.corpus_of[dataset]))
+        out[f"{model}/{dataset}"] = {
+            "searched": {m: layout.COST["evaluation"].format(model=m, dataset=dataset) for m in searched},
+            "encoded": {
+                m: [PLAN.encoded(m, dataset, f"shards/{i}.cost.json") for i in shards]
+                for m in searched
+            },
+        }
+    return out
+
+
+def pair_cost_files(wildcards):
+    """Input function: every file of pair_costs."""
+    sources = pair_costs(wildcards).values()
+    files = [p for s in sources for p in [*s["searched"].values(), *sum(s["encoded"].values(), [])]]
+    return list(dict.fromkeys(files))
+
+
 rule leaderboard:
     message:
         f"leaderboard: {config['evaluation']['primary_metric']} of every model on every "
@@ -104,6 +140,7 @@ rule leaderboard:
             for m, d in PAIRS
             if PLAN.kind(m).run_rule == "tune"
         ],
+        costs=pair_cost_files,
     output:
         table="results/leaderboard.tsv",
         long="results/metrics.tsv",
@@ -111,9 +148,11 @@ rule leaderboard:
         latex="results/leaderboard.tex",
         manifest="results/leaderboard.manifest.json",
         reproduction="results/reproduction.tsv",
+        efficiency="results/efficiency.tsv",
     params:
         library=library_code("evaluate.stages.leaderboard"),
         pairs=PAIRS,
+        costs=pair_costs,
         models=REPORTED_MODELS,
         datasets=DATASETS,
         experiment=EXPERIMENT,

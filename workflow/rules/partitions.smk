@@ -46,15 +46,13 @@ def every_partition(name):
     return files
 
 
-def partition_runs(queryset):
-    """Input function: the run of every partition of the dataset's corpus."""
+def partition_runs(queryset, path=layout.PARTITION_RUN):
+    """Input function: the run (or another file of `path`) of every partition of the
+    dataset's corpus."""
 
     def files(wildcards):
         count = len(partition_groups(PLAN.corpus_of[wildcards.dataset]))
-        return [
-            layout.PARTITION_RUN.format(partition=p, queryset=queryset, **wildcards)
-            for p in range(count)
-        ]
+        return [path.format(partition=p, queryset=queryset, **wildcards) for p in range(count)]
 
     return files
 
@@ -174,6 +172,7 @@ rule retrieve_partition:
         doc_ids=partition_file("doc_ids.txt"),
     output:
         run=layout.PARTITION_RUN,
+        cost=layout.PARTITION_COST,
     params:
         library=library_code("retrieve.stages.retrieve_run"),
         retrieval=lambda wc: PLAN.retrieval_settings(wc.dataset),
@@ -200,9 +199,11 @@ rule merge_runs:
         "{wildcards.dataset} from its partitions' runs"
     input:
         runs=partition_runs("evaluation"),
+        costs=partition_runs("evaluation", layout.PARTITION_COST),
         query_ids=encoded_queries("query_ids.txt", "evaluation"),
     output:
         run=layout.RUN["evaluation"],
+        cost=layout.COST["evaluation"],
     params:
         library=library_code("partitions.stages.merge_runs"),
         k=config["retrieval"]["k"],
@@ -224,9 +225,11 @@ use rule merge_runs as merge_runs_tuning with:
         "{wildcards.dataset} from its partitions' runs, training queries"
     input:
         runs=partition_runs("tuning"),
+        costs=partition_runs("tuning", layout.PARTITION_COST),
         query_ids=encoded_queries("query_ids.txt", "tuning"),
     output:
         run=layout.RUN["tuning"],
+        cost=layout.COST["tuning"],
     log:
         log_path("merge_runs_tuning"),
     benchmark:

@@ -9,6 +9,7 @@ localrules:
     report_leaderboard,
     report_precision_recall,
     report_query_differences,
+    report_efficiency,
     report_costs,
     report_dataset_costs,
     report_provenance,
@@ -26,6 +27,7 @@ REPORT_FILES = [
     f"{REPORT}/leaderboard.png",
     *[f"{REPORT}/precision_recall/{d}.png" for d in REPORT_DATASETS],
     *[f"{REPORT}/query_differences/{m}/{d}.png" for m, d in DIFFERENCE_PAIRS],
+    *([f"{REPORT}/efficiency.png"] if any(searched_models(m) for m, _ in PAIRS) else []),
     f"{REPORT}/costs.tsv",
     f"{REPORT}/costs.png",
     *[f"{REPORT}/costs/{d}.png" for d in DATASETS],
@@ -151,6 +153,35 @@ rule report_query_differences:
         ENV_CPU
     script:
         f"{SCRIPTS}/report_query_differences.py"
+
+
+rule report_efficiency:
+    message:
+        f"report_efficiency: {PRIMARY_METRIC} of every model against its FLOPS and latency"
+    input:
+        efficiency="results/efficiency.tsv",
+        metrics="results/metrics.tsv",
+    output:
+        png=report(
+            f"{REPORT}/efficiency.png",
+            caption="../report/efficiency.rst",
+            category="1. Leaderboard",
+            labels={"figure": "effectiveness against cost"},
+        ),
+        svg=f"{REPORT}/efficiency.svg",
+    params:
+        library=library_code("report.stages.report_efficiency"),
+        metric=PRIMARY_METRIC,
+        models=REPORTED_MODELS,
+        datasets=DATASETS,
+    log:
+        log_path("report_efficiency"),
+    benchmark:
+        benchmark_path("report_efficiency")
+    conda:
+        ENV_CPU
+    script:
+        f"{SCRIPTS}/report_efficiency.py"
 
 
 rule report_costs:

@@ -16,6 +16,7 @@ if PARTITIONS == 1:
             doc_ids=encoded("doc_ids.txt"),
         output:
             run=layout.RUN["evaluation"],
+            cost=layout.COST["evaluation"],
         params:
             library=library_code("retrieve.stages.retrieve_run"),
             retrieval=lambda wc: PLAN.retrieval_settings(wc.dataset),
@@ -48,6 +49,7 @@ if PARTITIONS == 1:
             doc_ids=encoded("doc_ids.txt"),
         output:
             run=layout.RUN["tuning"],
+            cost=layout.COST["tuning"],
         log:
             log_path("retrieve_tuning"),
         benchmark:

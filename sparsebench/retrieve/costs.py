@@ -1,0 +1,272 @@
+"""What a retrieval costs, measured where it runs: the index it searches, the non-zeros of
+documents and queries, FLOPS, the postings each query touches, and the stage's own
+timings (loading, batched retrieval, writing, and single-query latency on a sample).
+
+FLOPS as the SPLADE papers define it (Paria et al., ICLR 2020; Formal et al., SIGIR
+2021): the expected number of multiplications of a query-document dot product,
+sum_j p_q(j) p_d(j), where p_q(j) (p_d(j)) is the share of the queries (documents) in
+which term j is non-zero. Over the evaluated queries Q and the corpus D that is
+sum_q sum_d |q & d| / (|Q| |D|) = the mean number of postings a query's terms hold,
+divided by |D|: FLOPS follows from the postings touched per query.
+
+A cost record (<run>.cost.json) keeps what partitions add up: the histogram of the
+documents' non-zeros, per-query non-zeros, postings touched and latencies, and the
+seconds, so that merge_runs can combine its partitions' records exactly
+(`combined`); `summary` turns a record into the row of results/efficiency.tsv.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from sparsebench.devices import cpu_name
+from sparsebench.errors import DataError
+from sparsebench.fileio import atomic_path
+from sparsebench.retrieve.exactscores import query_operand
+from sparsebench.retrieve.postings import Postings
+
+SCHEMA = "sparsebench-retrieval-cost-1"
+LATENCY_QUERIES = 100  # queries timed one at a time, unless the config says otherwise
+
+
+def document_frequencies(postings: Postings) -> np.ndarray:
+    """Postings per term over the whole index (int64, one per vocabulary term)."""
+    lengths = np.diff(postings.indptr).astype(np.float64)
+    counts = np.bincount(postings.terms, weights=lengths, minlength=postings.shape[0])
+    return counts.astype(np.int64)
+
+
+def nonzeros_histogram(postings: Postings) -> dict[int, int]:
+    """How many documents have each number of non-zero weights, block by block (memory
+    bounded by a block, not the corpus)."""
+    histogram: dict[int, int] = {}
+    for block in range(postings.n_blocks):
+        first, stop = int(postings.block_rows[block]), int(postings.block_rows[block + 1])
+        ids = postings.ids[int(postings.indptr[first]) : int(postings.indptr[stop])]
+        lengths = np.bincount(ids, minlength=postings.block_width(block))
+        values, counts = np.unique(lengths, return_counts=True)
+        for value, count in zip(values.tolist(), counts.tolist(), strict=True):
+            histogram[value] = histogram.get(value, 0) + count
+    return histogram
+
+
+def index_record(postings: Postings, path: str | Path) -> dict[str, Any]:
+    """The index part of a cost record: its size and its documents' non-zeros."""
+    histogram = nonzeros_histogram(postings)
+    return {
+        "documents": int(postings.shape[1]),
+        "terms": int(postings.shape[0]),
+        "postings": int(postings.nnz),
+        "index_bytes": Path(path).stat().st_size,
+        "document_nonzeros": {str(k): v for k, v in sorted(histogram.items())},
+    }
+
+
+def query_record(
+    queries: sp.csr_matrix, term_weights: np.ndarray, frequencies: np.ndarray
+) -> dict[str, Any]:
+    """The query part of a cost record: each query's non-zero weights (after the term
+    weights, as retrieval multiplies them) and the postings its terms hold."""
+    weighted = query_operand(queries, term_weights)
+    pattern = sp.csr_matrix(
+        (np.ones(weighted.nnz), weighted.indices, weighted.indptr), shape=weighted.shape
+    )
+    touched = pattern @ frequencies.astype(np.float64)  # exact: integers below 2**53
+    return {
+        "queries": int(weighted.shape[0]),
+        "query_nonzeros": np.diff(weighted.indptr).tolist(),
+        "postings_touched": touched.astype(np.int64).tolist(),
+    }
+
+
+def latency_sample(n_queries: int, size: int) -> np.ndarray:
+    """The queries timed one at a time: `size` of them spread evenly over the id order
+    (all when there are fewer), the same in every partition."""
+    if size <= 0 or n_queries == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.unique(np.linspace(0, n_queries - 1, min(size, n_queries)).round().astype(np.int64))
+
+
+def single_query_latencies(
+    search: Callable[[np.ndarray], Iterator[Any]], rows: np.ndarray
+) -> np.ndarray:
+    """Milliseconds per query, each searched alone (`search` of query rows yields once
+    per row): the first row is searched once more before the clock starts, so that no
+    timing holds the search's set-up."""
+    if len(rows) == 0:
+        return np.zeros(0)
+    for _ in search(rows[:1]):
+        pass
+    searches = search(rows)
+    out = []
+    while True:
+        start = time.perf_counter()
+        if next(searches, None) is None:
+            break
+        out.append((time.perf_counter() - start) * 1e3)
+    return np.array(out)
+
+
+class StageTimer:
+    """The retrieval stage's own clock: seconds spent loading, searching and writing,
+    each added up where the stage does it."""
+
+    def __init__(self) -> None:
+        self.seconds = {"load": 0.0, "retrieval": 0.0, "write": 0.0}
+        self._mark = time.perf_counter()
+
+    def lap(self, what: str) -> None:
+        """Charge the time since the last lap to `what`."""
+        now = time.perf_counter()
+        self.seconds[what] += now - self._mark
+        self._mark = now
+
+    def timed(self, what: str, items: Iterable[Any]) -> Iterator[Any]:
+        """The items of an iterator, the time to produce each charged to `what`."""
+        self._mark = time.perf_counter()
+        for item in items:
+            self.lap(what)
+            yield item
+            self._mark = time.perf_counter()
+
+
+def cost_record(
+    postings: Postings,
+    postings_path: str | Path,
+    queries: sp.csr_matrix,
+    term_weights: np.ndarray,
+    latency_ms: Iterable[float],
+    seconds: dict[str, float],
+    machine: dict[str, Any],
+) -> dict[str, Any]:
+    """The cost record of one search (per-query lists in the order of `queries`)."""
+    return {
+        "schema": SCHEMA,
+        **index_record(postings, postings_path),
+        **query_record(queries, term_weights, document_frequencies(postings)),
+        "latency_ms": [float(t) for t in latency_ms],
+        "seconds": dict(seconds),
+        **machine,
+    }
+
+
+def write_cost(path: str | Path, record: dict[str, Any]) -> None:
+    with atomic_path(path) as tmp:
+        Path(tmp).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def read_cost(path: str | Path) -> dict[str, Any]:
+    record = json.loads(Path(path).read_text(encoding="utf-8"))
+    if record.get("schema") != SCHEMA:
+        raise DataError(f"{path}: not a retrieval cost record of this version ({SCHEMA})")
+    return record
+
+
+def machine_record(threads: int, backend: str, device: str, batch_size: int) -> dict[str, Any]:
+    """Where and how the retrieval ran."""
+    return {
+        "cpu": cpu_name(),
+        "cpu_count": os.cpu_count(),
+        "threads": threads,
+        "backend": backend,
+        "device": device,
+        "query_batch_size": batch_size,
+    }
+
+
+def combined(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The record of a search split over partitions (the same queries, each partition's
+    documents): sizes and seconds add up, a query's postings touched and latency add up
+    over the partitions (searched one after another), its non-zeros are the same."""
+    if not records:
+        raise DataError("no partition cost records to combine")
+    first = records[0]
+    if any(r["queries"] != first["queries"] for r in records):
+        raise DataError("partition cost records of different query sets")
+    out = dict(first)
+    for key in ("documents", "postings", "index_bytes"):
+        out[key] = sum(r[key] for r in records)
+    histogram: dict[str, int] = {}
+    for r in records:
+        for value, count in r["document_nonzeros"].items():
+            histogram[value] = histogram.get(value, 0) + count
+    out["document_nonzeros"] = dict(sorted(histogram.items(), key=lambda kv: int(kv[0])))
+    for key in ("postings_touched", "latency_ms"):
+        out[key] = np.sum([r[key] for r in records], axis=0).tolist()
+    out["seconds"] = {what: sum(r["seconds"][what] for r in records) for what in first["seconds"]}
+    out["partitions"] = len(records)
+    return out
+
+
+def combine_files(paths: list[str | Path], out: str | Path) -> None:
+    """The cost record of a search split over partitions, from theirs."""
+    write_cost(out, combined([read_cost(p) for p in paths]))
+
+
+def histogram_median(histogram: dict[str, int]) -> float:
+    """The median of the values a histogram counts (the mean of the two middle ones for
+    an even count, as numpy's median)."""
+    values = np.array([int(v) for v in histogram], dtype=np.int64)
+    counts = np.array(list(histogram.values()), dtype=np.int64)
+    order = np.argsort(values)
+    values, ends = values[order], np.cumsum(counts[order])
+    total = int(ends[-1]) if len(ends) else 0
+    if total == 0:
+        return float("nan")
+    low = values[np.searchsorted(ends, (total - 1) // 2, side="right")]
+    high = values[np.searchsorted(ends, total // 2, side="right")]
+    return (float(low) + float(high)) / 2
+
+
+def summary(record: dict[str, Any]) -> dict[str, Any]:
+    """A cost record as one row of results/efficiency.tsv."""
+    histogram = record["document_nonzeros"]
+    n_docs = record["documents"]
+    doc_total = sum(int(v) * c for v, c in histogram.items())
+    touched = np.array(record["postings_touched"], dtype=np.float64)
+    nonzeros = np.array(record["query_nonzeros"], dtype=np.float64)
+    latency = np.array(record["latency_ms"], dtype=np.float64)
+    seconds = record["seconds"]
+    n_queries = record["queries"]
+
+    def stat(values: np.ndarray, how: Callable[[np.ndarray], Any]) -> float:
+        return float(how(values)) if len(values) else float("nan")
+
+    return {
+        "documents": n_docs,
+        "postings": record["postings"],
+        "index_mb": record["index_bytes"] / 2**20,
+        "doc_nonzeros_mean": doc_total / n_docs if n_docs else float("nan"),
+        "doc_nonzeros_median": histogram_median(histogram),
+        "queries": n_queries,
+        "query_nonzeros_mean": stat(nonzeros, np.mean),
+        "query_nonzeros_median": stat(nonzeros, np.median),
+        "flops": stat(touched, np.mean) / n_docs if n_docs else float("nan"),
+        "postings_touched_mean": stat(touched, np.mean),
+        "postings_touched_p50": stat(touched, lambda v: np.percentile(v, 50)),
+        "postings_touched_p99": stat(touched, lambda v: np.percentile(v, 99)),
+        "queries_per_second": n_queries / seconds["retrieval"]
+        if seconds["retrieval"]
+        else float("nan"),
+        "latency_mean_ms": stat(latency, np.mean),
+        "latency_p50_ms": stat(latency, lambda v: np.percentile(v, 50)),
+        "latency_p99_ms": stat(latency, lambda v: np.percentile(v, 99)),
+        "latency_queries": len(latency),
+        "load_seconds": seconds["load"],
+        "retrieval_seconds": seconds["retrieval"],
+        "write_seconds": seconds["write"],
+        "threads": record["threads"],
+        "query_batch_size": record["query_batch_size"],
+        "backend": record["backend"],
+        "device": record["device"],
+        "cpu": record["cpu"],
+        "partitions": record.get("partitions", 1),
+    }
