@@ -14,6 +14,9 @@ from conftest import corpus_folder, shared_path, write_collection
 from samefiles import assert_same_files
 from snakemake_runs import planned_jobs, snakemake
 
+from sparsebench.retrieve.costs import read_cost
+from sparsebench.workflow import layout
+
 pytestmark = pytest.mark.slow
 
 # 40 documents in 4 groups of identical texts: a query matching a group ties 10
@@ -67,6 +70,10 @@ def test_partitioned_runs_are_the_single_jobs_and_rerun_only_what_changed(tmp_pa
     run(workdir, configfile, entries, 1)
     single = tmp_path / "single"
     shutil.copytree(workdir / "results" / "runs", single)
+    single_costs = {
+        m: read_cost(workdir / layout.COST["evaluation"].format(model=m, dataset="ties"))
+        for m in entries
+    }
     costs = "results/report/costs.tsv"
     # 40 documents in shards of 14: 3 shards, one per partition (the library's tests
     # take partitions of several shards, tests/partitions/test_partitions.py). The
@@ -79,6 +86,11 @@ def test_partitioned_runs_are_the_single_jobs_and_rerun_only_what_changed(tmp_pa
         assert_same_files(
             workdir / "results" / "runs" / model / "ties.trec", single / model / "ties.trec"
         )
+        # the partitions' cost records add up to the single search's
+        merged = read_cost(workdir / layout.COST["evaluation"].format(model=model, dataset="ties"))
+        assert merged["partitions"] == 3
+        for key in ("documents", "postings", "document_nonzeros", "postings_touched"):
+            assert merged[key] == single_costs[model][key], (model, key)
     corpus = corpus_folder(workdir / "results", "ties").name
     model_dir = workdir / "results" / "models" / "bm25" / corpus
     assert sorted(p.name for p in (model_dir / "partitions").iterdir()) == ["0", "1", "2"]
