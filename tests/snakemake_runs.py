@@ -50,6 +50,7 @@ REPORT_RULES = {
     "report_leaderboard",
     "report_precision_recall",
     "report_query_differences",
+    "report_efficiency",
     "report_costs",
     "report_dataset_costs",
     "report_provenance",

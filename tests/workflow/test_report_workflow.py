@@ -56,6 +56,7 @@ def expected_results() -> dict[str, str]:
     figures = {
         "results/report/leaderboard.html": CATEGORIES[0],
         "results/report/leaderboard.png": CATEGORIES[0],
+        "results/report/efficiency.png": CATEGORIES[0],
         "results/report/costs.tsv": CATEGORIES[3],
         "results/report/costs.png": CATEGORIES[3],
         "results/report/provenance.html": CATEGORIES[4],

@@ -140,7 +140,17 @@ def test_leaderboard(experiment):
         "sig:local",
         "judged@10:web",
         "judged@10:local",
+        "flops:web",
+        "postings_per_query:web",
+        "flops:local",
+        "postings_per_query:local",
     ]
+    efficiency = pd.read_csv(workdir / "results" / "efficiency.tsv", sep="\t")
+    pairs = sorted(zip(efficiency["model"], efficiency["dataset"], strict=True))
+    assert pairs == [(m, d) for m in ("bm25", "bm25-classic-idf") for d in ("local", "web")]
+    row = efficiency.set_index(["model", "dataset"]).loc[("bm25", "web")]
+    assert table.loc["bm25", "flops:web"] == pytest.approx(row["flops"], rel=1e-5)
+    assert row["queries_per_second"] > 0 and row["latency_queries"] > 0
     metrics = json.loads(
         (workdir / "results" / "eval" / "bm25" / "web" / "metrics.json").read_text()
     )
@@ -368,5 +378,12 @@ def test_embedded_default_runs_offline_from_any_directory(tmp_path):
     workdir = tmp_path / "default"
     snakemake(workdir)
     table = pd.read_csv(workdir / "results" / "leaderboard.tsv", sep="\t", index_col="model")
-    assert list(table.columns) == ["minibeir", "average", "sig:minibeir", "judged@10:minibeir"]
+    assert list(table.columns) == [
+        "minibeir",
+        "average",
+        "sig:minibeir",
+        "judged@10:minibeir",
+        "flops:minibeir",
+        "postings_per_query:minibeir",
+    ]
     assert (table["minibeir"] > 0.5).all()
