@@ -9,15 +9,14 @@ which term j is non-zero. Over the evaluated queries Q and the corpus D that is
 sum_q sum_d |q & d| / (|Q| |D|) = the mean number of postings a query's terms hold,
 divided by |D|: FLOPS follows from the postings touched per query.
 
-A cost record (<run>.cost.json) keeps what partitions add up: the histogram of the
-documents' non-zeros, per-query non-zeros, postings touched and latencies, and the
-seconds, so that merge_runs can combine its partitions' records exactly
+A cost record (results/costs/{model}/{dataset}.json) keeps what partitions add up:
+the histogram of the documents' non-zeros, per-query non-zeros, postings touched and
+latencies, and the seconds, so that merge_runs combines its partitions' records exactly
 (`combined`); `summary` turns a record into the row of results/efficiency.tsv.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -29,7 +28,7 @@ import scipy.sparse as sp
 
 from sparsebench.devices import cpu_name
 from sparsebench.errors import DataError
-from sparsebench.fileio import atomic_path
+from sparsebench.fileio import read_json, write_json
 from sparsebench.retrieve.exactscores import query_operand
 from sparsebench.retrieve.postings import Postings
 
@@ -47,15 +46,14 @@ def document_frequencies(postings: Postings) -> np.ndarray:
 def nonzeros_histogram(postings: Postings) -> dict[int, int]:
     """How many documents have each number of non-zero weights, block by block (memory
     bounded by a block, not the corpus)."""
-    histogram: dict[int, int] = {}
+    counts = np.zeros(1, dtype=np.int64)
     for block in range(postings.n_blocks):
         first, stop = int(postings.block_rows[block]), int(postings.block_rows[block + 1])
         ids = postings.ids[int(postings.indptr[first]) : int(postings.indptr[stop])]
-        lengths = np.bincount(ids, minlength=postings.block_width(block))
-        values, counts = np.unique(lengths, return_counts=True)
-        for value, count in zip(values.tolist(), counts.tolist(), strict=True):
-            histogram[value] = histogram.get(value, 0) + count
-    return histogram
+        here = np.bincount(np.bincount(ids, minlength=postings.block_width(block)))
+        counts = np.pad(counts, (0, max(0, len(here) - len(counts))))
+        counts[: len(here)] += here
+    return {int(v): int(counts[v]) for v in np.flatnonzero(counts)}
 
 
 def index_record(postings: Postings, path: str | Path) -> dict[str, Any]:
@@ -159,12 +157,11 @@ def cost_record(
 
 
 def write_cost(path: str | Path, record: dict[str, Any]) -> None:
-    with atomic_path(path) as tmp:
-        Path(tmp).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    write_json(path, record)
 
 
 def read_cost(path: str | Path) -> dict[str, Any]:
-    record = json.loads(Path(path).read_text(encoding="utf-8"))
+    record = read_json(path)
     if record.get("schema") != SCHEMA:
         raise DataError(f"{path}: not a retrieval cost record of this version ({SCHEMA})")
     return record
