@@ -310,7 +310,7 @@ def _check_reproduction(args: argparse.Namespace) -> tuple[str, int]:
 
 def _evaluate(args: argparse.Namespace) -> str:
     from sparsebench.data.qrels import read_qrels
-    from sparsebench.evaluate.metrics import evaluate_run
+    from sparsebench.evaluate.metrics import evaluate_run, per_query_tsv
     from sparsebench.retrieve.runfile import read_run
 
     names = args.metrics or default_metric_names(args.cutoffs)
@@ -327,8 +327,7 @@ def _evaluate(args: argparse.Namespace) -> str:
         table = result.per_query
         if args.format == "json":
             return json.dumps(table.to_dict(orient="index"), indent=2)
-        long = table.reset_index().melt(id_vars="query_id", var_name="metric", value_name="value")
-        return long.to_csv(sep="\t", index=False, lineterminator="\n", float_format="%.17g")
+        return per_query_tsv(table)
     if args.format == "json":
         return json.dumps(result.means, indent=2)
     return "".join(f"{name}\t{value!r}\n" for name, value in result.means.items())

@@ -172,3 +172,20 @@ def test_a_job_on_a_full_disk_fails_with_one_line_naming_the_output(tmp_path, ca
     log = (tmp_path / "x.log").read_text()
     assert f"ERROR sparsebench.x: x failed: {out}: No space left on device\n" in log
     assert "Traceback" not in log + capsys.readouterr().err
+
+
+def test_per_query_tsv_is_written_as_pandas_writes_it():
+    """The per-query TSV's own writer gives pandas' to_csv bytes, ids that need quoting
+    and missing values included."""
+    import numpy as np
+    import pandas as pd
+
+    from sparsebench.evaluate.metrics import per_query_tsv
+
+    table = pd.DataFrame(
+        {"nDCG@10": [0.1, np.nan, 1 / 3, 0.0], 'a"b': [1.0, 2.5e-20, 7.0, 1e300]},
+        index=pd.Index(["q1", 'q"2', "q\t3", "q\n4"], name="query_id"),
+    )
+    long = table.reset_index().melt(id_vars="query_id", var_name="metric", value_name="value")
+    expected = long.to_csv(sep="\t", index=False, lineterminator="\n", float_format="%.17g")
+    assert per_query_tsv(table) == expected

@@ -32,6 +32,7 @@ __all__ = [
     "default_metric_names",
     "parse_metric_name",
     "run_frame",
+    "per_query_tsv",
     "qrels_frame",
 ]
 
@@ -81,6 +82,28 @@ def evaluate_run(
         n_qrels_queries=int(qrels["query_id"].nunique()),
         query_set=query_set,
     )
+
+
+def per_query_tsv(table: pd.DataFrame) -> str:
+    """Per-query values as query_id, metric, value lines, metric by metric (values as
+    %.17g, a missing one empty; a field holding a tab, quote or line break quoted as
+    CSV writers do): pandas' melt and to_csv bytes, without their cost."""
+
+    def field(text: str) -> str:
+        if any(c in text for c in '\t"\n\r'):
+            return '"' + text.replace('"', '""') + '"'
+        return text
+
+    queries = [field(str(q)) for q in table.index]
+    lines = ["query_id\tmetric\tvalue\n"]
+    for name in table.columns:
+        label = field(str(name))
+        values = table[name].to_numpy(dtype=float).tolist()
+        lines.extend(
+            f"{q}\t{label}\t{'' if v != v else format(v, '.17g')}\n"
+            for q, v in zip(queries, values, strict=True)
+        )
+    return "".join(lines)
 
 
 _EXAMPLES = 5

@@ -19,7 +19,6 @@ never count.
 from __future__ import annotations
 
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,8 +26,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sparsebench.arrays import group_ranks
+from sparsebench.arrays import group_ranks, span_indices
 from sparsebench.errors import DataError
+from sparsebench.evaluate.idkeys import KeyTable, pair_keys, repeats_in_groups, same_ids
 
 log = logging.getLogger(__name__)
 QUERY_SETS = ("complete", "run")
@@ -106,76 +106,42 @@ def rank_run(
     `qrels` (query_id, doc_id, grade). Raises DataError on non-string ids, on a document
     listed twice for a query, and when run and qrels share no query.
 
-    Runs on Arrow and numpy kernels: one multi-key sort puts the run in trec_eval order;
-    grades are found by hashing against the (small) set of judged documents; the check
-    for repeated documents runs on a second core meanwhile.
+    No string is sorted but where the order needs it: queries are found block by block
+    (a run lists each query's rows together), grades and repeated documents through
+    64-bit keys of (query, document) checked again as strings (idkeys), the score order
+    is verified in one pass (most runs are written in it) or made by one numeric sort,
+    and document ids are compared only inside ties that hold a judged document, the
+    only ties whose order can change a measure.
     """
     run_q = string_ids(run["query_id"], "run column 'query_id'")
     run_d = string_ids(run["doc_id"], "run column 'doc_id'")
     qrels_q = string_ids(qrels["query_id"], "qrels column 'query_id'")
     qrels_d = string_ids(qrels["doc_id"], "qrels column 'doc_id'")
-    query_ids = select_queries(run_q, qrels_q, query_set)
+    block_start = _blocks(run_q)
+    block_q = run_q.take(pa.array(block_start[:-1]))
+    query_ids = select_queries(block_q, qrels_q, query_set)
     n_queries = len(query_ids)
 
-    run_query = pc.index_in(run_q, value_set=query_ids)
-    keep = pc.is_valid(run_query)
-    score = np.asarray(run["score"], dtype=np.float64)
-    if not pc.all(keep).as_py():
-        run_d = run_d.filter(keep)
-        score = score[keep.to_numpy(zero_copy_only=False)]
-        run_query = run_query.filter(keep)
-    run_query = run_query.to_numpy().astype(np.int64)
-    score = score.astype(np.float32)  # trec_eval holds scores as 32-bit floats
+    run_query = np.repeat(_codes(block_q, query_ids), np.diff(block_start))
+    score = np.asarray(run["score"], dtype=np.float64).astype(np.float32)  # as trec_eval
+    score += np.float32(0.0)  # -0.0 ties with 0.0
+    keep = run_query >= 0
+    if not keep.all():
+        run_d, score, run_query = run_d.filter(pa.array(keep)), score[keep], run_query[keep]
 
-    # trec_eval order: query, score descending, document id descending (byte order)
-    order = pc.sort_indices(
-        pa.table({"q": run_query, "s": score, "d": run_d}),
-        sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")],
-    ).to_numpy()
-    row_query = run_query[order]
-    row_docs = run_d.take(order)
-
-    qrels_query = pc.index_in(qrels_q, value_set=query_ids)
-    qkeep = pc.is_valid(qrels_query).to_numpy(zero_copy_only=False)
-    qrels_query = qrels_query.to_numpy(zero_copy_only=False)[qkeep].astype(np.int64)
+    qrels_query = _codes(qrels_q, query_ids)
+    qkeep = qrels_query >= 0
+    qrels_query = qrels_query[qkeep]
     qrels_grade = np.asarray(qrels["grade"], dtype=np.int64)[qkeep]
     qrels_d = qrels_d.filter(pa.array(qkeep))
-    qrels_order = np.argsort(qrels_query, kind="stable")
-    qrels_query, qrels_grade = qrels_query[qrels_order], qrels_grade[qrels_order]
-    qrels_d = qrels_d.take(pa.array(qrels_order))
 
-    # Grades and repeated documents: run rows and judgments sorted together by (query,
-    # document), two halves of the queries on two threads.
-    row_grade = np.zeros(len(row_query), dtype=np.int64)
-    row_judged = np.zeros(len(row_query), dtype=bool)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        jobs = []
-        for first, last in _query_halves(n_queries):
-            rows = slice(*np.searchsorted(row_query, [first, last]))
-            judged = slice(*np.searchsorted(qrels_query, [first, last]))
-            jobs.append(
-                (
-                    rows,
-                    pool.submit(
-                        _match_judgments,
-                        row_query[rows],
-                        row_docs[rows],
-                        qrels_query[judged],
-                        qrels_d[judged],
-                        qrels_grade[judged],
-                    ),
-                )
-            )
-        for rows, job in jobs:
-            grade, judged_rows, duplicate = job.result()
-            if duplicate is not None:
-                query, doc, count = duplicate
-                raise DataError(
-                    f"the run lists document {doc!r} more than once for query "
-                    f"{query_ids[query].as_py()!r} ({count} duplicate lines); trec_eval "
-                    "refuses such runs. Deduplicate the run."
-                )
-            row_grade[rows], row_judged[rows] = grade, judged_rows
+    keys = pair_keys(run_query, run_d)
+    grade, judged = _grades(keys, run_query, run_d, qrels_query, qrels_d, qrels_grade)
+    order = _trec_order(run_query, score, run_d, judged)
+    if order is not None:
+        run_query, grade, judged, keys = run_query[order], grade[order], judged[order], keys[order]
+    row_rank = group_ranks(run_query, n_queries)
+    _refuse_repeats(run_query, row_rank, keys, run_d, order, query_ids)
 
     num_relevant = np.bincount(qrels_query[qrels_grade >= relevance_level], minlength=n_queries)
     nonrel = (qrels_grade >= 0) & (qrels_grade < relevance_level)
@@ -187,11 +153,11 @@ def rank_run(
 
     return RankedJudgments(
         query_ids=np.asarray(query_ids.to_pylist(), dtype=object),
-        n_in_run=int((np.bincount(row_query, minlength=n_queries) > 0).sum()),
-        row_query=row_query,
-        row_rank=group_ranks(row_query, n_queries),
-        row_grade=row_grade.astype(np.float64),
-        row_judged=row_judged,
+        n_in_run=int((np.bincount(run_query, minlength=n_queries) > 0).sum()),
+        row_query=run_query,
+        row_rank=row_rank,
+        row_grade=grade.astype(np.float64),
+        row_judged=judged,
         num_relevant=num_relevant,
         num_nonrelevant=num_nonrelevant,
         ideal_query=ideal_query,
@@ -201,52 +167,132 @@ def rank_run(
     )
 
 
-def _chunks(array: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
-    return list(array.chunks) if isinstance(array, pa.ChunkedArray) else [array]
+def _codes(ids: pa.Array | pa.ChunkedArray, query_ids: pa.Array) -> np.ndarray:
+    """Each id's index in query_ids, -1 where it is not there."""
+    codes = pc.fill_null(pc.index_in(ids, value_set=query_ids), -1)
+    return np.asarray(codes.to_numpy(), dtype=np.int64)
 
 
-def _query_halves(n_queries: int) -> list[tuple[int, int]]:
-    middle = n_queries // 2
-    return [(0, middle), (middle, n_queries)] if middle else [(0, n_queries)]
+def _blocks(query_ids: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """Starts of the runs of equal query ids, and the end."""
+    n = len(query_ids)
+    if n == 0:
+        return np.zeros(1, dtype=np.int64)
+    changed = pc.not_equal(query_ids[1:], query_ids[:-1]).to_numpy(zero_copy_only=False)
+    return np.concatenate([[0], np.flatnonzero(changed) + 1, [n]]).astype(np.int64)
 
 
-def _match_judgments(
-    row_query: np.ndarray,
-    row_docs: pa.Array,
+def _grades(
+    keys: np.ndarray,
+    run_query: np.ndarray,
+    run_docs: pa.Array,
     qrels_query: np.ndarray,
     qrels_docs: pa.Array,
     qrels_grade: np.ndarray,
-):
-    """Grade and judged flag of each run row, and a repeated (query, document) if any.
-
-    Run rows and judgments are sorted together by (query, document, source): a judged
-    run row sits right before its judgment, and a repeated document right after itself.
-    """
-    n_rows = len(row_query)
-    grade = np.zeros(n_rows, dtype=np.int64)
-    judged = np.zeros(n_rows, dtype=bool)
-    if n_rows == 0:
-        return grade, judged, None
-    table = pa.table(
-        {
-            "q": np.concatenate([row_query, qrels_query]),
-            "d": pa.chunked_array(_chunks(row_docs) + _chunks(qrels_docs), type=pa.string()),
-            "src": np.concatenate([np.zeros(n_rows, np.int8), np.ones(len(qrels_query), np.int8)]),
-        }
+) -> tuple[np.ndarray, np.ndarray]:
+    """Grade and judged flag of each run row (keys: its pair_keys)."""
+    table = KeyTable(pair_keys(qrels_query, qrels_docs))
+    found = (
+        table.find(keys) if table.unique else _joined(run_query, run_docs, qrels_query, qrels_docs)
     )
-    order = pc.sort_indices(
-        table, sort_keys=[("q", "ascending"), ("d", "ascending"), ("src", "ascending")]
-    ).to_numpy()
-    q = table["q"].to_numpy()[order]
-    docs = table["d"].take(order)
-    src = table["src"].to_numpy()[order]
-    same = (q[1:] == q[:-1]) & pc.equal(docs[1:], docs[:-1]).to_numpy(zero_copy_only=False)
-    repeated = same & (src[1:] == 0)
-    if repeated.any():
-        at = int(np.argmax(repeated))
-        return grade, judged, (int(q[at]), docs[at].as_py(), int(repeated.sum()))
-    match = np.nonzero(same & (src[:-1] == 0) & (src[1:] == 1))[0]
-    rows, judgments = order[match], order[match + 1] - n_rows
+    rows = np.flatnonzero(found >= 0)
+    judgments = found[rows]
+    same = run_query[rows] == qrels_query[judgments]
+    same &= same_ids(run_docs, rows, qrels_docs, judgments)
+    rows, judgments = rows[same], judgments[same]
+    grade = np.zeros(len(keys), dtype=np.int64)
+    judged = np.zeros(len(keys), dtype=bool)
     grade[rows] = qrels_grade[judgments]
     judged[rows] = True
-    return grade, judged, None
+    return grade, judged
+
+
+def _joined(
+    run_query: np.ndarray, run_docs: pa.Array, qrels_query: np.ndarray, qrels_docs: pa.Array
+) -> np.ndarray:
+    """Each run row's judgment (-1 for none) by a join on the strings themselves: for
+    qrels where two different pairs share a key."""
+    judgments = pa.table({"q": qrels_query, "d": qrels_docs, "j": np.arange(len(qrels_query))})
+    if judgments.group_by(["q", "d"]).aggregate([]).num_rows < len(qrels_query):
+        raise DataError("the qrels judge a (query, document) pair more than once")
+    rows = pa.table({"q": run_query, "d": run_docs, "r": np.arange(len(run_query))})
+    joined = rows.join(judgments, keys=["q", "d"], join_type="inner")
+    found = np.full(len(run_query), -1, dtype=np.int64)
+    found[joined["r"].to_numpy()] = joined["j"].to_numpy()
+    return found
+
+
+def _refuse_repeats(
+    row_query: np.ndarray,
+    row_rank: np.ndarray,
+    keys: np.ndarray,
+    run_docs: pa.Array,
+    order: np.ndarray | None,
+    query_ids: pa.Array,
+) -> None:
+    """DataError naming a document the run lists twice for a query (rows in trec order;
+    keys that agree without being the same pair pass)."""
+    positions = repeats_in_groups(row_query, row_rank, keys)
+    if not len(positions):
+        return
+    rows = positions if order is None else order[positions]
+    docs = run_docs.take(pa.array(rows)).to_pylist()
+    counts = pd.DataFrame({"query": row_query[positions], "doc": docs}).value_counts(sort=False)
+    counts = counts[counts > 1]
+    if len(counts):
+        (query, doc), _ = next(iter(counts.items()))
+        raise DataError(
+            f"the run lists document {doc!r} more than once for query "
+            f"{query_ids[int(query)].as_py()!r} ({int((counts - 1).sum())} duplicate lines); "
+            "trec_eval refuses such runs. Deduplicate the run."
+        )
+
+
+def _descending_bits(score: np.ndarray) -> np.ndarray:
+    """float32 scores as int64 that sort ascending where the scores sort descending."""
+    bits = score.view(np.uint32).astype(np.int64)
+    ascending = np.where(bits >= 1 << 31, 0xFFFFFFFF - bits, bits + (1 << 31))
+    return 0xFFFFFFFF - ascending
+
+
+def _trec_order(
+    query: np.ndarray, score: np.ndarray, docs: pa.Array, judged: np.ndarray
+) -> np.ndarray | None:
+    """The rows in trec_eval order (query, score descending, document id descending), or
+    None when they already are. Ties are put in document order only where they hold a
+    judged document: elsewhere every row of a tie is unjudged, and their order changes
+    no measure."""
+    same_query = query[1:] == query[:-1]
+    order = None
+    if ((score[1:] <= score[:-1]) | ~same_query).all():
+        starts = np.concatenate([[0], np.flatnonzero(~same_query) + 1]) if len(query) else []
+        block_query = query[starts]
+        if not (block_query[1:] > block_query[:-1]).all():
+            if len(np.unique(block_query)) == len(block_query):  # each query one block
+                ends = np.append(starts[1:], len(query))
+                by_query = np.argsort(block_query)
+                order = span_indices(starts[by_query], ends[by_query])
+            else:
+                order = np.argsort((query << 32) | _descending_bits(score), kind="stable")
+    else:
+        order = np.argsort((query << 32) | _descending_bits(score), kind="stable")
+    q, s = (query, score) if order is None else (query[order], score[order])
+    tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not tied.any():
+        return order
+    group = np.zeros(len(q), dtype=np.int64)
+    np.cumsum(~tied, out=group[1:])
+    in_judged_tie = np.zeros(group[-1] + 1, dtype=bool)
+    in_judged_tie[group[judged if order is None else judged[order]]] = True
+    in_judged_tie &= np.bincount(group) > 1
+    positions = np.flatnonzero(in_judged_tie[group])
+    if not len(positions):
+        return order
+    order = np.arange(len(q)) if order is None else order
+    rows = order[positions]
+    within = pc.sort_indices(
+        pa.table({"g": group[positions], "d": docs.take(pa.array(rows))}),
+        sort_keys=[("g", "ascending"), ("d", "descending")],
+    ).to_numpy()
+    order[positions] = rows[within]
+    return order

@@ -94,7 +94,9 @@ def _read_run_fast(path: str | Path) -> pd.DataFrame | None:
             read_options=pacsv.ReadOptions(column_names=_RUN_COLUMNS),
             parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False),
             convert_options=pacsv.ConvertOptions(
-                column_types=_RUN_TYPES, strings_can_be_null=False
+                column_types=_RUN_TYPES,
+                strings_can_be_null=False,
+                include_columns=["query_id", "doc_id", "score", "rank"],
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
@@ -107,13 +109,13 @@ def _read_run_fast(path: str | Path) -> pd.DataFrame | None:
         "doc_id": table["doc_id"],
         "score": score,
         "rank": table["rank"],
-        "tag": table["tag"],
     }
     return pa.table(columns).to_pandas(types_mapper=pd.ArrowDtype)
 
 
 def read_run(path: str | Path) -> pd.DataFrame:
-    """Read a TREC run as query_id, doc_id (str), score (float64), rank, tag; validated.
+    """Read a TREC run as query_id, doc_id (str), score (float64) and rank; validated (six
+    fields a line; the Q0 and tag columns are checked for presence, not kept).
 
     Like trec_eval, only the score orders documents; the rank column is kept but not used.
     A malformed line is reported with its line number.
@@ -145,7 +147,6 @@ def read_run(path: str | Path) -> pd.DataFrame:
             "doc_id": frame["doc_id"].astype(object),
             "score": score.astype(np.float64),
             "rank": pd.to_numeric(frame["rank"], errors="coerce"),
-            "tag": frame["tag"],
         }
     )
 

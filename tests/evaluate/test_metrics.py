@@ -330,3 +330,71 @@ def test_the_rows_take_trec_evals_order_whatever_the_file_order(seed):
         )
         expected = [grade_of[(q, d)] for q, _, d in expected if q in ids]
         assert ranked.row_grade.astype(int).tolist() == expected
+
+
+def long_ids(frame: pd.DataFrame) -> pd.DataFrame:
+    """The same case with document ids of 9 to 40 bytes that share their first 16."""
+    return frame.assign(doc_id="document-000000-" + frame["doc_id"].str.repeat(3))
+
+
+@pytest.mark.parametrize("ids", ["short", "long"])
+def test_colliding_keys_change_no_value(monkeypatch, ids):
+    """Keys only propose matches: with every document's bytes folded to one value (each
+    query's pairs then share a key), grades come from a join on the strings, and the
+    repeat check compares strings, so the values stay trec_eval's and nothing is called
+    a duplicate."""
+    from sparsebench.evaluate import idkeys
+
+    run, qrels = random_case(4)
+    if ids == "long":
+        run, qrels = long_ids(run), long_ids(qrels)
+    run = in_score_order(run, 4)
+    expected = evaluate_run(run, qrels, ALL_METRICS, query_set="run").per_query
+    reference = trec_eval(run, qrels, 1)
+    np.testing.assert_allclose(
+        expected["MAP"].to_numpy(), reference["map"].reindex(expected.index), rtol=0, atol=1e-12
+    )
+    monkeypatch.setattr(idkeys, "_folded_bytes", lambda docs: np.zeros(len(docs), np.uint64))
+    collided = evaluate_run(run, qrels, ALL_METRICS, query_set="run").per_query
+    pd.testing.assert_frame_equal(collided, expected, check_exact=True)
+
+
+@pytest.mark.parametrize("doc", ["d", "document-000000-00000000042", "日本語の文書"])
+@pytest.mark.parametrize("colliding", [False, True])
+def test_a_repeated_document_is_found_anywhere_in_a_query(monkeypatch, doc, colliding):
+    from sparsebench.evaluate import idkeys
+
+    if colliding:
+        monkeypatch.setattr(idkeys, "_folded_bytes", lambda docs: np.zeros(len(docs), np.uint64))
+    run, qrels = random_case(5)
+    query = run["query_id"].iloc[100]
+    extra = pd.DataFrame({"query_id": [query, query], "doc_id": [doc, doc], "score": [9.5, -3.0]})
+    with pytest.raises(DataError, match=rf"document '{doc}' more than once for query '{query}'"):
+        evaluate_run(pd.concat([run, extra]), qrels, ["MAP"], query_set="run")
+    other = extra.assign(query_id=["only-in-run", query])  # once per query: fine
+    evaluate_run(pd.concat([run, other]), qrels, ["MAP"], query_set="run")
+
+
+def test_a_pair_judged_twice_is_an_error_when_keys_collide(monkeypatch):
+    from sparsebench.evaluate import idkeys
+
+    monkeypatch.setattr(idkeys, "_folded_bytes", lambda docs: np.zeros(len(docs), np.uint64))
+    run = pd.DataFrame({"query_id": ["q"], "doc_id": ["d"], "score": [1.0]})
+    qrels = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["d", "d"], "grade": [1, 0]})
+    with pytest.raises(DataError, match="judge a .query, document. pair more than once"):
+        evaluate_run(run, qrels, ["MAP"])
+
+
+def test_a_run_row_whose_key_meets_another_pairs_judgment_stays_unjudged(monkeypatch):
+    """Each id folded to its last byte: 'b1' gets the key of the judged 'a1', and only
+    the comparison of the strings keeps it from taking a1's grade."""
+    from sparsebench.evaluate import idkeys
+
+    def last_byte(docs):
+        return np.array([ord(d[-1]) for d in docs.to_pylist()], dtype=np.uint64)
+
+    monkeypatch.setattr(idkeys, "_folded_bytes", last_byte)
+    run = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["b1", "a1"], "score": [2.0, 1.0]})
+    qrels = pd.DataFrame({"query_id": ["q"], "doc_id": ["a1"], "grade": [1]})
+    values = evaluate_run(run, qrels, ["MRR", "Judged@1"]).means
+    assert values == {"MRR": 0.5, "Judged@1": 0.0}
