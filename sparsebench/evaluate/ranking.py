@@ -137,11 +137,14 @@ def rank_run(
 
     keys = pair_keys(run_query, run_d)
     grade, judged = _grades(keys, run_query, run_d, qrels_query, qrels_d, qrels_grade)
-    order = _trec_order(run_query, score, run_d, judged)
+    order = _score_order(run_query, score)
     if order is not None:
-        run_query, grade, judged, keys = run_query[order], grade[order], judged[order], keys[order]
+        run_query, score = run_query[order], score[order]
+        grade, judged, keys = grade[order], judged[order], keys[order]
     row_rank = group_ranks(run_query, n_queries)
     _refuse_repeats(run_query, row_rank, keys, run_d, order, query_ids)
+    moved, source = _judged_ties(run_query, score, run_d, order, judged)
+    grade[moved], judged[moved] = grade[source], judged[source]
 
     num_relevant = np.bincount(qrels_query[qrels_grade >= relevance_level], minlength=n_queries)
     nonrel = (qrels_grade >= 0) & (qrels_grade < relevance_level)
@@ -255,44 +258,49 @@ def _descending_bits(score: np.ndarray) -> np.ndarray:
     return 0xFFFFFFFF - ascending
 
 
-def _trec_order(
-    query: np.ndarray, score: np.ndarray, docs: pa.Array, judged: np.ndarray
-) -> np.ndarray | None:
-    """The rows in trec_eval order (query, score descending, document id descending), or
-    None when they already are. Ties are put in document order only where they hold a
-    judged document: elsewhere every row of a tie is unjudged, and their order changes
-    no measure."""
+def _score_order(query: np.ndarray, score: np.ndarray) -> np.ndarray | None:
+    """The rows by query, then score descending (ties in any order), or None when they
+    already are."""
     same_query = query[1:] == query[:-1]
-    order = None
-    if ((score[1:] <= score[:-1]) | ~same_query).all():
-        starts = np.concatenate([[0], np.flatnonzero(~same_query) + 1]) if len(query) else []
-        block_query = query[starts]
-        if not (block_query[1:] > block_query[:-1]).all():
-            if len(np.unique(block_query)) == len(block_query):  # each query one block
-                ends = np.append(starts[1:], len(query))
-                by_query = np.argsort(block_query)
-                order = span_indices(starts[by_query], ends[by_query])
-            else:
-                order = np.argsort((query << 32) | _descending_bits(score), kind="stable")
-    else:
-        order = np.argsort((query << 32) | _descending_bits(score), kind="stable")
-    q, s = (query, score) if order is None else (query[order], score[order])
-    tied = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not ((score[1:] <= score[:-1]) | ~same_query).all():
+        return np.argsort((query << 32) | _descending_bits(score), kind="stable")
+    starts = np.concatenate([[0], np.flatnonzero(~same_query) + 1]) if len(query) else []
+    block_query = query[starts]
+    if (block_query[1:] > block_query[:-1]).all():
+        return None
+    if len(np.unique(block_query)) < len(block_query):  # a query in two blocks
+        return np.argsort((query << 32) | _descending_bits(score), kind="stable")
+    ends = np.append(starts[1:], len(query))
+    by_query = np.argsort(block_query)
+    return span_indices(starts[by_query], ends[by_query])
+
+
+def _judged_ties(
+    query: np.ndarray,
+    score: np.ndarray,
+    docs: pa.Array,
+    order: np.ndarray | None,
+    judged: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """trec_eval's order inside ties of rows in score order: (positions, the positions
+    whose rows move there), document ids descending. Only ties that hold a judged
+    document move: elsewhere every row of a tie is unjudged, and their order changes no
+    measure."""
+    none = np.zeros(0, dtype=np.int64)
+    tied = (query[1:] == query[:-1]) & (score[1:] == score[:-1])
     if not tied.any():
-        return order
-    group = np.zeros(len(q), dtype=np.int64)
+        return none, none
+    group = np.zeros(len(query), dtype=np.int64)
     np.cumsum(~tied, out=group[1:])
     in_judged_tie = np.zeros(group[-1] + 1, dtype=bool)
-    in_judged_tie[group[judged if order is None else judged[order]]] = True
+    in_judged_tie[group[judged]] = True
     in_judged_tie &= np.bincount(group) > 1
     positions = np.flatnonzero(in_judged_tie[group])
     if not len(positions):
-        return order
-    order = np.arange(len(q)) if order is None else order
-    rows = order[positions]
+        return none, none
+    rows = positions if order is None else order[positions]
     within = pc.sort_indices(
         pa.table({"g": group[positions], "d": docs.take(pa.array(rows))}),
         sort_keys=[("g", "ascending"), ("d", "descending")],
     ).to_numpy()
-    order[positions] = rows[within]
-    return order
+    return positions, positions[within]
