@@ -44,6 +44,7 @@ class Measure:
     source: str
     values: Callable[[MeasureCalculator, int | float | None], np.ndarray]
     summary: Literal["mean", "geometric mean"] = "mean"
+    binary: bool = True  # relevant from a grade on: the name takes (rel=r)
 
     @property
     def takes_cutoff(self) -> bool:
@@ -66,10 +67,19 @@ class MeasureCalculator:
     def __init__(self, ranked: RankedJudgments) -> None:
         self.r = ranked
         self.n = ranked.n_queries
+        self._levels: dict[int, MeasureCalculator] = {}
 
     def compute(self, name: str) -> np.ndarray:
         measure, parameter = parse_metric_name(name)
+        level = relevance_level_of(name)
+        if level is not None and level != self.r.relevance_level:
+            return self._at_level(level).compute(name)
         return MEASURES[measure].values(self, parameter)
+
+    def _at_level(self, level: int) -> MeasureCalculator:
+        if level not in self._levels:
+            self._levels[level] = MeasureCalculator(self.r.at_level(level))
+        return self._levels[level]
 
     # -- shared pieces ------------------------------------------------------------------
 
@@ -218,6 +228,7 @@ MEASURES: dict[str, Measure] = {
             "Jarvelin and Kekalainen, Cumulated gain-based evaluation of IR techniques, ACM "
             "TOIS 20(4), 2002; linear gain as in " + _TREC_EVAL + " and Thakur et al., BEIR, 2021",
             lambda c, k: c.ndcg(k, exponential=False),
+            binary=False,
         ),
         Measure(
             "nDCG_exp",
@@ -225,6 +236,7 @@ MEASURES: dict[str, Measure] = {
             "nDCG@k with the exponential gain 2^grade - 1",
             "Burges et al., Learning to rank using gradient descent, ICML 2005",
             lambda c, k: c.ndcg(k, exponential=True),
+            binary=False,
         ),
         Measure(
             "Recall",
@@ -271,6 +283,7 @@ MEASURES: dict[str, Measure] = {
             "Sakai, Alternatives to Bpref, SIGIR 2007 (condensed lists); MacAvaney et al., "
             "ir_measures (Judged@k, from OpenNIR)",
             lambda c, k: c.judged(k),
+            binary=False,
         ),
         Measure(
             "Unjudged",
@@ -279,6 +292,7 @@ MEASURES: dict[str, Measure] = {
             "the complement of Judged@k, as a count: Thakur et al., BEIR, 2021 (the holes that "
             "dense and learned sparse models find in pooled judgments)",
             lambda c, k: c.unjudged(k),
+            binary=False,
         ),
         Measure(
             "MAP",
@@ -335,6 +349,7 @@ MEASURES: dict[str, Measure] = {
 }
 
 _NAMED = re.compile(r"^(?P<measure>[^@]+)@(?P<parameter>.+)$")
+_RELEVANCE = re.compile(r"^(?P<measure>[^(@]+)\(rel=(?P<level>[^)]*)\)(?P<rest>@.*)?$")
 _CUTOFF = re.compile(r"^[1-9][0-9]*$")
 _LEVEL = re.compile(r"^(?:0(?:\.[0-9]+)?|1(?:\.0+)?)$")
 
@@ -342,12 +357,37 @@ _LEVEL = re.compile(r"^(?:0(?:\.[0-9]+)?|1(?:\.0+)?)$")
 def _known_names() -> str:
     forms = {"cutoff": "{}@k", "recall level": "{}@x", "none": "{}", "optional cutoff": "{}[@k]"}
     names = ", ".join(forms[m.parameter].format(m.name) for m in MEASURES.values())
-    return f"{names} (k a positive integer cutoff, x a recall level in [0, 1])"
+    return (
+        f"{names} (k a positive integer cutoff, x a recall level in [0, 1]); a measure of "
+        "binary relevance also as name(rel=r), relevant from grade r on (e.g. P(rel=2)@10)"
+    )
+
+
+def relevance_level_of(name: str) -> int | None:
+    """The r of a name such as 'P(rel=2)@10' (ir_measures' notation: relevant from grade
+    r on, for this measure only), None for a name without one."""
+    match = _RELEVANCE.match(name)
+    if match is None:
+        return None
+    if not _CUTOFF.match(match["level"]):
+        raise ValueError(f"{name!r}: rel= takes a grade of 1 or more, not {match['level']!r}")
+    measure = MEASURES.get(match["measure"])
+    if measure is not None and not measure.binary:
+        raise ValueError(
+            f"{name!r}: {match['measure']} does not count documents as relevant from a grade "
+            "on (graded gains, or judgments of any grade), so it takes no rel="
+        )
+    return int(match["level"])
 
 
 def parse_metric_name(name: str) -> tuple[str, float | int | None]:
     """Split 'nDCG@10' into ('nDCG', 10), 'MAP' into ('MAP', None), 'IPrec@0.5' into
-    ('IPrec', 0.5). Raises ValueError naming the measures there are."""
+    ('IPrec', 0.5), 'P(rel=2)@10' into ('P', 10) (its level: relevance_level_of).
+    Raises ValueError naming the measures there are."""
+    given, relevance = name, _RELEVANCE.match(name)
+    if relevance is not None:
+        relevance_level_of(name)
+        name = relevance["measure"] + (relevance["rest"] or "")
     match = _NAMED.match(name)
     measure = MEASURES.get(match["measure"] if match else name)
     if measure is not None and match is None and measure.stands_alone:
@@ -358,7 +398,7 @@ def parse_metric_name(name: str) -> tuple[str, float | int | None]:
             return measure.name, int(parameter)
         if measure.parameter == "recall level" and _LEVEL.match(parameter):
             return measure.name, float(parameter)
-    raise ValueError(f"unknown metric {name!r}; known: {_known_names()}")
+    raise ValueError(f"unknown metric {given!r}; known: {_known_names()}")
 
 
 def default_metric_names(cutoffs: Sequence[int] = DEFAULT_CUTOFFS) -> list[str]:

@@ -19,7 +19,7 @@ never count.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -46,6 +46,7 @@ class RankedJudgments:
     row_judged: np.ndarray  # (R,) bool: the document is in the qrels for this query
     num_relevant: np.ndarray  # (Q,) judged documents with grade >= relevance_level
     num_nonrelevant: np.ndarray  # (Q,) judged documents with 0 <= grade < relevance_level
+    num_judged: np.ndarray  # (Q,) judged documents with grade >= 0
     ideal_query: np.ndarray  # (J,) query index of each positive grade, best first
     ideal_rank: np.ndarray  # (J,) 1-based rank in the ideal ordering
     ideal_grade: np.ndarray  # (J,) the positive grade
@@ -54,6 +55,20 @@ class RankedJudgments:
     @property
     def n_queries(self) -> int:
         return len(self.query_ids)
+
+    def at_level(self, relevance_level: int) -> RankedJudgments:
+        """The same ranking with relevance from another grade on (>= 1): what
+        P(rel=2)@10 and the like are measured on."""
+        if relevance_level < 1:
+            raise ValueError(f"a relevance level is a grade of 1 or more, not {relevance_level}")
+        relevant = self.ideal_query[self.ideal_grade >= relevance_level]
+        num_relevant = np.bincount(relevant, minlength=self.n_queries)
+        return replace(
+            self,
+            num_relevant=num_relevant,
+            num_nonrelevant=self.num_judged - num_relevant,
+            relevance_level=relevance_level,
+        )
 
 
 def string_ids(values: pd.Series | np.ndarray | pa.Array, what: str) -> pa.ChunkedArray | pa.Array:
@@ -163,6 +178,7 @@ def rank_run(
         row_judged=judged,
         num_relevant=num_relevant,
         num_nonrelevant=num_nonrelevant,
+        num_judged=np.bincount(qrels_query[qrels_grade >= 0], minlength=n_queries),
         ideal_query=ideal_query,
         ideal_rank=group_ranks(ideal_query, n_queries),
         ideal_grade=ideal_grade.astype(np.float64),

@@ -398,3 +398,58 @@ def test_a_run_row_whose_key_meets_another_pairs_judgment_stays_unjudged(monkeyp
     qrels = pd.DataFrame({"query_id": ["q"], "doc_id": ["a1"], "grade": [1]})
     values = evaluate_run(run, qrels, ["MRR", "Judged@1"]).means
     assert values == {"MRR": 0.5, "Judged@1": 0.0}
+
+
+# our name -> ir_measures' name, for measures of binary relevance with (rel=r)
+IR_MEASURES_NAMES = {
+    "P(rel={r})@10": "P(rel={r})@10",
+    "Recall(rel={r})@100": "R(rel={r})@100",
+    "MAP(rel={r})": "AP(rel={r})",
+    "MAP(rel={r})@10": "AP(rel={r})@10",
+    "MRR(rel={r})": "RR(rel={r})",
+    "R-Precision(rel={r})": "Rprec(rel={r})",
+    "bpref(rel={r})": "Bpref(rel={r})",
+    "Success(rel={r})@5": "Success(rel={r})@5",
+}
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("r", [1, 2, 3])
+def test_relevance_levels_per_measure_equal_ir_measures(seed, r):
+    """P(rel=2)@10 and the like: relevant from grade r on for that measure alone, in one
+    evaluation beside measures at the evaluation's own level."""
+    import ir_measures
+
+    run, qrels = random_case(seed)
+    run = distinct_scores(run)
+    ours_names = [name.format(r=r) for name in IR_MEASURES_NAMES] + ["P@10", "nDCG@10"]
+    ours = evaluate_run(run, qrels, ours_names, query_set="run").per_query
+    theirs = {name.format(r=r): ref.format(r=r) for name, ref in IR_MEASURES_NAMES.items()}
+    measures = {name: ir_measures.parse_measure(ref) for name, ref in theirs.items()}
+    reference: dict = {measure: {} for measure in measures.values()}
+    judgments = qrels.rename(columns={"grade": "relevance"})
+    for metric in ir_measures.iter_calc(list(measures.values()), judgments, run):
+        reference[metric.measure][metric.query_id] = metric.value
+    for name, measure in measures.items():
+        expected = pd.Series(reference[measure]).reindex(ours.index)
+        assert not expected.isna().any(), name
+        np.testing.assert_allclose(ours[name], expected, rtol=0, atol=1e-12, err_msg=name)
+    at_level = evaluate_run(run, qrels, ["P@10"], relevance_level=r, query_set="run").per_query
+    assert ours[f"P(rel={r})@10"].tolist() == at_level["P@10"].tolist()
+    base = evaluate_run(run, qrels, ["P@10", "nDCG@10"], query_set="run").per_query
+    pd.testing.assert_frame_equal(ours[["P@10", "nDCG@10"]], base)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("nDCG(rel=2)@10", "nDCG does not count documents as relevant from a grade"),
+        ("Judged(rel=2)@10", "Judged does not count documents"),
+        ("P(rel=0)@10", "rel= takes a grade of 1 or more, not '0'"),
+        ("P(rel=two)@10", "rel= takes a grade of 1 or more, not 'two'"),
+        ("P(rel=2)", r"unknown metric 'P\(rel=2\)'"),
+    ],
+)
+def test_a_relevance_level_where_it_has_no_meaning_is_refused(name, message):
+    with pytest.raises(ValueError, match=message):
+        parse_metric_name(name)
