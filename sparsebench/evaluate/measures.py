@@ -9,6 +9,9 @@ A query with no relevant document scores 0 on every measure of relevance (gMAP: 
 Judged@k and Unjudged@k count judgments of any grade, relevant or not.
 JUDGED_AT_10 is computed for every pair whatever the metric list: the leaderboard
 shows it beside the primary metric.
+
+Kept as one module: the registry, the calculator its entries call and the grammar of
+names read from its entries (P(rel=2)@10 included) depend on each other both ways.
 """
 
 from __future__ import annotations
