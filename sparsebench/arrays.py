@@ -24,3 +24,12 @@ def group_ranks(sorted_groups: np.ndarray, n_groups: int) -> np.ndarray:
     """1-based position of each element within its group (groups sorted, contiguous)."""
     starts = np.searchsorted(sorted_groups, np.arange(n_groups))
     return np.arange(len(sorted_groups)) - starts[sorted_groups] + 1
+
+
+def descending_score_keys(scores: np.ndarray) -> np.ndarray:
+    """uint32 keys whose ascending order is the scores' descending order, the scores
+    compared as float32 (-0.0 before 0.0: callers that need them tied add 0.0 first)."""
+    bits = np.ascontiguousarray(scores, dtype=np.float32).view(np.uint32)
+    # IEEE order as unsigned order: negative floats flip every bit, others the sign bit
+    ascending = np.where(bits >> 31, ~bits, bits | np.uint32(1 << 31))
+    return ~ascending

@@ -110,12 +110,18 @@ def repeats_in_groups(group: np.ndarray, rank: np.ndarray, keys: np.ndarray) -> 
         matrix[group, rank - 1] = short
         matrix.sort(axis=1)
         same = (matrix[:, 1:] == matrix[:, :-1]) & (matrix[:, 1:] != pad)
+        if not same.any():
+            return np.zeros(0, dtype=np.int64)
         at_group, at = np.nonzero(same)
-        repeated = (at_group.astype(np.uint64) << np.uint64(32)) | matrix[at_group, at + 1]
+        repeated = _in_group(at_group, matrix[at_group, at + 1])
+        composite = _in_group(group, short)
     else:
-        ordered = np.sort((group.astype(np.uint64) << np.uint64(32)) | short)
+        composite = _in_group(group, short)
+        ordered = np.sort(composite)
         repeated = ordered[1:][ordered[1:] == ordered[:-1]]
-    if not len(repeated):
-        return np.zeros(0, dtype=np.int64)
-    composite = (group.astype(np.uint64) << np.uint64(32)) | short
     return np.flatnonzero(np.isin(composite, np.unique(repeated)))
+
+
+def _in_group(group: np.ndarray, short: np.ndarray) -> np.ndarray:
+    """(group, 32-bit key) as one 64-bit value."""
+    return (group.astype(np.uint64) << np.uint64(32)) | short

@@ -26,7 +26,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sparsebench.arrays import group_ranks, span_indices
+from sparsebench.arrays import descending_score_keys, group_ranks, span_indices
 from sparsebench.errors import DataError
 from sparsebench.evaluate.idkeys import KeyTable, pair_keys, repeats_in_groups, same_ids
 
@@ -267,25 +267,18 @@ def _refuse_repeats(
         )
 
 
-def _descending_bits(score: np.ndarray) -> np.ndarray:
-    """float32 scores as int64 that sort ascending where the scores sort descending."""
-    bits = score.view(np.uint32).astype(np.int64)
-    ascending = np.where(bits >= 1 << 31, 0xFFFFFFFF - bits, bits + (1 << 31))
-    return 0xFFFFFFFF - ascending
-
-
 def _score_order(query: np.ndarray, score: np.ndarray) -> np.ndarray | None:
     """The rows by query, then score descending (ties in any order), or None when they
     already are."""
     same_query = query[1:] == query[:-1]
-    if not ((score[1:] <= score[:-1]) | ~same_query).all():
-        return np.argsort((query << 32) | _descending_bits(score), kind="stable")
+    in_order = ((score[1:] <= score[:-1]) | ~same_query).all()
     starts = np.concatenate([[0], np.flatnonzero(~same_query) + 1]) if len(query) else []
     block_query = query[starts]
-    if (block_query[1:] > block_query[:-1]).all():
+    if in_order and (block_query[1:] > block_query[:-1]).all():
         return None
-    if len(np.unique(block_query)) < len(block_query):  # a query in two blocks
-        return np.argsort((query << 32) | _descending_bits(score), kind="stable")
+    if not in_order or len(np.unique(block_query)) < len(block_query):  # or a query split
+        keys = (query << 32) | descending_score_keys(score).astype(np.int64)
+        return np.argsort(keys, kind="stable")
     ends = np.append(starts[1:], len(query))
     by_query = np.argsort(block_query)
     return span_indices(starts[by_query], ends[by_query])

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from sparsebench.arrays import descending_score_keys
 from sparsebench.errors import DataError
 from sparsebench.retrieve.exactscores import ExactSums, candidate_floor, settle
 
@@ -167,8 +168,5 @@ def rank_candidates(
 
 def _descending_keys(scores: np.ndarray, ties: np.ndarray) -> np.ndarray:
     """uint64 keys whose ascending order is (score descending, tie key descending)."""
-    bits = np.ascontiguousarray(scores, dtype=np.float32).view(np.uint32)
-    # IEEE order as unsigned order: negative floats flip every bit, others the sign bit
-    ascending = np.where(bits >> 31, ~bits, bits | np.uint32(1 << 31))
-    high = (~ascending).astype(np.uint64) << np.uint64(32)
+    high = descending_score_keys(scores).astype(np.uint64) << np.uint64(32)
     return high | (np.uint64(_MAX_TIE_KEY) - ties.astype(np.uint64))
