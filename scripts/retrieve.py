@@ -21,6 +21,7 @@ with stage_logging(snakemake.log[0], snakemake.rule):
         threads=snakemake.threads,
         backend_choice=speed["backend"],
         device=speed["device"],
+        strategy=speed["strategy"],
         out_cost=snakemake.output.cost,
         latency_queries=0 if tuning else speed["latency_queries"],
         **snakemake.params.retrieval,

@@ -171,7 +171,7 @@ def merge_runs(
     position = {q: i for i, q in enumerate(query_ids)}
     streams = [_RunStream(p, position) for p in parts]
     written = 0
-    with atomic_path(out_run) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+    with atomic_path(out_run) as tmp, open(tmp, "wb") as handle:
         for end in range(_QUERY_BLOCK, len(query_ids) + _QUERY_BLOCK, _QUERY_BLOCK):
             frames = [s.take_until(end) for s in streams]
             block = pd.concat([f for f in frames if not f.empty] or frames[:1])

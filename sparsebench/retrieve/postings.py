@@ -35,12 +35,12 @@ from sparsebench.arrays import span_indices
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path
 
-LAYOUT = "sparsebench-postings-2"  # the `layout` member of a postings file
+LAYOUT = "sparsebench-postings-3"  # the `layout` member of a postings file
 BLOCK_DOCS = 1 << 16  # documents per block: their ids within it fit a uint16
 _INT32_MAX = np.iinfo(np.int32).max
 _NARROW = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16))
 _COPY_CHUNK = 1 << 22  # values copied into the .npz at a time
-_MEMBERS = ("shape", "block_rows", "terms", "indptr", "ids", "data")
+_MEMBERS = ("shape", "block_rows", "terms", "indptr", "ids", "data", "row_max")
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,9 @@ class Postings:
     Block b holds documents b * BLOCK_DOCS onwards; its lists are rows
     block_rows[b]:block_rows[b + 1], one per term that occurs in the block (`terms`,
     ascending). Row r's postings are entries indptr[r]:indptr[r + 1] of `ids` (local to
-    the block, ascending) and `data` (the weights, narrow: see compact_weights)."""
+    the block, ascending) and `data` (the weights, narrow: see compact_weights);
+    row_max[r] is the largest of them (float32, exact), the bound that dynamic pruning
+    (sparsebench.retrieve.maxscore) puts on what the row adds to a score."""
 
     shape: tuple[int, int]
     block_rows: np.ndarray
@@ -58,6 +60,7 @@ class Postings:
     indptr: np.ndarray
     ids: np.ndarray
     data: np.ndarray
+    row_max: np.ndarray
 
     @property
     def nnz(self) -> int:
@@ -129,13 +132,13 @@ class Postings:
         terms, docs = np.asarray(terms, np.int64), np.asarray(docs, np.int64)
         blocks = docs // BLOCK_DOCS
         lo, hi = self.block_rows[blocks].astype(np.int64), self.block_rows[blocks + 1]
-        rows = _search(self.terms, lo, hi.astype(np.int64), terms)
+        rows = search_sorted_spans(self.terms, lo, hi.astype(np.int64), terms)
         held = rows < hi
         held[held] = self.terms[rows[held]] == terms[held]
         starts = self.indptr[rows[held]].astype(np.int64)
         ends = self.indptr[rows[held] + 1].astype(np.int64)
         local = docs[held] % BLOCK_DOCS
-        found = _search(self.ids, starts, ends, local)
+        found = search_sorted_spans(self.ids, starts, ends, local)
         present = found < ends
         present[present] = self.ids[found[present]] == local[present]
         weights = np.zeros(len(terms), dtype=np.float64)
@@ -143,7 +146,9 @@ class Postings:
         return weights
 
 
-def _search(array: np.ndarray, lo: np.ndarray, hi: np.ndarray, values: np.ndarray) -> np.ndarray:
+def search_sorted_spans(
+    array: np.ndarray, lo: np.ndarray, hi: np.ndarray, values: np.ndarray
+) -> np.ndarray:
     """Per value, the first position in array[lo:hi] (ascending) holding a value at
     least as large (hi if none): bisection of every span at once."""
     lo, hi = lo.copy(), hi.copy()
@@ -168,9 +173,9 @@ Weigh = Callable[[sp.csr_matrix], sp.csr_matrix]
 
 def _blocks(
     documents: sp.spmatrix | sp.sparray, weigh: Weigh | None
-) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Per block of documents: (terms held, their list lengths, ids, weights as given),
-    the block's rows weighed by `weigh` first if given."""
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Per block of documents: (terms held, their list lengths, ids, weights as given,
+    each list's largest weight), the block's rows weighed by `weigh` first if given."""
     documents = sp.csr_matrix(documents)
     for start in range(0, documents.shape[0], BLOCK_DOCS):
         part = documents[start : start + BLOCK_DOCS]
@@ -178,7 +183,15 @@ def _blocks(
         inverted.sum_duplicates()  # sorted ids, one entry per (term, document)
         counts = np.diff(inverted.indptr)
         held = np.flatnonzero(counts)
-        yield held.astype(np.int32), counts[held], inverted.indices.astype(np.uint16), inverted.data
+        data = inverted.data
+        largest = np.maximum.reduceat(data, inverted.indptr[held]) if len(held) else data[:0]
+        yield (
+            held.astype(np.int32),
+            counts[held],
+            inverted.indices.astype(np.uint16),
+            data,
+            largest.astype(np.float32),
+        )
 
 
 def _rows(
@@ -200,7 +213,7 @@ def _rows(
 def build_postings(documents: sp.spmatrix | sp.sparray) -> Postings:
     """Postings of document-major weights (documents x terms), in memory."""
     blocks = list(_blocks(documents, None))
-    held, lengths, ids, data = ([block[i] for block in blocks] for i in range(4))
+    held, lengths, ids, data, largest = ([block[i] for block in blocks] for i in range(5))
     rows = _rows(documents.shape[::-1], held, lengths)
     return Postings(
         tuple(int(n) for n in rows["shape"]),
@@ -209,6 +222,7 @@ def build_postings(documents: sp.spmatrix | sp.sparray) -> Postings:
         rows["indptr"],
         np.concatenate([np.zeros(0, np.uint16), *ids]),
         compact_weights(np.concatenate([np.zeros(0), *data])),
+        np.concatenate([np.zeros(0, np.float32), *largest]),
     )
 
 
@@ -233,17 +247,19 @@ def save_postings(path: str | Path, documents: sp.csr_matrix, weigh: Weigh | Non
     known), then into the .npz. Memory is a block's, never the index's."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    held, lengths = [], []
+    held, lengths, largest = [], [], []
     kinds = _WeightKinds()
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=".postings-") as scratch:
         ids_file, data_file = Path(scratch) / "ids", Path(scratch) / "data"
         with open(ids_file, "wb") as ids_out, open(data_file, "wb") as data_out:
-            for terms, counts, ids, data in _blocks(documents, weigh):
+            for terms, counts, ids, data, maxima in _blocks(documents, weigh):
                 held.append(terms)
                 lengths.append(counts)
+                largest.append(maxima)
                 ids_out.write(ids.tobytes())
                 data_out.write(kinds.add(data).tobytes())
         members = _rows((documents.shape[1], documents.shape[0]), held, lengths)
+        members["row_max"] = np.concatenate([np.zeros(0, np.float32), *largest])
         weight_type = kinds.narrowest()
         with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as archive:
             for name, array in {"layout": np.array(LAYOUT), **members}.items():
@@ -311,16 +327,16 @@ def load_postings(path: str | Path) -> Postings:
         raise DataError(f"{path}: members are missing (a damaged file?)")
     n_terms, n_docs = (int(n) for n in arrays["shape"])
     block_rows, terms, indptr = arrays["block_rows"], arrays["terms"], arrays["indptr"]
-    ids, data = arrays["ids"], arrays["data"]
+    ids, data, row_max = arrays["ids"], arrays["data"], arrays["row_max"]
     fits = (
         len(block_rows) == -(-n_docs // BLOCK_DOCS) + 1
         and int(block_rows[-1]) == len(terms)
-        and len(indptr) == len(terms) + 1
+        and len(indptr) == len(terms) + 1 == len(row_max) + 1
         and len(ids) == len(data) == int(indptr[-1])
     )
     if not fits:
         raise DataError(f"{path}: its arrays do not fit together (a damaged file?)")
-    return Postings((n_terms, n_docs), block_rows, terms, indptr, ids, data)
+    return Postings((n_terms, n_docs), block_rows, terms, indptr, ids, data, row_max)
 
 
 def _mapped_members(path: str | Path) -> dict[str, np.ndarray]:

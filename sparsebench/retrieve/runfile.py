@@ -2,14 +2,14 @@
 
 Scores are written with 9 significant digits, enough to restore every float32 score
 exactly, so that trec_eval (which holds scores as 32-bit floats) sees the same ties
-and the same order as the retrieval did.
+and the same order as the retrieval did (sparsebench.retrieve.scoretext).
 """
 
 from __future__ import annotations
 
-import io
+from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -19,9 +19,123 @@ import pyarrow.csv as pacsv
 
 from sparsebench.data.textfiles import first_bad, read_fields, refuse_gzip
 from sparsebench.errors import DataError
+from sparsebench.retrieve.scoretext import score_texts
 
 if TYPE_CHECKING:
     from sparsebench.retrieve.topk import RetrievedBatch
+
+
+_CHUNK_LINES = 1 << 14  # lines assembled at a time: their arrays stay in the CPU's cache
+_FIRST_RANKS = 1000  # rank texts made up front (more when a line asks)
+
+
+def text_table(texts: Sequence[str] | np.ndarray | pa.Array, what: str) -> np.ndarray:
+    """The UTF-8 bytes of each text as one fixed-width value (NUL-padded), to be gathered
+    into lines by index. A NUL byte would vanish from the lines: refused."""
+    array = pa.array(texts, type=pa.large_string()) if not isinstance(texts, pa.Array) else texts
+    array = array.cast(pa.large_string())
+    if array.null_count:
+        raise DataError(f"a {what} id is missing (null)")
+    n = len(array)
+    offsets = np.frombuffer(array.buffers()[1], np.int64)[array.offset : array.offset + n + 1]
+    lengths = np.diff(offsets)
+    width = max(int(lengths.max(initial=0)), 1)
+    table = np.zeros(n * width, np.uint8)
+    if n and offsets[-1] > offsets[0]:
+        data = np.frombuffer(array.buffers()[2], np.uint8)
+        for first in range(0, n, 1 << 20):  # bounded index arrays for large id lists
+            last = min(first + (1 << 20), n)
+            lo, hi = int(offsets[first]), int(offsets[last])
+            part = data[lo:hi]
+            if not part.all():
+                bad = array[
+                    first
+                    + int(
+                        np.searchsorted(
+                            offsets[first + 1 : last + 1], lo + int(np.argmin(part)), "right"
+                        )
+                    )
+                ]
+                raise DataError(f"{what} id {bad.as_py()!r} holds a NUL byte")
+            starts = np.arange(first, last) * width - (offsets[first:last] - lo)
+            table[np.repeat(starts, lengths[first:last]) + np.arange(hi - lo)] = part
+    return table.view(f"V{width}")
+
+
+class RunLines:
+    """The text of run lines `qid Q0 docid rank score tag`, for lines given as positions
+    in the query and document id lists.
+
+    Ids are encoded once. Lines are assembled a chunk at a time as records of fixed-width
+    fields (each text NUL-padded to its field's width), whose NUL bytes are then dropped:
+    a few array copies per line instead of a formatted string per field. Scores are
+    written with `digits` significant digits: 9 restore every float32 exactly, so that
+    trec_eval (which holds scores as 32-bit floats) sees the ties and the order retrieval
+    did; 17 restore a float64."""
+
+    def __init__(
+        self, query_ids: Sequence[str] | np.ndarray, doc_ids: Sequence[str] | np.ndarray, tag: str
+    ) -> None:
+        self._queries = text_table(query_ids, "query")
+        self._docs = text_table(doc_ids, "document")
+        self._tail = np.void(text_table([f" {tag}\n"], "tag")[0].tobytes())
+        self._ranks = _rank_table(_FIRST_RANKS)
+
+    def __call__(
+        self,
+        query_rows: np.ndarray,
+        doc_rows: np.ndarray,
+        ranks: np.ndarray,
+        scores: np.ndarray,
+        digits: int = 9,
+    ) -> bytes:
+        if len(ranks) and int(ranks.min()) < 1:
+            raise DataError("run ranks start at 1")
+        if len(ranks) and int(ranks.max()) > len(self._ranks):
+            self._ranks = _rank_table(int(ranks.max()))
+        return b"".join(
+            self._chunk(
+                *(a[i : i + _CHUNK_LINES] for a in (query_rows, doc_rows, ranks, scores)), digits
+            )
+            for i in range(0, len(ranks), _CHUNK_LINES)
+        )
+
+    def retrieved(self, first: int, batch: RetrievedBatch) -> bytes:
+        """The lines of a retrieved batch whose first query is query `first`."""
+        return self(first + batch.query_rows, batch.doc_rows, batch.ranks, batch.scores)
+
+    def _chunk(
+        self,
+        query_rows: np.ndarray,
+        doc_rows: np.ndarray,
+        ranks: np.ndarray,
+        scores: np.ndarray,
+        digits: int,
+    ) -> bytes:
+        score_field = score_texts(scores) if digits == 9 else _formatted(scores, digits)
+        fields = [
+            ("query", self._queries[query_rows]),
+            ("q0", np.void(b" Q0 ")),
+            ("doc", self._docs[doc_rows]),
+            ("space", np.void(b" ")),
+            ("rank", self._ranks[ranks - 1]),
+            ("space2", np.void(b" ")),
+            ("score", score_field),
+            ("tail", self._tail),
+        ]
+        lines = np.empty(len(ranks), dtype=[(name, value.dtype) for name, value in fields])
+        for name, value in fields:
+            lines[name] = value
+        return lines.view(np.uint8).tobytes().translate(None, b"\0")
+
+
+def _rank_table(largest: int) -> np.ndarray:
+    return text_table([str(r) for r in range(1, largest + 1)], "rank")
+
+
+def _formatted(scores: np.ndarray, digits: int) -> np.ndarray:
+    """Scores with `digits` significant digits, formatted by Python, as fixed-width values."""
+    return text_table([f"{s:.{digits}g}" for s in np.asarray(scores, dtype=np.float64)], "score")
 
 
 def format_run_lines(
@@ -31,45 +145,14 @@ def format_run_lines(
     scores: np.ndarray,
     tag: str,
     digits: int = 9,
-) -> str:
-    """Run lines for aligned arrays (already in output order); scores with `digits`
-    significant digits (9 restore a float32 exactly, 17 a float64)."""
-    frame = pd.DataFrame(
-        {
-            "qid": query_ids,
-            "q0": "Q0",
-            "docid": doc_ids,
-            "rank": ranks,
-            "score": [f"{s:.{digits}g}" for s in scores.astype(np.float64)],
-            "tag": tag,
-        }
+) -> bytes:
+    """Run lines for aligned arrays of ids, ranks and scores (already in output order)."""
+    query_rows, queries = pd.factorize(pd.Series(query_ids, dtype=object))
+    doc_rows, docs = pd.factorize(pd.Series(doc_ids, dtype=object))
+    lines = RunLines(np.asarray(queries, dtype=object), np.asarray(docs, dtype=object), tag)
+    return lines(
+        query_rows, doc_rows, np.asarray(ranks, dtype=np.int64), np.asarray(scores), digits
     )
-    buffer = io.StringIO()
-    frame.to_csv(buffer, sep=" ", header=False, index=False, lineterminator="\n")
-    return buffer.getvalue()
-
-
-def write_retrieved(
-    handle: IO[str],
-    first: int,
-    batch: RetrievedBatch,
-    query_ids: np.ndarray,
-    doc_ids: np.ndarray,
-    tag: str,
-) -> int:
-    """Write the run lines of a retrieved batch whose first query is `first`; returns
-    how many lines."""
-    if len(batch.ranks):
-        handle.write(
-            format_run_lines(
-                np.asarray(query_ids[first + batch.query_rows]),
-                np.asarray(doc_ids[batch.doc_rows]),
-                batch.ranks,
-                batch.scores,
-                tag,
-            )
-        )
-    return len(batch.ranks)
 
 
 _RUN_COLUMNS = ["query_id", "q0", "doc_id", "rank", "score", "tag"]

@@ -21,7 +21,7 @@ from sparsebench.progress import progress
 from sparsebench.retrieve import costs
 from sparsebench.retrieve.fusion import fuse, fusion_of
 from sparsebench.retrieve.postings import load_postings
-from sparsebench.retrieve.runfile import format_run_lines, read_run, write_retrieved
+from sparsebench.retrieve.runfile import RunLines, format_run_lines, read_run
 from sparsebench.retrieve.scipy_backend import retrieve
 from sparsebench.retrieve.topk import RetrievedBatch
 
@@ -68,7 +68,7 @@ def fuse_runs(
         digits=17,
     )
     with atomic_path(out_run) as tmp:
-        Path(tmp).write_text(lines, encoding="utf-8")
+        Path(tmp).write_bytes(lines)
     log.info(
         "fused %s by %s (norm %s): %d lines, %d queries",
         ", ".join(fusion.runs),
@@ -122,13 +122,15 @@ def retrieve_run(
     threads: int = 1,
     backend_choice: str = "auto",
     device: str = "auto",
+    strategy: str = "auto",
     out_cost: str | Path | None = None,
     latency_queries: int = costs.LATENCY_QUERIES,
 ) -> None:
     """Write the TREC run of every encoded query over the postings (term_weights'
     postings.npz), queries in id order, and (to `out_cost`) what the search cost
     (sparsebench.retrieve.costs). The backend (scipy on CPU threads, or torch on a CUDA
-    device) and the batch settings change speed, not results."""
+    device), the CPU strategy (exhaustive or MaxScore) and the batch settings change
+    speed, not results."""
     timer = costs.StageTimer()
     if not Path(idf_path).exists():
         raise DataError(f"missing IDF file {idf_path}: run the term_weights stage first")
@@ -160,19 +162,22 @@ def retrieve_run(
             ignore_identical_ids=ignore_identical_ids,
             threads=n_threads,
             device=device,
+            strategy=strategy,
         )
 
+    lines = RunLines(query_ids, doc_ids, tag)
     timer.lap("load")
     n_lines = 0
     with (
         atomic_path(out_run) as tmp,
-        open(tmp, "w", encoding="utf-8", newline="\n") as handle,
+        open(tmp, "wb") as handle,
         progress(len(query_ids), "retrieving", unit="query") as bar,
     ):
         for start, batch in timer.timed(
             "retrieval", searched(slice(None), query_batch_size, threads)
         ):
-            n_lines += write_retrieved(handle, start, batch, query_ids, doc_ids, tag)
+            handle.write(lines.retrieved(start, batch))
+            n_lines += len(batch.ranks)
             bar.update(batch.n_queries)
             timer.lap("write")
     seconds = timer.seconds

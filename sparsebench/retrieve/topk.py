@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 import scipy.sparse as sp
 
 from sparsebench.arrays import descending_score_keys
@@ -43,11 +44,13 @@ class RetrievedBatch:
 
 
 def tie_break_keys(doc_ids: Sequence[str]) -> np.ndarray:
-    """Position of each document id in byte order (larger id = larger key)."""
+    """Position of each document id in byte order (larger id = larger key; equal ids,
+    equal keys)."""
     if len(doc_ids) > _MAX_TIE_KEY:
         raise DataError(f"{len(doc_ids)} documents: more than {_MAX_TIE_KEY} are not supported")
-    codes, _ = pd.factorize(pd.Series(doc_ids, dtype=object), sort=True)
-    return codes.astype(np.int64)
+    ids = doc_ids if isinstance(doc_ids, pa.Array) else pa.array(doc_ids, type=pa.string())
+    ranks = pc.rank(ids, sort_keys="ascending", tiebreaker="dense")  # UTF-8 byte order
+    return ranks.to_numpy().astype(np.int64) - 1
 
 
 @dataclass

@@ -28,7 +28,7 @@ from sparsebench.retrieve.exactscores import (
     settle,
 )
 from sparsebench.retrieve.postings import Postings, as_postings
-from sparsebench.retrieve.scipy_backend import check_inputs
+from sparsebench.retrieve.scipy_backend import check_inputs, check_strategy
 from sparsebench.retrieve.topk import RetrievedBatch, rank_candidates, tie_break_keys
 
 log = logging.getLogger(__name__)
@@ -80,15 +80,18 @@ def retrieve_torch(
     ignore_identical_ids: bool = False,
     threads: int = 1,
     device: str = "auto",
+    strategy: str = "auto",
 ) -> Iterator[tuple[int, RetrievedBatch]]:
     """Yield (first query index, results) per batch, as scipy_backend.retrieve does, with
-    the same arguments (`threads`: the device's own parallelism is used instead)."""
+    the same arguments (`threads`: the device's own parallelism is used instead;
+    `strategy`: the device searches every posting, whatever the CPU's strategy)."""
     import pandas as pd
     import torch
 
     target = select_device(device)
     # document-major, chunked by documents on the device
     documents = as_postings(postings).documents(widen=False)
+    check_strategy(strategy)
     n_docs = check_inputs(queries, documents.shape, query_term_weights, doc_ids, query_ids)
     summed = operands(queries, documents, query_term_weights)
     weighted, documents, factors, signed = (

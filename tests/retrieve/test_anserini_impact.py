@@ -13,7 +13,6 @@ The reference run's metrics (trec_eval's order): nDCG@10 0.3949902229146711, R@1
 from __future__ import annotations
 
 import gzip
-import io
 import json
 from pathlib import Path
 
@@ -29,7 +28,7 @@ from sparsebench.encode.json_vectors import (
 from sparsebench.encode.sparse import align_columns
 from sparsebench.errors import ConfigError, DataError
 from sparsebench.retrieve.postings import load_postings, save_postings
-from sparsebench.retrieve.runfile import write_retrieved
+from sparsebench.retrieve.runfile import RunLines
 from sparsebench.retrieve.scipy_backend import retrieve
 from sparsebench.workflow.config import validate_config
 
@@ -53,7 +52,8 @@ def test_impact_search_equals_anserinis_run(tmp_path):
     query_matrix = align_columns(queries.matrix, queries.terms, documents.terms)
     order = np.argsort(np.array(query_ids, dtype=object), kind="stable")
     ids = np.array(query_ids, dtype=object)[order]
-    out = io.StringIO()
+    lines = RunLines(ids, np.array(doc_ids, dtype=object), "m")
+    out = []
     for start, batch in retrieve(
         query_matrix[order],
         postings,
@@ -62,10 +62,9 @@ def test_impact_search_equals_anserinis_run(tmp_path):
         np.array(doc_ids, dtype=object),
         ids,
     ):
-        write_retrieved(out, start, batch, ids, np.array(doc_ids, dtype=object), "m")
-    ours = {
-        (q, d): s for q, _, d, _, s, _ in (line.split() for line in out.getvalue().splitlines())
-    }
+        out.append(lines.retrieved(start, batch))
+    text = b"".join(out).decode()
+    ours = {(q, d): s for q, _, d, _, s, _ in (line.split() for line in text.splitlines())}
     anserini = run_lines(DATA / "run.trec.gz")
     assert len(anserini) == 2847
     assert ours.keys() == anserini.keys()  # the same documents for every query

@@ -13,7 +13,6 @@ against math.fsum of the products, computed here pair by pair.
 
 from __future__ import annotations
 
-import io
 import math
 
 import numpy as np
@@ -26,7 +25,7 @@ from sparsebench.fileio import load_csr, save_csr
 from sparsebench.retrieve import stages
 from sparsebench.retrieve.exactscores import error_factors, settle
 from sparsebench.retrieve.postings import load_postings, save_postings
-from sparsebench.retrieve.runfile import write_retrieved
+from sparsebench.retrieve.runfile import RunLines
 from sparsebench.retrieve.scipy_backend import retrieve
 
 
@@ -67,10 +66,8 @@ def reorder_rows(matrix: sp.csr_matrix, how: str, seed: int = 0) -> sp.csr_matri
 
 
 def run_bytes(batches, doc_ids, query_ids) -> bytes:
-    handle = io.StringIO()
-    for start, batch in batches:
-        write_retrieved(handle, start, batch, query_ids, doc_ids, "m")
-    return handle.getvalue().encode()
+    lines = RunLines(query_ids, doc_ids, "m")
+    return b"".join(lines.retrieved(start, batch) for start, batch in batches)
 
 
 def variants(docs, queries, idf, doc_ids, query_ids, k):

@@ -3,7 +3,6 @@ type, no copy on load, and retrieval over them equal to retrieval over float64."
 
 from __future__ import annotations
 
-import io
 import os
 
 import numpy as np
@@ -17,8 +16,9 @@ from sparsebench.retrieve.postings import (
     load_postings,
     save_postings,
 )
-from sparsebench.retrieve.runfile import write_retrieved
-from sparsebench.retrieve.scipy_backend import block_product, retrieve
+from sparsebench.retrieve.products import block_product
+from sparsebench.retrieve.runfile import RunLines
+from sparsebench.retrieve.scipy_backend import retrieve
 
 
 def documents(seed: int, scale: float | None) -> sp.csr_matrix:
@@ -56,8 +56,13 @@ def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
         assert type(mapped_root(array)).__name__ == "mmap"  # no copy of the index
     widened = postings.documents()
     assert widened.dtype == np.float64 and (widened != matrix).nnz == 0
-    rows = len(postings.terms)  # a term id and an offset per term and block
-    overhead = 3_000 + 8 * (rows + 1) + 8 * (postings.n_blocks + 1)  # and the zip's headers
+    rows = len(postings.terms)  # a term id, an offset and a largest weight per term and block
+    overhead = 3_000 + 12 * (rows + 1) + 8 * (postings.n_blocks + 1)  # and the zip's headers
+    for block in range(postings.n_blocks):  # row_max: each list's largest weight, exactly
+        lists = postings.block_lists(block)
+        first = int(postings.block_rows[block])
+        largest = postings.row_max[first : first + lists.shape[0]]
+        assert np.array_equal(largest, lists.max(axis=1).toarray().ravel().astype(np.float32))
     assert os.path.getsize(path) <= (weight_bytes + 2) * matrix.nnz + overhead
     last = postings.n_blocks - 1
     lists = postings.block_lists(last, np.array([0, 2]))
@@ -128,12 +133,13 @@ def test_retrieval_over_blocks_writes_the_run_of_one_block(tmp_path, scale):
     save_postings(tmp_path / "spread.npz", spread)
 
     def run(path, ids, **options) -> str:
-        out = io.StringIO()
-        for start, batch in retrieve(
-            queries, load_postings(path), np.ones(400), 10, ids, query_ids, **options
-        ):
-            write_retrieved(out, start, batch, query_ids, ids, "m")
-        return out.getvalue()
+        lines = RunLines(query_ids, ids, "m")
+        return b"".join(
+            lines.retrieved(start, batch)
+            for start, batch in retrieve(
+                queries, load_postings(path), np.ones(400), 10, ids, query_ids, **options
+            )
+        ).decode()
 
     query_ids[7] = run(tmp_path / "one.npz", doc_ids).split("q007 Q0 ")[1].split()[0]
     expected = run(tmp_path / "one.npz", doc_ids, ignore_identical_ids=True)
@@ -152,7 +158,7 @@ def test_retrieval_over_blocks_writes_the_run_of_one_block(tmp_path, scale):
 @pytest.mark.parametrize("kernel", ["scipy's own", "the public product"])
 def test_a_block_product_equals_the_float64_product(tmp_path, monkeypatch, kernel):
     if kernel == "the public product":  # a scipy without the private kernel
-        monkeypatch.setattr("sparsebench.retrieve.scipy_backend._csr_matmat", None)
+        monkeypatch.setattr("sparsebench.retrieve.products._csr_matmat", None)
     matrix = _spread(documents(2, 3000), 2 * BLOCK_DOCS)
     queries = sp.csr_matrix(documents(3, 3000)[:60], dtype=np.float64)
     save_postings(tmp_path / "postings.npz", matrix)

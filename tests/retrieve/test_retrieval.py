@@ -7,7 +7,8 @@ import pytest
 import scipy.sparse as sp
 
 from sparsebench.errors import DataError
-from sparsebench.retrieve.scipy_backend import batch_rows, retrieve
+from sparsebench.retrieve.products import batch_rows
+from sparsebench.retrieve.scipy_backend import retrieve
 
 
 def random_problem(seed: int, n_docs=400, n_queries=30, vocab=50):

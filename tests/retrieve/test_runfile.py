@@ -1,11 +1,14 @@
-"""Reading TREC run files: what an empty or malformed run says."""
+"""TREC run files: what an empty or malformed run says, and lines written exactly as
+Python formats them."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from sparsebench.errors import DataError
-from sparsebench.retrieve.runfile import read_run
+from sparsebench.retrieve.runfile import RunLines, format_run_lines, read_run
+from sparsebench.retrieve.scoretext import score_texts
 
 
 def test_an_empty_run_says_no_query_has_a_result_and_why_that_may_be(tmp_path):
@@ -13,3 +16,65 @@ def test_an_empty_run_says_no_query_has_a_result_and_why_that_may_be(tmp_path):
     run.write_text("")
     with pytest.raises(DataError, match=r"d\.trec: the run is empty: no query has a result"):
         read_run(run)
+
+
+# --- writing ----------------------------------------------------------------------------
+
+
+def python_lines(query_ids, doc_ids, ranks, scores, tag, digits=9) -> bytes:
+    """The run lines as Python's own formatting writes them, one line at a time."""
+    return "".join(
+        f"{q} Q0 {d} {r} {float(s):.{digits}g} {tag}\n"
+        for q, d, r, s in zip(query_ids, doc_ids, ranks, scores, strict=True)
+    ).encode()
+
+
+def float32_cases(rng: np.random.Generator) -> list[np.ndarray]:
+    """Scores of every kind a run can hold: every float32 bit pattern at random (all
+    exponents, subnormals, both signs, inf and nan), retrieval-like values, decimal
+    powers and their neighbours, rounding carries and ties."""
+    powers = 10.0 ** np.arange(-12, 13)
+    near = np.concatenate([powers, np.nextafter(powers.astype(np.float32), np.float32(np.inf))])
+    return [
+        rng.integers(0, 2**32, 200_000, dtype=np.uint32).view(np.float32),
+        (rng.random(200_000) * 10.0 ** rng.integers(-6, 11, 200_000)).astype(np.float32),
+        (rng.standard_normal(50_000) * 30).astype(np.float32),
+        rng.integers(0, 2**24, 50_000).astype(np.float32) / np.float32(2 ** rng.integers(0, 30)),
+        np.concatenate([near, -near, [0.0, -0.0, 9.9999999996, 999999999.5]]).astype(np.float32),
+        2.0 ** np.arange(-40, 40, dtype=np.float32),  # 2^-13 = 0.0001220703125: a tie
+    ]
+
+
+def test_scores_are_written_as_python_formats_them_for_every_float32():
+    rng = np.random.default_rng(7)
+    for scores in float32_cases(rng):
+        texts = score_texts(scores)
+        with np.errstate(invalid="ignore"):
+            wanted = [f"{float(s):.9g}".encode() for s in scores]
+        got = [bytes(t).rstrip(b"\0") for t in texts]
+        first = next((i for i, (a, b) in enumerate(zip(got, wanted, strict=True)) if a != b), None)
+        assert first is None, (scores[first], got[first], wanted[first])
+
+
+def test_run_lines_equal_python_formatting_line_for_line():
+    rng = np.random.default_rng(3)
+    query_ids = np.array(["q1", "Ünïcode-q", "a\"quoted'id", "42"], dtype=object)
+    doc_ids = np.array([f"doc{i}" for i in range(300)] + ["δοκ", 'x"y'], dtype=object)
+    n = 5000  # more than a chunk's worth of lines is tested by the workflow's runs
+    rows = rng.integers(0, len(query_ids), n), rng.integers(0, len(doc_ids), n)
+    ranks = rng.integers(1, 3000, n)  # beyond the rank texts made up front
+    scores = (rng.standard_normal(n) * 20).astype(np.float32)
+    lines = RunLines(query_ids, doc_ids, "my-model")
+    got = lines(rows[0], rows[1], ranks, scores)
+    wanted = python_lines(query_ids[rows[0]], doc_ids[rows[1]], ranks, scores, "my-model")
+    assert got == wanted  # ids holding quotes are written as they are, never quoted
+    full = format_run_lines(query_ids[rows[0]], doc_ids[rows[1]], ranks, scores * 1.1, "t", 17)
+    assert full == python_lines(query_ids[rows[0]], doc_ids[rows[1]], ranks, scores * 1.1, "t", 17)
+
+
+def test_ids_that_would_lose_bytes_or_ranks_below_one_are_refused():
+    with pytest.raises(DataError, match=r"document id 'a\\x00b' holds a NUL byte"):
+        RunLines(["q"], ["d1", "a\0b"], "m")
+    lines = RunLines(["q"], ["d1"], "m")
+    with pytest.raises(DataError, match="run ranks start at 1"):
+        lines(np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1))

@@ -1,0 +1,172 @@
+"""MaxScore pruning writes the exhaustive run, byte for byte.
+
+On the shared collections for BM25 (exact and Lucene statistics) and tf-idf, on
+synthetic SPLADE-like, statically pruned SPLADE and integer-impact corpora, on a corpus
+where every score ties, at k = 1, 10, 100 and 1000, with 1 and 2 threads and small
+batches, over several blocks of documents, and with a query's own document excluded.
+The pruned search must also actually prune: it reads fewer postings than exhaustive
+search on BM25, so these comparisons are not of one code path with itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from conftest import run_stages, shared_path
+from samefiles import assert_same_bytes
+from test_order_independence import splade_like
+
+from sparsebench.errors import ConfigError
+from sparsebench.fileio import load_csr, read_lines
+from sparsebench.retrieve import maxscore
+from sparsebench.retrieve import postings as postings_module
+from sparsebench.retrieve.postings import as_postings, load_postings
+from sparsebench.retrieve.runfile import RunLines
+from sparsebench.retrieve.scipy_backend import chosen_strategy, retrieve
+
+KS = (1, 10, 100, 1000)
+
+
+def run_bytes(queries, postings, idf, k, doc_ids, query_ids, **options) -> bytes:
+    lines = RunLines(query_ids, doc_ids, "m")
+    batches = retrieve(queries, postings, idf, k, doc_ids, query_ids, **options)
+    return b"".join(lines.retrieved(start, batch) for start, batch in batches)
+
+
+def assert_pruned_equals_exhaustive(queries, postings, idf, doc_ids, query_ids, ks=KS, **extra):
+    for k in ks:
+        common = (queries, postings, idf, k, doc_ids, query_ids)
+        reference = run_bytes(*common, strategy="exhaustive", **extra)
+        assert reference, f"k={k}: an empty run proves nothing"
+        for label, options in {
+            "1 thread": {},
+            "2 threads, batches of 7": {"threads": 2, "query_batch_size": 7},
+        }.items():
+            pruned = run_bytes(*common, strategy="maxscore", **options, **extra)
+            assert_same_bytes(pruned, reference, f"MaxScore, k={k}, {label}")
+
+
+@pytest.fixture(scope="module", params=["cranfield", "beir-scifact"])
+def collection(request):
+    return request.param
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        {"kind": "bm25"},
+        {"kind": "bm25", "statistics": "lucene"},
+        {"kind": "tfidf"},
+    ],
+    ids=["bm25 exact", "bm25 lucene", "tf-idf"],
+)
+def test_pruned_runs_equal_exhaustive_ones_on_shared_collections(collection, model, tmp_path):
+    out = run_stages(shared_path("data", collection), tmp_path, model=model)
+    postings = load_postings(out.weights / "postings.npz")
+    queries = load_csr(out.queries / "queries.npz")
+    idf = np.load(out.weights / "idf.npy")
+    doc_ids = np.array(read_lines(out.encoded / "doc_ids.txt"), dtype=object)
+    query_ids = np.array(read_lines(out.queries / "query_ids.txt"), dtype=object)
+    assert_pruned_equals_exhaustive(queries, postings, idf, doc_ids, query_ids)
+
+
+def splade_problem(seed: int, n_docs: int):
+    docs, queries, idf, doc_ids, query_ids = splade_like(seed, n_docs=n_docs, n_queries=60)
+    return docs, queries, np.ones_like(idf), doc_ids, query_ids
+
+
+def test_pruned_splade_like_runs_equal_exhaustive_ones():
+    docs, queries, idf, doc_ids, query_ids = splade_problem(4, 3000)
+    assert_pruned_equals_exhaustive(queries, sp.csr_matrix(docs.T), idf, doc_ids, query_ids)
+
+
+def test_statically_pruned_and_integer_impact_corpora():
+    docs, queries, idf, doc_ids, query_ids = splade_problem(5, 2500)
+    pruned = docs.copy()
+    pruned.data[pruned.data < 0.8] = 0  # a SPLADE model's `threshold`
+    pruned.eliminate_zeros()
+    assert_pruned_equals_exhaustive(queries, sp.csr_matrix(pruned.T), idf, doc_ids, query_ids)
+    impacts = sp.csr_matrix(docs.T)
+    impacts.data = np.minimum(np.rint(impacts.data * 40), 255).astype(np.float32)  # uint8
+    impacts.eliminate_zeros()
+    assert as_postings(impacts).data.dtype == np.uint8
+    assert_pruned_equals_exhaustive(queries, impacts, idf, doc_ids, query_ids, ks=(1, 10, 100))
+
+
+def test_a_corpus_of_exact_ties():
+    """Every document weighs 1 on each of its terms: scores are counts of shared terms,
+    thousands of documents tie at the k-th score and only the ids order them."""
+    rng = np.random.default_rng(9)
+    docs = sp.random(4000, 50, density=0.1, format="csr", random_state=rng, dtype=np.float32)
+    docs.data[:] = 1
+    queries = sp.random(40, 50, density=0.08, format="csr", random_state=rng, dtype=np.float32)
+    queries.data[:] = 1
+    doc_ids = np.array([f"t{i:05d}" for i in rng.permutation(4000)], dtype=object)
+    query_ids = np.array([f"q{i:02d}" for i in range(40)], dtype=object)
+    assert_pruned_equals_exhaustive(queries, sp.csr_matrix(docs.T), np.ones(50), doc_ids, query_ids)
+
+
+def test_many_blocks_and_a_query_s_own_document_excluded(monkeypatch):
+    """Blocks of 256 documents (so that floors carry from block to block) and
+    ignore_identical_ids: the pruned search must skip the same document."""
+    monkeypatch.setattr(postings_module, "BLOCK_DOCS", 256)
+    monkeypatch.setattr("sparsebench.retrieve.scipy_backend.BLOCK_DOCS", 256)
+    monkeypatch.setattr(maxscore, "BLOCK_DOCS", 256)
+    docs, queries, idf, doc_ids, query_ids = splade_problem(6, 3000)
+    query_ids = np.array(doc_ids[: queries.shape[0]], dtype=object)  # each names a document
+    postings = as_postings(sp.csr_matrix(docs.T))
+    assert postings.n_blocks == 12
+    assert_pruned_equals_exhaustive(
+        queries, postings, idf, doc_ids, query_ids, ks=(1, 10, 100), ignore_identical_ids=True
+    )
+
+
+def test_pruning_reads_fewer_postings_than_exhaustive_search(monkeypatch):
+    """On BM25-like queries (a few terms, frequent ones among them) the postings that
+    pruning multiplies (a query's essential lists, and its rarest for the first floor)
+    are a fraction of those exhaustive search multiplies."""
+    rng = np.random.default_rng(11)
+    n_docs, vocabulary = 20000, 5000
+    ranks = np.floor(np.exp(rng.random(n_docs * 30) * np.log(vocabulary))).astype(int) - 1
+    docs = sp.csr_matrix(
+        (rng.gamma(2.0, 0.5, len(ranks)), (np.repeat(np.arange(n_docs), 30), ranks)),
+        shape=(n_docs, vocabulary),
+        dtype=np.float32,
+    )
+    query_ranks = np.floor(np.exp(rng.random(200 * 4) * np.log(vocabulary))).astype(int) - 1
+    queries = sp.csr_matrix(
+        (np.ones(800), (np.repeat(np.arange(200), 4), query_ranks)), shape=(200, vocabulary)
+    )
+    idf = np.log(n_docs / (1 + np.bincount(docs.indices, minlength=vocabulary)))
+    idf = np.maximum(idf, 0.01)
+    read = {"postings": 0}
+    original = maxscore.block_product
+
+    def counted(batch, postings, block, *args):
+        columns, hit = maxscore.sorted_positions(postings.block_terms(block), batch.indices)
+        read["postings"] += int(postings.block_lengths(block, columns[hit]).sum())
+        return original(batch, postings, block, *args)
+
+    monkeypatch.setattr(maxscore, "block_product", counted)
+    doc_ids = np.array([f"d{i}" for i in range(n_docs)], dtype=object)
+    query_ids = np.array([f"q{i:03d}" for i in range(200)], dtype=object)
+    postings = as_postings(sp.csr_matrix(docs.T))
+    pruned = run_bytes(queries, postings, idf, 10, doc_ids, query_ids, strategy="maxscore")
+    exhaustive = run_bytes(queries, postings, idf, 10, doc_ids, query_ids, strategy="exhaustive")
+    assert_same_bytes(pruned, exhaustive, "MaxScore, k=10")
+    columns, hit = maxscore.sorted_positions(postings.block_terms(0), queries.indices)
+    whole = int(postings.block_lengths(0, columns[hit]).sum())
+    assert read["postings"] < 0.5 * whole, (read, whole)
+
+
+def test_the_strategy_choice():
+    short = sp.csr_matrix(np.eye(3, 40))
+    long = sp.csr_matrix(np.ones((3, 40)))
+    assert chosen_strategy("auto", short, signed=False, k=10) == "maxscore"
+    assert chosen_strategy("auto", long, signed=False, k=10) == "exhaustive"
+    assert chosen_strategy("auto", short, signed=False, k=1000) == "exhaustive"
+    assert chosen_strategy("maxscore", short, signed=True, k=10) == "exhaustive"
+    assert chosen_strategy("maxscore", long, signed=False, k=1000) == "maxscore"
+    with pytest.raises(ConfigError, match="unknown retrieval strategy 'wand'; known: auto"):
+        chosen_strategy("wand", short, signed=False, k=10)
