@@ -110,7 +110,7 @@ def dfa_share(texts: list[str]) -> float:
     """The share of the characters that the new tokenizer leaves to the DFA: runs
     between separators holding a character outside the ten classes of ASCII."""
     from sparsebench.encode.lucene import standard_tokenizer as lt
-    from sparsebench.encode.strings import string_buffers
+    from sparsebench.strings import string_buffers
 
     offsets, data = string_buffers(pa.array(texts, pa.string()))
     position = np.flatnonzero((data & 0xC0) != 0x80)

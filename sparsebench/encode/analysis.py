@@ -44,8 +44,8 @@ from sparsebench.encode.lucene.languages import anserini_language
 from sparsebench.encode.lucene.languages import chain as lucene_chain
 from sparsebench.encode.lucene.porter import PorterStemmer
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
-from sparsebench.encode.strings import as_string_array
 from sparsebench.errors import ConfigError
+from sparsebench.strings import as_string_array
 
 # Scripts written without spaces between words: tokenised as overlapping character
 # bigrams (as Lucene's CJKBigramFilter), a lone character as itself.

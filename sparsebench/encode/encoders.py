@@ -14,9 +14,9 @@ import pyarrow as pa
 
 from sparsebench.encode.analysis import Analyzer
 from sparsebench.encode.sparse import LabelledCSR, counts_matrix, iter_row_blocks, stack_labelled
-from sparsebench.encode.strings import as_string_array
 from sparsebench.errors import ConfigError
 from sparsebench.progress import progress
+from sparsebench.strings import as_string_array
 
 
 class Encoder(Protocol):

@@ -36,13 +36,6 @@ SCHEMA = "sparsebench-retrieval-cost-1"
 LATENCY_QUERIES = 100  # queries timed one at a time, unless the config says otherwise
 
 
-def document_frequencies(postings: Postings) -> np.ndarray:
-    """Postings per term over the whole index (int64, one per vocabulary term)."""
-    lengths = np.diff(postings.indptr).astype(np.float64)
-    counts = np.bincount(postings.terms, weights=lengths, minlength=postings.shape[0])
-    return counts.astype(np.int64)
-
-
 def nonzeros_histogram(postings: Postings) -> dict[int, int]:
     """How many documents have each number of non-zero weights, block by block (memory
     bounded by a block, not the corpus)."""
@@ -149,7 +142,7 @@ def cost_record(
     return {
         "schema": SCHEMA,
         **index_record(postings, postings_path),
-        **query_record(queries, term_weights, document_frequencies(postings)),
+        **query_record(queries, term_weights, postings.document_frequencies()),
         "latency_ms": [float(t) for t in latency_ms],
         "seconds": dict(seconds),
         **machine,

@@ -29,8 +29,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from sparsebench.arrays import sorted_positions
-from sparsebench.retrieve.postings import BLOCK_DOCS, Postings, search_sorted_spans
-from sparsebench.retrieve.products import block_product
+from sparsebench.retrieve.postings import BLOCK_DOCS, Postings
+from sparsebench.retrieve.products import block_product, entries_in_columns
 from sparsebench.retrieve.topk import CandidatePool
 
 # the rarest terms of a query scored for its first floor: their lists may hold this share
@@ -39,12 +39,6 @@ from sparsebench.retrieve.topk import CandidatePool
 _RARE_SHARE = 1 / 64
 _RARE_PER_RESULT = 8
 _LOOKUPS_PER_LIST = 32  # lookups per distinct list from which each list is searched once
-
-
-def document_frequencies(postings: Postings) -> np.ndarray:
-    """Per term, the number of documents that hold it."""
-    lengths = np.diff(postings.indptr.astype(np.int64))
-    return np.bincount(postings.terms, weights=lengths, minlength=postings.shape[0])
 
 
 def first_floors(
@@ -61,16 +55,13 @@ def first_floors(
     row's `excluded` document (-1 for none) counts for nothing."""
     rows = np.repeat(np.arange(batch.shape[0]), np.diff(batch.indptr))
     df = frequencies[batch.indices]
-    order = np.lexsort((df, rows))
-    cumulative = np.cumsum(df[order])
-    starts = batch.indptr[:-1][rows[order]]
-    before = np.where(starts > 0, cumulative[np.maximum(starts - 1, 0)], 0)
-    within = cumulative - before
+    order = np.lexsort((df, rows))  # per row, the rarest terms first
+    within = _cumsum_by_group(df[order], rows[order])
     limit = max(_RARE_PER_RESULT * k, int(postings.shape[1] * _RARE_SHARE))
     rarest = np.zeros(len(order), dtype=bool)
-    rarest[order] = (within <= limit) | (np.arange(len(order)) == starts)
+    rarest[order] = (within <= limit) | (np.arange(len(order)) == batch.indptr[rows[order]])
     pool = CandidatePool(k, factors, signed=False)
-    rare = _entries(batch, rarest)
+    rare = _kept(batch, rarest)
     for block in range(postings.n_blocks):
         products = block_product(rare, postings, block, budget)
         if products is not None:
@@ -78,13 +69,9 @@ def first_floors(
     return pool.floors
 
 
-def _entries(batch: sp.csr_matrix, keep: np.ndarray) -> sp.csr_matrix:
+def _kept(batch: sp.csr_matrix, keep: np.ndarray) -> sp.csr_matrix:
     """The batch with only its stored entries `keep` (the same shape)."""
-    rows = np.repeat(np.arange(batch.shape[0]), np.diff(batch.indptr))[keep]
-    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=batch.shape[0]))])
-    return sp.csr_matrix(
-        (batch.data[keep], batch.indices[keep], indptr.astype(np.int64)), shape=batch.shape
-    )
+    return entries_in_columns(batch, keep, batch.indices, batch.shape[1])
 
 
 def search_block(
@@ -115,7 +102,7 @@ def search_block(
     np.maximum.at(optional_bound, query_rows[order], np.where(optional[order], cumulative, 0))
     essential = np.zeros(len(batch.data), dtype=bool)
     essential[entries[~optional]] = True
-    products = block_product(_entries(batch, essential), postings, block, budget)
+    products = block_product(_kept(batch, essential), postings, block, budget)
     if products is None:
         return
     sums = products[0]
@@ -197,17 +184,9 @@ def _weights_at(postings: Postings, lists: np.ndarray, docs: np.ndarray) -> np.n
     order = np.argsort(lists, kind="stable")
     ordered = lists[order]
     cuts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1], True])
-    out = np.zeros(len(docs))
     if len(docs) < _LOOKUPS_PER_LIST * (len(cuts) - 1):
-        starts = postings.indptr[lists].astype(np.int64)
-        ends = postings.indptr[lists + 1].astype(np.int64)
-        local = docs.astype(np.int64)
-        at = search_sorted_spans(postings.ids, starts, ends, local)
-        present = at < ends
-        present[present] = postings.ids[at[present]] == local[present]
-        out[present] = postings.data[at[present]]
-        return out
-    local = docs.astype(postings.ids.dtype)
+        return postings.row_weights(lists, docs)
+    local, out = docs.astype(postings.ids.dtype), np.zeros(len(docs))
     for first, last in zip(cuts[:-1], cuts[1:], strict=True):
         start, end = (int(postings.indptr[ordered[first] + i]) for i in (0, 1))
         ids, wanted = postings.ids[start:end], order[first:last]

@@ -126,6 +126,25 @@ class Postings:
             return sp.csr_matrix(self.shape[::-1], dtype=np.float64 if widen else self.data.dtype)
         return sp.csr_matrix(sp.vstack(parts, format="csr"))
 
+    def document_frequencies(self) -> np.ndarray:
+        """Postings per term over the whole index (int64, one per vocabulary term)."""
+        lengths = np.diff(self.indptr).astype(np.float64)
+        counts = np.bincount(self.terms, weights=lengths, minlength=self.shape[0])
+        return counts.astype(np.int64)
+
+    def row_weights(self, rows: np.ndarray, local: np.ndarray) -> np.ndarray:
+        """The weight (float64) of each local document id in the row beside it (0 where
+        the row does not hold it), found by bisecting every row's span at once."""
+        starts = self.indptr[rows].astype(np.int64)
+        ends = self.indptr[rows + 1].astype(np.int64)
+        local = np.asarray(local, np.int64)
+        found = search_sorted_spans(self.ids, starts, ends, local)
+        present = found < ends
+        present[present] = self.ids[found[present]] == local[present]
+        weights = np.zeros(len(rows), dtype=np.float64)
+        weights[present] = self.data[found[present]]
+        return weights
+
     def weights_at(self, terms: np.ndarray, docs: np.ndarray) -> np.ndarray:
         """The weight of each (term, document) pair (0 where the term is absent), found by
         binary search: a few pairs, nothing widened."""
@@ -135,14 +154,8 @@ class Postings:
         rows = search_sorted_spans(self.terms, lo, hi.astype(np.int64), terms)
         held = rows < hi
         held[held] = self.terms[rows[held]] == terms[held]
-        starts = self.indptr[rows[held]].astype(np.int64)
-        ends = self.indptr[rows[held] + 1].astype(np.int64)
-        local = docs[held] % BLOCK_DOCS
-        found = search_sorted_spans(self.ids, starts, ends, local)
-        present = found < ends
-        present[present] = self.ids[found[present]] == local[present]
         weights = np.zeros(len(terms), dtype=np.float64)
-        weights[np.flatnonzero(held)[present]] = self.data[found[present]]
+        weights[held] = self.row_weights(rows[held], docs[held] % BLOCK_DOCS)
         return weights
 
 

@@ -68,11 +68,12 @@ def block_product(
             groups.append((inside, hit & mine, (postings.block_lists(block, rows), None)))
     totals = [None, None]
     for inside, mine, (lists, absolute_lists) in groups:
-        left = _columns(batch, mine, inside, lists.shape[0])
+        left = entries_in_columns(batch, mine, inside, lists.shape[0])
         parts = [_product(left, lists)]
         if magnitudes is not None:
             right = absolute_lists if absolute_lists is not None else absolute(lists)
-            parts.append(_product(_columns(magnitudes, mine, inside, lists.shape[0]), right))
+            left_magnitudes = entries_in_columns(magnitudes, mine, inside, lists.shape[0])
+            parts.append(_product(left_magnitudes, right))
         for i, part in enumerate(parts):
             totals[i] = part if totals[i] is None else totals[i] + part
     sums, magnitude_sums = totals
@@ -108,7 +109,7 @@ def _product(left: sp.csr_matrix, right: sp.csr_matrix) -> sp.csr_matrix:
     return sp.csr_matrix((data[:used], indices[:used], indptr), shape=(n_rows, width))
 
 
-def _columns(
+def entries_in_columns(
     batch: sp.csr_matrix, keep: np.ndarray, columns: np.ndarray, width: int
 ) -> sp.csr_matrix:
     """The batch's entries `keep` in new `columns` (a matrix of `width` columns), each

@@ -20,6 +20,7 @@ import pyarrow.csv as pacsv
 from sparsebench.data.textfiles import first_bad, read_fields, refuse_gzip
 from sparsebench.errors import DataError
 from sparsebench.retrieve.scoretext import score_texts
+from sparsebench.strings import string_buffers
 
 if TYPE_CHECKING:
     from sparsebench.retrieve.topk import RetrievedBatch
@@ -32,33 +33,22 @@ _FIRST_RANKS = 1000  # rank texts made up front (more when a line asks)
 def text_table(texts: Sequence[str] | np.ndarray | pa.Array, what: str) -> np.ndarray:
     """The UTF-8 bytes of each text as one fixed-width value (NUL-padded), to be gathered
     into lines by index. A NUL byte would vanish from the lines: refused."""
-    array = pa.array(texts, type=pa.large_string()) if not isinstance(texts, pa.Array) else texts
+    array = texts if isinstance(texts, pa.Array) else pa.array(texts, type=pa.string())
     array = array.cast(pa.large_string())
     if array.null_count:
         raise DataError(f"a {what} id is missing (null)")
-    n = len(array)
-    offsets = np.frombuffer(array.buffers()[1], np.int64)[array.offset : array.offset + n + 1]
-    lengths = np.diff(offsets)
+    offsets, data = string_buffers(array)
+    if not data.all():
+        bad = int(np.searchsorted(offsets, int(np.argmin(data)), "right")) - 1
+        raise DataError(f"{what} id {array[bad].as_py()!r} holds a NUL byte")
+    n, lengths = len(array), np.diff(offsets)
     width = max(int(lengths.max(initial=0)), 1)
     table = np.zeros(n * width, np.uint8)
-    if n and offsets[-1] > offsets[0]:
-        data = np.frombuffer(array.buffers()[2], np.uint8)
-        for first in range(0, n, 1 << 20):  # bounded index arrays for large id lists
-            last = min(first + (1 << 20), n)
-            lo, hi = int(offsets[first]), int(offsets[last])
-            part = data[lo:hi]
-            if not part.all():
-                bad = array[
-                    first
-                    + int(
-                        np.searchsorted(
-                            offsets[first + 1 : last + 1], lo + int(np.argmin(part)), "right"
-                        )
-                    )
-                ]
-                raise DataError(f"{what} id {bad.as_py()!r} holds a NUL byte")
-            starts = np.arange(first, last) * width - (offsets[first:last] - lo)
-            table[np.repeat(starts, lengths[first:last]) + np.arange(hi - lo)] = part
+    for first in range(0, n, 1 << 20):  # bounded index arrays for large id lists
+        last = min(first + (1 << 20), n)
+        lo, hi = int(offsets[first]), int(offsets[last])
+        starts = np.arange(first, last) * width - (offsets[first:last] - lo)
+        table[np.repeat(starts, lengths[first:last]) + np.arange(hi - lo)] = data[lo:hi]
     return table.view(f"V{width}")
 
 

@@ -48,10 +48,7 @@ def chosen_strategy(strategy: str, queries: sp.csr_matrix, signed: bool, k: int)
     shallow k, where it skips frequent terms' long lists, and searches long queries
     (learned sparse ones, which touch most lists of a block anyway) and deep runs
     exhaustively (benchmarks/RESULTS.md, "MaxScore pruning")."""
-    if strategy not in STRATEGIES:
-        raise ConfigError(
-            f"unknown retrieval strategy {strategy!r}; known: {', '.join(STRATEGIES)}"
-        )
+    check_strategy(strategy)
     if signed:
         if strategy == "maxscore":
             log.info(
@@ -123,7 +120,7 @@ def retrieve(
     budget = max_block_mb * 2**20 / max(threads, 1) / 2
     rows_per_batch = batch_rows(min(n_docs, BLOCK_DOCS), query_batch_size, budget)
     pruned = chosen_strategy(strategy, weighted, summed.signed, k) == "maxscore"
-    frequencies = maxscore.document_frequencies(inverted) if pruned else None
+    frequencies = inverted.document_frequencies() if pruned else None
     widened: list[Lists | None] = [None] * inverted.n_blocks
     if inverted.nnz * BYTES_PER_POSTING <= budget:  # the whole index widened fits: once
         for block in range(inverted.n_blocks):

@@ -53,7 +53,7 @@ def record_of(tmp_path, documents, query_matrix, weights, name="postings.npz"):
     postings = load_postings(path)
     return {
         **costs.index_record(postings, path),
-        **costs.query_record(query_matrix, weights, costs.document_frequencies(postings)),
+        **costs.query_record(query_matrix, weights, postings.document_frequencies()),
     }
 
 

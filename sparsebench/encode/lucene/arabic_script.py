@@ -40,7 +40,7 @@ from sparsebench.encode.lucene.filters import (
     utf16_length,
     word_set,
 )
-from sparsebench.encode.strings import as_string_array
+from sparsebench.strings import as_string_array
 
 # ArabicNormalizer: alef with madda or hamza -> alef, dotless yeh -> yeh, teh marbuta ->
 # heh; tatweel and the eight harakat (fathatan .. sukun) deleted.

@@ -37,7 +37,7 @@ from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.distinct_chunks import by_distinct_chunks
 from sparsebench.encode.lucene.filters import lowercase, stop, where_matching, word_set
 from sparsebench.encode.lucene.standard_tokenizer import SliceTokens, tokenize_slices
-from sparsebench.encode.strings import (
+from sparsebench.strings import (
     string_buffers,
     string_spans,
     string_views,

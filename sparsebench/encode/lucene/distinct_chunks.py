@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 
 from sparsebench.arrays import span_indices
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
-from sparsebench.encode.strings import as_string_array
+from sparsebench.strings import as_string_array
 
 Tokenize = Callable[[pa.Array], tuple[np.ndarray, pa.Array]]
 # Share of the batch's bytes the distinct chunks may hold for chunking to pay (unspaced

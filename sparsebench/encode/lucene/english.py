@@ -12,7 +12,7 @@ from sparsebench.encode.lucene.chains import Chain
 from sparsebench.encode.lucene.distinct_chunks import standard_tokens
 from sparsebench.encode.lucene.filters import chained, lowercase, stop
 from sparsebench.encode.lucene.porter import PorterStemmer
-from sparsebench.encode.strings import string_buffers, strings_from_buffers
+from sparsebench.strings import string_buffers, strings_from_buffers
 
 # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET (a constant in the class, not a file).
 LUCENE_ENGLISH_STOPWORDS = (

@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from sparsebench.arrays import span_indices
 from sparsebench.encode.lucene.japanese_dictionary import Dictionary, width_fold
-from sparsebench.encode.strings import string_buffers
+from sparsebench.strings import string_buffers
 
 SPACE = 2  # CharacterDefinition.SPACE: tab, line feed, vertical tab, space
 EOS = -1  # what follows a chunk: the end of its text (else the SPACE word's left id)

@@ -48,7 +48,7 @@ from sparsebench.encode.lucene.japanese_dictionary import (
 from sparsebench.encode.lucene.japanese_queries import Pieces, Queries, key_queries
 from sparsebench.encode.lucene.japanese_trie import Trie, trie
 from sparsebench.encode.lucene.japanese_viterbi import tokenize as tokenize_step_by_step
-from sparsebench.encode.strings import as_string_array
+from sparsebench.strings import as_string_array
 
 _SLICE_UNITS = 1 << 17  # chunks and pieces are searched in slices of about this many units
 _COMPOUND_MEMO = 1 << 15  # entries (about 40 MB at most)

@@ -54,12 +54,12 @@ import numpy as np
 import pyarrow as pa
 
 from sparsebench.arrays import span_indices
-from sparsebench.encode.strings import (
+from sparsebench.errors import DataError
+from sparsebench.strings import (
     as_string_array,
     string_buffers,
     string_spans,
 )
-from sparsebench.errors import DataError
 
 MAX_TOKEN_LENGTH = 255  # StandardAnalyzer.DEFAULT_MAX_TOKEN_LENGTH = the scanner's buffer
 TABLES = "standard_tokenizer_9.9.1.npz"

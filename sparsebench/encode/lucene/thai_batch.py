@@ -40,8 +40,8 @@ from sparsebench.encode.lucene.thai_runs import COMPLEX, run_model
 from sparsebench.encode.lucene.thai_sentences import Store, sentence_tokens
 from sparsebench.encode.lucene.thai_sentences import clear_caches as clear_sentence_caches
 from sparsebench.encode.lucene.thai_tokenizer import BUFFER, buffers, sentences, tokenize_exact
-from sparsebench.encode.strings import as_string_array, string_buffers
 from sparsebench.errors import DataError
+from sparsebench.strings import as_string_array, string_buffers
 
 # What follows a group: the end of its sentence, a space (and a character that is not a
 # dictionary letter), a space and a dictionary letter; and the text after the group's

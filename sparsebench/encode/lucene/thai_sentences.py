@@ -47,7 +47,7 @@ from sparsebench.encode.lucene.thai_tokenizer import (
     clear_pieces,
     piece_spans,
 )
-from sparsebench.encode.strings import string_buffers
+from sparsebench.strings import string_buffers
 
 # The one-character suffixes of a range's name for what follows it (else the character).
 _SUFFIX = {END: "\x01", OTHER: "\x02"}

@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 
-from sparsebench.encode.strings import string_views
+from sparsebench.strings import string_views
 
 
 def test_string_views_cut_any_spans_of_the_parts():
