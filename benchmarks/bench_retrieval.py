@@ -15,14 +15,28 @@ implementation (peak RSS is per process):
   reference     the usual loop: per query a dense query vector, corpus.dot in float64
                 rounded to float32, argpartition
   bm25s         bm25s on the same BM25 index (BM25-like shape only)
+  sparsebench-maxscore   sparsebench with retrieval.strategy maxscore
+  pisa-maxscore, pisa-bmw, pisa-taat   PISA's MaxScore, block-max WAND and exhaustive
+                term-at-a-time on the same integer weights (shapes bm25-8bit and
+                impacts), one thread; tantivy's block-max WAND with its own BM25 on the
+                same term counts (BM25-like shapes): external_engines.py, run by the
+                Python given as --engines-python
 
-and checks that sparsebench's top-k equals the reference loop's. Each implementation
+and checks that sparsebench's top-k equals the reference loop's (the documents, ties
+in order), and that each other engine's top-k scores equal the reference's (the scores
+rank by rank: engines order ties their own way). The bm25-8bit shape is BM25-like with
+each posting's BM25 score quantised linearly to 1-255 and queries of term counts, so
+that every engine sees the same 8-bit weights. The header gives the machine's copy
+bandwidth, and each row's bandwidth bound: the queries per second at which the postings
+a query touches, at the row's bytes a posting, stream from memory. Each implementation
 runs --repeat times in its process; the table gives the best time (on a shared machine
 the slower runs measure the neighbours).
 
     python benchmarks/bench_retrieval.py --sizes 100000 --shapes bm25
     python benchmarks/bench_retrieval.py --sizes 100000 --baseline ../old-checkout
     python benchmarks/bench_retrieval.py --sizes 10000 100000 1000000   # the full table
+    python benchmarks/bench_retrieval.py --sizes 1000000 --shapes bm25-8bit impacts \
+        --k 10 --threads 1 --engines-python /path/to/venv-with-pyterrier-pisa-and-tantivy/bin/python
 """
 
 from __future__ import annotations
@@ -43,9 +57,13 @@ import scipy.sparse as sp
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from bench_metrics import peak_rss_mb  # noqa: E402
+from external_engines import PISA_ALGORITHMS, copy_bandwidth  # noqa: E402
+
+EXTERNAL = (*PISA_ALGORITHMS, "tantivy")  # engines of external_engines.py: other tie orders
 
 SHAPES = {  # vocabulary, terms per document, terms per query, weighted?
     "bm25": (1_000_000, 60, 5, False),
+    "bm25-8bit": (1_000_000, 60, 5, False),
     "splade": (30_522, 150, 30, True),
     "impacts": (30_522, 150, 30, True),
 }
@@ -83,6 +101,10 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
         sp.save_npz(folder / "counts.npz", corpus)
         weights = idf(document_frequencies(corpus), docs, "lucene")
         corpus = bm25_document_weights(corpus, 0.9, 0.4)
+        if shape == "bm25-8bit":  # each posting's score, quantised linearly to 1-255
+            corpus = sp.csr_matrix(corpus.multiply(weights.reshape(1, -1)))
+            corpus.data = np.maximum(np.rint(corpus.data / corpus.data.max() * 255), 1)
+            weights = np.ones(vocabulary)
     else:
         weights = np.ones(vocabulary)
     if shape == "impacts":
@@ -108,8 +130,10 @@ def best_of(repeat: int, work) -> dict:
     return {"seconds": min(seconds), "top": tops[0]}
 
 
-def run_sparsebench(folder: Path, k: int, repeat: int) -> dict:
+def run_sparsebench(folder: Path, k: int, repeat: int, strategy: str = "exhaustive") -> dict:
     from sparsebench.retrieve.scipy_backend import retrieve
+
+    threads = int(os.environ.get("BENCH_THREADS", "2"))
 
     queries = sp.load_npz(folder / "queries.npz").tocsr()
     weights = np.load(folder / "idf.npy")
@@ -122,7 +146,16 @@ def run_sparsebench(folder: Path, k: int, repeat: int) -> dict:
         index_bytes = (folder / "compact.npz").stat().st_size
 
         def search():
-            return retrieve(queries, postings, weights, k, doc_ids, query_ids, threads=2)
+            return retrieve(
+                queries,
+                postings,
+                weights,
+                k,
+                doc_ids,
+                query_ids,
+                threads=threads,
+                strategy=strategy,
+            )
 
     except ImportError:  # a checkout from before: a float64 term-major matrix in memory
         postings = sp.load_npz(folder / "postings.npz").tocsr()
@@ -132,7 +165,7 @@ def run_sparsebench(folder: Path, k: int, repeat: int) -> dict:
         index_bytes = postings.data.nbytes + postings.indices.nbytes + postings.indptr.nbytes
 
         def search():
-            return retrieve(queries, postings, weights, k, doc_ids, query_ids, threads=2)
+            return retrieve(queries, postings, weights, k, doc_ids, query_ids, threads=threads)
 
     doc_ids = np.array([f"d{i:08d}" for i in range(postings.shape[1])], dtype=object)
 
@@ -199,12 +232,46 @@ def run_bm25s(folder: Path, k: int, repeat: int) -> dict:
     return best_of(repeat, work)
 
 
+def run_external(engine: str, folder: Path, k: int, repeat: int) -> dict:
+    """An engine of external_engines.py: its search timed, its results read after."""
+    import external_engines
+
+    search, top = (
+        external_engines.tantivy_search(folder, k)
+        if engine == "tantivy"
+        else external_engines.pisa_search(folder, PISA_ALGORITHMS[engine], k)
+    )
+    result = best_of(repeat, search)
+    return {**result, "top": top(result["top"])}
+
+
 IMPLEMENTATIONS = {
     "sparsebench": run_sparsebench,
+    "sparsebench-maxscore": lambda folder, k, repeat: run_sparsebench(
+        folder, k, repeat, "maxscore"
+    ),
     "baseline": run_sparsebench,
     "reference": run_reference,
     "bm25s": run_bm25s,
+    **{
+        engine: lambda folder, k, repeat, engine=engine: run_external(engine, folder, k, repeat)
+        for engine in EXTERNAL
+    },
 }
+
+
+def top_scores(folder: Path, top: np.ndarray) -> np.ndarray:
+    """The exact score of each listed document (float64 products of the stored weights,
+    -inf where a rank is empty), to compare engines that order ties their own way."""
+    corpus = sp.load_npz(folder / "corpus.npz").tocsr().astype(np.float64)
+    queries = sp.load_npz(folder / "queries.npz").tocsr()
+    weights = np.load(folder / "idf.npy").astype(np.float32).astype(np.float64)
+    scores = np.full(top.shape, -np.inf)
+    for i, rows in enumerate(top):
+        listed = rows[rows >= 0]
+        query = queries[i].multiply(weights).tocsr().astype(np.float32).astype(np.float64)
+        scores[i, : len(listed)] = (corpus[listed] @ query.T).toarray().ravel()
+    return scores
 
 
 def child(impl: str, folder: str, k: int, repeat: int, out: str) -> None:
@@ -231,6 +298,8 @@ def measure(
     bm25s: bool,
     repeat: int,
     baseline: str | None,
+    others: list[str],
+    engines_python: str | None,
 ) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -244,6 +313,7 @@ def measure(
             + (["baseline"] if baseline else [])
             + (["reference"] if reference else [])
             + (["bm25s"] if shape == "bm25" and bm25s else [])
+            + others
         )
         rows = {}
         for impl in impls:
@@ -251,21 +321,43 @@ def measure(
             env = dict(os.environ)
             if impl == "baseline":  # the other checkout's sparsebench comes first
                 env["PYTHONPATH"] = os.pathsep.join(filter(None, [baseline, env.get("PYTHONPATH")]))
-            subprocess.run(
-                [sys.executable, __file__, "--child", impl, str(folder), str(k), str(repeat), out],
-                check=True,
+            python = engines_python if impl in EXTERNAL else sys.executable
+            done = subprocess.run(
+                [python, __file__, "--child", impl, str(folder), str(k), str(repeat), out],
                 env=env,
+                capture_output=impl in EXTERNAL,  # PISA's progress bars, shown on failure
+                text=True,
             )
+            if done.returncode:
+                sys.exit(f"{impl} failed:\n{done.stdout or ''}{done.stderr or ''}")
             rows[impl] = json.loads(Path(out).read_text())
             if Path(out + ".npy").exists():
                 rows[impl]["top"] = np.load(out + ".npy")
         if "reference" in rows:
-            for impl in ("sparsebench", "baseline"):
+            for impl in ("sparsebench", "sparsebench-maxscore", "baseline"):
                 if impl in rows:
                     rows[impl]["identical"] = bool(
                         np.array_equal(rows[impl]["top"], rows["reference"]["top"])
                     )
+            expected = top_scores(folder, rows["reference"]["top"])
+            for impl in set(rows) & set(EXTERNAL) - {"tantivy"}:  # tantivy: its own BM25
+                rows[impl]["identical"] = (
+                    "scores"
+                    if np.array_equal(top_scores(folder, rows[impl]["top"]), expected)
+                    else False
+                )
     return {"rows": rows, "postings": touched, "queries": queries, "nnz": corpus.nnz}
+
+
+def other_engines(shape: str, maxscore: bool, engines_python: str | None) -> list[str]:
+    """The optional columns that apply to a shape: PISA needs integer weights, tantivy
+    the term counts."""
+    engines = ["sparsebench-maxscore"] if maxscore else []
+    if engines_python and shape in ("bm25-8bit", "impacts"):
+        engines += list(PISA_ALGORITHMS)
+    if engines_python and shape in ("bm25", "bm25-8bit"):
+        engines.append("tantivy")
+    return engines
 
 
 def main() -> None:
@@ -290,8 +382,17 @@ def main() -> None:
     parser.add_argument(
         "--baseline", help="another sparsebench checkout to measure beside this one"
     )
+    parser.add_argument("--threads", type=int, default=2, help="sparsebench's search threads")
+    parser.add_argument(
+        "--maxscore", action="store_true", help="also sparsebench with strategy maxscore"
+    )
+    parser.add_argument(
+        "--engines-python",
+        help="a Python with pyterrier-pisa and tantivy: adds PISA and tantivy columns",
+    )
     parser.add_argument("--child", nargs=5)
     args = parser.parse_args()
+    os.environ["BENCH_THREADS"] = str(args.threads)
     if args.child:
         impl, folder, k, repeat, out = args.child
         child(impl, folder, int(k), int(repeat), out)
@@ -312,15 +413,18 @@ def main() -> None:
             cwd=args.baseline,
         ).stdout.strip()
         baseline = f"; baseline: {args.baseline} at commit {other}"
+    bandwidth = copy_bandwidth()
     print(
         f"machine: {machine()}; commit {commit}{baseline}; {args.queries} queries, "
-        f"k = {args.k}; best of {args.repeat} runs\n"
+        f"k = {args.k}; sparsebench on {args.threads} thread(s), other engines on 1; "
+        f"best of {args.repeat} runs; copy bandwidth {bandwidth / 1e9:.1f} GB/s "
+        "(one thread reading)\n"
     )
     print(
         "| shape | documents | implementation | seconds | queries/s | postings/s | peak RSS (MiB) "
-        "| index (MiB) | bytes a posting | top-k = reference |"
+        "| index (MiB) | bytes a posting | bandwidth bound (q/s) | top-k = reference |"
     )
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for shape in args.shapes:
         for docs in args.sizes:
             result = measure(
@@ -332,16 +436,20 @@ def main() -> None:
                 docs <= args.bm25s_max,
                 args.repeat,
                 args.baseline,
+                other_engines(shape, args.maxscore, args.engines_python),
+                args.engines_python,
             )
             for impl, row in result["rows"].items():
                 seconds, index = row["seconds"], row.get("index_bytes")
-                size = (
-                    "" if index is None else f"{index / 2**20:,.0f} | {index / result['nnz']:.2f}"
-                )
+                size, bound = " | ", ""
+                if index is not None:
+                    size = f"{index / 2**20:,.0f} | {index / result['nnz']:.2f}"
+                    per_query = result["postings"] / result["queries"] * index / result["nnz"]
+                    bound = f"{bandwidth / per_query:,.0f}"
                 print(
                     f"| {shape} | {docs:,} | {impl} | {seconds:.2f} | "
                     f"{result['queries'] / seconds:,.0f} | {result['postings'] / seconds:,.0f} | "
-                    f"{row['peak_rss_mb']:.0f} | {size or ' | '} | "
+                    f"{row['peak_rss_mb']:.0f} | {size} | {bound} | "
                     f"{row.get('identical', '')} |",
                     flush=True,
                 )

@@ -34,6 +34,11 @@ from sparsebench.retrieve.postings import Postings
 
 SCHEMA = "sparsebench-retrieval-cost-1"
 LATENCY_QUERIES = 100  # queries timed one at a time, unless the config says otherwise
+# the single-query timing stops, after LATENCY_MINIMUM queries, once it has taken this share
+# of the batched search's time or LATENCY_FLOOR_SECONDS, whichever is longer
+LATENCY_SHARE = 0.1
+LATENCY_FLOOR_SECONDS = 1.0
+LATENCY_MINIMUM = 10
 
 
 def nonzeros_histogram(postings: Postings) -> dict[int, int]:
@@ -80,29 +85,43 @@ def query_record(
 
 def latency_sample(n_queries: int, size: int) -> np.ndarray:
     """The queries timed one at a time: `size` of them spread evenly over the id order
-    (all when there are fewer), the same in every partition."""
+    (all when there are fewer), the same in every partition, in a fixed shuffled order so
+    that a timing cut short still covers the whole id range."""
     if size <= 0 or n_queries == 0:
         return np.zeros(0, dtype=np.int64)
-    return np.unique(np.linspace(0, n_queries - 1, min(size, n_queries)).round().astype(np.int64))
+    spread = np.unique(np.linspace(0, n_queries - 1, min(size, n_queries)).round())
+    return np.random.default_rng(0).permutation(spread.astype(np.int64))
+
+
+def latency_budget(retrieval_seconds: float) -> float:
+    """Seconds the single-query timing may take: a share of the batched search's time,
+    so that on a large corpus the sample never costs the stage much more than that."""
+    return max(LATENCY_SHARE * retrieval_seconds, LATENCY_FLOOR_SECONDS)
 
 
 def single_query_latencies(
-    search: Callable[[np.ndarray], Iterator[Any]], rows: np.ndarray
+    search: Callable[[np.ndarray], Iterator[Any]],
+    rows: np.ndarray,
+    budget_seconds: float = float("inf"),
 ) -> np.ndarray:
     """Milliseconds per query, each searched alone (`search` of query rows yields once
-    per row): the first row is searched once more before the clock starts, so that no
-    timing holds the search's set-up."""
+    per row), in the order of `rows`: the first row is searched once more before the
+    clock starts, so that no timing holds the search's set-up. The timing stops once
+    the timed searches add up to `budget_seconds` and LATENCY_MINIMUM queries are timed."""
     if len(rows) == 0:
         return np.zeros(0)
     for _ in search(rows[:1]):
         pass
     searches = search(rows)
-    out = []
-    while True:
+    out: list[float] = []
+    spent = 0.0
+    while spent < budget_seconds or len(out) < LATENCY_MINIMUM:
         start = time.perf_counter()
         if next(searches, None) is None:
             break
-        out.append((time.perf_counter() - start) * 1e3)
+        seconds = time.perf_counter() - start
+        out.append(seconds * 1e3)
+        spent += seconds
     return np.array(out)
 
 
@@ -189,8 +208,11 @@ def combined(records: list[dict[str, Any]]) -> dict[str, Any]:
         for value, count in r["document_nonzeros"].items():
             histogram[value] = histogram.get(value, 0) + count
     out["document_nonzeros"] = dict(sorted(histogram.items(), key=lambda kv: int(kv[0])))
-    for key in ("postings_touched", "latency_ms"):
-        out[key] = np.sum([r[key] for r in records], axis=0).tolist()
+    out["postings_touched"] = np.sum([r["postings_touched"] for r in records], axis=0).tolist()
+    # the partitions timed the same queries in the same order, each as many as its budget
+    # allowed: the queries all of them timed
+    timed = min(len(r["latency_ms"]) for r in records)
+    out["latency_ms"] = np.sum([r["latency_ms"][:timed] for r in records], axis=0).tolist()
     out["seconds"] = {what: sum(r["seconds"][what] for r in records) for what in first["seconds"]}
     out["partitions"] = len(records)
     return out

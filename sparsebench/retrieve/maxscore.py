@@ -41,32 +41,32 @@ _RARE_PER_RESULT = 8
 _LOOKUPS_PER_LIST = 32  # lookups per distinct list from which each list is searched once
 
 
-def first_floors(
+def raise_first_floors(
+    pool: CandidatePool,
     batch: sp.csr_matrix,
     postings: Postings,
     frequencies: np.ndarray,
-    k: int,
-    factors: np.ndarray,
     budget: float,
     excluded: np.ndarray | None = None,
-) -> np.ndarray:
-    """Per query row, a floor that its k-th score reaches, from the partial sums of its
-    rarest terms over the corpus (-inf where they match fewer than k documents); a
-    row's `excluded` document (-1 for none) counts for nothing."""
+) -> None:
+    """Raise each query row's floor (and tie certificate) to what the partial sums of
+    its rarest terms over the corpus give (nothing where they match fewer than k
+    documents); a row's `excluded` document (-1 for none) counts for nothing."""
     rows = np.repeat(np.arange(batch.shape[0]), np.diff(batch.indptr))
     df = frequencies[batch.indices]
     order = np.lexsort((df, rows))  # per row, the rarest terms first
     within = _cumsum_by_group(df[order], rows[order])
+    k = pool.k
     limit = max(_RARE_PER_RESULT * k, int(postings.shape[1] * _RARE_SHARE))
     rarest = np.zeros(len(order), dtype=bool)
     rarest[order] = (within <= limit) | (np.arange(len(order)) == batch.indptr[rows[order]])
-    pool = CandidatePool(k, factors, signed=False)
+    partial = CandidatePool(k, pool.factors, False, pool.tie_keys)
     rare = _kept(batch, rarest)
     for block in range(postings.n_blocks):
         products = block_product(rare, postings, block, budget)
         if products is not None:
-            pool.add(products[0], block * BLOCK_DOCS, excluded=excluded)
-    return pool.floors
+            partial.add(products[0], block * BLOCK_DOCS, excluded=excluded)
+    pool.raise_floors(partial)
 
 
 def _kept(batch: sp.csr_matrix, keep: np.ndarray) -> sp.csr_matrix:
@@ -107,8 +107,9 @@ def search_block(
         return
     sums = products[0]
     sum_rows = np.repeat(np.arange(n_rows), np.diff(sums.indptr))
+    first_doc = block * BLOCK_DOCS
     found = _Candidates(sums.indices, sum_rows, sums.data, optional_bound[sum_rows])
-    found.keep((found.partial + found.remaining) * widen[found.rows] >= pool.floors[found.rows])
+    found.keep(found.reaching(pool, first_doc, widen))
     if optional.any():
         _complete(
             postings,
@@ -116,17 +117,18 @@ def search_block(
             lists[optional],
             query_rows[optional],
             weights[optional],
-            pool.floors,
+            pool,
+            first_doc,
             widen,
         )
-        found.keep(found.partial * widen[found.rows] >= pool.floors[found.rows])
+        found.keep(found.reaching(pool, first_doc, widen))
     counts = np.bincount(found.rows, minlength=n_rows)
     pool.add(
         sp.csr_matrix(
             (found.partial, found.docs, np.concatenate([[0], np.cumsum(counts)])),
             shape=(n_rows, postings.block_width(block)),
         ),
-        block * BLOCK_DOCS,
+        first_doc,
         excluded=excluded,
     )
 
@@ -145,6 +147,12 @@ class _Candidates:
         self.docs, self.rows = self.docs[which], self.rows[which]
         self.partial, self.remaining = self.partial[which], self.remaining[which]
 
+    def reaching(self, pool: CandidatePool, first_doc: int, widen: np.ndarray) -> np.ndarray:
+        """Which may still reach their row's top k (partial sum plus the bound on the
+        rest, widened by the row's rounding room)."""
+        uppers = (self.partial + self.remaining) * widen[self.rows]
+        return pool.reaching(self.rows, self.docs + first_doc, uppers)
+
 
 def _complete(
     postings: Postings,
@@ -152,7 +160,8 @@ def _complete(
     lists: np.ndarray,
     list_rows: np.ndarray,
     weights: np.ndarray,
-    floors: np.ndarray,
+    pool: CandidatePool,
+    first_doc: int,
     widen: np.ndarray,
 ) -> None:
     """Add to each candidate its weights in its row's non-essential `lists` (query
@@ -165,15 +174,14 @@ def _complete(
     weights, bounds = weights[order], bounds[order]
     # per list, the bounds of its row's lists after it, summed afresh (not subtracted)
     after = _cumsum_by_group(bounds[::-1], list_rows[::-1])[::-1] - bounds
-    per_row = np.bincount(list_rows, minlength=len(floors))
+    per_row = np.bincount(list_rows, minlength=len(pool.floors))
     first = np.concatenate([[0], np.cumsum(per_row)])[:-1]
     for step in range(int(per_row.max(initial=0))):
         has = per_row[found.rows] > step
         which = first[found.rows[has]] + step
         found.partial[has] += weights[which] * _weights_at(postings, lists[which], found.docs[has])
         found.remaining[has] = np.maximum(after[which], 0)
-        reach = (found.partial + found.remaining) * widen[found.rows]
-        found.keep(reach >= floors[found.rows])
+        found.keep(found.reaching(pool, first_doc, widen))
 
 
 def _weights_at(postings: Postings, lists: np.ndarray, docs: np.ndarray) -> np.ndarray:

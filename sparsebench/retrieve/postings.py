@@ -385,5 +385,9 @@ def _mapped_members(path: str | Path) -> dict[str, np.ndarray]:
             elif int(np.prod(shape)) == 0:
                 arrays[name] = np.zeros(shape, dtype)
             else:
-                arrays[name] = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
+                # a plain array over the mapping: slicing a np.memmap costs a Python-level
+                # __getitem__ and __array_finalize__ per slice, and searches slice often
+                arrays[name] = np.asarray(
+                    np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
+                )
     return arrays

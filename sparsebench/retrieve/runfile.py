@@ -7,7 +7,7 @@ and the same order as the retrieval did (sparsebench.retrieve.scoretext).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -71,28 +71,35 @@ class RunLines:
         self._tail = np.void(text_table([f" {tag}\n"], "tag")[0].tobytes())
         self._ranks = _rank_table(_FIRST_RANKS)
 
-    def __call__(
+    def __call__(self, *rows_ranks_scores: np.ndarray, digits: int = 9) -> bytes:
+        """The text of chunks() at once."""
+        return b"".join(self.chunks(*rows_ranks_scores, digits=digits))
+
+    def chunks(
         self,
         query_rows: np.ndarray,
         doc_rows: np.ndarray,
         ranks: np.ndarray,
         scores: np.ndarray,
         digits: int = 9,
-    ) -> bytes:
+    ) -> Iterator[bytes]:
+        """The same text, a chunk of lines at a time (to write without joining them)."""
         if len(ranks) and int(ranks.min()) < 1:
             raise DataError("run ranks start at 1")
         if len(ranks) and int(ranks.max()) > len(self._ranks):
             self._ranks = _rank_table(int(ranks.max()))
-        return b"".join(
-            self._chunk(
+        for i in range(0, len(ranks), _CHUNK_LINES):
+            yield self._chunk(
                 *(a[i : i + _CHUNK_LINES] for a in (query_rows, doc_rows, ranks, scores)), digits
             )
-            for i in range(0, len(ranks), _CHUNK_LINES)
-        )
 
     def retrieved(self, first: int, batch: RetrievedBatch) -> bytes:
         """The lines of a retrieved batch whose first query is query `first`."""
-        return self(first + batch.query_rows, batch.doc_rows, batch.ranks, batch.scores)
+        return b"".join(self.retrieved_chunks(first, batch))
+
+    def retrieved_chunks(self, first: int, batch: RetrievedBatch) -> Iterator[bytes]:
+        """retrieved(), a chunk of lines at a time."""
+        return self.chunks(first + batch.query_rows, batch.doc_rows, batch.ranks, batch.scores)
 
     def _chunk(
         self,
@@ -141,7 +148,7 @@ def format_run_lines(
     doc_rows, docs = pd.factorize(pd.Series(doc_ids, dtype=object))
     lines = RunLines(np.asarray(queries, dtype=object), np.asarray(docs, dtype=object), tag)
     return lines(
-        query_rows, doc_rows, np.asarray(ranks, dtype=np.int64), np.asarray(scores), digits
+        query_rows, doc_rows, np.asarray(ranks, dtype=np.int64), np.asarray(scores), digits=digits
     )
 
 

@@ -141,13 +141,11 @@ def retrieve(
     def run(start: int) -> tuple[int, RetrievedBatch]:
         stop = min(start + rows_per_batch, queries.shape[0])
         batch = weighted[start:stop]
-        pool = CandidatePool(k, factors[start:stop], summed.signed)
+        pool = CandidatePool(k, factors[start:stop], summed.signed, tie_keys)
         magnitudes = absolute(batch) if summed.signed else None
         skipped = None if excluded is None else excluded[start:stop]
         if pruned:
-            pool.floors = maxscore.first_floors(
-                batch, inverted, frequencies, k, pool.factors, budget, skipped
-            )
+            maxscore.raise_first_floors(pool, batch, inverted, frequencies, budget, skipped)
         for block in range(inverted.n_blocks):
             if pruned:
                 maxscore.search_block(batch, inverted, block, pool, budget, skipped)

@@ -176,7 +176,7 @@ def retrieve_run(
         for start, batch in timer.timed(
             "retrieval", searched(slice(None), query_batch_size, threads)
         ):
-            handle.write(lines.retrieved(start, batch))
+            handle.writelines(lines.retrieved_chunks(start, batch))
             n_lines += len(batch.ranks)
             bar.update(batch.n_queries)
             timer.lap("write")
@@ -196,11 +196,13 @@ def retrieve_run(
     if out_cost is None:
         return
     rows = costs.latency_sample(len(query_ids), latency_queries)
-    latencies = costs.single_query_latencies(lambda r: searched(r, 1, 1), rows)
+    latencies = costs.single_query_latencies(
+        lambda r: searched(r, 1, 1), rows, costs.latency_budget(seconds["retrieval"])
+    )
     log.info(
         "single-query latency over %d queries: median %.2f ms",
-        len(rows),
-        np.median(latencies) if len(rows) else float("nan"),
+        len(latencies),
+        np.median(latencies) if len(latencies) else float("nan"),
     )
     machine = costs.machine_record(threads, name, resolved_device(name, device), query_batch_size)
     record = costs.cost_record(

@@ -11,6 +11,14 @@ the rest join the candidates, and the floor rises to the k-th of the union. A ro
 holds about k candidates whatever the number of parts, and its last floor is the one
 the whole row's sums give. The work follows the sums, the memory the candidates.
 
+Ties at the floor: with integer or coarsely quantised weights thousands of documents can
+share the k-th score, and all of them reach the floor. The row's k-th lower bound L
+comes with a certificate: at least k candidates e have exact scores >= L, so float32
+scores >= float32(L), and the k-th largest tie key K among them. A document whose upper
+bound rounds to a float32 no larger than float32(L) and whose tie key is below K has k
+documents ranked above it (a higher score, or an equal one and a larger key) and is
+dropped, so a row holds about k candidates even when its k-th score is shared by many.
+
 Order: score descending, then document id descending in byte order, the order in which
 trec_eval reads a run (so the rank column agrees with trec_eval's).
 """
@@ -59,18 +67,53 @@ class CandidatePool:
 
     `factors` give each row's error factor (exactscores.error_factors); `signed`: the
     weights have both signs, and each part comes with the sums of |q_t d_t| (bases of
-    the error bounds; nonnegative weights are their own)."""
+    the error bounds; nonnegative weights are their own); `tie_keys`: every document's
+    tie key (tie_break_keys). Per row, `floors` is the least upper bound a candidate
+    needs, and `levels` and `tie_floors` the tie certificate (float32(L) and K above)."""
 
     k: int
     factors: np.ndarray
     signed: bool
+    tie_keys: np.ndarray
     floors: np.ndarray = field(init=False)
+    levels: np.ndarray = field(init=False)
+    tie_floors: np.ndarray = field(init=False)
     _pools: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.floors = np.full(len(self.factors), -np.inf)
+        self.levels = np.full(len(self.factors), -np.inf, dtype=np.float32)
+        self.tie_floors = np.full(len(self.factors), -1, dtype=np.int64)
         empty = np.zeros(0, np.int64), np.zeros(0), np.zeros(0) if self.signed else None
         self._pools = [empty] * len(self.factors)
+
+    def raise_floors(self, other: CandidatePool) -> None:
+        """Take another pool's floors and tie certificates over the same rows (from
+        partial sums, which bound the whole scores from below)."""
+        self.floors = np.maximum(self.floors, other.floors)
+        newer = (other.levels > self.levels) | (
+            (other.levels == self.levels) & (other.tie_floors > self.tie_floors)
+        )
+        self.levels = np.where(newer, other.levels, self.levels)
+        self.tie_floors = np.where(newer, other.tie_floors, self.tie_floors)
+
+    def reaching(self, rows: np.ndarray, docs: np.ndarray, uppers: np.ndarray) -> np.ndarray:
+        """Whether each document (global id), with this upper bound on its row's exact
+        score (a true bound: the rounding room included), may still be among the row's
+        top k."""
+        keep = uppers >= self.floors[rows]
+        at = np.flatnonzero(keep)  # the tie rule only where the floor leaves a doubt
+        keep[at] = ~self._outranked(rows[at], docs[at], uppers[at])
+        return keep
+
+    def _outranked(self, rows: np.ndarray | int, docs: np.ndarray, uppers: np.ndarray):
+        """Documents that the row's tie certificate ranks below k others (their tie keys
+        read only where their upper bound rounds to the certified level or below)."""
+        out = uppers.astype(np.float32) <= self.levels[rows]
+        at = np.flatnonzero(out)
+        tie_floors = self.tie_floors[rows] if np.ndim(rows) == 0 else self.tie_floors[rows[at]]
+        out[at] = self.tie_keys[docs[at]] < tie_floors
+        return out
 
     def add(
         self,
@@ -94,13 +137,18 @@ class CandidatePool:
         for row in np.flatnonzero(np.diff(indptr)):
             span = slice(int(indptr[row]), int(indptr[row + 1]))
             row_values, row_bases = values[span], None if bases is None else bases[span]
-            keep = self._upper(row, row_values, row_bases) >= self.floors[row]
+            upper = self._upper(row, row_values, row_bases)
+            keep = np.flatnonzero(upper >= self.floors[row])
+            docs = pattern.indices[span][keep] + first_doc
+            inside = self._not_outranked(row, docs, row_values, row_bases, keep)
+            keep, docs = keep[inside], docs[inside]
             if excluded is not None and excluded[row] >= first_doc:
-                keep &= pattern.indices[span] != excluded[row] - first_doc
+                inside = docs != excluded[row]
+                keep, docs = keep[inside], docs[inside]
             pool_cols, pool_values, pool_bases = self._pools[row]
             self._pools[row] = self._choose(
                 row,
-                np.concatenate([pool_cols, pattern.indices[span][keep] + first_doc]),
+                np.concatenate([pool_cols, docs]),
                 np.concatenate([pool_values, row_values[keep]]),
                 None if row_bases is None else np.concatenate([pool_bases, row_bases[keep]]),
             )
@@ -122,25 +170,58 @@ class CandidatePool:
             rows[nonzero], cols[nonzero], scores[nonzero], n_rows, self.k, tie_keys
         )
 
+    def _not_outranked(
+        self,
+        row: int,
+        docs: np.ndarray,
+        values: np.ndarray,
+        bases: np.ndarray | None,
+        at: np.ndarray,
+    ) -> np.ndarray:
+        """Which of the sums at positions `at` (documents `docs`) the row's tie
+        certificate leaves in (all of them while the row has none)."""
+        if self.tie_floors[row] < 0:
+            return np.ones(len(at), dtype=bool)
+        upper = self._true_upper(row, values[at], None if bases is None else bases[at])
+        return ~self._outranked(row, docs, upper)
+
     def _upper(self, row: int, values: np.ndarray, bases: np.ndarray | None) -> np.ndarray:
+        """What is compared with the floor (nonnegative weights: the room is in it)."""
         return values if bases is None else values + self.factors[row] * bases
+
+    def _true_upper(self, row: int, values: np.ndarray, bases: np.ndarray | None) -> np.ndarray:
+        """An upper bound on each exact score."""
+        if bases is None:
+            return values * (1 + 2 * self.factors[row])
+        return values + self.factors[row] * bases
 
     def _choose(
         self, row: int, cols: np.ndarray, values: np.ndarray, bases: np.ndarray | None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """Raise the row's floor by the k-th lower bound of these sums and keep those whose
-        upper bound reaches it. Nonnegative weights bound the exact score by s (1 -+ c),
-        monotonic in s: with room, lower s (1 - 2c), upper s; signed ones by
-        s -+ c sum|q_t d_t|."""
+        upper bound reaches it and whom the tie certificate does not rank out.
+        Nonnegative weights bound the exact score by s (1 -+ c), monotonic in s: with
+        room, lower s (1 - 2c), upper s; signed ones by s -+ c sum|q_t d_t|."""
         if len(values) <= self.k:
             return cols, values, bases
         factor, cut = self.factors[row], len(values) - self.k
-        if bases is None:
-            kth = np.partition(values, cut)[cut] * (1 - 2 * factor)
+        # the k-th largest lower bound L, and the (at least k) sums certified to reach it
+        if bases is None:  # the lower bound s (1 - 2c) is monotonic in s
+            kth_value = np.partition(values, cut)[cut]
+            kth = kth_value * (1 - 2 * factor)
         else:
-            kth = np.partition(values - factor * bases, cut)[cut]
+            lower = values - factor * bases
+            kth = np.partition(lower, cut)[cut]
         floor = self.floors[row] = max(self.floors[row], candidate_floor(kth))
-        keep = self._upper(row, values, bases) >= floor
+        keep = np.flatnonzero(self._upper(row, values, bases) >= floor)
+        if len(keep) > 2 * self.k:  # a crowd near the floor: certify the k-th's ties
+            reach = values >= kth_value if bases is None else lower >= kth
+            certified = self.tie_keys[cols[reach]]
+            tie_floor = np.partition(certified, len(certified) - self.k)[-self.k]
+            level = np.float32(kth)
+            if (level, tie_floor) > (self.levels[row], self.tie_floors[row]):
+                self.levels[row], self.tie_floors[row] = level, tie_floor
+        keep = keep[self._not_outranked(row, cols[keep], values, bases, keep)]
         return cols[keep], values[keep], None if bases is None else bases[keep]
 
 

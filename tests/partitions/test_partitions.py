@@ -90,6 +90,7 @@ def single_job(out: Path, data: Path, model: dict, npzs, terms, k: int, ignore: 
         k,
         "m",
         ignore_identical_ids=ignore,
+        strategy="exhaustive",
     )
     return out / "run.trec"
 
@@ -105,6 +106,7 @@ def partitioned(
     k: int,
     ignore: bool,
     queries: Path,
+    strategy: str = "auto",
 ) -> Path:
     weighting = weighting_params(model)
     partitions.write_vocabulary(terms, out / "vocab.txt")
@@ -153,6 +155,7 @@ def partitioned(
             k,
             "m",
             ignore_identical_ids=ignore,
+            strategy=strategy,
         )
     partitions.merge_runs(runs, queries / "query_ids.txt", out / "run.trec", k, "m")
     return out / "run.trec"
@@ -191,3 +194,20 @@ def test_partitions_merge_into_the_single_job_run(cranfield, tmp_path, model):
         )
         assert_same_files(merged, expected)
         assert np.array_equal(np.load(out / "idf.npy"), np.load(single / "idf.npy"))
+
+
+@pytest.mark.parametrize("k", [1, 10, 1000])
+def test_partitions_searched_with_maxscore_merge_into_the_exhaustive_run(cranfield, tmp_path, k):
+    """Each partition prunes against its own floors (its own top k), yet the merged run
+    is the single exhaustive job's, byte for byte."""
+    entry = model_entry({"kind": "bm25", "statistics": "lucene"})
+    npzs, terms = encode(tmp_path / "shards", cranfield, entry, 200)
+    single = tmp_path / "single"
+    single.mkdir()
+    expected = single_job(single, cranfield, entry, npzs, terms, k, False)
+    out = tmp_path / "p3"
+    out.mkdir()
+    merged = partitioned(
+        out, cranfield, entry, npzs, terms, 200, 3, k, False, single, strategy="maxscore"
+    )
+    assert_same_files(merged, expected)

@@ -5,6 +5,7 @@ computations on the matrices, partitions adding up to the whole, and the stage's
 from __future__ import annotations
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -103,6 +104,9 @@ def test_partitions_add_up_to_the_whole(tmp_path):
     for key in ("documents", "postings", "document_nonzeros", "postings_touched", "query_nonzeros"):
         assert merged[key] == whole[key], key
     assert merged["latency_ms"] == [3.0, 3.0, 3.0]  # searched one after the other
+    # a partition whose timing budget ran out first: the queries every partition timed
+    parts[1]["latency_ms"] = parts[1]["latency_ms"][:2]
+    assert costs.combined(parts)["latency_ms"] == [3.0, 3.0]
     assert merged["seconds"]["retrieval"] == 4.0 and merged["partitions"] == 2
     assert costs.summary(merged)["flops"] == costs.summary(_timed(whole))["flops"]
 
@@ -129,10 +133,30 @@ def test_histogram_median_is_numpys(values):
 
 
 def test_latency_sample_spreads_over_the_queries():
-    assert costs.latency_sample(10, 100).tolist() == list(range(10))
-    assert costs.latency_sample(1000, 3).tolist() == [0, 500, 999]
+    assert sorted(costs.latency_sample(10, 100).tolist()) == list(range(10))
+    assert sorted(costs.latency_sample(1000, 3).tolist()) == [0, 500, 999]
     assert len(costs.latency_sample(1000, 100)) == 100
     assert costs.latency_sample(1000, 0).tolist() == costs.latency_sample(0, 5).tolist() == []
+    # a fixed order, in which any prefix covers the whole range
+    sample = costs.latency_sample(1000, 100)
+    assert sample.tolist() == costs.latency_sample(1000, 100).tolist()
+    assert sample[:10].min() < 250 and sample[:10].max() > 750
+
+
+def test_single_query_timing_stops_at_its_budget_after_the_minimum():
+    def search(rows):
+        for r in rows:
+            time.sleep(0.002)
+            yield int(r), None
+
+    rows = np.arange(50)
+    assert len(costs.single_query_latencies(search, rows, budget_seconds=0.0)) == (
+        costs.LATENCY_MINIMUM
+    )
+    assert len(costs.single_query_latencies(search, rows)) == 50
+    assert costs.latency_budget(100.0) == 10.0
+    assert costs.latency_budget(0.5) == costs.LATENCY_FLOOR_SECONDS
+
 
 
 def test_single_query_latencies_time_each_query_after_a_warm_up():

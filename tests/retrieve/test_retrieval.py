@@ -7,8 +7,11 @@ import pytest
 import scipy.sparse as sp
 
 from sparsebench.errors import DataError
+from sparsebench.retrieve import maxscore
+from sparsebench.retrieve import postings as postings_module
 from sparsebench.retrieve.products import batch_rows
 from sparsebench.retrieve.scipy_backend import retrieve
+from sparsebench.retrieve.topk import CandidatePool, tie_break_keys
 
 
 def random_problem(seed: int, n_docs=400, n_queries=30, vocab=50):
@@ -71,6 +74,49 @@ def test_top_k_equals_full_sort_with_tie_order(seed, k):
     expected = reference_top_k(docs, queries, idf, doc_ids, k)
     got = collect(docs, queries, idf, doc_ids, query_ids, k)
     assert got == expected
+
+
+@pytest.mark.parametrize("strategy", ["exhaustive", "maxscore"])
+def test_crowds_tied_at_the_kth_score_over_many_blocks(monkeypatch, strategy):
+    """Thousands of documents share each query's k-th score, in blocks of 256 documents
+    so that the tie certificates carry from block to block; some queries name a
+    document of their own, excluded. Both strategies give the plain sort's lists."""
+    for module in (postings_module, maxscore):
+        monkeypatch.setattr(module, "BLOCK_DOCS", 256)
+    monkeypatch.setattr("sparsebench.retrieve.scipy_backend.BLOCK_DOCS", 256)
+    docs, queries, idf, doc_ids, _ = random_problem(7, n_docs=3000, n_queries=25, vocab=40)
+    docs.data[:] = 1
+    idf[:] = 1
+    query_ids = doc_ids[:25].copy()
+    for k in (1, 10, 100):
+        expected = reference_top_k(docs, queries, idf, doc_ids, k, skip_ids=query_ids)
+        got = collect(
+            docs,
+            queries,
+            idf,
+            doc_ids,
+            query_ids,
+            k,
+            strategy=strategy,
+            ignore_identical_ids=True,
+            query_batch_size=7,
+        )
+        assert got == expected, f"k={k}"
+
+
+def test_a_tie_crowd_leaves_k_candidates_in_the_pool():
+    """5,000 documents with the same sum: the tie certificate keeps the k of largest
+    tie key (which rank first), not the crowd."""
+    doc_ids = [f"d{i:05d}" for i in np.random.default_rng(0).permutation(5000)]
+    keys = tie_break_keys(doc_ids)
+    pool = CandidatePool(10, np.array([1e-15]), False, keys)
+    sums = sp.csr_matrix(np.full((1, 5000), 3.0))
+    pool.add(sums, 0)
+    assert len(pool._pools[0][0]) == 10
+    assert sorted(pool._pools[0][0].tolist()) == sorted(np.argsort(keys)[-10:].tolist())
+    last = int(np.argmin(keys))  # ranked last among equal scores, first with a higher one
+    pool.add(sp.csr_matrix(([3.5], [last], [0, 1]), shape=(1, 5000)), 0)
+    assert last in pool._pools[0][0]
 
 
 def test_results_do_not_depend_on_batching():
