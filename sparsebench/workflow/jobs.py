@@ -5,8 +5,9 @@ against.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import chain
 
 from sparsebench.kinds.fusion import fused_models
 from sparsebench.workflow.layout import QUERYSETS, RULES, benchmark_path, partition_shards
@@ -47,16 +48,29 @@ def pipeline_jobs(
     report's own jobs excluded). shards: the encoding shards of each corpus (known
     once it is prepared); training: whether a dataset's sweeps choose on a training
     split (known once the dataset is prepared); downloads: list the BEIR downloads."""
+    return _in_pipeline_order(
+        chain(corpus_jobs(plan, shards, downloads), _query_jobs(plan, shards, training))
+    )
+
+
+def corpus_jobs(plan: Plan, shards: Mapping[str, int], downloads: bool = True) -> list[Job]:
+    """The jobs known before any dataset is prepared: downloads, preparation, and each
+    corpus's encoding and weighing, in pipeline order. A rule that waits for their
+    benchmark files asks for these apart from the rest, so that Snakemake sees a job
+    among them to redo (a hard kill left its benchmark file unwritten) before it starts
+    the jobs that read that job's outputs."""
+    return _in_pipeline_order(_corpus_jobs(plan, shards, downloads))
+
+
+def _in_pipeline_order(jobs: Iterable[Job]) -> list[Job]:
     found: dict[str, list[Job]] = {rule: [] for rule in RULES}
-    for job in _jobs(plan, shards, training, downloads):
+    for job in jobs:
         if job not in found[job.rule]:
             found[job.rule].append(job)
     return [job for rule in RULES for job in found[rule]]
 
 
-def _jobs(
-    plan: Plan, shards: Mapping[str, int], training: Mapping[str, bool], downloads: bool
-) -> Iterator[Job]:
+def _corpus_jobs(plan: Plan, shards: Mapping[str, int], downloads: bool) -> Iterator[Job]:
     if downloads:
         for name in plan.beir_archives:
             users = [
@@ -87,6 +101,11 @@ def _jobs(
         yield from (Job("partition_statistics", w, on, served) for w in per_partition)
         yield Job("global_statistics", {"model": model, "corpus": corpus}, on, served)
         yield from (Job("partition_postings", w, on, served) for w in per_partition)
+
+
+def _query_jobs(
+    plan: Plan, shards: Mapping[str, int], training: Mapping[str, bool]
+) -> Iterator[Job]:
     for model, dataset in plan.run_pairs:
         yield from _pair_jobs(plan, model, dataset, shards, training)
     yield Job("significance", {}, "", ())

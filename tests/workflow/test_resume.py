@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -12,7 +13,7 @@ import scipy.sparse as sp
 import yaml
 from conftest import shared_path
 from samefiles import assert_same_trees
-from snakemake_runs import snakemake, snakemake_command
+from snakemake_runs import planned_jobs, snakemake, snakemake_command
 
 pytestmark = pytest.mark.slow
 
@@ -69,12 +70,41 @@ def interrupt_during_encoding(workdir, configfile, how: signal.Signals) -> None:
 
 
 @pytest.fixture(scope="module")
-def clean_outputs(tmp_path_factory):
-    """The outputs of one uninterrupted run, shared by the interrupted runs' tests."""
+def clean_run(tmp_path_factory):
+    """The working directory of one uninterrupted run, shared by the interrupted runs'
+    tests (which must not change it)."""
     base = tmp_path_factory.mktemp("clean")
     configfile = npl_config(base)
     snakemake(base / "work", configfile=configfile)
-    return outputs(base / "work")
+    return base / "work"
+
+
+@pytest.fixture(scope="module")
+def clean_outputs(clean_run):
+    return outputs(clean_run)
+
+
+def test_a_shard_without_its_benchmark_is_redone_before_the_shards_are_stacked(
+    tmp_path, clean_run
+):
+    """The state a hard kill leaves when it lands between shard 6's last output and its
+    benchmark file, before the dataset's queries are prepared: the rerun must plan the
+    shard from the start, so that stacking waits for it instead of reading the files
+    the shard's rerun deletes (Snakemake would otherwise find the shard to redo only
+    once the dataset is prepared, beside the stacking job)."""
+    work = tmp_path / "work"
+    shutil.copytree(clean_run / ".snakemake", work / ".snakemake")
+    done = ["corpora", "encode/*/*/shards", "benchmarks/prepare_corpus"]
+    for found in (p for kept in done for p in (clean_run / "results").glob(kept)):
+        shutil.copytree(found, work / found.relative_to(clean_run))
+    benchmarks = clean_run / "results/benchmarks/encode_corpus_shard"
+    for found in benchmarks.glob("*/*/*.tsv"):
+        if found.name != "6.tsv":
+            (work / found.relative_to(clean_run)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(found, work / found.relative_to(clean_run))
+    jobs = planned_jobs(snakemake(work, "-n", configfile=npl_config(tmp_path)))
+    shards = {what for rule, what in jobs if rule == "encode_corpus_shard"}
+    assert len(shards) == 1 and "shard 6 of" in shards.pop(), sorted(jobs)
 
 
 def test_ctrl_c_then_a_plain_rerun_gives_identical_outputs(tmp_path, clean_outputs):

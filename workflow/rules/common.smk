@@ -7,7 +7,7 @@ from sparsebench.workflow import jobresources
 from sparsebench.kinds.run import run_path
 from sparsebench.workflow import layout
 from sparsebench.workflow.codehash import stage_code_digest
-from sparsebench.workflow.jobs import pipeline_jobs
+from sparsebench.workflow.jobs import corpus_jobs, pipeline_jobs
 from sparsebench.workflow.layout import benchmark_path, log_path
 from sparsebench.workflow.plan import Plan
 

@@ -40,19 +40,31 @@ def pipeline_job_records(wildcards):
     """Every pipeline job of the plan (the report's own excluded), as cost-table records;
     the shard counts are known once the corpora are prepared, and whether sweeps choose
     on a training split once the datasets are."""
-    shards = {corpus: corpus_shards(corpus) for corpus in PLAN.corpora}
+    shards = corpus_shard_counts()
     training = {
         d: bool(read_json(checkpoints.prepare.get(dataset=d).output.info)["tuning_split"])
         for d in DATASETS
     }
-    jobs = pipeline_jobs(PLAN, shards, training)
-    # an archive the user put in place had no download job: asking for its benchmark
-    # would schedule one, and Snakemake would delete the archive first
-    return [
-        job.record()
-        for job in jobs
-        if job.rule != "download_beir" or Path(job.benchmark).exists()
-    ]
+    return [job.record() for job in pipeline_jobs(PLAN, shards, training) if job_ran(job)]
+
+
+def corpus_benchmarks(wildcards):
+    """The benchmark files of the jobs known once the corpora are prepared, asked for on
+    their own: a job among them whose file a hard kill left unwritten is then redone
+    before the jobs that read its outputs start, not beside them once the datasets are
+    prepared."""
+    jobs = corpus_jobs(PLAN, corpus_shard_counts())
+    return [job.benchmark for job in jobs if job_ran(job)]
+
+
+def corpus_shard_counts():
+    return {corpus: corpus_shards(corpus) for corpus in PLAN.corpora}
+
+
+def job_ran(job):
+    """Not a download of an archive the user put in place: it had no job, and asking for
+    its benchmark would schedule one (Snakemake would delete the archive first)."""
+    return job.rule != "download_beir" or Path(job.benchmark).exists()
 
 
 rule report_leaderboard:
@@ -188,7 +200,8 @@ rule report_costs:
     message:
         "report_costs: wall time and peak memory of every pipeline job, from the benchmark files"
     input:
-        lambda wc: [job["benchmark"] for job in pipeline_job_records(wc)],
+        corpora=corpus_benchmarks,
+        every=lambda wc: [job["benchmark"] for job in pipeline_job_records(wc)],
     output:
         table=report(
             f"{REPORT}/costs.tsv",
