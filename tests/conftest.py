@@ -40,7 +40,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def shared_path(*parts: str) -> Path:
     path = SHARED.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"{path} is not available (set SPARSEBENCH_SHARED)")
+        pytest.skip(f"{path} is not available (set SPARSEBENCH_SHARED)", allow_module_level=True)
     return path
 
 
