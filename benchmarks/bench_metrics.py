@@ -184,28 +184,38 @@ def whole_process(command: list[str], out: Path | None = None) -> tuple[float, d
 
 
 def whole_processes(
-    run_path: Path, qrels_path: Path, folder: Path, ranx_python: str | None
+    run_path: Path, qrels_path: Path, folder: Path, ranx_python: str | None, repeat: int
 ) -> dict[str, tuple[float, dict]]:
-    """Each implementation as a whole process (imports included)."""
+    """Each implementation as a whole process (imports included): the median seconds of
+    `repeat` runs, the implementations taking turns, and the values of the last."""
     out = folder / "whole.json"
-    found = {
-        "pytrec_eval script": whole_process(
+    commands = {
+        "pytrec_eval script": (
             [sys.executable, "-c", PYTREC_SCRIPT, str(run_path), str(qrels_path), str(out)]
             + [json.dumps(MEASURES), json.dumps(sorted(TREC_MEASURES))],
             out,
         ),
-        "sparsebench evaluate (command line)": whole_process(
+        "sparsebench evaluate (command line)": (
             [sys.executable, "-m", "sparsebench.cli", "evaluate", "--qrels", str(qrels_path)]
             + ["--run", str(run_path), "--metrics", ",".join(MEASURES), "--query-set", "run"]
-            + ["--per-query", "--format", "tsv", "--quiet"]
+            + ["--per-query", "--format", "tsv", "--quiet"],
+            None,
         ),
     }
+    names = {name: name for name in commands}
     if ranx_python:
         command = [ranx_python, "-c", RANX_SCRIPT, str(run_path), str(qrels_path), str(out)]
         command.append(json.dumps(RANX_MEASURES))
         first, _ = whole_process(command, out)
-        found[f"ranx (first run {first:.1f} s: numba compiles)"] = whole_process(command, out)
-    return found
+        commands["ranx"] = (command, out)
+        names["ranx"] = f"ranx (first run {first:.1f} s: numba compiles)"
+    seconds: dict[str, list[float]] = {name: [] for name in commands}
+    values: dict[str, dict] = {}
+    for _ in range(repeat):
+        for name, (command, written) in commands.items():
+            took, values[name] = whole_process(command, written)
+            seconds[name].append(took)
+    return {names[n]: (float(np.median(seconds[n])), values[n]) for n in commands}
 
 
 def peak_rss_mb() -> float:
@@ -256,6 +266,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=1_000)
     parser.add_argument("--child", nargs=4, metavar=("IMPL", "RUN", "QRELS", "OUT"))
     parser.add_argument("--ranx-python", help="a Python interpreter with ranx installed")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each whole process")
     args = parser.parse_args()
     if args.child:
         child(*args.child)
@@ -267,7 +278,7 @@ def main() -> None:
             impl: measure(impl, run_path, qrels_path, folder)
             for impl in ("pytrec_eval", "sparsebench")
         }
-        whole = whole_processes(run_path, qrels_path, folder, args.ranx_python)
+        whole = whole_processes(run_path, qrels_path, folder, args.ranx_python, args.repeat)
     ours, ref = results["sparsebench"], results["pytrec_eval"]
     diff = max(
         abs(ours["values"][q][m] - ref["values"][q][m]) for q in ref["values"] for m in MEASURES
@@ -294,7 +305,10 @@ def main() -> None:
     )
 
     reference = whole["pytrec_eval script"]
-    print("\nWhole processes, start to exit (imports, reading the files, per-query values):\n")
+    print(
+        "\nWhole processes, start to exit (imports, reading the files, per-query values), "
+        f"median of {args.repeat}:\n"
+    )
     print("| implementation | seconds | pytrec_eval / it | largest difference from pytrec_eval |")
     print("|---|---:|---:|---:|")
     for name, (seconds, values) in whole.items():

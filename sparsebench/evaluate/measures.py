@@ -198,12 +198,18 @@ class MeasureCalculator:
     def _suffix_max_precision(self) -> np.ndarray:
         """For each relevant row: the best precision at its rank or any lower rank."""
         query, rank, hits = self._relevant_rows
-        precision = hits / rank
-        # reversed running max that restarts per query: offset each query above the
-        # previous ones (precision <= 1) so the maximum never crosses a query boundary
-        offset = 2.0 * (self.n - query[::-1])
-        running = np.maximum.accumulate(precision[::-1] + offset) - offset
-        return running[::-1]
+        best = hits / rank
+        # a running maximum from the end that restarts per query, by doubling: after the
+        # step of span s each row holds the best of the 2s rows from it on in its query
+        # (exact: no offsets added to the precisions, which would round them)
+        span = 1
+        while span < len(best):
+            same = query[span:] == query[:-span]
+            np.maximum(best[:-span], np.where(same, best[span:], 0.0), out=best[:-span])
+            if not same.any():
+                break
+            span *= 2
+        return best
 
     def interpolated_precision(self, level: float) -> np.ndarray:
         """trec_eval's iprec_at_recall: the cutoff is (long)(level * R + 0.9) relevant

@@ -20,7 +20,7 @@ from sparsebench.evaluate.measures import (
     default_metric_names,
     parse_metric_name,
 )
-from sparsebench.evaluate.ranking import rank_run
+from sparsebench.evaluate.slices import SLICE_ROWS, ranked_slices
 
 __all__ = [
     "Evaluation",
@@ -55,30 +55,39 @@ def evaluate_run(
     metrics: Sequence[str] | None = None,
     relevance_level: int = 1,
     query_set: str = "complete",
-    step: Callable[[], object] | None = None,
+    step: Callable[[float], object] | None = None,
+    slice_rows: int | None = SLICE_ROWS,
 ) -> Evaluation:
     """Evaluate `run` (query_id, doc_id, score) against `qrels` (query_id, doc_id, grade).
 
     metrics: names such as "nDCG@10" (default: every measure at the default cutoffs);
-    step: called once the run is ranked and after each measure (progress).
+    step: called with the share of the work done (fractions of one step for ranking the
+    run and one per measure: 1 + len(metrics) in all), for progress.
     """
     names = list(metrics) if metrics is not None else default_metric_names()
     for name in names:
         parse_metric_name(name)
-    step = step or (lambda: None)
-    ranked = rank_run(run, qrels, relevance_level=relevance_level, query_set=query_set)
-    step()
-    calculator = MeasureCalculator(ranked)
-    values = {}
-    for name in names:
-        values[name] = calculator.compute(name)
-        step()
-    table = pd.DataFrame(values, index=pd.Index(ranked.query_ids, name="query_id"))
+    step = step or (lambda share: None)
+    query_ids, slices = ranked_slices(run, qrels, relevance_level, query_set, slice_rows)
+    values: dict[str, np.ndarray] = {}
+    n_in_run = 0
+    for part in slices:
+        step(part.share)
+        calculator = MeasureCalculator(part.ranked)
+        for name in names:
+            found = np.asarray(calculator.compute(name))
+            if name not in values:
+                values[name] = np.zeros(len(query_ids), dtype=found.dtype)
+            values[name][part.positions] = found
+            step(part.share)
+        n_in_run += part.ranked.n_in_run
+    index = pd.Index(np.asarray(query_ids.to_pylist(), dtype=object), name="query_id")
+    table = pd.DataFrame(values, index=index)
     return Evaluation(
         per_query=table,
         means={name: aggregate(name, table[name].to_numpy()) for name in names},
-        n_evaluated=ranked.n_queries,
-        n_in_run=ranked.n_in_run,
+        n_evaluated=len(query_ids),
+        n_in_run=n_in_run,
         n_qrels_queries=int(qrels["query_id"].nunique()),
         query_set=query_set,
     )

@@ -1,4 +1,5 @@
-"""A run put in trec_eval's order and joined with its qrels, for all queries at once.
+"""A run put in trec_eval's order and joined with its qrels (evaluate.slices feeds it
+the run a slice of queries at a time).
 
 trec_eval ignores the rank column of a run: it orders each query's documents by score,
 held as a 32-bit float, descending, then by document id in *descending* byte order
@@ -28,7 +29,7 @@ import pyarrow.compute as pc
 
 from sparsebench.arrays import descending_score_keys, group_ranks, span_indices
 from sparsebench.errors import DataError
-from sparsebench.evaluate.idkeys import KeyTable, pair_keys, repeats_in_groups, same_ids
+from sparsebench.idkeys import KeyTable, pair_keys, repeats_in_groups, same_ids
 
 log = logging.getLogger(__name__)
 QUERY_SETS = ("complete", "run")
@@ -114,41 +115,30 @@ def select_queries(run_queries: pa.Array, qrels_queries: pa.Array, query_set: st
     return judged if query_set == "complete" else overlap
 
 
-def rank_run(
-    run: pd.DataFrame, qrels: pd.DataFrame, relevance_level: int = 1, query_set: str = "complete"
+def rank_queries(
+    query_ids: pa.Array,
+    run_query: np.ndarray,
+    run_d: pa.Array | pa.ChunkedArray,
+    score: np.ndarray,
+    qrels_query: np.ndarray,
+    qrels_d: pa.Array | pa.ChunkedArray,
+    qrels_grade: np.ndarray,
+    relevance_level: int,
 ) -> RankedJudgments:
-    """Order `run` (query_id, doc_id, score) as trec_eval does and attach the grades of
-    `qrels` (query_id, doc_id, grade). Raises DataError on non-string ids, on a document
-    listed twice for a query, and when run and qrels share no query.
+    """The run rows of some queries (run_query: index in `query_ids`, -1 for a query not
+    evaluated; score: float32) in trec_eval order, with the grades of their judgments
+    (qrels_query: index in `query_ids`). Raises DataError on a document listed twice
+    for a query, or a pair judged twice.
 
-    No string is sorted but where the order needs it: queries are found block by block
-    (a run lists each query's rows together), grades and repeated documents through
-    64-bit keys of (query, document) checked again as strings (idkeys), the score order
-    is verified in one pass (most runs are written in it) or made by one numeric sort,
-    and document ids are compared only inside ties that hold a judged document, the
-    only ties whose order can change a measure.
-    """
-    run_q = string_ids(run["query_id"], "run column 'query_id'")
-    run_d = string_ids(run["doc_id"], "run column 'doc_id'")
-    qrels_q = string_ids(qrels["query_id"], "qrels column 'query_id'")
-    qrels_d = string_ids(qrels["doc_id"], "qrels column 'doc_id'")
-    block_start = _blocks(run_q)
-    block_q = run_q.take(pa.array(block_start[:-1]))
-    query_ids = select_queries(block_q, qrels_q, query_set)
+    No string is sorted but where the order needs it: grades and repeated documents are
+    found through 64-bit keys of (query, document) checked again as strings (idkeys),
+    the score order is verified in one pass (most runs are written in it) or made by one
+    numeric sort, and document ids are compared only inside ties that hold a judged
+    document, the only ties whose order can change a measure."""
     n_queries = len(query_ids)
-
-    run_query = np.repeat(_codes(block_q, query_ids), np.diff(block_start))
-    score = np.asarray(run["score"], dtype=np.float64).astype(np.float32)  # as trec_eval
-    score += np.float32(0.0)  # -0.0 ties with 0.0
     keep = run_query >= 0
     if not keep.all():
         run_d, score, run_query = run_d.filter(pa.array(keep)), score[keep], run_query[keep]
-
-    qrels_query = _codes(qrels_q, query_ids)
-    qkeep = qrels_query >= 0
-    qrels_query = qrels_query[qkeep]
-    qrels_grade = np.asarray(qrels["grade"], dtype=np.int64)[qkeep]
-    qrels_d = qrels_d.filter(pa.array(qkeep))
 
     keys = pair_keys(run_query, run_d)
     grade, judged = _grades(keys, run_query, run_d, qrels_query, qrels_d, qrels_grade)
@@ -186,14 +176,15 @@ def rank_run(
     )
 
 
-def _codes(ids: pa.Array | pa.ChunkedArray, query_ids: pa.Array) -> np.ndarray:
+def query_codes(ids: pa.Array | pa.ChunkedArray, query_ids: pa.Array) -> np.ndarray:
     """Each id's index in query_ids, -1 where it is not there."""
     codes = pc.fill_null(pc.index_in(ids, value_set=query_ids), -1)
     return np.asarray(codes.to_numpy(), dtype=np.int64)
 
 
-def _blocks(query_ids: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """Starts of the runs of equal query ids, and the end."""
+def query_blocks(query_ids: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """Starts of the runs of equal query ids (a run lists each query's rows together:
+    its queries are found block by block, not by sorting strings), and the end."""
     n = len(query_ids)
     if n == 0:
         return np.zeros(1, dtype=np.int64)

@@ -314,7 +314,7 @@ def test_runs_in_score_order_give_trec_evals_values(seed):
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_the_rows_take_trec_evals_order_whatever_the_file_order(seed):
-    from sparsebench.evaluate.ranking import rank_run
+    from sparsebench.evaluate.slices import rank_run
 
     run, qrels = random_case(seed)
     qrels = pd.concat([qrels, run.assign(grade=1)[["query_id", "doc_id", "grade"]]])
@@ -343,7 +343,7 @@ def test_colliding_keys_change_no_value(monkeypatch, ids):
     query's pairs then share a key), grades come from a join on the strings, and the
     repeat check compares strings, so the values stay trec_eval's and nothing is called
     a duplicate."""
-    from sparsebench.evaluate import idkeys
+    from sparsebench import idkeys
 
     run, qrels = random_case(4)
     if ids == "long":
@@ -362,7 +362,7 @@ def test_colliding_keys_change_no_value(monkeypatch, ids):
 @pytest.mark.parametrize("doc", ["d", "document-000000-00000000042", "日本語の文書"])
 @pytest.mark.parametrize("colliding", [False, True])
 def test_a_repeated_document_is_found_anywhere_in_a_query(monkeypatch, doc, colliding):
-    from sparsebench.evaluate import idkeys
+    from sparsebench import idkeys
 
     if colliding:
         monkeypatch.setattr(idkeys, "_folded_bytes", lambda docs: np.zeros(len(docs), np.uint64))
@@ -376,7 +376,7 @@ def test_a_repeated_document_is_found_anywhere_in_a_query(monkeypatch, doc, coll
 
 
 def test_a_pair_judged_twice_is_an_error_when_keys_collide(monkeypatch):
-    from sparsebench.evaluate import idkeys
+    from sparsebench import idkeys
 
     monkeypatch.setattr(idkeys, "_folded_bytes", lambda docs: np.zeros(len(docs), np.uint64))
     run = pd.DataFrame({"query_id": ["q"], "doc_id": ["d"], "score": [1.0]})
@@ -388,7 +388,7 @@ def test_a_pair_judged_twice_is_an_error_when_keys_collide(monkeypatch):
 def test_a_run_row_whose_key_meets_another_pairs_judgment_stays_unjudged(monkeypatch):
     """Each id folded to its last byte: 'b1' gets the key of the judged 'a1', and only
     the comparison of the strings keeps it from taking a1's grade."""
-    from sparsebench.evaluate import idkeys
+    from sparsebench import idkeys
 
     def last_byte(docs):
         return np.array([ord(d[-1]) for d in docs.to_pylist()], dtype=np.uint64)
@@ -453,3 +453,56 @@ def test_relevance_levels_per_measure_equal_ir_measures(seed, r):
 def test_a_relevance_level_where_it_has_no_meaning_is_refused(name, message):
     with pytest.raises(ValueError, match=message):
         parse_metric_name(name)
+
+
+def _split_query(run: pd.DataFrame) -> pd.DataFrame:
+    """The run with its first query's first row moved to the end (that query's rows
+    then lie in two places)."""
+    return pd.concat([run.iloc[1:], run.iloc[:1]])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("query_set", ["run", "complete"])
+@pytest.mark.parametrize("layout", ["as made", "in score order", "a query split"])
+def test_ranking_and_measuring_slice_by_slice_changes_no_value(seed, query_set, layout):
+    """Slices of a few rows (a query of the run per slice, or several) give every value
+    of the run ranked at once, bit for bit, the judged queries the run lacks included."""
+    run, qrels = random_case(seed)
+    run = {
+        "as made": run,
+        "in score order": in_score_order(run, seed),
+        "a query split": _split_query(run),
+    }[layout]
+    names = default_metric_names(CUTOFFS)
+    whole = evaluate_run(run, qrels, names, query_set=query_set, slice_rows=None)
+    for slice_rows in (1, 37, 400):
+        sliced = evaluate_run(run, qrels, names, query_set=query_set, slice_rows=slice_rows)
+        pd.testing.assert_frame_equal(sliced.per_query, whole.per_query, check_exact=True)
+        assert sliced.means == whole.means
+        assert (sliced.n_evaluated, sliced.n_in_run) == (whole.n_evaluated, whole.n_in_run)
+    reference = trec_eval(run, qrels, 1)
+    got = whole.per_query.loc[reference.index, "nDCG@10"].to_numpy()
+    np.testing.assert_allclose(got, reference["ndcg_cut_10"].to_numpy(), rtol=0, atol=1e-9)
+
+
+def test_a_repeated_document_in_a_later_slice_is_an_error():
+    run, qrels = random_case(5)
+    last = run[run["query_id"] == "q58"]
+    repeated = pd.concat([run, last.iloc[:1].assign(score=-1.0)])
+    repeated = repeated.iloc[np.argsort(repeated["query_id"] == "only-in-run", kind="stable")]
+    doc = last["doc_id"].iloc[0]
+    with pytest.raises(DataError, match=rf"document '{doc}' more than once for query 'q58'"):
+        evaluate_run(repeated, qrels, ["MAP"], query_set="run", slice_rows=10)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_interpolated_precision_is_trec_evals_to_the_bit(seed):
+    """The best precision from a rank on is a maximum of trec_eval's own quotients: no
+    arithmetic on them (an offset per query would round them by the query count)."""
+    run, qrels = random_case(seed, n_queries=400)
+    names = [f"IPrec@{level / 10:.1f}" for level in range(11)]
+    ours = evaluate_run(run, qrels, names, query_set="run").per_query
+    reference = trec_eval(run, qrels, 1)
+    for name in names:
+        expected = reference_values(reference, name).reindex(ours.index).to_numpy(float)
+        np.testing.assert_array_equal(ours[name].to_numpy(), expected, err_msg=name)
