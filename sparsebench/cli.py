@@ -9,176 +9,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from sparsebench.cli_arguments import build_parser
 from sparsebench.errors import DataError, SparsebenchError, describe_os_error
-from sparsebench.evaluate.measures import DEFAULT_CUTOFFS, default_metric_names, parse_metric_name
-from sparsebench.evaluate.procedures import CORRECTIONS, TESTS
+from sparsebench.evaluate.measures import default_metric_names
 
 log = logging.getLogger("sparsebench.cli")
-STRICT_HELP = (
-    "exit with status 1, printing no scores, when queries of the qrels are missing from a "
-    "run (a partial run, or ids written differently such as '001' vs '1'); without it a "
-    "warning names them and they score 0 (or are left out with --query-set run)"
-)
-EXIT_STATUS = "exit status: 0 done; 1 an error in the input (or --strict refused); 2 bad usage"
-
-
-def _metric_list(text: str) -> list[str]:
-    names = [n.strip() for n in text.replace(",", " ").split() if n.strip()]
-    for name in names:
-        try:
-            parse_metric_name(name)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-    return names
-
-
-def _cutoff_list(text: str) -> list[int]:
-    try:
-        values = [int(v) for v in text.replace(",", " ").split()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"cutoffs must be integers: {text!r}") from None
-    if not values or min(values) < 1:
-        raise argparse.ArgumentTypeError("cutoffs must be positive integers")
-    return values
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sparsebench", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    evaluate = commands.add_parser(
-        "evaluate",
-        help="score a TREC run against qrels (values equal trec_eval's)",
-        description="Score a TREC run file against qrels; values equal trec_eval's. A "
-        "warning (shown even with --quiet) names the queries of the qrels missing from the run "
-        "and the queries of the run without judgments.",
-        epilog=EXIT_STATUS,
-    )
-    evaluate.add_argument(
-        "--qrels",
-        required=True,
-        help="BEIR TSV (query-id corpus-id score, header optional) or TREC qrels",
-    )
-    evaluate.add_argument("--run", required=True, help="TREC run file: qid Q0 docid rank score tag")
-    evaluate.add_argument(
-        "--metrics",
-        type=_metric_list,
-        default=None,
-        help="comma-separated names, e.g. nDCG@10,Recall@100,MAP "
-        "(default: every measure at the cutoffs)",
-    )
-    evaluate.add_argument(
-        "--cutoffs",
-        type=_cutoff_list,
-        default=list(DEFAULT_CUTOFFS),
-        help="cutoffs of the default metric set (default: 1,3,5,10,20,100,1000)",
-    )
-    evaluate.add_argument("--per-query", action="store_true", help="print per-query values")
-    evaluate.add_argument("--format", choices=("json", "tsv"), default="json")
-    evaluate.add_argument(
-        "--query-set",
-        choices=("complete", "run"),
-        default="complete",
-        help="complete: every qrels query counts, missing ones score 0 "
-        "(trec_eval -c; default); run: only queries in both",
-    )
-    evaluate.add_argument(
-        "--relevance-level",
-        type=int,
-        default=1,
-        help="minimum grade that counts as relevant (trec_eval -l)",
-    )
-    evaluate.add_argument("--strict", action="store_true", help=STRICT_HELP)
-    evaluate.add_argument(
-        "--quiet", action="store_true", help="log only warnings and errors to stderr"
-    )
-
-    compare = commands.add_parser(
-        "compare",
-        help="significance tests between TREC runs (any tool's) on the same qrels",
-        description="Evaluate several runs and test each against the baseline (the first run "
-        "unless --baseline), as the workflow's significance report does.",
-        epilog=EXIT_STATUS,
-    )
-    compare.add_argument("--qrels", required=True)
-    compare.add_argument("--runs", nargs="+", required=True, help="two or more TREC run files")
-    compare.add_argument(
-        "--names",
-        nargs="+",
-        help="a name per run (default: the file names, or where two runs share a file name "
-        "the shortest end of their paths that tells them apart: a/x.trec b/x.trec are a, b)",
-    )
-    compare.add_argument(
-        "--dataset",
-        help="the dataset's name in the report (default: the folder that holds qrels/, as in "
-        "cranfield/qrels/test.tsv, or the folder of a qrels.tsv, or the qrels file's name)",
-    )
-    compare.add_argument("--baseline", help="name of the baseline run (default: the first)")
-    compare.add_argument("--all-pairs", action="store_true", help="test every pair of runs")
-    compare.add_argument("--metrics", type=_metric_list, default=["nDCG@10"])
-    compare.add_argument("--tests", nargs="+", choices=TESTS, default=list(TESTS))
-    compare.add_argument("--primary-test", choices=TESTS, default="t-test")
-    compare.add_argument("--correction", choices=CORRECTIONS, default="holm")
-    compare.add_argument("--alpha", type=float, default=0.05)
-    compare.add_argument("--resamples", type=int, default=10_000)
-    compare.add_argument("--seed", type=int, default=42)
-    compare.add_argument("--query-set", choices=("complete", "run"), default="complete")
-    compare.add_argument("--relevance-level", type=int, default=1)
-    compare.add_argument("--format", choices=("md", "tsv"), default="md")
-    compare.add_argument("--latex", action="store_true", help="print a paper's table (LaTeX)")
-    compare.add_argument("--strict", action="store_true", help=STRICT_HELP)
-    compare.add_argument(
-        "--quiet", action="store_true", help="log only warnings and errors to stderr"
-    )
-
-    reproduce = commands.add_parser(
-        "check-reproduction", help="hold a leaderboard against published figures; exit 1 on FAIL"
-    )
-    reproduce.add_argument(
-        "--leaderboard",
-        required=True,
-        help="results/metrics.tsv (every metric) or results/leaderboard.tsv (one metric)",
-    )
-    reproduce.add_argument(
-        "--metric",
-        default="nDCG@10",
-        help="the metric of a leaderboard.tsv (default nDCG@10)",
-    )
-    reproduce.add_argument(
-        "--expected",
-        action="append",
-        default=None,
-        help="built-in table (beir, miracl, msmarco) or a TSV path; repeatable (default: all)",
-    )
-    reproduce.add_argument(
-        "--model",
-        action="append",
-        required=True,
-        metavar="MODEL=SYSTEM",
-        help="leaderboard model and the expected tables' system, e.g. bm25=bm25-flat",
-    )
-    reproduce.add_argument(
-        "--dataset",
-        action="append",
-        default=[],
-        metavar="DATASET=ROW",
-        help="leaderboard dataset and the expected tables' dataset (default: same)",
-    )
-    reproduce.add_argument("--ok", type=float, default=0.0005)
-    reproduce.add_argument("--okish", type=float, default=0.005)
-
-    datasets = commands.add_parser("datasets", help="inspect collections")
-    datasets_commands = datasets.add_subparsers(dest="datasets_command", required=True)
-    stats = datasets_commands.add_parser(
-        "stats", help="documents, queries, judged queries, qrels lines, grade histogram"
-    )
-    stats.add_argument("folders", nargs="+", help="BEIR-format folders (or .zip archives)")
-    stats.add_argument("--split", default="test")
-    stats.add_argument("--format", choices=("md", "json"), default="md")
-
-    check = commands.add_parser("check-config", help="validate a config file and print it resolved")
-    check.add_argument("config")
-    return parser
 
 
 def _mapping(items: Sequence[str], what: str) -> dict[str, str]:
@@ -322,6 +157,7 @@ def _evaluate(args: argparse.Namespace) -> str:
         names,
         relevance_level=args.relevance_level,
         query_set=args.query_set,
+        threads=args.threads,
     )
     if args.per_query:
         table = result.per_query

@@ -117,6 +117,22 @@ def test_unknown_metric_is_refused(files):
         main(["evaluate", "--qrels", str(files[3]), "--run", str(files[2]), "--metrics", "NDCG@10"])
 
 
+@pytest.mark.parametrize("threads", ["0", "-1", "two"])
+def test_threads_must_be_a_positive_count(files, capsys, threads):
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--qrels", str(files[3]), "--run", str(files[2]), "--threads", threads])
+    assert f"argument --threads: a positive integer, not '{threads}'" in capsys.readouterr().err
+
+
+def test_threads_change_no_output(files, capsys):
+    args = ["evaluate", "--qrels", str(files[3]), "--run", str(files[2]), "--per-query"]
+    outputs = []
+    for threads in ("1", "3"):
+        assert main([*args, "--threads", threads, "--quiet"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+
+
 def test_check_config(capsys, tmp_path):
     config = tmp_path / "c.yaml"
     datasets = "datasets: {d: {source: builtin, name: minibeir}}\n"

@@ -20,7 +20,9 @@ from sparsebench.evaluate.measures import (
     default_metric_names,
     parse_metric_name,
 )
-from sparsebench.evaluate.slices import SLICE_ROWS, ranked_slices
+from sparsebench.evaluate.ranking import RankedJudgments
+from sparsebench.evaluate.slices import SLICE_ROWS, QuerySlice, query_slices
+from sparsebench.threads import ordered_map
 
 __all__ = [
     "Evaluation",
@@ -57,6 +59,7 @@ def evaluate_run(
     query_set: str = "complete",
     step: Callable[[float], object] | None = None,
     slice_rows: int | None = SLICE_ROWS,
+    threads: int = 1,
 ) -> Evaluation:
     """Evaluate `run` (query_id, doc_id, score) against `qrels` (query_id, doc_id, grade).
 
@@ -68,19 +71,22 @@ def evaluate_run(
     for name in names:
         parse_metric_name(name)
     step = step or (lambda share: None)
-    query_ids, slices = ranked_slices(run, qrels, relevance_level, query_set, slice_rows)
+    query_ids, slices = query_slices(run, qrels, relevance_level, query_set, slice_rows)
+
+    def measured(part: QuerySlice) -> tuple[QuerySlice, RankedJudgments, list[np.ndarray]]:
+        ranked = part.rank()
+        calculator = MeasureCalculator(ranked)
+        return part, ranked, [np.asarray(calculator.compute(name)) for name in names]
+
     values: dict[str, np.ndarray] = {}
     n_in_run = 0
-    for part in slices:
-        step(part.share)
-        calculator = MeasureCalculator(part.ranked)
-        for name in names:
-            found = np.asarray(calculator.compute(name))
+    for part, ranked, found in ordered_map(measured, slices, threads):
+        for name, got in zip(names, found, strict=True):
             if name not in values:
-                values[name] = np.zeros(len(query_ids), dtype=found.dtype)
-            values[name][part.positions] = found
-            step(part.share)
-        n_in_run += part.ranked.n_in_run
+                values[name] = np.zeros(len(query_ids), dtype=got.dtype)
+            values[name][part.positions] = got
+        step(part.share * (1 + len(names)))
+        n_in_run += ranked.n_in_run
     index = pd.Index(np.asarray(query_ids.to_pylist(), dtype=object), name="query_id")
     table = pd.DataFrame(values, index=index)
     return Evaluation(

@@ -6,8 +6,9 @@ query is ranked and measured on its own rows alone, whatever else shares its sli
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -27,38 +28,39 @@ SLICE_ROWS = 1 << 18  # run rows ranked and measured at a time
 
 
 @dataclass(frozen=True)
-class RankedSlice:
-    """Some queries' rows in trec_eval order with their grades (`ranked`), and where
-    these queries stand among all the evaluated ones (`positions`)."""
+class QuerySlice:
+    """Some queries, where they stand among all the evaluated ones (`positions`), and
+    what ranks their rows in trec_eval order with their grades (`rank`: slices are
+    ranked when asked, so that threads can rank several at once)."""
 
-    positions: np.ndarray  # (q,) index of each of ranked.query_ids in the evaluated ids
-    ranked: RankedJudgments
-    share: float  # the slice's part of the work (its rows and queries), for progress
+    positions: np.ndarray  # (q,) index of each of the slice's queries in the evaluated ids
+    share: float  # the slice's part of the run's rows, for progress
+    rank: Callable[[], RankedJudgments]
 
 
 def rank_run(
     run: pd.DataFrame, qrels: pd.DataFrame, relevance_level: int = 1, query_set: str = "complete"
 ) -> RankedJudgments:
     """Order `run` (query_id, doc_id, score) as trec_eval does and attach the grades of
-    `qrels` (query_id, doc_id, grade), every query at once (ranked_slices: a slice at
+    `qrels` (query_id, doc_id, grade), every query at once (query_slices: a slice at
     a time)."""
-    [whole] = ranked_slices(run, qrels, relevance_level, query_set, slice_rows=None)[1]
-    return whole.ranked
+    [whole] = query_slices(run, qrels, relevance_level, query_set, slice_rows=None)[1]
+    return whole.rank()
 
 
-def ranked_slices(
+def query_slices(
     run: pd.DataFrame,
     qrels: pd.DataFrame,
     relevance_level: int = 1,
     query_set: str = "complete",
     slice_rows: int | None = SLICE_ROWS,
-) -> tuple[pa.Array, Iterator[RankedSlice]]:
+) -> tuple[pa.Array, Iterator[QuerySlice]]:
     """The evaluated query ids (sorted), and the run ranked as trec_eval ranks it and
     judged by `qrels`, slice by slice: each slice holds whole queries, about `slice_rows`
     rows of them (None: one slice), and a last one the judged queries the run lacks
     (query set "complete"). A query whose rows are not all together in the run puts
     the whole run in one slice. Raises DataError on non-string ids and when run and
-    qrels share no query; the slices raise it on a document listed twice for a query.
+    qrels share no query; ranking a slice raises it on a document listed twice for a query.
 
     Queries are found block by block (a run lists each query's rows together);
     ranking.rank_queries ranks each slice.
@@ -79,7 +81,7 @@ def ranked_slices(
     bounds = _slice_bounds(block_start, block_query, slice_rows)
     run_rows = max(int(block_start[-1]), 1)
 
-    def slices() -> Iterator[RankedSlice]:
+    def slices() -> Iterator[QuerySlice]:
         seen = np.zeros(len(query_ids), dtype=bool)
         for first, last in zip(bounds[:-1], bounds[1:], strict=True):
             blocks = block_query[first:last]
@@ -91,13 +93,14 @@ def ranked_slices(
             rows = slice(int(block_start[first]), int(block_start[last]))
             local = np.where(blocks >= 0, np.searchsorted(positions, blocks), -1)
             row_query = np.repeat(local, np.diff(block_start[first : last + 1]))
-            ranked = judgments.rank(positions, row_query, run_d[rows], score[rows])
-            yield RankedSlice(positions, ranked, (rows.stop - rows.start) / run_rows)
+            rank = partial(judgments.rank, positions, row_query, run_d[rows], score[rows])
+            yield QuerySlice(positions, (rows.stop - rows.start) / run_rows, rank)
         missing = np.flatnonzero(~seen)
         if len(missing):  # judged queries with no row: empty rankings
             nothing = np.zeros(0, dtype=np.int64)
-            ranked = judgments.rank(missing, nothing, run_d[:0], score[:0])
-            yield RankedSlice(missing, ranked, 0.0)
+            yield QuerySlice(
+                missing, 0.0, partial(judgments.rank, missing, nothing, run_d[:0], score[:0])
+            )
 
     return query_ids, slices()
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -27,6 +26,7 @@ from sparsebench.retrieve.exactscores import absolute, exact_pair_sums, operands
 from sparsebench.retrieve.postings import BLOCK_DOCS, Postings, as_postings
 from sparsebench.retrieve.products import BYTES_PER_POSTING, Lists, batch_rows, block_product
 from sparsebench.retrieve.topk import CandidatePool, RetrievedBatch, tie_break_keys
+from sparsebench.threads import ordered_map
 
 log = logging.getLogger(__name__)
 
@@ -159,15 +159,5 @@ def retrieve(
 
         return start, pool.top_k(tie_keys, exact)
 
-    starts = range(0, queries.shape[0], rows_per_batch)
-    if threads <= 1:
-        yield from map(run, starts)
-        return
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        pending = []
-        for start in starts:
-            pending.append(pool.submit(run, start))
-            if len(pending) > threads:  # bounded: at most threads + 1 batches in memory
-                yield pending.pop(0).result()
-        for job in pending:
-            yield job.result()
+    # bounded: at most threads + 1 batches in memory
+    yield from ordered_map(run, range(0, queries.shape[0], rows_per_batch), threads)

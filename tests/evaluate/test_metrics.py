@@ -465,8 +465,9 @@ def _split_query(run: pd.DataFrame) -> pd.DataFrame:
 @pytest.mark.parametrize("query_set", ["run", "complete"])
 @pytest.mark.parametrize("layout", ["as made", "in score order", "a query split"])
 def test_ranking_and_measuring_slice_by_slice_changes_no_value(seed, query_set, layout):
-    """Slices of a few rows (a query of the run per slice, or several) give every value
-    of the run ranked at once, bit for bit, the judged queries the run lacks included."""
+    """Slices of a few rows (a query of the run per slice, or several), on one thread or
+    two, give every value of the run ranked at once, bit for bit, the judged queries the
+    run lacks included."""
     run, qrels = random_case(seed)
     run = {
         "as made": run,
@@ -475,8 +476,10 @@ def test_ranking_and_measuring_slice_by_slice_changes_no_value(seed, query_set, 
     }[layout]
     names = default_metric_names(CUTOFFS)
     whole = evaluate_run(run, qrels, names, query_set=query_set, slice_rows=None)
-    for slice_rows in (1, 37, 400):
-        sliced = evaluate_run(run, qrels, names, query_set=query_set, slice_rows=slice_rows)
+    for slice_rows, threads in ((1, 1), (37, 2), (400, 1), (400, 2)):
+        sliced = evaluate_run(
+            run, qrels, names, query_set=query_set, slice_rows=slice_rows, threads=threads
+        )
         pd.testing.assert_frame_equal(sliced.per_query, whole.per_query, check_exact=True)
         assert sliced.means == whole.means
         assert (sliced.n_evaluated, sliced.n_in_run) == (whole.n_evaluated, whole.n_in_run)
