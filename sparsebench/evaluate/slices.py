@@ -1,6 +1,6 @@
 """The run ranked and judged a slice of whole queries at a time: a slice's arrays stay in
-the processor's caches, and memory stays bounded by the slice, not the run (on 10M run
-rows this halves the time of ranking and measuring). The slices change no value: each
+the processor's caches, and the working arrays follow the slice, not the run (on 10M
+run rows this halves the time of ranking and measuring). The slices change no value: each
 query is ranked and measured on its own rows alone, whatever else shares its slice.
 """
 
