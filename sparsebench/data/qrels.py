@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from sparsebench.data.textfiles import first_bad, read_fields
+from sparsebench.data.textfiles import first_bad, read_fields, read_single_delimited
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path
 from sparsebench.idkeys import pair_keys
@@ -115,22 +115,14 @@ def _read_qrels_fast(path: str | Path) -> pd.DataFrame | None:
     repeated pair, an error to locate), which parse_qrels reads and reports on."""
     if str(path).endswith(".gz"):
         return None
-    with open(path, "rb") as handle:
-        first = handle.readline()
-    delimiter = "\t" if b"\t" in first else " "
-    try:
-        table = pacsv.read_csv(
-            path,
-            read_options=pacsv.ReadOptions(autogenerate_column_names=True),
-            parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False),
-            convert_options=pacsv.ConvertOptions(
-                column_types={f"f{i}": pa.string() for i in range(4)},
-                strings_can_be_null=False,
-            ),
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        return None
-    if table.num_columns not in (3, 4) or table.num_rows == 0:
+    table = read_single_delimited(
+        path,
+        pacsv.ReadOptions(autogenerate_column_names=True),
+        pacsv.ConvertOptions(
+            column_types={f"f{i}": pa.string() for i in range(4)}, strings_can_be_null=False
+        ),
+    )
+    if table is None or table.num_columns not in (3, 4) or table.num_rows == 0:
         return None
     columns = (0, 2, 3) if table.num_columns == 4 else (0, 1, 2)
     query, doc, grade = (table.column(i) for i in columns)

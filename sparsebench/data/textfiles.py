@@ -12,6 +12,7 @@ from typing import IO
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.csv as pacsv
 
 from sparsebench.errors import DataError
 
@@ -54,6 +55,27 @@ def read_fields(source: str | Path | IO, what: str) -> tuple[pd.DataFrame, np.nd
     if blank.any():
         frame, lines = frame[~blank].reset_index(drop=True), lines[~blank]
     return frame, lines
+
+
+def read_single_delimited(
+    path: str | Path, read: pacsv.ReadOptions, convert: pacsv.ConvertOptions
+) -> pa.Table | None:
+    """Arrow's CSV reader for the common layout of a whitespace table: fields one tab
+    apart, or one space apart when the first line has no tab; no quoting. None where
+    Arrow cannot read the file that way (other whitespace, a line with other fields):
+    read_fields then reads it, or names the line that is wrong."""
+    with open(path, "rb") as handle:
+        first = handle.readline()
+    delimiter = "\t" if b"\t" in first else " "
+    try:
+        return pacsv.read_csv(
+            path,
+            read_options=read,
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False),
+            convert_options=convert,
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
 
 
 def first_bad(mask: np.ndarray | pd.Series) -> int | None:

@@ -17,7 +17,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from sparsebench.data.textfiles import first_bad, read_fields, refuse_gzip
+from sparsebench.data.textfiles import (
+    first_bad,
+    read_fields,
+    read_single_delimited,
+    refuse_gzip,
+)
 from sparsebench.errors import DataError
 from sparsebench.retrieve.scoretext import score_texts
 from sparsebench.strings import string_buffers
@@ -165,21 +170,16 @@ _RUN_TYPES = dict(
 def _read_run_fast(path: str | Path) -> pd.DataFrame | None:
     """Arrow's CSV reader for the common layout (single spaces or tabs); None when the
     file needs the general reader (other whitespace, or an error to locate)."""
-    with open(path, "rb") as handle:
-        first = handle.readline()
-    delimiter = "\t" if b"\t" in first else " "
-    try:
-        table = pacsv.read_csv(
-            path,
-            read_options=pacsv.ReadOptions(column_names=_RUN_COLUMNS),
-            parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False),
-            convert_options=pacsv.ConvertOptions(
-                column_types=_RUN_TYPES,
-                strings_can_be_null=False,
-                include_columns=["query_id", "doc_id", "score", "rank"],
-            ),
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
+    table = read_single_delimited(
+        path,
+        pacsv.ReadOptions(column_names=_RUN_COLUMNS),
+        pacsv.ConvertOptions(
+            column_types=_RUN_TYPES,
+            strings_can_be_null=False,
+            include_columns=["query_id", "doc_id", "score", "rank"],
+        ),
+    )
+    if table is None:
         return None
     score = table["score"]
     if score.null_count or not pc.all(pc.is_finite(score)).as_py():
