@@ -123,7 +123,10 @@ def test_stage_costs_cover_every_pipeline_job(reported):
     assert not any(rule.startswith("report") for rule in rules)
     shards = [row for row in rows if row["rule"] == "encode_corpus_shard"]
     assert {row["models"] for row in shards} == {"bm25,bm25-classic-idf"}  # shared encoding
-    assert all(float(row["wall_s"]) > 0 and float(row["peak_rss_mib"]) > 0 for row in rows)
+    assert all(float(row["wall_s"]) > 0 for row in rows)
+    # Snakemake samples memory while a job runs: a short job gives NA (NaN here), or 0.00
+    # when its one sample caught only the starting shell; never a negative value
+    assert not any(float(row["peak_rss_mib"] or "nan") < 0 for row in rows)
 
 
 def test_jobs_say_what_they_do_and_logs_show_progress(reported):
