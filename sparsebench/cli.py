@@ -8,10 +8,14 @@ import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sparsebench.cli_arguments import build_parser
 from sparsebench.errors import DataError, SparsebenchError, describe_os_error
 from sparsebench.evaluate.measures import default_metric_names
+
+if TYPE_CHECKING:
+    from sparsebench.evaluate.metrics import QueryOverlap
 
 log = logging.getLogger("sparsebench.cli")
 
@@ -26,11 +30,8 @@ def _mapping(items: Sequence[str], what: str) -> dict[str, str]:
     return pairs
 
 
-def _check_queries(run, qrels, what: str, query_set: str, strict: bool) -> None:
+def _check_queries(overlap: QueryOverlap, what: str, query_set: str, strict: bool) -> None:
     """Warn (or with strict refuse) when queries of the qrels are missing from the run."""
-    from sparsebench.evaluate.metrics import query_overlap
-
-    overlap = query_overlap(run, qrels)
     if overlap.partial:
         if strict:
             raise DataError(f"{what}: {overlap.describe(None)} (--strict)")
@@ -75,8 +76,7 @@ def dataset_name(qrels: str) -> str:
 def _compare(args: argparse.Namespace) -> str:
     from sparsebench.data.qrels import read_qrels
     from sparsebench.evaluate import comparisons, latex
-    from sparsebench.evaluate.metrics import evaluate_run
-    from sparsebench.retrieve.runfile import read_run
+    from sparsebench.evaluate.metrics import evaluate_run_file
 
     if len(args.runs) < 2:
         raise SparsebenchError("compare needs at least two runs")
@@ -88,15 +88,15 @@ def _compare(args: argparse.Namespace) -> str:
     dataset = args.dataset or dataset_name(args.qrels)
     values = {}
     for name, path in zip(names, args.runs, strict=True):
-        run = read_run(path)
-        _check_queries(run, qrels, f"run {name} ({path})", args.query_set, args.strict)
-        values[(name, dataset)] = evaluate_run(
-            run,
+        evaluation, overlap = evaluate_run_file(
+            path,
             qrels,
             args.metrics,
             relevance_level=args.relevance_level,
             query_set=args.query_set,
-        ).per_query
+        )
+        _check_queries(overlap, f"run {name} ({path})", args.query_set, args.strict)
+        values[(name, dataset)] = evaluation.per_query
     tests = list(dict.fromkeys(args.tests + [args.primary_test]))
     settings = comparisons.SignificanceSettings(
         baseline=baseline,
@@ -145,20 +145,18 @@ def _check_reproduction(args: argparse.Namespace) -> tuple[str, int]:
 
 def _evaluate(args: argparse.Namespace) -> str:
     from sparsebench.data.qrels import read_qrels
-    from sparsebench.evaluate.metrics import evaluate_run, per_query_tsv
-    from sparsebench.retrieve.runfile import read_run
+    from sparsebench.evaluate.metrics import evaluate_run_file, per_query_tsv
 
     names = args.metrics or default_metric_names(args.cutoffs)
-    run, qrels = read_run(args.run), read_qrels(args.qrels)
-    _check_queries(run, qrels, f"run {args.run}", args.query_set, args.strict)
-    result = evaluate_run(
-        run,
-        qrels,
+    result, overlap = evaluate_run_file(
+        args.run,
+        read_qrels(args.qrels),
         names,
         relevance_level=args.relevance_level,
         query_set=args.query_set,
         threads=args.threads,
     )
+    _check_queries(overlap, f"run {args.run}", args.query_set, args.strict)
     if args.per_query:
         table = result.per_query
         if args.format == "json":

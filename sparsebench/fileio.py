@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 
 @contextlib.contextmanager
@@ -64,17 +63,6 @@ def write_lines(path: str | os.PathLike, lines: Iterable[str]) -> None:
 def read_lines(path: str | os.PathLike) -> list[str]:
     with open(path, encoding="utf-8", newline="\n") as handle:
         return handle.read().split("\n")[:-1]
-
-
-def save_csr(path: str | os.PathLike, matrix: sp.csr_matrix | sp.csr_array) -> None:
-    """Save a CSR matrix in scipy's .npz layout (readable by scipy.sparse.load_npz)."""
-    with atomic_path(path) as tmp:
-        sp.save_npz(tmp, sp.csr_matrix(matrix), compressed=False)
-
-
-def load_csr(path: str | os.PathLike) -> sp.csr_matrix:
-    matrix = sp.load_npz(path)
-    return sp.csr_matrix(matrix)
 
 
 def save_array(path: str | os.PathLike, array: np.ndarray) -> None:

@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sparsebench.strings import string_buffers
+from sparsebench.strings import string_buffers, take_rows
 
 _MIX_1 = np.uint64(0x9E3779B97F4A7C15)
 _MIX_2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -61,7 +61,7 @@ def same_ids(a: pa.Array, rows_a: np.ndarray, b: pa.Array, rows_b: np.ndarray) -
     """Whether a[rows_a[i]] == b[rows_b[i]], as strings."""
     if not len(rows_a):
         return np.zeros(0, dtype=bool)
-    equal = pc.equal(a.take(pa.array(rows_a)), b.take(pa.array(rows_b)))
+    equal = pc.equal(take_rows(a, rows_a), take_rows(b, rows_b))
     return np.asarray(equal.to_numpy(zero_copy_only=False), dtype=bool)
 
 

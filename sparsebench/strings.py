@@ -24,6 +24,33 @@ def as_string_array(texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> pa.Arr
     return pc.fill_null(array, "") if array.null_count else array
 
 
+def take_rows(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """values[rows] as one array, taken chunk by chunk: Arrow's take on a chunked array
+    first joins all its chunks, a copy of the whole column (0.1-0.2 s on a 10M-row run)
+    for every few rows taken."""
+    rows = np.asarray(rows, dtype=np.int64)
+    if isinstance(values, pa.Array):
+        return values.take(pa.array(rows))
+    if values.num_chunks == 1:
+        return values.chunk(0).take(pa.array(rows))
+    if len(rows) and not 0 <= rows.min() <= rows.max() < len(values):
+        raise IndexError(f"rows outside the array's {len(values)}")
+    ends = np.cumsum([len(chunk) for chunk in values.chunks])
+    chunk_of = np.searchsorted(ends, rows, side="right")
+    ascending = bool((chunk_of[1:] >= chunk_of[:-1]).all())
+    order = np.arange(len(rows)) if ascending else np.argsort(chunk_of, kind="stable")
+    bounds = np.searchsorted(chunk_of[order], np.arange(len(ends) + 1))
+    parts = []
+    for c, (first, last) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
+        if last > first:
+            local = rows[order[first:last]] - (ends[c] - len(values.chunk(c)))
+            parts.append(values.chunk(c).take(pa.array(local)))
+    taken = pa.concat_arrays(parts) if parts else pa.array([], values.type)
+    if ascending:
+        return taken
+    return taken.take(pa.array(np.argsort(order)))
+
+
 def string_buffers(array: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     """(offsets from 0, UTF-8 bytes) of a string array without nulls (no copy)."""
     offset_type = np.dtype(np.int64 if pa.types.is_large_string(array.type) else np.int32)

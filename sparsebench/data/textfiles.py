@@ -5,7 +5,7 @@ first bad line of a file, run only once a fast reader has failed."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -64,18 +64,39 @@ def read_single_delimited(
     apart, or one space apart when the first line has no tab; no quoting. None where
     Arrow cannot read the file that way (other whitespace, a line with other fields):
     read_fields then reads it, or names the line that is wrong."""
-    with open(path, "rb") as handle:
-        first = handle.readline()
-    delimiter = "\t" if b"\t" in first else " "
     try:
         return pacsv.read_csv(
-            path,
-            read_options=read,
-            parse_options=pacsv.ParseOptions(delimiter=delimiter, quote_char=False),
-            convert_options=convert,
+            path, read_options=read, parse_options=_single_delimiter(path), convert_options=convert
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
+
+
+def stream_single_delimited(
+    path: str | Path, read: pacsv.ReadOptions, convert: pacsv.ConvertOptions
+) -> Iterator[pa.RecordBatch]:
+    """read_single_delimited a block at a time (memory follows read.block_size); raises
+    NotSingleDelimited, possibly after some batches, where Arrow cannot read the file
+    that way."""
+    try:
+        reader = pacsv.open_csv(
+            path, read_options=read, parse_options=_single_delimiter(path), convert_options=convert
+        )
+        yield from reader
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        raise NotSingleDelimited(str(exc)) from None
+
+
+class NotSingleDelimited(Exception):
+    """The file is not in the common layout: the general reader reads it or names the
+    line that is wrong."""
+
+
+def _single_delimiter(path: str | Path) -> pacsv.ParseOptions:
+    """Tabs when the first line has one, else single spaces; no quoting."""
+    with open(path, "rb") as handle:
+        first = handle.readline()
+    return pacsv.ParseOptions(delimiter="\t" if b"\t" in first else " ", quote_char=False)
 
 
 def first_bad(mask: np.ndarray | pd.Series) -> int | None:

@@ -7,11 +7,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
+from sparsebench.data.textfiles import NotSingleDelimited
 from sparsebench.errors import DataError
 from sparsebench.evaluate.measures import (
     DEFAULT_CUTOFFS,
@@ -20,8 +23,15 @@ from sparsebench.evaluate.measures import (
     default_metric_names,
     parse_metric_name,
 )
-from sparsebench.evaluate.ranking import RankedJudgments
-from sparsebench.evaluate.slices import SLICE_ROWS, QuerySlice, query_slices
+from sparsebench.evaluate.ranking import RankedJudgments, query_codes, select_queries, string_ids
+from sparsebench.evaluate.slices import (
+    SLICE_ROWS,
+    QuerySlice,
+    SplitQuery,
+    query_slices,
+    streamed_slices,
+)
+from sparsebench.retrieve.runfile import RUN_BLOCK_BYTES, read_run, run_batches
 from sparsebench.threads import ordered_map
 
 __all__ = [
@@ -29,6 +39,7 @@ __all__ = [
     "QueryOverlap",
     "query_overlap",
     "evaluate_run",
+    "evaluate_run_file",
     "evaluate_retrieval",
     "evaluate_retrieval_per_query",
     "default_metric_names",
@@ -67,11 +78,61 @@ def evaluate_run(
     step: called with the share of the work done (fractions of one step for ranking the
     run and one per measure: 1 + len(metrics) in all), for progress.
     """
+    names = _checked_names(metrics)
+    query_ids, slices = query_slices(run, qrels, relevance_level, query_set, slice_rows)
+    table, n_in_run = _measured(query_ids, slices, names, threads, step or (lambda share: None))
+    return _evaluation(table, n_in_run, qrels, query_set)
+
+
+def evaluate_run_file(
+    path: str | Path,
+    qrels: pd.DataFrame,
+    metrics: Sequence[str] | None = None,
+    relevance_level: int = 1,
+    query_set: str = "complete",
+    threads: int = 1,
+    slice_rows: int = SLICE_ROWS,
+    block_bytes: int = RUN_BLOCK_BYTES,
+) -> tuple[Evaluation, QueryOverlap]:
+    """evaluate_run on a run file, and how its queries match the qrels': the file is
+    read a block at a time while the queries already read are ranked and measured, so
+    memory follows the blocks and slices, not the run. A file in another layout, or
+    one that lists a judged query's rows in two places, is read whole by read_run and
+    evaluated as a frame."""
+    names = _checked_names(metrics)
+    batches = run_batches(path, block_bytes)
+    try:
+        judged, slices, found = streamed_slices(
+            batches, qrels, relevance_level, query_set, slice_rows
+        )
+        table, n_in_run = _measured(judged, slices, names, threads, lambda share: None)
+    except (NotSingleDelimited, SplitQuery):
+        run = read_run(path)
+        evaluation = evaluate_run(run, qrels, names, relevance_level, query_set, threads=threads)
+        return evaluation, query_overlap(run["query_id"], qrels["query_id"])
+    run_ids = found.run_ids()
+    evaluated = select_queries(run_ids, string_ids(qrels["query_id"], "qrels"), query_set)
+    table = table.iloc[query_codes(evaluated, judged)]
+    overlap = query_overlap(run_ids.to_pylist(), qrels["query_id"])
+    return _evaluation(table, n_in_run, qrels, query_set), overlap
+
+
+def _checked_names(metrics: Sequence[str] | None) -> list[str]:
     names = list(metrics) if metrics is not None else default_metric_names()
     for name in names:
         parse_metric_name(name)
-    step = step or (lambda share: None)
-    query_ids, slices = query_slices(run, qrels, relevance_level, query_set, slice_rows)
+    return names
+
+
+def _measured(
+    query_ids: pa.Array,
+    slices: Iterable[QuerySlice],
+    names: list[str],
+    threads: int,
+    step: Callable[[float], object],
+) -> tuple[pd.DataFrame, int]:
+    """Each query's value of each measure (rows: query_ids), slice by slice, `threads`
+    slices at once; and how many of the queries the run holds."""
 
     def measured(part: QuerySlice) -> tuple[QuerySlice, RankedJudgments, list[np.ndarray]]:
         ranked = part.rank()
@@ -88,11 +149,16 @@ def evaluate_run(
         step(part.share * (1 + len(names)))
         n_in_run += ranked.n_in_run
     index = pd.Index(np.asarray(query_ids.to_pylist(), dtype=object), name="query_id")
-    table = pd.DataFrame(values, index=index)
+    return pd.DataFrame(values, index=index), n_in_run
+
+
+def _evaluation(
+    table: pd.DataFrame, n_in_run: int, qrels: pd.DataFrame, query_set: str
+) -> Evaluation:
     return Evaluation(
         per_query=table,
-        means={name: aggregate(name, table[name].to_numpy()) for name in names},
-        n_evaluated=len(query_ids),
+        means={name: aggregate(name, table[name].to_numpy()) for name in table.columns},
+        n_evaluated=len(table),
         n_in_run=n_in_run,
         n_qrels_queries=int(qrels["query_id"].nunique()),
         query_set=query_set,
@@ -189,10 +255,10 @@ def _natural(query_id: str) -> list:
     return [(0, int(p), p) if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", str(query_id))]
 
 
-def query_overlap(run: pd.DataFrame, qrels: pd.DataFrame) -> QueryOverlap:
-    """Compare the query ids of `run` and `qrels` (frames with a query_id column)."""
-    in_run = set(pd.unique(run["query_id"]).tolist())
-    judged = set(pd.unique(qrels["query_id"]).tolist())
+def query_overlap(run_queries: Iterable[str], qrels_queries: Iterable[str]) -> QueryOverlap:
+    """Compare the query ids of a run and of its qrels (each id as often as it comes)."""
+    in_run = set(pd.unique(pd.Series(run_queries)).tolist())
+    judged = set(pd.unique(pd.Series(qrels_queries)).tolist())
     unjudged = sorted(in_run - judged, key=_natural)
     missing = sorted(judged - in_run, key=_natural)
     by_spelling = {}

@@ -30,6 +30,7 @@ import pyarrow.compute as pc
 from sparsebench.arrays import descending_score_keys, group_ranks, span_indices
 from sparsebench.errors import DataError
 from sparsebench.idkeys import KeyTable, pair_keys, repeats_in_groups, same_ids
+from sparsebench.strings import take_rows
 
 log = logging.getLogger(__name__)
 QUERY_SETS = ("complete", "run")
@@ -246,7 +247,7 @@ def _refuse_repeats(
     if not len(positions):
         return
     rows = positions if order is None else order[positions]
-    docs = run_docs.take(pa.array(rows)).to_pylist()
+    docs = take_rows(run_docs, rows).to_pylist()
     counts = pd.DataFrame({"query": row_query[positions], "doc": docs}).value_counts(sort=False)
     counts = counts[counts > 1]
     if len(counts):
@@ -300,7 +301,7 @@ def _judged_ties(
         return none, none
     rows = positions if order is None else order[positions]
     within = pc.sort_indices(
-        pa.table({"g": group[positions], "d": docs.take(pa.array(rows))}),
+        pa.table({"g": group[positions], "d": take_rows(docs, rows)}),
         sort_keys=[("g", "ascending"), ("d", "descending")],
     ).to_numpy()
     return positions, positions[within]

@@ -6,13 +6,14 @@ query is ranked and measured on its own rows alone, whatever else shares its sli
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from sparsebench.arrays import span_indices
 from sparsebench.evaluate.ranking import (
@@ -23,6 +24,7 @@ from sparsebench.evaluate.ranking import (
     select_queries,
     string_ids,
 )
+from sparsebench.strings import take_rows
 
 SLICE_ROWS = 1 << 18  # run rows ranked and measured at a time
 
@@ -67,42 +69,136 @@ def query_slices(
     """
     run_q = string_ids(run["query_id"], "run column 'query_id'")
     run_d = string_ids(run["doc_id"], "run column 'doc_id'")
-    qrels_q = string_ids(qrels["query_id"], "qrels column 'query_id'")
-    qrels_d = string_ids(qrels["doc_id"], "qrels column 'doc_id'")
     block_start = query_blocks(run_q)
-    block_q = run_q.take(pa.array(block_start[:-1]))
+    block_q = take_rows(run_q, block_start[:-1])
+    qrels_q = string_ids(qrels["query_id"], "qrels column 'query_id'")
     query_ids = select_queries(block_q, qrels_q, query_set)
+    judgments = _Judgments(query_ids, qrels, relevance_level)
     block_query = query_codes(block_q, query_ids)
-    qrels_query = query_codes(qrels_q, query_ids)
-    score = np.asarray(run["score"], dtype=np.float64).astype(np.float32)  # as trec_eval
-    score += np.float32(0.0)  # -0.0 ties with 0.0
-    grades = np.asarray(qrels["grade"], dtype=np.int64)
-    judgments = _Judgments(query_ids, qrels_query, qrels_d, grades, relevance_level)
+    score = trec_scores(run["score"])
     bounds = _slice_bounds(block_start, block_query, slice_rows)
     run_rows = max(int(block_start[-1]), 1)
 
     def slices() -> Iterator[QuerySlice]:
         seen = np.zeros(len(query_ids), dtype=bool)
         for first, last in zip(bounds[:-1], bounds[1:], strict=True):
-            blocks = block_query[first:last]
-            if len(bounds) == 2:  # one slice: every evaluated query, those without rows too
-                positions = np.arange(len(query_ids))
-            else:
-                positions = np.unique(blocks[blocks >= 0])
-            seen[positions] = True
             rows = slice(int(block_start[first]), int(block_start[last]))
-            local = np.where(blocks >= 0, np.searchsorted(positions, blocks), -1)
-            row_query = np.repeat(local, np.diff(block_start[first : last + 1]))
-            rank = partial(judgments.rank, positions, row_query, run_d[rows], score[rows])
-            yield QuerySlice(positions, (rows.stop - rows.start) / run_rows, rank)
-        missing = np.flatnonzero(~seen)
-        if len(missing):  # judged queries with no row: empty rankings
-            nothing = np.zeros(0, dtype=np.int64)
-            yield QuerySlice(
-                missing, 0.0, partial(judgments.rank, missing, nothing, run_d[:0], score[:0])
+            part = judgments.slice(
+                block_query[first:last],
+                block_start[first : last + 1] - rows.start,
+                run_d[rows],
+                score[rows],
+                (rows.stop - rows.start) / run_rows,
+                every_query=len(bounds) == 2,
             )
+            seen[part.positions] = True
+            yield part
+        yield from judgments.missing(seen)
 
     return query_ids, slices()
+
+
+def streamed_slices(
+    batches: Iterable[pa.RecordBatch],
+    qrels: pd.DataFrame,
+    relevance_level: int = 1,
+    query_set: str = "complete",
+    slice_rows: int = SLICE_ROWS,
+) -> tuple[pa.Array, Iterator[QuerySlice], StreamedQueries]:
+    """query_slices for a run read a batch at a time (query_id, doc_id, score), each
+    slice made as soon as its queries' rows have all been read, so that reading and
+    ranking overlap and memory follows the slices, not the run. Positions index the
+    judged query ids (sorted, returned first); what the run held is known once the
+    slices are spent (the third item). Raises SplitQuery when a judged query's rows
+    turn up again after its slice: query_slices on the whole run then ranks it."""
+    qrels_q = string_ids(qrels["query_id"], "qrels column 'query_id'")
+    judged = pc.unique(qrels_q)
+    judged = judged.take(pc.sort_indices(judged))
+    judgments = _Judgments(judged, qrels, relevance_level)
+    found = StreamedQueries(np.zeros(len(judged), dtype=bool), [])
+
+    def part(queries: pa.ChunkedArray, docs: pa.ChunkedArray, score: np.ndarray) -> QuerySlice:
+        block_start = query_blocks(queries)
+        block_q = take_rows(queries, block_start[:-1])
+        found.block_ids.append(block_q)
+        made = judgments.slice(query_codes(block_q, judged), block_start, docs, score, 0.0)
+        if found.judged[made.positions].any():
+            raise SplitQuery("a judged query's rows are not all together in the run")
+        found.judged[made.positions] = True
+        return made
+
+    def slices() -> Iterator[QuerySlice]:
+        pending: list[tuple[pa.Array, pa.Array, np.ndarray]] = []
+        for batch in batches:
+            pending.append(
+                (
+                    string_ids(batch.column("query_id"), "run column 'query_id'"),
+                    string_ids(batch.column("doc_id"), "run column 'doc_id'"),
+                    trec_scores(batch.column("score")),
+                )
+            )
+            if sum(len(rows[2]) for rows in pending) < slice_rows:
+                continue
+            queries = pa.chunked_array([rows[0] for rows in pending])
+            last_block = len(queries) - _last_block_rows(queries)
+            if last_block == 0:  # one query so far: it may go on in the next batch
+                continue
+            docs = pa.chunked_array([rows[1] for rows in pending])
+            score = np.concatenate([rows[2] for rows in pending])
+            yield part(queries[:last_block], docs[:last_block], score[:last_block])
+            pending = [
+                (
+                    queries[last_block:].combine_chunks(),
+                    docs[last_block:].combine_chunks(),
+                    score[last_block:],
+                )
+            ]
+        if pending and sum(len(rows[2]) for rows in pending):
+            yield part(
+                pa.chunked_array([rows[0] for rows in pending]),
+                pa.chunked_array([rows[1] for rows in pending]),
+                np.concatenate([rows[2] for rows in pending]),
+            )
+        if query_set == "complete":
+            yield from judgments.missing(found.judged)
+
+    return judged, slices(), found
+
+
+@dataclass
+class StreamedQueries:
+    """What a streamed run held: which judged queries (by their index in the judged ids)
+    and the query id of each block of rows, slice by slice."""
+
+    judged: np.ndarray
+    block_ids: list[pa.Array]
+
+    def run_ids(self) -> pa.Array:
+        """The distinct query ids of the run."""
+        if not self.block_ids:
+            return pa.array([], pa.string())
+        return pc.unique(pa.chunked_array(self.block_ids, pa.string()))
+
+
+class SplitQuery(Exception):
+    """A query's rows are in two places of a streamed run."""
+
+
+def trec_scores(score: pd.Series | np.ndarray | pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """Scores as trec_eval holds them: 32-bit floats, -0.0 tied with 0.0."""
+    if isinstance(score, pa.Array | pa.ChunkedArray):
+        score = score.to_numpy()
+    values = np.asarray(score, dtype=np.float64).astype(np.float32)
+    values += np.float32(0.0)
+    return values
+
+
+def _last_block_rows(queries: pa.ChunkedArray) -> int:
+    """How many rows at the end hold the last row's query."""
+    last = queries[len(queries) - 1]
+    same = pc.equal(queries, last).to_numpy(zero_copy_only=False)
+    different = np.flatnonzero(~same)
+    return len(queries) - (int(different[-1]) + 1 if len(different) else 0)
 
 
 def _slice_bounds(
@@ -122,21 +218,47 @@ class _Judgments:
     """The qrels rows of the evaluated queries, grouped by query, and what ranks a
     slice's run rows against them."""
 
-    def __init__(
-        self,
-        query_ids: pa.Array,
-        query: np.ndarray,
-        docs: pa.Array | pa.ChunkedArray,
-        grade: np.ndarray,
-        relevance_level: int,
-    ) -> None:
+    def __init__(self, query_ids: pa.Array, qrels: pd.DataFrame, relevance_level: int) -> None:
+        query = query_codes(string_ids(qrels["query_id"], "qrels column 'query_id'"), query_ids)
+        docs = string_ids(qrels["doc_id"], "qrels column 'doc_id'")
         kept = np.flatnonzero(query >= 0)
         order = kept[np.argsort(query[kept], kind="stable")]
         self.query_ids, self.relevance_level = query_ids, relevance_level
         self.query = query[order]
-        self.docs = docs.take(pa.array(order))
-        self.grade = grade[order]
+        self.docs = take_rows(docs, order)
+        self.grade = np.asarray(qrels["grade"], dtype=np.int64)[order]
         self.first = np.searchsorted(self.query, np.arange(len(query_ids) + 1))
+
+    def slice(
+        self,
+        block_query: np.ndarray,
+        block_start: np.ndarray,
+        docs: pa.Array | pa.ChunkedArray,
+        score: np.ndarray,
+        share: float,
+        every_query: bool = False,
+    ) -> QuerySlice:
+        """A slice of whole queries' rows, given by blocks of rows of one query each
+        (block_query: the query's index in the evaluated ids, -1 for one not evaluated;
+        block_start: where each block starts in the rows, and the end); with every_query,
+        the evaluated queries without rows too."""
+        if every_query:
+            positions = np.arange(len(self.query_ids))
+        else:
+            positions = np.unique(block_query[block_query >= 0])
+        local = np.where(block_query >= 0, np.searchsorted(positions, block_query), -1)
+        row_query = np.repeat(local, np.diff(block_start))
+        return QuerySlice(positions, share, partial(self.rank, positions, row_query, docs, score))
+
+    def missing(self, seen: np.ndarray) -> Iterator[QuerySlice]:
+        """The evaluated queries no slice held (`seen` is False): empty rankings."""
+        positions = np.flatnonzero(~seen)
+        if len(positions):
+            nothing = np.zeros(0, dtype=np.int64)
+            no_docs, no_scores = pa.array([], pa.string()), np.zeros(0, dtype=np.float32)
+            yield QuerySlice(
+                positions, 0.0, partial(self.rank, positions, nothing, no_docs, no_scores)
+            )
 
     def rank(
         self,
@@ -156,7 +278,7 @@ class _Judgments:
             docs,
             score,
             local,
-            self.docs.take(pa.array(rows)),
+            take_rows(self.docs, rows),
             self.grade[rows],
             self.relevance_level,
         )

@@ -64,7 +64,7 @@ def evaluate(
     with atomic_path(out_per_query) as tmp:
         long.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.17g")
     write_json(out_metrics, result.means)
-    overlap = query_overlap(run, qrels)
+    overlap = query_overlap(run["query_id"], qrels["query_id"])
     if overlap.partial:
         log.warning(
             "%s: PARTIAL RUN, results for %s: %s",

@@ -18,10 +18,12 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from sparsebench.data.textfiles import (
+    NotSingleDelimited,
     first_bad,
     read_fields,
     read_single_delimited,
     refuse_gzip,
+    stream_single_delimited,
 )
 from sparsebench.errors import DataError
 from sparsebench.retrieve.scoretext import score_texts
@@ -170,27 +172,52 @@ _RUN_TYPES = dict(
 def _read_run_fast(path: str | Path) -> pd.DataFrame | None:
     """Arrow's CSV reader for the common layout (single spaces or tabs); None when the
     file needs the general reader (other whitespace, or an error to locate)."""
-    table = read_single_delimited(
-        path,
-        pacsv.ReadOptions(column_names=_RUN_COLUMNS),
-        pacsv.ConvertOptions(
-            column_types=_RUN_TYPES,
-            strings_can_be_null=False,
-            include_columns=["query_id", "doc_id", "score", "rank"],
-        ),
+    table = read_single_delimited(path, *_fast_options(["query_id", "doc_id", "score", "rank"]))
+    if table is None or not _finite(table["score"]):
+        return None
+    return table.select(["query_id", "doc_id", "score", "rank"]).to_pandas(
+        types_mapper=pd.ArrowDtype
     )
-    if table is None:
-        return None
-    score = table["score"]
-    if score.null_count or not pc.all(pc.is_finite(score)).as_py():
-        return None
-    columns = {
-        "query_id": table["query_id"],
-        "doc_id": table["doc_id"],
-        "score": score,
-        "rank": table["rank"],
-    }
-    return pa.table(columns).to_pandas(types_mapper=pd.ArrowDtype)
+
+
+RUN_BLOCK_BYTES = 4 << 20  # bytes of a run file read at a time by run_batches
+
+
+def run_batches(path: str | Path, block_bytes: int = RUN_BLOCK_BYTES) -> Iterator[pa.RecordBatch]:
+    """The run a block of about `block_bytes` at a time, as query_id, doc_id (strings)
+    and score (float64) batches: for reading and evaluating at once, in memory that
+    follows the block. Raises NotSingleDelimited, possibly after some batches, where
+    only read_run reads the file (a layout other than single spaces or tabs) or can
+    name its bad line; DataError on an empty or compressed file."""
+    _refuse_empty_or_gzip(path)
+    read, convert = _fast_options(["query_id", "doc_id", "score"])
+    read.block_size = block_bytes
+    for batch in stream_single_delimited(path, read, convert):
+        if not _finite(batch.column("score")):
+            raise NotSingleDelimited("a score read by Arrow is missing or not finite")
+        yield batch.select(["query_id", "doc_id", "score"])
+
+
+def _fast_options(columns: list[str]) -> tuple[pacsv.ReadOptions, pacsv.ConvertOptions]:
+    """Arrow's options for a run file, keeping `columns`."""
+    convert = pacsv.ConvertOptions(
+        column_types=_RUN_TYPES, strings_can_be_null=False, include_columns=columns
+    )
+    return pacsv.ReadOptions(column_names=_RUN_COLUMNS), convert
+
+
+def _finite(score: pa.Array | pa.ChunkedArray) -> bool:
+    return not score.null_count and pc.all(pc.is_finite(score)).as_py() is not False
+
+
+def _refuse_empty_or_gzip(path: str | Path) -> None:
+    if Path(path).stat().st_size == 0:
+        raise DataError(
+            f"{path}: the run is empty: no query has a result. If the run was made here, "
+            "every query retrieved nothing: are the queries' texts empty, or in another "
+            "field or column, or are none of their terms in the corpus?"
+        )
+    refuse_gzip(path, str(path))
 
 
 def read_run(path: str | Path) -> pd.DataFrame:
@@ -200,13 +227,7 @@ def read_run(path: str | Path) -> pd.DataFrame:
     Like trec_eval, only the score orders documents; the rank column is kept but not used.
     A malformed line is reported with its line number.
     """
-    if Path(path).stat().st_size == 0:
-        raise DataError(
-            f"{path}: the run is empty: no query has a result. If the run was made here, "
-            "every query retrieved nothing: are the queries' texts empty, or in another "
-            "field or column, or are none of their terms in the corpus?"
-        )
-    refuse_gzip(path, str(path))
+    _refuse_empty_or_gzip(path)
     fast = _read_run_fast(path)
     if fast is not None:
         return fast

@@ -14,9 +14,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from sparsebench.csrfiles import load_csr
 from sparsebench.devices import cuda_available, select_device
 from sparsebench.errors import ConfigError, DataError
-from sparsebench.fileio import atomic_path, load_csr, read_lines
+from sparsebench.fileio import atomic_path, read_lines
 from sparsebench.progress import progress
 from sparsebench.retrieve import costs
 from sparsebench.retrieve.fusion import fuse, fusion_of

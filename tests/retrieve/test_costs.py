@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from sparsebench.csrfiles import save_csr
 from sparsebench.errors import DataError
 from sparsebench.evaluate import efficiency
-from sparsebench.fileio import save_csr, write_lines
+from sparsebench.fileio import write_lines
 from sparsebench.retrieve import costs, stages
 from sparsebench.retrieve.postings import BLOCK_DOCS, load_postings, save_postings
 
@@ -156,7 +157,6 @@ def test_single_query_timing_stops_at_its_budget_after_the_minimum():
     assert len(costs.single_query_latencies(search, rows)) == 50
     assert costs.latency_budget(100.0) == 10.0
     assert costs.latency_budget(0.5) == costs.LATENCY_FLOOR_SECONDS
-
 
 
 def test_single_query_latencies_time_each_query_after_a_warm_up():

@@ -17,8 +17,9 @@ from conftest import run_stages, shared_path
 from samefiles import assert_same_bytes
 from test_order_independence import splade_like
 
+from sparsebench.csrfiles import load_csr
 from sparsebench.errors import ConfigError
-from sparsebench.fileio import load_csr, read_lines
+from sparsebench.fileio import read_lines
 from sparsebench.retrieve import maxscore
 from sparsebench.retrieve import postings as postings_module
 from sparsebench.retrieve.postings import as_postings, load_postings

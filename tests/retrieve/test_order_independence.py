@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from conftest import run_stages, shared_path
 from samefiles import assert_same_bytes, assert_same_files
 
-from sparsebench.fileio import load_csr, save_csr
+from sparsebench.csrfiles import load_csr, save_csr
 from sparsebench.retrieve import stages
 from sparsebench.retrieve.exactscores import error_factors, settle
 from sparsebench.retrieve.postings import load_postings, save_postings

@@ -9,8 +9,9 @@ import pytest
 from conftest import run_stages
 from samefiles import assert_same_files
 
+from sparsebench.csrfiles import load_csr
 from sparsebench.errors import ConfigError, DataError
-from sparsebench.fileio import load_csr, read_lines
+from sparsebench.fileio import read_lines
 from sparsebench.retrieve.runfile import read_run
 from sparsebench.tune import sweeps as tuning
 from sparsebench.workflow.config import validate_config

@@ -84,9 +84,7 @@ def clean_outputs(clean_run):
     return outputs(clean_run)
 
 
-def test_a_shard_without_its_benchmark_is_redone_before_the_shards_are_stacked(
-    tmp_path, clean_run
-):
+def test_a_shard_without_its_benchmark_is_redone_before_the_shards_are_stacked(tmp_path, clean_run):
     """The state a hard kill leaves when it lands between shard 6's last output and its
     benchmark file, before the dataset's queries are prepared: the rerun must plan the
     shard from the start, so that stacking waits for it instead of reading the files
