@@ -181,13 +181,15 @@ class MeasureCalculator:
         """(1 / R) * sum over retrieved relevant d of 1 - min(n_d, R) / min(N, R): n_d judged
         non-relevant documents ranked above d, N all judged non-relevant (trec_eval)."""
         r = self.r
-        nonrel = r.row_judged & (r.row_grade >= 0) & (r.row_grade < r.relevance_level)
+        judged = np.flatnonzero(r.row_judged)  # only judged rows count: the run's few
+        query, grade = r.row_query[judged], r.row_grade[judged]
+        nonrel = (grade >= 0) & (grade < r.relevance_level)
+        relevant = grade >= r.relevance_level
         # judged non-relevant rows ranked above each row, counted within its query
-        before = np.cumsum(nonrel) - nonrel
-        starts = np.searchsorted(r.row_query, np.arange(self.n))
-        base = np.concatenate([[0], np.cumsum(nonrel)])[starts]
-        above = (before - base[r.row_query])[self._relevant]
-        query = r.row_query[self._relevant]
+        seen = np.concatenate([[0], np.cumsum(nonrel)])
+        first = np.searchsorted(query, np.arange(self.n))
+        above = (seen[:-1] - seen[first[query]])[relevant]
+        query = query[relevant]
         num_rel = r.num_relevant[query]
         denominator = np.minimum(r.num_nonrelevant[query], num_rel)
         penalty = _divide(np.minimum(above, num_rel).astype(np.float64), denominator)

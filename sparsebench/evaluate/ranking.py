@@ -288,20 +288,27 @@ def _judged_ties(
     document move: elsewhere every row of a tie is unjudged, and their order changes no
     measure."""
     none = np.zeros(0, dtype=np.int64)
-    tied = (query[1:] == query[:-1]) & (score[1:] == score[:-1])
-    if not tied.any():
+    links = np.flatnonzero((query[1:] == query[:-1]) & (score[1:] == score[:-1]))
+    if not len(links):  # row i ties with row i + 1 at each link i
         return none, none
-    group = np.zeros(len(query), dtype=np.int64)
-    np.cumsum(~tied, out=group[1:])
-    in_judged_tie = np.zeros(group[-1] + 1, dtype=bool)
-    in_judged_tie[group[judged]] = True
-    in_judged_tie &= np.bincount(group) > 1
-    positions = np.flatnonzero(in_judged_tie[group])
-    if not len(positions):
+    # a tie is a run of consecutive links a..b: rows a..b + 1
+    first_link = np.flatnonzero(np.diff(links, prepend=-2) != 1)
+    last_link = np.append(first_link[1:], len(links)) - 1
+    # the links of judged rows: with the row after (i) or the row before (i - 1)
+    rows = np.flatnonzero(judged)
+    link = np.searchsorted(links, rows - 1)
+    inside = link < len(links)
+    link = link[inside]
+    link = link[links[link] <= rows[inside]]
+    ties = np.unique(np.searchsorted(first_link, link, side="right") - 1)
+    if not len(ties):
         return none, none
+    starts, ends = links[first_link[ties]], links[last_link[ties]] + 2
+    positions = span_indices(starts, ends)
+    group = np.repeat(np.arange(len(ties)), ends - starts)
     rows = positions if order is None else order[positions]
     within = pc.sort_indices(
-        pa.table({"g": group[positions], "d": take_rows(docs, rows)}),
+        pa.table({"g": group, "d": take_rows(docs, rows)}),
         sort_keys=[("g", "ascending"), ("d", "descending")],
     ).to_numpy()
     return positions, positions[within]

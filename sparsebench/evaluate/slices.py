@@ -194,11 +194,17 @@ def trec_scores(score: pd.Series | np.ndarray | pa.Array | pa.ChunkedArray) -> n
 
 
 def _last_block_rows(queries: pa.ChunkedArray) -> int:
-    """How many rows at the end hold the last row's query."""
+    """How many rows at the end hold the last row's query (its last chunk looked at
+    first: the rows of the others only when the query fills it)."""
     last = queries[len(queries) - 1]
-    same = pc.equal(queries, last).to_numpy(zero_copy_only=False)
-    different = np.flatnonzero(~same)
-    return len(queries) - (int(different[-1]) + 1 if len(different) else 0)
+    rows = 0
+    for chunk in reversed(queries.chunks):
+        same = pc.equal(chunk, last).to_numpy(zero_copy_only=False)
+        different = np.flatnonzero(~same)
+        if len(different):
+            return rows + len(chunk) - int(different[-1]) - 1
+        rows += len(chunk)
+    return rows
 
 
 def _slice_bounds(
