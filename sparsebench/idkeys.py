@@ -44,10 +44,7 @@ def _folded_bytes(ids: pa.Array | pa.ChunkedArray) -> np.ndarray:
     words = np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
     start, length = offsets[:-1], np.diff(offsets)
     folded = words[start]
-    long_ = length >= 8
-    if not long_.all():
-        short = np.flatnonzero(~long_)
-        folded[short] &= _LOW_BYTES[length[short]]
+    folded &= _LOW_BYTES[np.minimum(length, 8)]  # a shorter id's bytes only
     rows, read = np.flatnonzero(length > 8), 8
     while len(rows):
         word = words[start[rows] + read] & _LOW_BYTES[np.minimum(length[rows] - read, 8)]
