@@ -15,7 +15,7 @@ from sparsebench.errors import DataError, SparsebenchError, describe_os_error
 from sparsebench.evaluate.measures import default_metric_names
 
 if TYPE_CHECKING:
-    from sparsebench.evaluate.metrics import QueryOverlap
+    from sparsebench.evaluate.coverage import QueryOverlap
 
 log = logging.getLogger("sparsebench.cli")
 
@@ -89,15 +89,15 @@ def _compare(args: argparse.Namespace) -> str:
     dataset = args.dataset or dataset_name(args.qrels)
     values = {}
     for name, path in zip(names, args.runs, strict=True):
-        evaluation, overlap = evaluate_run_file(
+        result = evaluate_run_file(
             path,
             qrels,
             args.metrics,
             relevance_level=args.relevance_level,
             query_set=args.query_set,
         )
-        _check_queries(overlap, f"run {name} ({path})", args.query_set, args.strict)
-        values[(name, dataset)] = evaluation.per_query
+        _check_queries(result.overlap, f"run {name} ({path})", args.query_set, args.strict)
+        values[(name, dataset)] = result.evaluation.per_query
     tests = list(dict.fromkeys(args.tests + [args.primary_test]))
     settings = comparisons.SignificanceSettings(
         baseline=baseline,
@@ -160,7 +160,7 @@ def _evaluate(args: argparse.Namespace) -> str:
 
     _reuse_freed_memory()
     names = args.metrics or default_metric_names(args.cutoffs)
-    result, overlap = evaluate_run_file(
+    read = evaluate_run_file(
         args.run,
         read_qrels(args.qrels),
         names,
@@ -168,7 +168,8 @@ def _evaluate(args: argparse.Namespace) -> str:
         query_set=args.query_set,
         threads=args.threads,
     )
-    _check_queries(overlap, f"run {args.run}", args.query_set, args.strict)
+    _check_queries(read.overlap, f"run {args.run}", args.query_set, args.strict)
+    result = read.evaluation
     if args.per_query:
         table = result.per_query
         if args.format == "json":

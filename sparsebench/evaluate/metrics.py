@@ -4,7 +4,6 @@ rules, measures.py for the definitions)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ import pyarrow as pa
 
 from sparsebench.data.textfiles import NotSingleDelimited
 from sparsebench.errors import DataError
+from sparsebench.evaluate.coverage import QueryOverlap, query_overlap
 from sparsebench.evaluate.measures import (
     DEFAULT_CUTOFFS,
     MeasureCalculator,
@@ -31,13 +31,16 @@ from sparsebench.evaluate.slices import (
     query_slices,
     streamed_slices,
 )
-from sparsebench.retrieve.runfile import RUN_BLOCK_BYTES, read_run, run_batches
+from sparsebench.retrieve.runfile import (
+    RUN_BLOCK_BYTES,
+    misordered_queries,
+    read_run,
+    run_batches,
+)
 from sparsebench.threads import ordered_map
 
 __all__ = [
     "Evaluation",
-    "QueryOverlap",
-    "query_overlap",
     "evaluate_run",
     "evaluate_run_file",
     "evaluate_retrieval",
@@ -84,37 +87,54 @@ def evaluate_run(
     return _evaluation(table, n_in_run, qrels, query_set)
 
 
+@dataclass(frozen=True)
+class RunFileEvaluation:
+    """evaluate_run_file's result: the values, how the run's queries match the qrels',
+    and the queries whose lines are not in descending score order in the file (metrics
+    follow the scores, as trec_eval's do, not the file order)."""
+
+    evaluation: Evaluation
+    overlap: QueryOverlap
+    misordered: list[str]
+
+
 def evaluate_run_file(
     path: str | Path,
     qrels: pd.DataFrame,
     metrics: Sequence[str] | None = None,
     relevance_level: int = 1,
     query_set: str = "complete",
+    step: Callable[[float], object] | None = None,
     threads: int = 1,
     slice_rows: int = SLICE_ROWS,
     block_bytes: int = RUN_BLOCK_BYTES,
-) -> tuple[Evaluation, QueryOverlap]:
-    """evaluate_run on a run file, and how its queries match the qrels': the file is
-    read a block at a time while the queries already read are ranked and measured, so
-    memory follows the blocks and slices, not the run. A file in another layout, or
-    one that lists a judged query's rows in two places, is read whole by read_run and
-    evaluated as a frame."""
+) -> RunFileEvaluation:
+    """evaluate_run on a run file: the file is read a block at a time while the queries
+    already read are ranked and measured, so memory follows the blocks and slices, not
+    the run. A file in another layout, or one that lists a judged query's rows in two
+    places, is read whole by read_run and evaluated as a frame. step: as evaluate_run's,
+    a slice's share being its part of the judged queries."""
     names = _checked_names(metrics)
+    step = step or (lambda share: None)
     batches = run_batches(path, block_bytes)
     try:
         judged, slices, found = streamed_slices(
             batches, qrels, relevance_level, query_set, slice_rows
         )
-        table, n_in_run = _measured(judged, slices, names, threads, lambda share: None)
+        table, n_in_run = _measured(judged, slices, names, threads, step)
     except (NotSingleDelimited, SplitQuery):
         run = read_run(path)
-        evaluation = evaluate_run(run, qrels, names, relevance_level, query_set, threads=threads)
-        return evaluation, query_overlap(run["query_id"], qrels["query_id"])
+        evaluation = evaluate_run(
+            run, qrels, names, relevance_level, query_set, step=step, threads=threads
+        )
+        overlap = query_overlap(run["query_id"], qrels["query_id"])
+        return RunFileEvaluation(evaluation, overlap, misordered_queries(run))
     run_ids = found.run_ids()
     evaluated = select_queries(run_ids, string_ids(qrels["query_id"], "qrels"), query_set)
     table = table.iloc[query_codes(evaluated, judged)]
     overlap = query_overlap(run_ids.to_pylist(), qrels["query_id"])
-    return _evaluation(table, n_in_run, qrels, query_set), overlap
+    evaluation = _evaluation(table, n_in_run, qrels, query_set)
+    return RunFileEvaluation(evaluation, overlap, sorted(set(found.misordered)))
 
 
 def _checked_names(metrics: Sequence[str] | None) -> list[str]:
@@ -185,91 +205,6 @@ def per_query_tsv(table: pd.DataFrame) -> str:
             for q, v in zip(queries, values, strict=True)
         )
     return "".join(lines)
-
-
-_EXAMPLES = 5
-
-
-@dataclass(frozen=True)
-class QueryOverlap:
-    """How the queries of a run and of its qrels match (ids compared as exact strings)."""
-
-    n_run: int  # distinct queries of the run
-    n_judged: int  # distinct queries of the qrels
-    unjudged: list[str]  # queries of the run without judgments (sorted): never scored
-    missing: list[str]  # judged queries the run lacks (sorted): 0 or left out
-    respelled: list[tuple[str, str]]  # (run id, qrels id) pairs equal but for their spelling
-
-    @property
-    def partial(self) -> bool:
-        """Judged queries are missing from the run (queries of the run without judgments
-        never count, so they change no score)."""
-        return bool(self.missing)
-
-    def describe(self, query_set: str | None = "complete") -> str:
-        """One paragraph for a warning or an error (with what happens to the missing
-        queries under `query_set`, unless None)."""
-
-        def examples(ids: Sequence[str]) -> str:
-            return ", ".join(map(repr, ids[:_EXAMPLES])) + (", ..." if len(ids) > _EXAMPLES else "")
-
-        parts = [
-            f"{len(self.missing)} of the {self.n_judged} queries of the qrels are missing from "
-            f"the run" + (f" (e.g. {examples(self.missing)})" if self.missing else ""),
-            f"{len(self.unjudged)} of the {self.n_run} queries of the run are not in the qrels"
-            + (f" (e.g. {examples(self.unjudged)})" if self.unjudged else ""),
-        ]
-        text = "; ".join(parts)
-        if self.missing and query_set is not None:
-            text += (
-                "; the missing queries score 0 (query set 'complete')"
-                if query_set == "complete"
-                else "; the missing queries are left out (query set 'run')"
-            )
-        if self.respelled:
-            run_id, qrels_id = self.respelled[0]
-            text += (
-                f". {len(self.respelled)} of the run's ids equal judged ids written "
-                f"differently (e.g. run {run_id!r} vs qrels {qrels_id!r}: leading zeros, "
-                "case, or a number written as '1.0'); ids are compared as exact strings, so "
-                "write them in the run as the qrels do"
-            )
-        return text
-
-
-def _spelling(query_id: str) -> str:
-    """An id without what a tool may change when it writes the same id: case, padding,
-    leading zeros, a number's notation ('001', '1.0' and '1' are all '1')."""
-    text = query_id.strip().lower()
-    if text.isdigit():
-        return str(int(text))
-    try:
-        number = float(text)
-    except ValueError:
-        return text
-    return str(int(number)) if number.is_integer() and abs(number) < 2**53 else text
-
-
-def _natural(query_id: str) -> list:
-    """Sort key: numbers within ids in numeric order ('2' before '10')."""
-    return [(0, int(p), p) if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", str(query_id))]
-
-
-def query_overlap(run_queries: Iterable[str], qrels_queries: Iterable[str]) -> QueryOverlap:
-    """Compare the query ids of a run and of its qrels (each id as often as it comes)."""
-    in_run = set(pd.unique(pd.Series(run_queries)).tolist())
-    judged = set(pd.unique(pd.Series(qrels_queries)).tolist())
-    unjudged = sorted(in_run - judged, key=_natural)
-    missing = sorted(judged - in_run, key=_natural)
-    by_spelling = {}
-    for query_id in unjudged:
-        by_spelling.setdefault(_spelling(str(query_id)), query_id)
-    respelled = [
-        (by_spelling[key], query_id)
-        for query_id in missing
-        if (key := _spelling(str(query_id))) in by_spelling
-    ]
-    return QueryOverlap(len(in_run), len(judged), unjudged, missing, respelled)
 
 
 # --- dictionaries in, dictionaries out (the usual notebook recipe) ---------------------

@@ -7,7 +7,7 @@ query is ranked and measured on its own rows alone, whatever else shares its sli
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -110,22 +110,26 @@ def streamed_slices(
     ranking overlap and memory follows the slices, not the run. Positions index the
     judged query ids (sorted, returned first); what the run held is known once the
     slices are spent (the third item). Raises SplitQuery when a judged query's rows
-    turn up again after its slice: query_slices on the whole run then ranks it."""
+    turn up again after its slice: query_slices on the whole run then ranks it. A
+    slice's share (for progress) is its part of the judged queries."""
     qrels_q = string_ids(qrels["query_id"], "qrels column 'query_id'")
     judged = pc.unique(qrels_q)
     judged = judged.take(pc.sort_indices(judged))
     judgments = _Judgments(judged, qrels, relevance_level)
-    found = StreamedQueries(np.zeros(len(judged), dtype=bool), [])
+    found = StreamedQueries(np.zeros(len(judged), dtype=bool), [], [])
 
     def part(queries: pa.ChunkedArray, docs: pa.ChunkedArray, score: np.ndarray) -> QuerySlice:
         block_start = query_blocks(queries)
         block_q = take_rows(queries, block_start[:-1])
         found.block_ids.append(block_q)
-        made = judgments.slice(query_codes(block_q, judged), block_start, docs, score, 0.0)
+        found.note_misordered(block_q, block_start, score)
+        made = judgments.slice(
+            query_codes(block_q, judged), block_start, docs, trec_scores(score), 0.0
+        )
         if found.judged[made.positions].any():
             raise SplitQuery("a judged query's rows are not all together in the run")
         found.judged[made.positions] = True
-        return made
+        return replace(made, share=len(made.positions) / max(len(judged), 1))
 
     def slices() -> Iterator[QuerySlice]:
         pending: list[tuple[pa.Array, pa.Array, np.ndarray]] = []
@@ -134,7 +138,7 @@ def streamed_slices(
                 (
                     string_ids(batch.column("query_id"), "run column 'query_id'"),
                     string_ids(batch.column("doc_id"), "run column 'doc_id'"),
-                    trec_scores(batch.column("score")),
+                    batch.column("score").to_numpy(),
                 )
             )
             if sum(len(rows[2]) for rows in pending) < slice_rows:
@@ -167,17 +171,29 @@ def streamed_slices(
 
 @dataclass
 class StreamedQueries:
-    """What a streamed run held: which judged queries (by their index in the judged ids)
-    and the query id of each block of rows, slice by slice."""
+    """What a streamed run held: which judged queries (by their index in the judged ids),
+    the query id of each block of rows, slice by slice, and the queries whose lines are
+    not in descending score order in the file."""
 
     judged: np.ndarray
     block_ids: list[pa.Array]
+    misordered: list[str]
 
     def run_ids(self) -> pa.Array:
         """The distinct query ids of the run."""
         if not self.block_ids:
             return pa.array([], pa.string())
         return pc.unique(pa.chunked_array(self.block_ids, pa.string()))
+
+    def note_misordered(
+        self, block_ids: pa.Array, block_start: np.ndarray, score: np.ndarray
+    ) -> None:
+        """Remember the blocks in which a line scores higher than the line before it
+        (scores as written, in float64: trec_eval's float32 would hide a small rise)."""
+        rising = np.flatnonzero(np.diff(score) > 0) + 1
+        block = np.searchsorted(block_start, rising, side="right") - 1
+        inside = np.unique(block[rising > block_start[block]])  # not a query's first line
+        self.misordered += take_rows(block_ids, inside).to_pylist()
 
 
 class SplitQuery(Exception):

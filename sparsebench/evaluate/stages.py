@@ -18,11 +18,10 @@ from sparsebench.evaluate import comparisons, coverage, efficiency, latex, repro
 from sparsebench.evaluate import leaderboard as board
 from sparsebench.evaluate.comparisons import SignificanceSettings, markers, read_significance
 from sparsebench.evaluate.coverage import MANIFEST_KEY, Coverage
-from sparsebench.evaluate.metrics import default_metric_names, evaluate_run, query_overlap
+from sparsebench.evaluate.metrics import default_metric_names, evaluate_run_file, per_query_tsv
 from sparsebench.fileio import atomic_path, read_json, write_json, write_text
 from sparsebench.hashing import stable_hash
 from sparsebench.progress import progress
-from sparsebench.retrieve.runfile import misordered_queries, read_run
 from sparsebench.tune import sweeps
 
 log = logging.getLogger(__name__)
@@ -38,33 +37,26 @@ def evaluate(
     """Per-query values (long TSV) and means (JSON, keys like "nDCG@10") of a run; returns
     how many of the judged queries the run covers (a warning says so when not all)."""
     names = settings.get("metrics") or default_metric_names(settings["cutoffs"])
-    with progress(2 + len(names), "evaluating", unit="step") as bar:
-        run, qrels = read_run(run_path), read_qrels(qrels_path)
-        bar.update()  # then ranking and judging, then one step per measure
-        unsorted = misordered_queries(run)
-        if unsorted:
-            log.warning(
-                "%d queries of %s are not sorted by score (e.g. %s); metrics follow the "
-                "scores, as trec_eval does, not the file order",
-                len(unsorted),
-                run_path,
-                unsorted[0],
-            )
-        result = evaluate_run(
-            run,
-            qrels,
+    with progress(1 + len(names), "evaluating", unit="step") as bar:
+        read = evaluate_run_file(
+            run_path,
+            read_qrels(qrels_path),
             names,
             relevance_level=settings["relevance_level"],
             query_set=settings["query_set"],
             step=bar.update,
         )
-    long = result.per_query.reset_index().melt(
-        id_vars="query_id", var_name="metric", value_name="value"
-    )
-    with atomic_path(out_per_query) as tmp:
-        long.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.17g")
+    result, overlap = read.evaluation, read.overlap
+    if read.misordered:
+        log.warning(
+            "%d queries of %s are not sorted by score (e.g. %s); metrics follow the "
+            "scores, as trec_eval does, not the file order",
+            len(read.misordered),
+            run_path,
+            read.misordered[0],
+        )
+    write_text(out_per_query, per_query_tsv(result.per_query))
     write_json(out_metrics, result.means)
-    overlap = query_overlap(run["query_id"], qrels["query_id"])
     if overlap.partial:
         log.warning(
             "%s: PARTIAL RUN, results for %s: %s",

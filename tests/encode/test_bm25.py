@@ -13,6 +13,7 @@ from conftest import run_stages, shared_path
 from samefiles import assert_same_files
 from trec_eval_reference import trec_eval
 
+from sparsebench.csrfiles import load_csr
 from sparsebench.data.qrels import read_qrels
 from sparsebench.encode.analysis import Analyzer
 from sparsebench.encode.weighting import (
@@ -24,7 +25,7 @@ from sparsebench.encode.weighting import (
     lucene_stored_lengths,
 )
 from sparsebench.errors import ConfigError
-from sparsebench.fileio import load_csr, read_json, read_lines
+from sparsebench.fileio import read_json, read_lines
 from sparsebench.retrieve.runfile import read_run
 
 

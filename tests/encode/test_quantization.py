@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from sparsebench.csrfiles import load_csr
 from sparsebench.encode.json_vectors import read_json_vectors
 from sparsebench.encode.quantization import QuantizationRule, parse_scale, side_rules
 from sparsebench.errors import ConfigError
-from sparsebench.fileio import load_csr, read_lines
+from sparsebench.fileio import read_lines
 from sparsebench.retrieve.postings import load_postings
 from sparsebench.workflow.config import validate_config
 

@@ -80,10 +80,9 @@ def test_a_run_read_whole_or_in_blocks_gives_the_same_values_or_error(
         return evaluate_run(read_run(path), QRELS, MEASURES, query_set=query_set)
 
     def streamed():
-        evaluation, _ = evaluate_run_file(
+        return evaluate_run_file(
             path, QRELS, MEASURES, query_set=query_set, slice_rows=1, block_bytes=64
-        )
-        return evaluation
+        ).evaluation
 
     fast = _values(_outcome(whole))
     in_blocks = _values(_outcome(streamed))

@@ -11,9 +11,10 @@ import pytest
 from trec_eval_reference import CUTOFFS, random_case
 
 from sparsebench.errors import DataError
+from sparsebench.evaluate.coverage import query_overlap
 from sparsebench.evaluate.measures import default_metric_names
-from sparsebench.evaluate.metrics import evaluate_run, evaluate_run_file, query_overlap
-from sparsebench.retrieve.runfile import read_run
+from sparsebench.evaluate.metrics import evaluate_run, evaluate_run_file
+from sparsebench.retrieve.runfile import misordered_queries, read_run
 from sparsebench.strings import take_rows
 
 
@@ -50,7 +51,7 @@ def test_a_run_file_read_in_blocks_gives_the_values_of_the_whole_run(
     whole = evaluate_run(read_run(path), qrels, names, query_set=query_set, slice_rows=None)
     expected_overlap = query_overlap(run["query_id"], qrels["query_id"])
     for block_bytes, slice_rows, threads in ((256, 1, 1), (700, 37, 2), (4096, 400, 2)):
-        streamed, overlap = evaluate_run_file(
+        streamed = evaluate_run_file(
             path,
             qrels,
             names,
@@ -59,8 +60,9 @@ def test_a_run_file_read_in_blocks_gives_the_values_of_the_whole_run(
             slice_rows=slice_rows,
             block_bytes=block_bytes,
         )
-        assert_same_evaluation(streamed, whole)
-        assert overlap == expected_overlap
+        assert_same_evaluation(streamed.evaluation, whole)
+        assert streamed.overlap == expected_overlap
+        assert streamed.misordered == misordered_queries(read_run(path))
 
 
 def test_a_query_whose_rows_come_back_later_is_evaluated_whole(tmp_path):
@@ -72,8 +74,8 @@ def test_a_query_whose_rows_come_back_later_is_evaluated_whole(tmp_path):
     write_run(path, split)
     names = default_metric_names(CUTOFFS)
     whole = evaluate_run(split, qrels, names, slice_rows=None)
-    streamed, _ = evaluate_run_file(path, qrels, names, slice_rows=10, block_bytes=300)
-    assert_same_evaluation(streamed, whole)
+    streamed = evaluate_run_file(path, qrels, names, slice_rows=10, block_bytes=300)
+    assert_same_evaluation(streamed.evaluation, whole)
 
 
 @pytest.mark.parametrize(
@@ -98,9 +100,9 @@ def test_a_bad_line_far_into_the_file_is_named_as_when_read_whole(tmp_path, bad,
     path = tmp_path / "run.trec"
     path.write_text("".join(lines))
     if message is None:
-        streamed, _ = evaluate_run_file(path, qrels, ["MAP"], block_bytes=1024)
+        streamed = evaluate_run_file(path, qrels, ["MAP"], block_bytes=1024)
         whole = evaluate_run(read_run(path), qrels, ["MAP"])
-        assert_same_evaluation(streamed, whole)
+        assert_same_evaluation(streamed.evaluation, whole)
         return
     with pytest.raises(DataError, match=message):
         evaluate_run_file(path, qrels, ["MAP"], block_bytes=1024, slice_rows=50)
@@ -142,3 +144,18 @@ def test_rows_taken_from_a_chunked_array_are_arrows_take(seed):
         assert take_rows(values, rows).equals(expected)
     with pytest.raises(IndexError):
         take_rows(values, np.array([len(values)]))
+
+
+def test_queries_written_out_of_score_order_are_named_as_when_read_whole(tmp_path):
+    """A rise of score inside a query, in float64 as written (one that float32 would
+    round away included), in any slice; a rise where the next query starts is not one."""
+    run, qrels = random_case(7)
+    run = run.sort_values(["query_id", "score"], ascending=[True, False], kind="stable")
+    rows = run.reset_index(drop=True)
+    for query, bump in (("q3", 1.0), ("q40", 1e-12)):
+        at = rows.index[rows["query_id"] == query][1]
+        rows.loc[at, "score"] = rows.loc[at - 1, "score"] + bump
+    path = tmp_path / "run.trec"
+    write_run(path, rows)
+    streamed = evaluate_run_file(path, qrels, ["MAP"], slice_rows=7, block_bytes=256)
+    assert streamed.misordered == misordered_queries(read_run(path)) == ["q3", "q40"]
