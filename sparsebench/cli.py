@@ -95,6 +95,7 @@ def _compare(args: argparse.Namespace) -> str:
             args.metrics,
             relevance_level=args.relevance_level,
             query_set=args.query_set,
+            threads=args.threads,
         )
         _check_queries(result.overlap, f"run {name} ({path})", args.query_set, args.strict)
         values[(name, dataset)] = result.evaluation.per_query

@@ -91,10 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="minimum grade that counts as relevant (trec_eval -l)",
     )
     evaluate.add_argument("--strict", action="store_true", help=STRICT_HELP)
-    threads = "threads ranking slices of the run at once (default: the cores, at most 4)"
-    evaluate.add_argument(
-        "--threads", type=_positive, default=min(os.cpu_count() or 1, 4), help=threads
-    )
+    _add_threads(evaluate)
     evaluate.add_argument(
         "--quiet", action="store_true", help="log only warnings and errors to stderr"
     )
@@ -133,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--format", choices=("md", "tsv"), default="md")
     compare.add_argument("--latex", action="store_true", help="print a paper's table (LaTeX)")
     compare.add_argument("--strict", action="store_true", help=STRICT_HELP)
+    _add_threads(compare)
     compare.add_argument(
         "--quiet", action="store_true", help="log only warnings and errors to stderr"
     )
@@ -185,3 +183,12 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check-config", help="validate a config file and print it resolved")
     check.add_argument("config")
     return parser
+
+
+def _add_threads(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--threads",
+        type=_positive,
+        default=min(os.cpu_count() or 1, 4),
+        help="threads ranking slices of a run at once (default: the cores, at most 4)",
+    )

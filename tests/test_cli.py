@@ -124,13 +124,21 @@ def test_threads_must_be_a_positive_count(files, capsys, threads):
     assert f"argument --threads: a positive integer, not '{threads}'" in capsys.readouterr().err
 
 
-def test_threads_change_no_output(files, capsys):
-    args = ["evaluate", "--qrels", str(files[3]), "--run", str(files[2]), "--per-query"]
+@pytest.mark.parametrize("command", ["evaluate", "compare"])
+def test_threads_change_no_output(files, capsys, tmp_path, command):
+    other = tmp_path / "other.trec"
+    other.write_text("".join(reversed(files[2].read_text().splitlines(keepends=True))))
+    run = str(files[2])
+    runs = ["--runs", run, str(other)] if command == "compare" else ["--run", run]
+    args = [command, "--qrels", str(files[3]), *runs, "--format", "tsv"]
+    if command == "evaluate":
+        args.append("--per-query")
     outputs = []
     for threads in ("1", "3"):
         assert main([*args, "--threads", threads, "--quiet"]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
+    assert outputs[0].count("\n") > 3
 
 
 def test_check_config(capsys, tmp_path):
