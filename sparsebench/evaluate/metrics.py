@@ -23,7 +23,7 @@ from sparsebench.evaluate.measures import (
     default_metric_names,
     parse_metric_name,
 )
-from sparsebench.evaluate.ranking import RankedJudgments, query_codes, select_queries, string_ids
+from sparsebench.evaluate.ranking import RankedJudgments, query_codes, select_queries
 from sparsebench.evaluate.slices import (
     SLICE_ROWS,
     QuerySlice,
@@ -130,7 +130,7 @@ def evaluate_run_file(
         overlap = query_overlap(run["query_id"], qrels["query_id"])
         return RunFileEvaluation(evaluation, overlap, misordered_queries(run))
     run_ids = found.run_ids()
-    evaluated = select_queries(run_ids, string_ids(qrels["query_id"], "qrels"), query_set)
+    evaluated = select_queries(run_ids, judged, query_set)
     table = table.iloc[query_codes(evaluated, judged)]
     overlap = query_overlap(run_ids.to_pylist(), qrels["query_id"])
     evaluation = _evaluation(table, n_in_run, qrels, query_set)

@@ -99,8 +99,7 @@ def select_queries(run_queries: pa.Array, qrels_queries: pa.Array, query_set: st
     """The evaluated query ids, sorted; logs "Evaluating X / Y queries"."""
     if query_set not in QUERY_SETS:
         raise ValueError(f"query_set must be one of {QUERY_SETS}, not {query_set!r}")
-    judged = pc.unique(qrels_queries)
-    judged = judged.take(pc.sort_indices(judged))
+    judged = judged_queries(qrels_queries)
     overlap = judged.filter(pc.is_in(judged, value_set=pc.unique(run_queries)))
     log.info(
         "Evaluating %d / %d queries (queries of the qrels found in the run; query_set=%s)",
@@ -114,6 +113,12 @@ def select_queries(run_queries: pa.Array, qrels_queries: pa.Array, query_set: st
             "Wrong qrels split, or ids written differently (e.g. '1' vs 'q1')?"
         )
     return judged if query_set == "complete" else overlap
+
+
+def judged_queries(qrels_queries: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """The distinct query ids of the qrels, sorted."""
+    judged = pc.unique(qrels_queries)
+    return judged.take(pc.sort_indices(judged))
 
 
 def rank_queries(

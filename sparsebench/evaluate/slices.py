@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 from sparsebench.arrays import span_indices
 from sparsebench.evaluate.ranking import (
     RankedJudgments,
+    judged_queries,
     query_blocks,
     query_codes,
     rank_queries,
@@ -73,7 +74,7 @@ def query_slices(
     block_q = take_rows(run_q, block_start[:-1])
     qrels_q = string_ids(qrels["query_id"], "qrels column 'query_id'")
     query_ids = select_queries(block_q, qrels_q, query_set)
-    judgments = _Judgments(query_ids, qrels, relevance_level)
+    judgments = _Judgments(query_ids, qrels_q, qrels, relevance_level)
     block_query = query_codes(block_q, query_ids)
     score = trec_scores(run["score"])
     bounds = _slice_bounds(block_start, block_query, slice_rows)
@@ -113,9 +114,8 @@ def streamed_slices(
     turn up again after its slice: query_slices on the whole run then ranks it. A
     slice's share (for progress) is its part of the judged queries."""
     qrels_q = string_ids(qrels["query_id"], "qrels column 'query_id'")
-    judged = pc.unique(qrels_q)
-    judged = judged.take(pc.sort_indices(judged))
-    judgments = _Judgments(judged, qrels, relevance_level)
+    judged = judged_queries(qrels_q)
+    judgments = _Judgments(judged, qrels_q, qrels, relevance_level)
     found = StreamedQueries(np.zeros(len(judged), dtype=bool), [], [])
 
     def part(queries: pa.ChunkedArray, docs: pa.ChunkedArray, score: np.ndarray) -> QuerySlice:
@@ -132,37 +132,24 @@ def streamed_slices(
         return replace(made, share=len(made.positions) / max(len(judged), 1))
 
     def slices() -> Iterator[QuerySlice]:
-        pending: list[tuple[pa.Array, pa.Array, np.ndarray]] = []
+        pending = _Rows()  # rows read and not yet in a slice
         for batch in batches:
-            pending.append(
-                (
-                    string_ids(batch.column("query_id"), "run column 'query_id'"),
-                    string_ids(batch.column("doc_id"), "run column 'doc_id'"),
-                    batch.column("score").to_numpy(),
-                )
+            pending.add(
+                string_ids(batch.column("query_id"), "run column 'query_id'"),
+                string_ids(batch.column("doc_id"), "run column 'doc_id'"),
+                batch.column("score").to_numpy(),
             )
-            if sum(len(rows[2]) for rows in pending) < slice_rows:
+            if pending.n_rows < slice_rows:
                 continue
-            queries = pa.chunked_array([rows[0] for rows in pending])
-            last_block = len(queries) - _last_block_rows(queries)
-            if last_block == 0:  # one query so far: it may go on in the next batch
+            queries, docs, score = pending.joined()
+            cut = len(queries) - _last_block_rows(queries)
+            if cut == 0:  # one query so far: it may go on in the next batch
                 continue
-            docs = pa.chunked_array([rows[1] for rows in pending])
-            score = np.concatenate([rows[2] for rows in pending])
-            yield part(queries[:last_block], docs[:last_block], score[:last_block])
-            pending = [
-                (
-                    queries[last_block:].combine_chunks(),
-                    docs[last_block:].combine_chunks(),
-                    score[last_block:],
-                )
-            ]
-        if pending and sum(len(rows[2]) for rows in pending):
-            yield part(
-                pa.chunked_array([rows[0] for rows in pending]),
-                pa.chunked_array([rows[1] for rows in pending]),
-                np.concatenate([rows[2] for rows in pending]),
-            )
+            yield part(queries[:cut], docs[:cut], score[:cut])
+            pending = _Rows()
+            pending.add(queries[cut:], docs[cut:], score[cut:])
+        if pending.n_rows:
+            yield part(*pending.joined())
         if query_set == "complete":
             yield from judgments.missing(found.judged)
 
@@ -196,14 +183,40 @@ class StreamedQueries:
         self.misordered += take_rows(block_ids, inside).to_pylist()
 
 
+class _Rows:
+    """Run rows gathered batch by batch: query ids, document ids, scores as written."""
+
+    def __init__(self) -> None:
+        self.queries: list[pa.Array] = []
+        self.docs: list[pa.Array] = []
+        self.scores: list[np.ndarray] = []
+        self.n_rows = 0
+
+    def add(
+        self,
+        queries: pa.Array | pa.ChunkedArray,
+        docs: pa.Array | pa.ChunkedArray,
+        scores: np.ndarray,
+    ) -> None:
+        for into, values in ((self.queries, queries), (self.docs, docs)):
+            into.extend(values.chunks if isinstance(values, pa.ChunkedArray) else [values])
+        self.scores.append(scores)
+        self.n_rows += len(scores)
+
+    def joined(self) -> tuple[pa.ChunkedArray, pa.ChunkedArray, np.ndarray]:
+        return (
+            pa.chunked_array(self.queries, pa.string()),
+            pa.chunked_array(self.docs, pa.string()),
+            np.concatenate(self.scores),
+        )
+
+
 class SplitQuery(Exception):
     """A query's rows are in two places of a streamed run."""
 
 
-def trec_scores(score: pd.Series | np.ndarray | pa.Array | pa.ChunkedArray) -> np.ndarray:
+def trec_scores(score: pd.Series | np.ndarray) -> np.ndarray:
     """Scores as trec_eval holds them: 32-bit floats, -0.0 tied with 0.0."""
-    if isinstance(score, pa.Array | pa.ChunkedArray):
-        score = score.to_numpy()
     values = np.asarray(score, dtype=np.float64).astype(np.float32)
     values += np.float32(0.0)
     return values
@@ -240,8 +253,14 @@ class _Judgments:
     """The qrels rows of the evaluated queries, grouped by query, and what ranks a
     slice's run rows against them."""
 
-    def __init__(self, query_ids: pa.Array, qrels: pd.DataFrame, relevance_level: int) -> None:
-        query = query_codes(string_ids(qrels["query_id"], "qrels column 'query_id'"), query_ids)
+    def __init__(
+        self,
+        query_ids: pa.Array,
+        qrels_queries: pa.Array | pa.ChunkedArray,
+        qrels: pd.DataFrame,
+        relevance_level: int,
+    ) -> None:
+        query = query_codes(qrels_queries, query_ids)
         docs = string_ids(qrels["doc_id"], "qrels column 'doc_id'")
         kept = np.flatnonzero(query >= 0)
         order = kept[np.argsort(query[kept], kind="stable")]
