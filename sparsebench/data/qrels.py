@@ -20,6 +20,7 @@ from sparsebench.data.textfiles import first_bad, read_fields, read_single_delim
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path
 from sparsebench.idkeys import pair_keys
+from sparsebench.strings import empty_or_holding
 
 log = logging.getLogger(__name__)
 
@@ -130,9 +131,8 @@ def _read_qrels_fast(path: str | Path) -> pd.DataFrame | None:
         query, doc, grade = query[1:], doc[1:], grade[1:]
     if not len(query):
         return None
-    for column in table.columns:  # another whitespace, or an empty field
-        if pc.any(pc.match_substring_regex(column, r"^$|\s")).as_py():
-            return None
+    if any(empty_or_holding(column, b" \t\n\f\r") for column in table.columns):
+        return None  # another whitespace, or an empty field
     try:
         grade = pc.cast(grade, pa.int64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
