@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 STRATEGIES = ("auto", "exhaustive", "maxscore")
 _PRUNED_QUERY_TERMS = 16  # auto: MaxScore for queries of at most this many terms on average
-_PRUNED_MAX_K = 20  # and for at most this many results (deeper, floors are too low to skip)
+_PRUNED_MAX_K = 100  # and for at most this many results (deeper, floors are too low to skip)
 
 
 def check_strategy(strategy: str) -> None:
@@ -145,11 +145,8 @@ def retrieve(
         magnitudes = absolute(batch) if summed.signed else None
         skipped = None if excluded is None else excluded[start:stop]
         if pruned:
-            maxscore.raise_first_floors(pool, batch, inverted, frequencies, budget, skipped)
-        for block in range(inverted.n_blocks):
-            if pruned:
-                maxscore.search_block(batch, inverted, block, pool, budget, skipped)
-                continue
+            maxscore.search(batch, inverted, frequencies, pool, skipped)
+        for block in range(0 if pruned else inverted.n_blocks):
             products = block_product(batch, inverted, block, budget, widened[block], magnitudes)
             if products is not None:
                 pool.add(products[0], block * BLOCK_DOCS, products[1], skipped)

@@ -1,0 +1,291 @@
+"""MaxScore's document-at-a-time loop, compiled (numba): per query, the lists of its terms
+in each block of documents are walked together, document by document, as PISA walks
+them, and every document whose score may reach the query's top k is handed back with its
+float64 sum. The loop decides nothing final: sparsebench.retrieve.topk.CandidatePool
+settles and ranks what it returns, as it does the sums of exhaustive search.
+
+Per block, the query's lists are ordered by their bound (query weight times the list's
+largest weight). With a floor that the k-th score is known to reach, the lists whose
+bounds sum below it are non-essential: only documents of the other, essential lists are
+visited; each visited document's sum over the essential lists plus the bounds of the
+non-essential ones decides whether those are looked up (each list's cursor moves
+forward by galloping search). The floor rises as documents are scored: the k-th
+largest lower bound of their exact scores, made inclusive of rounding as topk's floors
+are (exactscores.candidate_floor), so a document that could tie the k-th score is
+always returned.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_GAP = 2.0**-22  # exactscores._FLOAT32_GAP
+_SMALLEST = 2.0**-140  # exactscores._SMALLEST
+_SCAN = 16  # postings a seek steps through before it gallops
+
+
+@njit(cache=True, nogil=True)
+def _seek(ids, position, end, doc):
+    """The first position in [position, end) whose id is >= doc: a few steps forward
+    first (the next visited document is usually near, and a scan's branches are
+    predictable), then galloping search."""
+    stop = min(position + _SCAN, end)
+    while position < stop:
+        if ids[position] >= doc:
+            return position
+        position += 1
+    if position >= end:
+        return position
+    step = 1
+    low = position - 1  # ids[low] < doc
+    while low + step < end and ids[low + step] < doc:
+        low += step
+        step *= 2
+    high = min(low + step, end)  # ids[low] < doc <= ids[high] (or high == end)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if ids[middle] < doc:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
+@njit(cache=True, nogil=True)
+def _heap_push(heap, size, value):
+    """Keep the k largest values in a min-heap; returns the new size."""
+    k = len(heap)
+    if size < k:
+        at = size
+        heap[at] = value
+        while at > 0:
+            parent = (at - 1) // 2
+            if heap[parent] <= heap[at]:
+                break
+            heap[parent], heap[at] = heap[at], heap[parent]
+            at = parent
+        return size + 1
+    if value <= heap[0]:
+        return size
+    heap[0] = value
+    at = 0
+    while True:
+        left, smallest = 2 * at + 1, at
+        if left < k and heap[left] < heap[smallest]:
+            smallest = left
+        if left + 1 < k and heap[left + 1] < heap[smallest]:
+            smallest = left + 1
+        if smallest == at:
+            return size
+        heap[smallest], heap[at] = heap[at], heap[smallest]
+        at = smallest
+
+
+@njit(cache=True, nogil=True)
+def _list_row(terms, lo, hi, term):
+    """The row of `term` among rows [lo, hi) of a block (terms ascending), or -1."""
+    a, b = lo, hi
+    while a < b:
+        middle = (a + b) // 2
+        if terms[middle] < term:
+            a = middle + 1
+        else:
+            b = middle
+    return a if a < hi and terms[a] == term else -1
+
+
+@njit(cache=True, nogil=True)
+def _first_floor(
+    floor,
+    heap,
+    first_term,
+    last_term,
+    q_terms,
+    q_weights,
+    frequencies,
+    rare,
+    excluded,
+    block_rows,
+    terms,
+    indptr,
+    ids,
+    data,
+    block_docs,
+):
+    """A floor before any walk: for each of the query's rare terms (at most `rare`
+    documents), the k-th largest of its products over the corpus bounds the k-th score
+    from below (weights are nonnegative, so a document's score is at least any one of
+    its products, each exact in float64)."""
+    k = len(heap)
+    for entry in range(first_term, last_term):
+        term = q_terms[entry]
+        if frequencies[term] < k or frequencies[term] > rare:
+            continue
+        size = 0
+        for block in range(len(block_rows) - 1):
+            a = _list_row(terms, block_rows[block], block_rows[block + 1], term)
+            if a < 0:
+                continue
+            for p in range(indptr[a], indptr[a + 1]):
+                if block * block_docs + ids[p] != excluded:
+                    size = _heap_push(heap, size, q_weights[entry] * np.float64(data[p]))
+        if size == k:
+            kth = heap[0]
+            floor = max(floor, kth - (abs(kth) * _GAP + _SMALLEST))
+    return floor
+
+
+@njit(cache=True, nogil=True)
+def _smallest(ids, cursor, end, first, last, none):
+    """The smallest current document of lists first..last-1 (`none` if all are spent)."""
+    doc = none
+    for i in range(first, last):
+        if cursor[i] < end[i] and ids[cursor[i]] < doc:
+            doc = ids[cursor[i]]
+    return doc
+
+
+@njit(cache=True, nogil=True)
+def _grown(array, used):
+    bigger = np.empty(max(2 * len(array), 16), dtype=array.dtype)
+    bigger[:used] = array[:used]
+    return bigger
+
+
+@njit(cache=True, nogil=True)
+def search_rows(
+    q_indptr,
+    q_terms,
+    q_weights,
+    factors,
+    floors,
+    excluded,
+    k,
+    frequencies,
+    rare,
+    block_rows,
+    terms,
+    indptr,
+    ids,
+    data,
+    row_max,
+    block_docs,
+):
+    """Candidates of each query row: (row counts, global document ids, float64 sums,
+    postings read), rows in order, each row's documents ascending.
+
+    q_*: the rows' terms and weights (a CSR batch, weights as
+    exactscores.query_operand makes them); factors: each row's error factor; floors:
+    each row's floor so far; excluded: a document per row never returned (-1: none);
+    frequencies: each term's document count; rare: the most documents a term may have
+    to be scored whole for the first floor; the rest: Postings's arrays."""
+    n_rows = len(q_indptr) - 1
+    n_blocks = len(block_rows) - 1
+    counts = np.zeros(n_rows, dtype=np.int64)
+    out_docs = np.empty(1024, dtype=np.int64)
+    out_sums = np.empty(1024, dtype=np.float64)
+    used = 0
+    read = 0
+    heap = np.empty(k, dtype=np.float64)
+    most = 0
+    for row in range(n_rows):
+        most = max(most, q_indptr[row + 1] - q_indptr[row])
+    cursor = np.empty(most, dtype=np.int64)
+    end = np.empty(most, dtype=np.int64)
+    weight = np.empty(most, dtype=np.float64)
+    bound = np.empty(most, dtype=np.float64)
+    below = np.empty(most, dtype=np.float64)  # sums of the bounds up to each list
+    for row in range(n_rows):
+        widen = 1.0 + 2.0 * factors[row]
+        shrink = 1.0 - 2.0 * factors[row]
+        first_term, last_term = q_indptr[row], q_indptr[row + 1]
+        floor = _first_floor(
+            floors[row],
+            heap,
+            first_term,
+            last_term,
+            q_terms,
+            q_weights,
+            frequencies,
+            rare,
+            excluded[row],
+            block_rows,
+            terms,
+            indptr,
+            ids,
+            data,
+            block_docs,
+        )
+        size = 0
+        for block in range(n_blocks):
+            lo, hi = block_rows[block], block_rows[block + 1]
+            m = 0
+            for entry in range(first_term, last_term):  # the row's lists in this block
+                a = _list_row(terms, lo, hi, q_terms[entry])
+                if a >= 0:
+                    w = q_weights[entry]
+                    ub = w * np.float64(row_max[a])
+                    at = m  # insertion by bound, ascending
+                    while at > 0 and bound[at - 1] > ub:
+                        cursor[at], end[at] = cursor[at - 1], end[at - 1]
+                        weight[at], bound[at] = weight[at - 1], bound[at - 1]
+                        at -= 1
+                    cursor[at], end[at] = indptr[a], indptr[a + 1]
+                    weight[at], bound[at] = w, ub
+                    m += 1
+            if m == 0:
+                continue
+            total = 0.0
+            for i in range(m):
+                total += bound[i]
+                below[i] = total
+            essential = 0  # lists essential..m-1 are walked
+            while essential < m and below[essential] * widen < floor:
+                essential += 1
+            first_doc = block * block_docs
+            doc = _smallest(ids, cursor, end, essential, m, block_docs)
+            while doc < block_docs:
+                score = 0.0
+                following = block_docs  # the next document, found in the same pass
+                for i in range(essential, m):
+                    at = cursor[i]
+                    if at < end[i] and ids[at] == doc:
+                        score += weight[i] * np.float64(data[at])
+                        at += 1
+                        cursor[i] = at
+                        read += 1
+                    if at < end[i] and ids[at] < following:
+                        following = ids[at]
+                visited = doc
+                doc = following
+                reachable = True
+                for i in range(essential - 1, -1, -1):
+                    if (score + below[i]) * widen < floor:
+                        reachable = False
+                        break
+                    cursor[i] = _seek(ids, cursor[i], end[i], visited)
+                    if cursor[i] < end[i] and ids[cursor[i]] == visited:
+                        score += weight[i] * np.float64(data[cursor[i]])
+                        read += 1
+                if not reachable or score * widen < floor:
+                    continue
+                global_doc = first_doc + visited
+                if global_doc == excluded[row]:
+                    continue
+                if used == len(out_docs):
+                    out_docs, out_sums = _grown(out_docs, used), _grown(out_sums, used)
+                out_docs[used], out_sums[used] = global_doc, score
+                used += 1
+                counts[row] += 1
+                size = _heap_push(heap, size, score * shrink)
+                if size == k:
+                    kth = heap[0]
+                    raised = kth - (abs(kth) * _GAP + _SMALLEST)
+                    if raised > floor:
+                        floor = raised
+                        if essential < m and below[essential] * widen < floor:
+                            while essential < m and below[essential] * widen < floor:
+                                essential += 1
+                            doc = _smallest(ids, cursor, end, essential, m, block_docs)
+    return counts, out_docs[:used], out_sums[:used], read
