@@ -20,8 +20,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-_GAP = 2.0**-22  # exactscores._FLOAT32_GAP
-_SMALLEST = 2.0**-140  # exactscores._SMALLEST
+from sparsebench.retrieve.exactscores import candidate_floor
+
+_candidate_floor = njit(cache=True, nogil=True)(candidate_floor)
 _SCAN = 16  # postings a seek steps through before it gallops
 
 
@@ -83,56 +84,43 @@ def _heap_push(heap, size, value):
 
 
 @njit(cache=True, nogil=True)
-def _list_row(terms, lo, hi, term):
-    """The row of `term` among rows [lo, hi) of a block (terms ascending), or -1."""
-    a, b = lo, hi
-    while a < b:
-        middle = (a + b) // 2
-        if terms[middle] < term:
-            a = middle + 1
-        else:
-            b = middle
-    return a if a < hi and terms[a] == term else -1
+def _query_lists(q_terms, block_rows, terms):
+    """The row of each of a query's terms in each block (terms x blocks; -1 where the
+    block lacks the term): found once, for the first floor and the walk."""
+    rows = np.full((len(q_terms), len(block_rows) - 1), -1, dtype=np.int64)
+    for block in range(len(block_rows) - 1):
+        lo, hi = block_rows[block], block_rows[block + 1]
+        for entry in range(len(q_terms)):
+            a, b = lo, hi
+            while a < b:
+                middle = (a + b) // 2
+                if terms[middle] < q_terms[entry]:
+                    a = middle + 1
+                else:
+                    b = middle
+            if a < hi and terms[a] == q_terms[entry]:
+                rows[entry, block] = a
+    return rows
 
 
 @njit(cache=True, nogil=True)
-def _first_floor(
-    floor,
-    heap,
-    first_term,
-    last_term,
-    q_terms,
-    q_weights,
-    frequencies,
-    rare,
-    excluded,
-    block_rows,
-    terms,
-    indptr,
-    ids,
-    data,
-    block_docs,
-):
-    """A floor before any walk: for each of the query's rare terms (at most `rare`
-    documents), the k-th largest of its products over the corpus bounds the k-th score
-    from below (weights are nonnegative, so a document's score is at least any one of
-    its products, each exact in float64)."""
-    k = len(heap)
-    for entry in range(first_term, last_term):
-        term = q_terms[entry]
-        if frequencies[term] < k or frequencies[term] > rare:
-            continue
+def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
+    """A floor before any walk: for each of the query's `rare` terms, the k-th largest
+    of its products over the corpus bounds the k-th score from below (weights are
+    nonnegative, so a document's score is at least any one of its products, each exact
+    in float64). postings: the blocks' (indptr, ids, data, documents a block)."""
+    indptr, ids, data, block_docs = postings
+    for entry in np.flatnonzero(rare):
         size = 0
-        for block in range(len(block_rows) - 1):
-            a = _list_row(terms, block_rows[block], block_rows[block + 1], term)
+        for block in range(lists.shape[1]):
+            a = lists[entry, block]
             if a < 0:
                 continue
             for p in range(indptr[a], indptr[a + 1]):
                 if block * block_docs + ids[p] != excluded:
                     size = _heap_push(heap, size, q_weights[entry] * np.float64(data[p]))
-        if size == k:
-            kth = heap[0]
-            floor = max(floor, kth - (abs(kth) * _GAP + _SMALLEST))
+        if size == len(heap):
+            floor = max(floor, _candidate_floor(heap[0]))
     return floor
 
 
@@ -199,32 +187,22 @@ def search_rows(
     for row in range(n_rows):
         widen = 1.0 + 2.0 * factors[row]
         shrink = 1.0 - 2.0 * factors[row]
-        first_term, last_term = q_indptr[row], q_indptr[row + 1]
+        row_terms = q_terms[q_indptr[row] : q_indptr[row + 1]]
+        row_weights = q_weights[q_indptr[row] : q_indptr[row + 1]]
+        lists = _query_lists(row_terms, block_rows, terms)
+        df = frequencies[row_terms]
+        rare_terms = (df >= k) & (df <= rare)
+        postings = (indptr, ids, data, block_docs)
         floor = _first_floor(
-            floors[row],
-            heap,
-            first_term,
-            last_term,
-            q_terms,
-            q_weights,
-            frequencies,
-            rare,
-            excluded[row],
-            block_rows,
-            terms,
-            indptr,
-            ids,
-            data,
-            block_docs,
+            floors[row], heap, rare_terms, row_weights, lists, excluded[row], postings
         )
         size = 0
         for block in range(n_blocks):
-            lo, hi = block_rows[block], block_rows[block + 1]
             m = 0
-            for entry in range(first_term, last_term):  # the row's lists in this block
-                a = _list_row(terms, lo, hi, q_terms[entry])
+            for entry in range(len(row_terms)):  # the row's lists in this block
+                a = lists[entry, block]
                 if a >= 0:
-                    w = q_weights[entry]
+                    w = row_weights[entry]
                     ub = w * np.float64(row_max[a])
                     at = m  # insertion by bound, ascending
                     while at > 0 and bound[at - 1] > ub:
@@ -280,8 +258,7 @@ def search_rows(
                 counts[row] += 1
                 size = _heap_push(heap, size, score * shrink)
                 if size == k:
-                    kth = heap[0]
-                    raised = kth - (abs(kth) * _GAP + _SMALLEST)
+                    raised = _candidate_floor(heap[0])
                     if raised > floor:
                         floor = raised
                         if essential < m and below[essential] * widen < floor:

@@ -122,7 +122,7 @@ def retrieve(
     pruned = chosen_strategy(strategy, weighted, summed.signed, k) == "maxscore"
     frequencies = inverted.document_frequencies() if pruned else None
     widened: list[Lists | None] = [None] * inverted.n_blocks
-    if inverted.nnz * BYTES_PER_POSTING <= budget:  # the whole index widened fits: once
+    if not pruned and inverted.nnz * BYTES_PER_POSTING <= budget:  # widened whole: once
         for block in range(inverted.n_blocks):
             lists = inverted.block_lists(block)
             widened[block] = lists, absolute(lists) if summed.signed else None
@@ -146,10 +146,11 @@ def retrieve(
         skipped = None if excluded is None else excluded[start:stop]
         if pruned:
             maxscore.search(batch, inverted, frequencies, pool, skipped)
-        for block in range(0 if pruned else inverted.n_blocks):
-            products = block_product(batch, inverted, block, budget, widened[block], magnitudes)
-            if products is not None:
-                pool.add(products[0], block * BLOCK_DOCS, products[1], skipped)
+        else:
+            for block in range(inverted.n_blocks):
+                products = block_product(batch, inverted, block, budget, widened[block], magnitudes)
+                if products is not None:
+                    pool.add(products[0], block * BLOCK_DOCS, products[1], skipped)
 
         def exact(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
             return exact_pair_sums(batch, inverted, rows, cols, term_major=True)

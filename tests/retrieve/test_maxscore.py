@@ -146,8 +146,9 @@ def test_pruning_reads_fewer_postings_than_exhaustive_search(monkeypatch):
     original = maxscore.search
 
     def counted(*args):
-        read["postings"] += original(*args)
-        return read["postings"]
+        postings_read = original(*args)
+        read["postings"] += postings_read
+        return postings_read
 
     monkeypatch.setattr(maxscore, "search", counted)
     doc_ids = np.array([f"d{i}" for i in range(n_docs)], dtype=object)
