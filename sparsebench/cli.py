@@ -155,23 +155,35 @@ def _reuse_freed_memory() -> None:
     pa.set_memory_pool(pa.system_memory_pool())
 
 
+RUN_READ_AHEAD = 32  # run blocks read ahead of the evaluation (about 1 MB each in Arrow)
+
+
 def _evaluate(args: argparse.Namespace) -> str:
-    from sparsebench.data.qrels import read_qrels
-    from sparsebench.evaluate.metrics import evaluate_run_file, per_query_tsv
+    from sparsebench.retrieve.run_stream import run_batches
+    from sparsebench.threads import ReadAhead
 
     _reuse_freed_memory()
     names = args.metrics or default_metric_names(args.cutoffs)
-    read = evaluate_run_file(
-        args.run,
-        read_qrels(args.qrels),
-        names,
-        relevance_level=args.relevance_level,
-        query_set=args.query_set,
-        threads=args.threads,
-    )
+    # the run is read from here on, while pandas and the evaluation are imported and the
+    # qrels read: on 10M run lines, 0.15-0.2 s of the command's 1.5 s
+    with ReadAhead(run_batches(args.run), RUN_READ_AHEAD) as batches:
+        from sparsebench.data.qrels import read_qrels
+        from sparsebench.evaluate.metrics import evaluate_run_file
+
+        read = evaluate_run_file(
+            args.run,
+            read_qrels(args.qrels),
+            names,
+            relevance_level=args.relevance_level,
+            query_set=args.query_set,
+            threads=args.threads,
+            batches=batches,
+        )
     _check_queries(read.overlap, f"run {args.run}", args.query_set, args.strict)
     result = read.evaluation
     if args.per_query:
+        from sparsebench.evaluate.metrics import per_query_tsv
+
         table = result.per_query
         if args.format == "json":
             return json.dumps(table.to_dict(orient="index"), indent=2)

@@ -105,6 +105,20 @@ def test_bad_run_files_are_named_with_their_line(files, tmp_path, capsys, run_te
         assert str(bad) in error
 
 
+def test_a_run_that_is_missing_or_compressed_is_named(files, tmp_path, capsys):
+    """The run is read in a thread from the command's start: its errors still reach the
+    command's one-line error."""
+    import gzip
+
+    missing = tmp_path / "missing.trec"
+    assert main(["evaluate", "--qrels", str(files[3]), "--run", str(missing), "--quiet"]) == 1
+    assert f"{missing}: No such file or directory" in capsys.readouterr().err
+    packed = tmp_path / "packed.trec"
+    packed.write_bytes(gzip.compress(files[2].read_bytes()))
+    assert main(["evaluate", "--qrels", str(files[3]), "--run", str(packed), "--quiet"]) == 1
+    assert f"{packed} line 1: gzip-compressed" in capsys.readouterr().err
+
+
 def test_bad_qrels_line_is_named(files, tmp_path, capsys):
     bad = tmp_path / "bad.tsv"
     bad.write_text("query-id\tcorpus-id\tscore\nq0\td1\t1\nq0\td2\tyes\n")

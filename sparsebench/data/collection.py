@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
-from sparsebench.data.textfiles import is_gzip
+from sparsebench.data.delimited import is_gzip
 from sparsebench.errors import DataError
 from sparsebench.fileio import file_digest
 

@@ -16,7 +16,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from sparsebench.data.textfiles import first_bad, read_fields, read_single_delimited
+from sparsebench.data.delimited import read_single_delimited
+from sparsebench.data.textfiles import first_bad, read_fields
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path
 from sparsebench.idkeys import pair_keys

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from sparsebench.data.textfiles import NotSingleDelimited
+from sparsebench.data.delimited import NotSingleDelimited
 from sparsebench.errors import DataError
 from sparsebench.evaluate.coverage import QueryOverlap, query_overlap
 from sparsebench.evaluate.measures import (
@@ -31,12 +31,8 @@ from sparsebench.evaluate.slices import (
     query_slices,
     streamed_slices,
 )
-from sparsebench.retrieve.runfile import (
-    RUN_BLOCK_BYTES,
-    misordered_queries,
-    read_run,
-    run_batches,
-)
+from sparsebench.retrieve.run_stream import RUN_BLOCK_BYTES, run_batches
+from sparsebench.retrieve.runfile import misordered_queries, read_run
 from sparsebench.threads import ordered_map
 
 __all__ = [
@@ -108,15 +104,18 @@ def evaluate_run_file(
     threads: int = 1,
     slice_rows: int = SLICE_ROWS,
     block_bytes: int = RUN_BLOCK_BYTES,
+    batches: Iterable[pa.RecordBatch] | None = None,
 ) -> RunFileEvaluation:
     """evaluate_run on a run file: the file is read a block at a time while the queries
     already read are ranked and measured, so memory follows the blocks and slices, not
     the run. A file in another layout, or one that lists a judged query's rows in two
     places, is read whole by read_run and evaluated as a frame. step: as evaluate_run's,
-    a slice's share being its part of the judged queries."""
+    a slice's share being its part of the judged queries. batches: run_batches(path)
+    when the caller has started reading it already (threads.ReadAhead)."""
     names = _checked_names(metrics)
     step = step or (lambda share: None)
-    batches = run_batches(path, block_bytes)
+    if batches is None:
+        batches = run_batches(path, block_bytes)
     try:
         judged, slices, found = streamed_slices(
             batches, qrels, relevance_level, query_set, slice_rows

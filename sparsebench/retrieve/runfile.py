@@ -15,17 +15,16 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
 
-from sparsebench.data.textfiles import (
-    NotSingleDelimited,
-    first_bad,
-    read_fields,
-    read_single_delimited,
-    refuse_gzip,
-    stream_single_delimited,
-)
+from sparsebench.data.delimited import read_single_delimited
+from sparsebench.data.textfiles import first_bad, read_fields
 from sparsebench.errors import DataError
+from sparsebench.retrieve.run_stream import (
+    RUN_COLUMNS,
+    fast_options,
+    finite,
+    refuse_empty_or_gzip,
+)
 from sparsebench.retrieve.scoretext import score_texts
 from sparsebench.strings import string_buffers
 
@@ -159,65 +158,15 @@ def format_run_lines(
     )
 
 
-_RUN_COLUMNS = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
-_RUN_TYPES = dict(
-    zip(
-        _RUN_COLUMNS,
-        [pa.string(), pa.string(), pa.string(), pa.int64(), pa.float64(), pa.string()],
-        strict=True,
-    )
-)
-
-
 def _read_run_fast(path: str | Path) -> pd.DataFrame | None:
     """Arrow's CSV reader for the common layout (single spaces or tabs); None when the
     file needs the general reader (other whitespace, or an error to locate)."""
-    table = read_single_delimited(path, *_fast_options(["query_id", "doc_id", "score", "rank"]))
-    if table is None or not _finite(table["score"]):
+    table = read_single_delimited(path, *fast_options(["query_id", "doc_id", "score", "rank"]))
+    if table is None or not finite(table["score"]):
         return None
     return table.select(["query_id", "doc_id", "score", "rank"]).to_pandas(
         types_mapper=pd.ArrowDtype
     )
-
-
-RUN_BLOCK_BYTES = 4 << 20  # bytes of a run file read at a time by run_batches
-
-
-def run_batches(path: str | Path, block_bytes: int = RUN_BLOCK_BYTES) -> Iterator[pa.RecordBatch]:
-    """The run a block of about `block_bytes` at a time, as query_id, doc_id (strings)
-    and score (float64) batches: for reading and evaluating at once, in memory that
-    follows the block. Raises NotSingleDelimited, possibly after some batches, where
-    only read_run reads the file (a layout other than single spaces or tabs) or can
-    name its bad line; DataError on an empty or compressed file."""
-    _refuse_empty_or_gzip(path)
-    read, convert = _fast_options(["query_id", "doc_id", "score"])
-    read.block_size = block_bytes
-    for batch in stream_single_delimited(path, read, convert):
-        if not _finite(batch.column("score")):
-            raise NotSingleDelimited("a score read by Arrow is missing or not finite")
-        yield batch.select(["query_id", "doc_id", "score"])
-
-
-def _fast_options(columns: list[str]) -> tuple[pacsv.ReadOptions, pacsv.ConvertOptions]:
-    """Arrow's options for a run file, keeping `columns`."""
-    convert = pacsv.ConvertOptions(
-        column_types=_RUN_TYPES, strings_can_be_null=False, include_columns=columns
-    )
-    return pacsv.ReadOptions(column_names=_RUN_COLUMNS), convert
-
-
-def _finite(score: pa.Array | pa.ChunkedArray) -> bool:
-    return not score.null_count and pc.all(pc.is_finite(score)).as_py() is not False
-
-
-def _refuse_empty_or_gzip(path: str | Path) -> None:
-    if Path(path).stat().st_size == 0:
-        raise DataError(
-            f"{path}: the run is empty: no query has a result. If the run was made here, "
-            "every query retrieved nothing: are the queries' texts empty, or in another "
-            "field or column, or are none of their terms in the corpus?"
-        )
-    refuse_gzip(path, str(path))
 
 
 def read_run(path: str | Path) -> pd.DataFrame:
@@ -227,7 +176,7 @@ def read_run(path: str | Path) -> pd.DataFrame:
     Like trec_eval, only the score orders documents; the rank column is kept but not used.
     A malformed line is reported with its line number.
     """
-    _refuse_empty_or_gzip(path)
+    refuse_empty_or_gzip(path)
     fast = _read_run_fast(path)
     if fast is not None:
         return fast
@@ -237,7 +186,7 @@ def read_run(path: str | Path) -> pd.DataFrame:
             f"{path}: line {lines[0]} has {frame.shape[1]} fields; a TREC run line has 6 "
             "(qid Q0 docid rank score tag)"
         )
-    frame.columns = _RUN_COLUMNS
+    frame.columns = RUN_COLUMNS
     score = pd.to_numeric(frame["score"], errors="coerce")
     bad = first_bad(score.isna() | ~np.isfinite(score.fillna(0)))
     if bad is not None:
