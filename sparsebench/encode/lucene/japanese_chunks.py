@@ -16,45 +16,80 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numba import njit
 
 from sparsebench.arrays import span_indices
-from sparsebench.encode.lucene.japanese_dictionary import Dictionary, width_fold
+from sparsebench.encode.lucene.japanese_dictionary import (
+    HALFWIDTH_SEMI_VOICED,
+    HALFWIDTH_VOICED,
+    Dictionary,
+)
 from sparsebench.strings import string_buffers
 
 SPACE = 2  # CharacterDefinition.SPACE: tab, line feed, vertical tab, space
 EOS = -1  # what follows a chunk: the end of its text (else the SPACE word's left id)
 
 
-def unit_string(units: np.ndarray) -> str:
-    """Code units as a str of one character each (surrogates stay apart)."""
-    return units.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
-
-
-def utf16_units(texts: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """The texts' UTF-16 code units end to end, and where each text starts (and the
-    end), from the UTF-8 buffers of a string array without nulls."""
-    byte_offsets, data = string_buffers(texts)
-    units = np.frombuffer(
-        data.tobytes().decode("utf-8").encode("utf-16-le", "surrogatepass"), dtype="<u2"
-    )
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum(pc.utf8_length(texts).to_numpy(), out=offsets[1:])
-    if offsets[-1] != len(units):  # characters from U+10000 on are two units
-        astral = np.zeros(len(data) + 1, dtype=np.int64)
-        np.cumsum(data >= 0xF0, out=astral[1:])
-        offsets += astral[byte_offsets]
-    return units, offsets
-
-
 def folded_units(texts: pa.Array, d: Dictionary) -> tuple[np.ndarray, np.ndarray]:
-    """The texts' code units after CJKWidthCharFilter, end to end, and the offsets."""
-    units, offsets = utf16_units(texts)
-    folded, keep = width_fold(units, offsets[:-1], d)
-    if not keep.all():
-        kept = np.zeros(len(keep) + 1, dtype=np.int64)
-        np.cumsum(keep, out=kept[1:])
-        offsets = kept[offsets]
-    return folded, offsets
+    """The texts' UTF-16 code units after CJKWidthCharFilter, end to end, and where each
+    text starts (and the end), from the UTF-8 buffers of a string array without nulls."""
+    byte_offsets, data = string_buffers(texts)
+    return _folded(
+        data, byte_offsets, d.kana_norm, d.kana_combine_voiced, d.kana_combine_semi_voiced
+    )
+
+
+@njit(cache=True, nogil=True)
+def _folded(data, byte_offsets, kana_norm, combine_voiced, combine_semi_voiced):
+    """UTF-8 to UTF-16 code units (a character from U+10000 on as two surrogates) and
+    CJKWidthCharFilter in one pass: fullwidth ASCII variants (U+FF01-FF5E) to ASCII,
+    halfwidth katakana (U+FF65-FF9F) to fullwidth ones, and a halfwidth (semi-)voiced
+    sound mark merged into the kana before it in the same text (after that kana's own
+    folding) where the composed kana exists; a merged kana takes no second mark."""
+    units = np.empty(len(data), np.uint16)  # never more units than bytes
+    offsets = np.zeros(len(byte_offsets), np.int64)
+    out = 0
+    for text in range(len(byte_offsets) - 1):
+        at, stop = byte_offsets[text], byte_offsets[text + 1]
+        merged = True  # no mark merges into what comes before a text
+        while at < stop:
+            lead = np.int64(data[at])
+            if lead < 0x80:
+                code, at = lead, at + 1
+            elif lead < 0xE0:
+                code, at = ((lead & 0x1F) << 6) | (data[at + 1] & 0x3F), at + 2
+            elif lead < 0xF0:
+                code = ((lead & 0x0F) << 12) | ((data[at + 1] & 0x3F) << 6)
+                code, at = code | (data[at + 2] & 0x3F), at + 3
+            else:
+                code = ((lead & 0x07) << 18) | ((data[at + 1] & 0x3F) << 12)
+                code |= ((data[at + 2] & 0x3F) << 6) | (data[at + 3] & 0x3F)
+                at += 4
+            if code >= 0x10000:
+                code -= 0x10000
+                units[out] = 0xD800 + (code >> 10)
+                units[out + 1] = 0xDC00 + (code & 0x3FF)
+                out += 2
+                merged = False
+                continue
+            if HALFWIDTH_VOICED <= code <= HALFWIDTH_SEMI_VOICED:  # the two marks
+                previous = np.int64(units[out - 1]) if not merged else 0
+                if 0x30A6 <= previous <= 0x30FD:
+                    table = combine_semi_voiced if code == HALFWIDTH_SEMI_VOICED else combine_voiced
+                    step = np.int64(table[previous - 0x30A6])
+                    if step:
+                        units[out - 1] = previous + step
+                        merged = True
+                        continue
+            if 0xFF01 <= code <= 0xFF5E:
+                code -= 0xFEE0
+            elif 0xFF65 <= code <= 0xFF9F:
+                code = kana_norm[code - 0xFF65]
+            units[out] = code
+            out += 1
+            merged = False
+        offsets[text + 1] = out
+    return units[:out], offsets
 
 
 @dataclass(frozen=True)

@@ -130,36 +130,3 @@ def dictionary() -> Dictionary:
         base_forms=tuple(arrays["base_forms"].tolist()),
         **fields,
     )
-
-
-def width_fold(
-    units: np.ndarray, text_starts: np.ndarray, d: Dictionary
-) -> tuple[np.ndarray, np.ndarray]:
-    """CJKWidthCharFilter over the UTF-16 code units of texts laid end to end: fullwidth
-    ASCII variants (U+FF01-FF5E) to ASCII, halfwidth katakana (U+FF65-FF9F) to fullwidth
-    ones, and a halfwidth (semi-)voiced sound mark merged into the kana before it in the
-    same text (after that kana's own folding) where the composed kana exists; a merged
-    kana takes no second mark. Returns the folded units and which input units remain.
-
-    text_starts: the positions where a text starts (no merging across them)."""
-    out = units.astype(np.int32)
-    ascii_ = (out >= 0xFF01) & (out <= 0xFF5E)
-    out[ascii_] -= 0xFEE0
-    kana = (out >= 0xFF65) & (out <= 0xFF9F)
-    out[kana] = d.kana_norm[out[kana] - 0xFF65]
-    keep = np.ones(len(out), dtype=bool)
-    marks = np.flatnonzero((units == HALFWIDTH_VOICED) | (units == HALFWIDTH_SEMI_VOICED))
-    first = np.zeros(len(out) + 1, dtype=bool)
-    first[text_starts] = True
-    for i in marks.tolist():  # marks are rare: the filter's left-to-right state, kept exact
-        if first[i] or not keep[i - 1]:
-            continue
-        previous = int(out[i - 1])
-        if 0x30A6 <= previous <= 0x30FD:
-            semi = units[i] == HALFWIDTH_SEMI_VOICED
-            table = d.kana_combine_semi_voiced if semi else d.kana_combine_voiced
-            step = int(table[previous - 0x30A6])
-            if step:
-                out[i - 1] = previous + step
-                keep[i] = False
-    return out[keep].astype(np.uint16), keep

@@ -2,9 +2,10 @@
 class runs it, in Mode.SEARCH with discardPunctuation and discardCompoundToken (how
 JapaneseAnalyzer builds it), without a user dictionary.
 
-This is the reference the fast path (japanese_lattice) is checked against, and what runs
-the rare text where the Java search is forced to commit to a partial path because it
-went MAX_BACKTRACE_GAP characters without a point where a single path was left alive.
+This is the readable reference that the compiled search (japanese_search, the same steps
+over arrays) is checked against, on real and random texts, texts long enough that the
+Java search is forced to commit to a partial path (MAX_BACKTRACE_GAP), and every context
+a chunk can stand in.
 
 Positions are UTF-16 code units. A position holds one entry per word ending there (not
 one per connection id: the Java class keeps them all), with the cost of the best path

@@ -22,8 +22,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from sparsebench.encode.lucene import japanese_dictionary
-from sparsebench.encode.lucene.japanese_dictionary import dictionary, width_fold
+from sparsebench.encode.lucene import japanese_dictionary, japanese_search
+from sparsebench.encode.lucene.japanese_chunks import folded_units
+from sparsebench.encode.lucene.japanese_dictionary import dictionary
 from sparsebench.encode.lucene.japanese_tokenizer import japanese_tokenizer
 from sparsebench.encode.lucene.japanese_viterbi import tokenize as tokenize_step_by_step
 from sparsebench.encode.lucene.languages import chain
@@ -132,8 +133,7 @@ def port_terms(text: str) -> list[str]:
     forms and stop tags applied (what the tokenizer returns)."""
     d = dictionary()
     tokenizer = japanese_tokenizer()
-    units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype="<u2")
-    folded, _ = width_fold(units, np.zeros(1, dtype=np.int64), d)
+    folded, _ = folded_units(pa.array([text]), d)
     port = []
     for start, end, word in tokenize_step_by_step(folded.tolist()):
         if not tokenizer.keep_word[word]:
@@ -152,15 +152,33 @@ def batched_terms(texts: list[str]) -> list[list[str]]:
     return batched
 
 
-def test_step_by_step_port_equals_the_batched_search():
-    """The port of JapaneseTokenizer (the reference, and the fallback for long texts)
-    gives the tokens the batched search gives, on real and random texts."""
+def test_step_by_step_port_equals_the_compiled_search():
+    """The Python port of JapaneseTokenizer (the reference) gives the tokens the compiled
+    search gives, on real and random texts, and on texts long enough for the Java search
+    to commit to a partial path (MAX_BACKTRACE_GAP units without a single path left)."""
     texts = [text for text, _ in random.Random(5).sample(reference(), 60) if len(text) < 80]
     rng = random.Random(8)
     alphabet = "東京都庁舎情報処理のはをにアイウエオーｶﾞabc123、。「」 \n😀"
     texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30))) for _ in range(60)]
+    texts += ["".join(rng.choice("東京都庁舎情報処理アイウエオー") for _ in range(2500))]
+    texts += ["ア" * 1500 + "東京" * 700, "情報処理" * 900]
     for text, want in zip(texts, batched_terms(texts), strict=True):
-        assert port_terms(text) == want, text
+        assert port_terms(text) == want, text[:80]
+
+
+def test_positions_with_more_entries_than_slots_are_searched_again():
+    """A text whose position needs more entry slots than the lattice holds is searched
+    again with twice as many: one slot to begin with gives the same tokens."""
+    d = dictionary()
+    tokenizer = japanese_tokenizer()
+    texts = [text for text, _ in random.Random(2).sample(reference(), 100)]
+    units, offsets = folded_units(pa.array(texts), d)
+    starts = np.zeros(len(texts), dtype=np.int64)
+    wide = japanese_search.search(units, offsets, starts, tokenizer.tables)
+    narrow = japanese_search.search(units, offsets, starts, tokenizer.tables, 1)
+    assert len(wide[0]) > 1000
+    for got, want in zip(narrow, wide, strict=True):
+        assert np.array_equal(got, want)
 
 
 def test_a_chunk_in_every_context_equals_the_port():
