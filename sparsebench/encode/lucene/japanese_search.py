@@ -2,11 +2,11 @@
 class (japanese_viterbi: parse, backtrace, SEARCH mode's pruneAndRescore, the
 MAX_BACKTRACE_GAP safety) as loops over arrays, for many texts in one call.
 
-The lattice is a table of positions by entry slots (the Java class's Position arrays):
-an entry's cost, right id, back pointer (position, slot) and word. A text whose
-position needs more slots than the table has is searched again with twice as many, so
-the table follows the batch's longest text, not its size. Known words come from the
-trie of japanese_trie, walked one code unit at a time.
+The lattice holds the Java class's Position arrays in one pool of entries (cost, right
+id, back pointer as position and slot, word), each position's in a block of the pool
+that doubles when full. A text for which the pool runs out of room is searched again
+with a pool twice as large, so the pool follows the batch's longest text, not its size.
+Known words come from the trie of japanese_trie, walked one code unit at a time.
 
 Derived from Apache Lucene (org.apache.lucene.analysis.ja.JapaneseTokenizer), licensed
 under the Apache License, Version 2.0; see sparsebench/resources/lucene/ja/NOTICE.
@@ -40,10 +40,11 @@ from sparsebench.encode.lucene.japanese_viterbi import (
 
 _INFINITY = 2**31 - 1  # Integer.MAX_VALUE
 _HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # japanese_trie's
-_SLOTS = 32  # entry slots of a position at first
+_FIRST_ROOM = 8  # entries a position's first block holds
+_POOL = 16  # entries the pool holds per code unit of the longest text, at first
 # the search's scalars, in one array: positions made so far, the last commit, tokens
-# found, and whether a position ran out of slots
-_NEXT, _LAST, _FOUND, _FULL = 0, 1, 2, 3
+# found, whether the pool ran out of room, and the pool's first free entry
+_NEXT, _LAST, _FOUND, _FULL, _TOP = 0, 1, 2, 3, 4
 
 
 class Tables(NamedTuple):
@@ -63,7 +64,7 @@ class Tables(NamedTuple):
     class_flags: np.ndarray
     punctuation: np.ndarray
     kanji: np.ndarray  # bool per code unit: CharacterDefinition.isKanji
-    connection: np.ndarray  # int32 (right id, left id)
+    connection: np.ndarray  # int16 (right id, left id)
 
 
 def tables(d: Dictionary, trie: Trie) -> Tables:
@@ -82,33 +83,39 @@ def tables(d: Dictionary, trie: Trie) -> Tables:
         class_flags=d.class_flags,
         punctuation=d.punctuation,
         kanji=np.isin(d.char_class, [KANJI, KANJINUMERIC]),
-        connection=np.ascontiguousarray(d.connection_costs, dtype=np.int32),
+        connection=np.ascontiguousarray(d.connection_costs, dtype=np.int16),
     )
 
 
 class Lattice(NamedTuple):
-    cost: np.ndarray  # int64 (positions, slots)
-    right: np.ndarray  # int32
-    back_pos: np.ndarray  # int32
-    back_slot: np.ndarray  # int32
-    word: np.ndarray  # int32
-    count: np.ndarray  # int32 (positions): entries in use
+    """Entries in a pool, each position's in a block of its own (moved to a block twice
+    as large when full), addressed as (position, slot): base[position] + slot."""
+
+    cost: np.ndarray  # int64 (pool)
+    right: np.ndarray  # int32 (pool)
+    back_pos: np.ndarray  # int32 (pool)
+    back_slot: np.ndarray  # int32 (pool)
+    word: np.ndarray  # int32 (pool)
+    base: np.ndarray  # int64 (positions): where a position's block starts in the pool
+    room: np.ndarray  # int64 (positions): its block's size
+    count: np.ndarray  # int64 (positions): entries in use
 
 
 @njit(cache=True, nogil=True)
-def _lattice(positions, slots):
-    shape = (positions, slots)
+def _lattice(positions, pool):
     return Lattice(
-        np.zeros(shape, np.int64),
-        np.zeros(shape, np.int32),
-        np.zeros(shape, np.int32),
-        np.zeros(shape, np.int32),
-        np.zeros(shape, np.int32),
-        np.zeros(positions, np.int32),
+        np.zeros(pool, np.int64),
+        np.zeros(pool, np.int32),
+        np.zeros(pool, np.int32),
+        np.zeros(pool, np.int32),
+        np.zeros(pool, np.int32),
+        np.zeros(positions, np.int64),
+        np.zeros(positions, np.int64),
+        np.zeros(positions, np.int64),
     )
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _child(t, node, unit):
     """The trie node after `node` by `unit`, -1 for none."""
     key = (np.int64(node) << 16) | np.int64(unit)
@@ -123,7 +130,7 @@ def _child(t, node, unit):
         slot = (slot + 1) & mask
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _penalty(t, units, pos, length):
     """computePenalty: long all-kanji words and very long other words."""
     if length <= SEARCH_MODE_KANJI_LENGTH:
@@ -140,39 +147,80 @@ def _penalty(t, units, pos, length):
     return 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _append(lat, state, pos, cost, right, back_pos, back_slot, word):
-    """An entry at pos (the search is marked full when pos has no slot left)."""
+    """An entry at pos (the search is marked full when the pool has no room left)."""
     used = lat.count[pos]
-    if used == lat.cost.shape[1]:
-        state[_FULL] = 1
-        return
-    lat.cost[pos, used] = cost
-    lat.right[pos, used] = right
-    lat.back_pos[pos, used] = back_pos
-    lat.back_slot[pos, used] = back_slot
-    lat.word[pos, used] = word
+    if used == lat.room[pos]:
+        room = max(_FIRST_ROOM, 2 * used)
+        top = state[_TOP]
+        if top + room > len(lat.cost):
+            state[_FULL] = 1
+            return
+        old = lat.base[pos]
+        for i in range(used):
+            lat.cost[top + i], lat.right[top + i] = lat.cost[old + i], lat.right[old + i]
+            lat.back_pos[top + i] = lat.back_pos[old + i]
+            lat.back_slot[top + i] = lat.back_slot[old + i]
+            lat.word[top + i] = lat.word[old + i]
+        lat.base[pos], lat.room[pos], state[_TOP] = top, room, top + room
+    at = lat.base[pos] + used
+    lat.cost[at] = cost
+    lat.right[at] = right
+    lat.back_pos[at] = back_pos
+    lat.back_slot[at] = back_slot
+    lat.word[at] = word
     lat.count[pos] = used + 1
     if pos + 1 > state[_NEXT]:
         state[_NEXT] = pos + 1
 
 
-@njit(cache=True, nogil=True)
-def _add(t, lat, state, units, start, end, word, with_penalty):
-    """A word from start to end, after the cheapest entry at start (the first on a tie)."""
-    left = t.word_left[word]
-    least, least_slot = np.int64(_INFINITY), -1
+@njit(cache=True, nogil=True, inline="always")
+def _cheapest(t, lat, start, left):
+    """The cheapest entry at start to go on with a word of this left id (the first on a
+    tie): its cost plus the connection, and its slot (-1 for none)."""
+    least, least_slot, b = np.int64(_INFINITY), -1, lat.base[start]
     for slot in range(lat.count[start]):
-        cost = lat.cost[start, slot] + t.connection[lat.right[start, slot], left]
+        cost = lat.cost[b + slot] + t.connection[lat.right[b + slot], left]
         if cost < least:
             least, least_slot = cost, slot
+    return least, least_slot
+
+
+@njit(cache=True, nogil=True)
+def _add(t, lat, state, units, start, end, word, with_penalty):
+    """A word from start to end, after the cheapest entry at start."""
+    left = t.word_left[word]
+    least, least_slot = _cheapest(t, lat, start, left)
     least += t.word_cost[word]
     if with_penalty:
         least += _penalty(t, units, start, end - start)
     _append(lat, state, end, least, left, start, least_slot, word)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def _add_parsed(t, lat, state, start, end, word, memo):
+    """_add for the words the parse loop adds at start: the entries there stay as they
+    are meanwhile, so the cheapest entry per left id is found once a round (memo)."""
+    left = t.word_left[word]
+    if memo.round[left] == memo.clock[0]:
+        least, least_slot = memo.cost[left], memo.slot[left]
+    else:
+        least, least_slot = _cheapest(t, lat, start, left)
+        memo.round[left], memo.cost[left], memo.slot[left] = memo.clock[0], least, least_slot
+    _append(lat, state, end, least + t.word_cost[word], left, start, least_slot, word)
+
+
+class Memo(NamedTuple):
+    """The cheapest entry per left id at the position the parse loop is at."""
+
+    round: np.ndarray  # int64 per left id: the round it was found in
+    cost: np.ndarray  # int64 per left id
+    slot: np.ndarray  # int64 per left id
+    clock: np.ndarray  # int64 (1): the round, one per position the loop adds words at
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _unknown_length(t, units, pos):
     """How far an unknown word from pos reaches: its class's run (same class and
     punctuation-ness, at most MAX_UNKNOWN_WORD_LENGTH), or one unit."""
@@ -200,10 +248,11 @@ def _prune_and_rescore(t, lat, state, units, start, end, best_start_slot):
     words = np.empty(size, np.int64)
     n = 0
     for pos in range(end, start, -1):  # each start's forward words, as Java gathers them
+        b = lat.base[pos]
         for slot in range(lat.count[pos]):
-            back = lat.back_pos[pos, slot]
+            back = lat.back_pos[b + slot]
             if back >= start:
-                origin[n], target[n], words[n] = back, pos, lat.word[pos, slot]
+                origin[n], target[n], words[n] = back, pos, lat.word[b + slot]
                 n += 1
         lat.count[pos] = 0
     order = np.argsort(origin[:n], kind="mergesort")
@@ -215,8 +264,8 @@ def _prune_and_rescore(t, lat, state, units, start, end, best_start_slot):
         if lat.count[pos] == 0:
             continue
         if pos == start:
-            right = lat.right[pos, best_start_slot]  # Java: 0 at BOS, else the word's
-            path_cost = lat.cost[pos, best_start_slot]
+            at = lat.base[pos] + best_start_slot
+            right, path_cost = lat.right[at], lat.cost[at]  # Java: right 0 at BOS
             for i in range(first, k):
                 to, word = target[order[i]], words[order[i]]
                 left = t.word_left[word]
@@ -235,19 +284,20 @@ def _prune_and_rescore(t, lat, state, units, start, end, best_start_slot):
 @njit(cache=True, nogil=True)
 def _second_best(t, lat, state, units, pos, best, penalty, last_left):
     """The slot at pos that ends the best path avoiding the too-long word, or -1."""
-    back_pos, word = lat.back_pos[pos, best], lat.word[pos, best]
-    max_cost = lat.cost[pos, best] + penalty
+    at = lat.base[pos] + best
+    back_pos, word = lat.back_pos[at], lat.word[at]
+    max_cost = lat.cost[at] + penalty
     if last_left != -1:
         max_cost += t.connection[t.word_left[word], last_left]
-    _prune_and_rescore(t, lat, state, units, back_pos, pos, lat.back_slot[pos, best])
-    least, least_slot = np.int64(_INFINITY), -1
+    _prune_and_rescore(t, lat, state, units, back_pos, pos, lat.back_slot[at])
+    least, least_slot, b = np.int64(_INFINITY), -1, lat.base[pos]
     for slot in range(lat.count[pos]):
-        cost = lat.cost[pos, slot]
+        cost = lat.cost[b + slot]
         if last_left != -1:
-            cost += t.connection[t.word_left[lat.word[pos, slot]], last_left]
+            cost += t.connection[t.word_left[lat.word[b + slot]], last_left]
         if cost < least:
             least, least_slot = cost, slot
-    if least_slot != -1 and least <= max_cost and lat.back_pos[pos, least_slot] != back_pos:
+    if least_slot != -1 and least <= max_cost and lat.back_pos[b + least_slot] != back_pos:
         return least_slot
     return -1
 
@@ -263,16 +313,16 @@ def _backtrace(t, lat, state, units, end_pos, from_slot, found, scratch):
     last_left = -1
     n = 0
     while pos > state[_LAST]:
-        back_pos, word = lat.back_pos[pos, best], lat.word[pos, best]
-        next_best = lat.back_slot[pos, best]
+        at = lat.base[pos] + best
+        back_pos, word, next_best = lat.back_pos[at], lat.word[at], lat.back_slot[at]
         if alt_start == -1:
             penalty = _penalty(t, units, back_pos, pos - back_pos)
             if penalty > 0:
                 alternative = _second_best(t, lat, state, units, pos, best, penalty, last_left)
                 if alternative != -1:
                     alt_start, best = back_pos, alternative
-                    back_pos, word = lat.back_pos[pos, best], lat.word[pos, best]
-                    next_best = lat.back_slot[pos, best]
+                    at = lat.base[pos] + best
+                    back_pos, word, next_best = lat.back_pos[at], lat.word[at], lat.back_slot[at]
         if alt_start != -1 and alt_start >= back_pos:
             alt_start = -1
         if not t.punctuation[units[back_pos]]:
@@ -293,29 +343,29 @@ def _force_backtrace(t, lat, state, units, pos, found, scratch):
     least, least_pos, least_slot = np.int64(_INFINITY), -1, -1
     for at in range(pos, state[_NEXT]):
         for slot in range(lat.count[at]):
-            if lat.cost[at, slot] < least:
-                least, least_pos, least_slot = lat.cost[at, slot], at, slot
+            if lat.cost[lat.base[at] + slot] < least:
+                least, least_pos, least_slot = lat.cost[lat.base[at] + slot], at, slot
     for at in range(pos, state[_NEXT]):
         if at != least_pos:
             lat.count[at] = 0
-    lat.cost[least_pos, 0] = lat.cost[least_pos, least_slot]
-    lat.right[least_pos, 0] = lat.right[least_pos, least_slot]
-    lat.back_pos[least_pos, 0] = lat.back_pos[least_pos, least_slot]
-    lat.back_slot[least_pos, 0] = lat.back_slot[least_pos, least_slot]
-    lat.word[least_pos, 0] = lat.word[least_pos, least_slot]
+    b = lat.base[least_pos]  # keep only that entry, in slot 0
+    kept = b + least_slot
+    lat.cost[b], lat.right[b], lat.word[b] = lat.cost[kept], lat.right[kept], lat.word[kept]
+    lat.back_pos[b], lat.back_slot[b] = lat.back_pos[kept], lat.back_slot[kept]
     lat.count[least_pos] = 1
     _backtrace(t, lat, state, units, least_pos, 0, found, scratch)
-    lat.cost[least_pos, 0] = 0
+    lat.cost[b] = 0
     return least_pos
 
 
 @njit(cache=True, nogil=True)
-def _parse(t, lat, units, start_right, found, scratch):
+def _parse(t, lat, units, start_right, found, scratch, memo):
     """JapaneseTokenizer.parse over one text: its tokens in found (start, end, word
-    rows, punctuation dropped); their number, or -1 when a position ran out of slots."""
+    rows, punctuation dropped); their number, or -1 when the pool ran out of room."""
     n = len(units)
     lat.count[: n + 2] = 0
-    state = np.zeros(4, np.int64)
+    lat.room[: n + 2] = 0
+    state = np.zeros(5, np.int64)
     state[_NEXT] = 0
     _append(lat, state, 0, 0, start_right, -1, -1, -1)  # BOS
     pos = 0
@@ -328,10 +378,11 @@ def _parse(t, lat, units, start_right, found, scratch):
             continue
         if pos > state[_LAST] and lat.count[pos] == 1 and frontier:
             _backtrace(t, lat, state, units, pos, 0, found, scratch)
-            lat.cost[pos, 0] = 0
+            lat.cost[lat.base[pos]] = 0
         if pos - state[_LAST] >= MAX_BACKTRACE_GAP:
             pos = _force_backtrace(t, lat, state, units, pos, found, scratch)
             continue
+        memo.clock[0] += 1
         any_matches = False
         node = np.int64(t.root_child[units[pos]])
         end = pos + 1
@@ -339,7 +390,7 @@ def _parse(t, lat, units, start_right, found, scratch):
             known = t.surface[node]
             if known >= 0:
                 for word in range(t.surface_word_start[known], t.surface_word_start[known + 1]):
-                    _add(t, lat, state, units, pos, end, word, False)
+                    _add_parsed(t, lat, state, pos, end, word, memo)
                     any_matches = True
             if not t.has_children[node] or end >= n:
                 break
@@ -351,14 +402,14 @@ def _parse(t, lat, units, start_right, found, scratch):
             for word in range(
                 t.unknown_start[character_class], t.unknown_start[character_class + 1]
             ):
-                _add(t, lat, state, units, pos, end, word, False)
+                _add_parsed(t, lat, state, pos, end, word, memo)
         if state[_FULL]:
             return -1
         pos += 1
     if pos > 0 and lat.count[pos] > 0:
-        least, least_slot = np.int64(1) << 62, 0
+        least, least_slot, b = np.int64(1) << 62, 0, lat.base[pos]
         for slot in range(lat.count[pos]):
-            cost = lat.cost[pos, slot] + t.connection[lat.right[pos, slot], 0]  # EOS
+            cost = lat.cost[b + slot] + t.connection[lat.right[b + slot], 0]  # EOS's left id
             if cost < least:
                 least, least_slot = cost, slot
         _backtrace(t, lat, state, units, pos, least_slot, found, scratch)
@@ -366,29 +417,36 @@ def _parse(t, lat, units, start_right, found, scratch):
 
 
 @njit(cache=True, nogil=True)
-def search(units, offsets, start_right, t, slots=_SLOTS):
+def search(units, offsets, start_right, t, pool=_POOL):
     """The tokens of each text units[offsets[i]:offsets[i + 1]] (after CJKWidthCharFilter)
     searched after an entry of right id start_right[i] (0: BOS): arrays text, start,
-    end (within the text) and word, by text then position, punctuation dropped. slots:
-    the entry slots of a position to begin with."""
+    end (within the text) and word, by text then position, punctuation dropped. pool:
+    the entries the lattice holds per code unit of the longest text, to begin with."""
     texts = len(offsets) - 1
     longest = 0
     for i in range(texts):
         longest = max(longest, offsets[i + 1] - offsets[i])
-    lat = _lattice(longest + 2, slots)
+    lat = _lattice(longest + 2, pool * (longest + 2))
     found = np.empty((longest + 1, 3), np.int64)
     scratch = np.empty((longest + 1, 3), np.int64)
+    lefts = t.connection.shape[1]
+    memo = Memo(
+        np.full(lefts, -1, np.int64),
+        np.zeros(lefts, np.int64),
+        np.zeros(lefts, np.int64),
+        np.zeros(1, np.int64),
+    )
     total = offsets[texts]
     text = np.empty(total, np.int64)
     rows = np.empty((total, 3), np.int64)
     out = 0
     for i in range(texts):
         piece = units[offsets[i] : offsets[i + 1]]
-        made = _parse(t, lat, piece, start_right[i], found, scratch)
+        made = _parse(t, lat, piece, start_right[i], found, scratch, memo)
         while made < 0:
-            slots *= 2
-            lat = _lattice(longest + 2, slots)
-            made = _parse(t, lat, piece, start_right[i], found, scratch)
+            pool *= 2
+            lat = _lattice(longest + 2, pool * (longest + 2))
+            made = _parse(t, lat, piece, start_right[i], found, scratch, memo)
         rows[out : out + made] = found[:made]
         text[out : out + made] = i
         out += made
