@@ -28,7 +28,7 @@ from sparsebench.encode.lucene.japanese_dictionary import (
     KANJINUMERIC,
     Dictionary,
 )
-from sparsebench.encode.lucene.japanese_trie import Trie
+from sparsebench.encode.lucene.japanese_trie import EMPTY, HASH_MULTIPLIER, Trie
 from sparsebench.encode.lucene.japanese_viterbi import (
     MAX_BACKTRACE_GAP,
     MAX_UNKNOWN_WORD_LENGTH,
@@ -39,7 +39,6 @@ from sparsebench.encode.lucene.japanese_viterbi import (
 )
 
 _INFINITY = 2**31 - 1  # Integer.MAX_VALUE
-_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # japanese_trie's
 _FIRST_ROOM = 8  # entries a position's first block holds
 _POOL = 16  # entries the pool holds per code unit of the longest text, at first
 # the search's scalars, in one array: positions made so far, the last commit, tokens
@@ -119,13 +118,13 @@ def _lattice(positions, pool):
 def _child(t, node, unit):
     """The trie node after `node` by `unit`, -1 for none."""
     key = (np.int64(node) << 16) | np.int64(unit)
-    slot = np.int64((np.uint64(key) * _HASH_MULTIPLIER) >> t.shift)
+    slot = np.int64((np.uint64(key) * HASH_MULTIPLIER) >> t.shift)
     mask = len(t.table_keys) - 1
     while True:
         stored = t.table_keys[slot]
         if stored == key:
             return np.int64(t.table_nodes[slot])
-        if stored == -1:
+        if stored == EMPTY:
             return np.int64(-1)
         slot = (slot + 1) & mask
 

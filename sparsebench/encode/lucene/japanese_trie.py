@@ -1,10 +1,10 @@
-"""The system dictionary's surfaces as a trie that numpy walks for many positions at once:
-JapaneseTokenizer's FST lookup (every surface that starts at a position), vectorised.
+"""The system dictionary's surfaces as a trie of arrays: JapaneseTokenizer's FST lookup
+(every surface that starts at a position), walked by the compiled search
+(japanese_search) one code unit at a time.
 
 A node is a prefix of some surface. The children of the root are a table indexed by
 code unit; the other edges (parent node, code unit) -> child sit in an open-addressing
-hash table (linear probing, multiplicative hash), so that a step of the walk for all
-positions still matching is a handful of array operations.
+hash table (linear probing, multiplicative hash).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import numpy as np
 
 from sparsebench.encode.lucene.japanese_dictionary import dictionary
 
-_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio, odd
-_EMPTY = -1
+HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio, odd
+EMPTY = -1
 
 
 @dataclass(frozen=True)
@@ -29,60 +29,17 @@ class Trie:
     surface: np.ndarray  # int32 (nodes): the surface a node spells, -1 for a mere prefix
     has_children: np.ndarray  # bool (nodes)
 
-    def slots(self, keys: np.ndarray) -> np.ndarray:
-        with np.errstate(over="ignore"):
-            return ((keys.astype(np.uint64) * _HASH_MULTIPLIER) >> self.shift).astype(np.int64)
-
-    def child(self, nodes: np.ndarray, units: np.ndarray) -> np.ndarray:
-        """The child of each node by each code unit, -1 where there is none."""
-        keys = (nodes.astype(np.int64) << 16) | units
-        slots = self.slots(keys)
-        found = np.full(len(keys), -1, dtype=np.int32)
-        todo = np.arange(len(keys))
-        mask = len(self.table_keys) - 1
-        while len(todo):
-            stored = self.table_keys[slots[todo]]
-            hit = stored == keys[todo]
-            found[todo[hit]] = self.table_nodes[slots[todo[hit]]]
-            todo = todo[~hit & (stored != _EMPTY)]
-            slots[todo] = (slots[todo] + 1) & mask
-        return found
-
-    def matches(self, units: np.ndarray, limit: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Every surface starting at every position p, within units[p:limit[p]]: arrays
-        (position, length, surface), shortest surfaces first, each length by position."""
-        pos = np.flatnonzero(self.root_child[units] >= 0)
-        node = self.root_child[units[pos]]
-        found_pos, found_len, found_surface = [pos[:0]], [pos[:0].astype(np.int32)], [pos[:0]]
-        length = 1
-        while len(pos):
-            surface = self.surface[node]
-            final = surface >= 0
-            found_pos.append(pos[final])
-            found_len.append(np.full(int(final.sum()), length, dtype=np.int32))
-            found_surface.append(surface[final])
-            going = self.has_children[node] & (pos + length < limit[pos])
-            pos, node = pos[going], node[going]
-            node = self.child(node, units[pos + length])
-            pos, node = pos[node >= 0], node[node >= 0]
-            length += 1
-        return (
-            np.concatenate(found_pos),
-            np.concatenate(found_len),
-            np.concatenate(found_surface),
-        )
-
 
 def _insert(keys: np.ndarray, values: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
     """An open-addressing table of the (distinct) keys, built a probe round at a time."""
-    table_keys = np.full(1 << bits, _EMPTY, dtype=np.int64)
+    table_keys = np.full(1 << bits, EMPTY, dtype=np.int64)
     table_values = np.zeros(1 << bits, dtype=np.int32)
     shift = np.uint64(64 - bits)
     with np.errstate(over="ignore"):
-        slots = ((keys.astype(np.uint64) * _HASH_MULTIPLIER) >> shift).astype(np.int64)
+        slots = ((keys.astype(np.uint64) * HASH_MULTIPLIER) >> shift).astype(np.int64)
     todo = np.arange(len(keys))
     while len(todo):
-        free = table_keys[slots[todo]] == _EMPTY
+        free = table_keys[slots[todo]] == EMPTY
         free_slots, first = np.unique(slots[todo[free]], return_index=True)
         winners = todo[free][first]
         table_keys[free_slots] = keys[winners]
