@@ -18,7 +18,6 @@ sparsebench/resources/lucene/ja/NOTICE.
 from __future__ import annotations
 
 import hashlib
-from array import array
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -77,31 +76,10 @@ class Dictionary:
     kana_combine_voiced: np.ndarray
     kana_combine_semi_voiced: np.ndarray
 
-    @property
-    def known_words(self) -> int:
-        return int(self.surface_word_start[-1])
-
     def unknown_words(self, character_class: int) -> range:
         """UnknownDictionary.lookupWordIds: the unknown words of a character class."""
         start = self.unknown_class_start
         return range(int(start[character_class]), int(start[character_class + 1]))
-
-    def surfaces(self) -> list[str]:
-        """Every surface, as a string of UTF-16 code units (surrogates kept apart)."""
-        units, offsets = self.surface_units, self.surface_offsets
-        text = units.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
-        return [text[offsets[i] : offsets[i + 1]] for i in range(len(offsets) - 1)]
-
-
-class Connections:
-    """ConnectionCosts for lookups one at a time from Python (a flat array)."""
-
-    def __init__(self, d: Dictionary) -> None:
-        self.size = d.connection_costs.shape[1]
-        self.flat = array("h", d.connection_costs.astype(np.int16).tobytes())
-
-    def __call__(self, right: int, left: int) -> int:
-        return self.flat[right * self.size + left]
 
 
 def _digest(arrays: dict[str, np.ndarray]) -> str:

@@ -1,6 +1,7 @@
-"""JapaneseTokenizer's search compiled with numba: the step-for-step port of the Java
-class (japanese_viterbi: parse, backtrace, SEARCH mode's pruneAndRescore, the
-MAX_BACKTRACE_GAP safety) as loops over arrays, for many texts in one call.
+"""JapaneseTokenizer's search compiled with numba: the Java class step for step (parse,
+backtrace, SEARCH mode's pruneAndRescore, the MAX_BACKTRACE_GAP safety) as loops over
+arrays, for many texts in one call. Its readable reference, a port on Python lists
+checked against it, is tests/encode/lucene/japanese_port.py.
 
 The lattice holds the Java class's Position arrays in one pool of entries (cost, right
 id, back pointer as position and slot, word), each position's in a block of the pool
@@ -29,15 +30,13 @@ from sparsebench.encode.lucene.japanese_dictionary import (
     Dictionary,
 )
 from sparsebench.encode.lucene.japanese_trie import EMPTY, HASH_MULTIPLIER, Trie
-from sparsebench.encode.lucene.japanese_viterbi import (
-    MAX_BACKTRACE_GAP,
-    MAX_UNKNOWN_WORD_LENGTH,
-    SEARCH_MODE_KANJI_LENGTH,
-    SEARCH_MODE_KANJI_PENALTY,
-    SEARCH_MODE_OTHER_LENGTH,
-    SEARCH_MODE_OTHER_PENALTY,
-)
 
+SEARCH_MODE_KANJI_LENGTH = 2
+SEARCH_MODE_OTHER_LENGTH = 7
+SEARCH_MODE_KANJI_PENALTY = 3000
+SEARCH_MODE_OTHER_PENALTY = 1700
+MAX_UNKNOWN_WORD_LENGTH = 1024
+MAX_BACKTRACE_GAP = 1024
 _INFINITY = 2**31 - 1  # Integer.MAX_VALUE
 _FIRST_ROOM = 8  # entries a position's first block holds
 _POOL = 16  # entries the pool holds per code unit of the longest text, at first

@@ -63,9 +63,7 @@ class JapaneseTokenizer:
             span_indices(text_start, text_start + lengths)
         ]
         units[key_offsets[1:][space_after] - 1] = 0x20  # the SPACE word after the chunk
-        key, start, end, word = japanese_search.search(
-            units, key_offsets, c.key_right.astype(np.int64), self.tables
-        )
+        key, start, end, word = japanese_search.search(units, key_offsets, c.key_right, self.tables)
         kept = self.keep_word[word]
         key, start, end, word = key[kept], start[kept], end[kept], word[kept]
         start += key_offsets[key]

@@ -21,12 +21,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
+from japanese_port import tokenize as tokenize_step_by_step
 
 from sparsebench.encode.lucene import japanese_dictionary, japanese_search
 from sparsebench.encode.lucene.japanese_chunks import folded_units
 from sparsebench.encode.lucene.japanese_dictionary import dictionary
 from sparsebench.encode.lucene.japanese_tokenizer import japanese_tokenizer
-from sparsebench.encode.lucene.japanese_viterbi import tokenize as tokenize_step_by_step
 from sparsebench.encode.lucene.languages import chain
 from sparsebench.errors import DataError
 

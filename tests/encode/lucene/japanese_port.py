@@ -24,25 +24,30 @@ and must follow the Java class's order of steps exactly.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+
+import numpy as np
 
 from sparsebench.encode.lucene.japanese_dictionary import (
     GROUP,
     INVOKE,
     KANJI,
     KANJINUMERIC,
-    Connections,
+    Dictionary,
     dictionary,
 )
+from sparsebench.encode.lucene.japanese_search import (
+    MAX_BACKTRACE_GAP,
+    MAX_UNKNOWN_WORD_LENGTH,
+    SEARCH_MODE_KANJI_LENGTH,
+    SEARCH_MODE_KANJI_PENALTY,
+    SEARCH_MODE_OTHER_LENGTH,
+    SEARCH_MODE_OTHER_PENALTY,
+)
 
-SEARCH_MODE_KANJI_LENGTH = 2
-SEARCH_MODE_OTHER_LENGTH = 7
-SEARCH_MODE_KANJI_PENALTY = 3000
-SEARCH_MODE_OTHER_PENALTY = 1700
-MAX_UNKNOWN_WORD_LENGTH = 1024
-MAX_BACKTRACE_GAP = 1024
 BOS = -1  # the word of the entry a text starts from
 _INFINITY = 2**31 - 1  # Integer.MAX_VALUE
 
@@ -82,11 +87,29 @@ class _Position:
             values[:] = [values[index]]
 
 
+class Connections:
+    """ConnectionCosts for lookups one at a time from Python (a flat array)."""
+
+    def __init__(self, d: Dictionary) -> None:
+        self.size = d.connection_costs.shape[1]
+        self.flat = array("h", d.connection_costs.astype(np.int16).tobytes())
+
+    def __call__(self, right: int, left: int) -> int:
+        return self.flat[right * self.size + left]
+
+
+def _surfaces(d: Dictionary) -> list[str]:
+    """Every surface, as a string of UTF-16 code units (surrogates kept apart)."""
+    units, offsets = d.surface_units, d.surface_offsets
+    text = units.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+    return [text[offsets[i] : offsets[i + 1]] for i in range(len(offsets) - 1)]
+
+
 @cache
 def known_matcher() -> Matcher:
     """The FST lookup of the system dictionary: every surface that starts at a position."""
     d = dictionary()
-    surfaces = d.surfaces()
+    surfaces = _surfaces(d)
     index = {surface: i for i, surface in enumerate(surfaces)}
     prefixes = {s[:k] for s in surfaces for k in range(1, len(s))}
     starts = d.surface_word_start.tolist()
