@@ -814,6 +814,60 @@ def test_distinct_chunks_give_the_dfas_tokens(monkeypatch):
     assert isinstance(tokens, pa.DictionaryArray) and len(tokens.dictionary) < len(tokens)
 
 
+def chunks_by_split(texts: list[str]) -> tuple[list[int], list[int], list[bytes]]:
+    """The chunks of the texts cut by Python: each chunk's distinct index (in the order
+    of first occurrence) and text, and the distinct chunks."""
+    first: dict[bytes, int] = {}
+    ids, owners = [], []
+    for t, text in enumerate(texts):
+        for chunk in text.encode("utf-8").split(b" "):
+            ids.append(first.setdefault(chunk, len(first)))
+            owners.append(t)
+    return ids, owners, list(first)
+
+
+@pytest.fixture(scope="module")
+def bounds_checked_chunks() -> Callable:
+    """The chunk pass compiled with bounds checks: it reads 8 bytes at a time, and must
+    not read past the words it is given (with them off, such a read goes unseen)."""
+    import numba
+
+    return numba.njit(boundscheck=True)(distinct_chunks._distinct_chunks.py_func)
+
+
+@pytest.mark.parametrize("kind", ["string", "large_string", "sliced"])
+def test_distinct_chunks_are_the_texts_split_at_spaces(kind, bounds_checked_chunks):
+    # chunks of every length to 40 bytes (a word of 8 bytes and its remainder), NUL bytes,
+    # chunks that differ in their last byte only, runs of spaces, thousands of distinct
+    # chunks (the table and its kept bytes grow), texts that end at every byte of the
+    # buffer's last words, and one text of more chunks than the batch has room for first
+    rng = random.Random(20261125)
+    pieces = ["", "\x00", "a\x00", "é", "\u4e2d\u6587", "x" * 8, "y" * 16]
+    pieces += ["".join(rng.choices("abc\x00 é", k=rng.randint(0, 40))) for _ in range(300)]
+    pieces += [f"w{k:05d}" for k in range(5000)] + ["z" * 39 + c for c in "abcdef"]
+    texts = [" ".join(rng.choices(pieces, k=rng.randint(0, 9))) for _ in range(3000)]
+    texts += [" " * 5000, "a"] + ["b" * k for k in range(1, 17)]
+    for last in range(9):
+        batch = texts + ["q" * last]
+        array = pa.array(["skipped"] + batch) if kind == "sliced" else pa.array(batch)
+        if kind == "sliced":
+            array = array.slice(1)
+        elif kind == "large_string":
+            array = array.cast(pa.large_string())
+        parts = distinct_chunks._parts(array)
+        chunk_id, chunk_text, kept, kept_at, lengths = distinct_chunks._distinct_chunks(*parts, 16)
+        checked = bounds_checked_chunks(*parts, 16)
+        assert all(
+            np.array_equal(a, b) for a, b in zip(checked, (chunk_id, chunk_text), strict=False)
+        )
+        values_offsets, values = distinct_chunks._gather(kept, kept_at, lengths)
+        ids, owners, distinct = chunks_by_split(batch)
+        assert chunk_id.tolist() == ids
+        assert chunk_text.tolist() == owners
+        got = [values[a:b].tobytes() for a, b in itertools.pairwise(values_offsets.tolist())]
+        assert got == distinct
+
+
 def test_distinct_chunks_take_what_the_tokenizer_takes():
     texts = ["Don't stop", None, "", "a.b  c", "stop"]
     expected = [(0, "Don't"), (0, "stop"), (3, "a.b"), (3, "c"), (4, "stop")]

@@ -30,7 +30,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sparsebench.encode.lucene.chains import Chain
-from sparsebench.encode.lucene.distinct_chunks import standard_tokens
+from sparsebench.encode.lucene.distinct_chunks import by_distinct_chunks, standard_tokens
 from sparsebench.encode.lucene.filters import (
     EMPTY_TERM,
     chained,
@@ -40,7 +40,7 @@ from sparsebench.encode.lucene.filters import (
     utf16_length,
     word_set,
 )
-from sparsebench.strings import as_string_array
+from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
 
 # ArabicNormalizer: alef with madda or hamza -> alef, dotless yeh -> yeh, teh marbuta ->
 # heh; tatweel and the eight harakat (fathatan .. sukun) deleted.
@@ -113,8 +113,13 @@ def stem_arabic(token: str) -> str:
 
 
 def tokenize_persian(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """PersianCharFilter, then StandardTokenizer."""
-    return standard_tokens(pc.replace_substring(as_string_array(texts), ZWNJ, " "))
+    """PersianCharFilter, then StandardTokenizer. The filter's space splits a chunk in
+    two, each tokenized as it would be alone: so it runs on the distinct chunks only."""
+    return by_distinct_chunks(_persian_chunk_tokens, texts)
+
+
+def _persian_chunk_tokens(chunks: pa.Array) -> tuple[np.ndarray, pa.Array]:
+    return tokenize_batch(pc.replace_substring(chunks, ZWNJ, " "))
 
 
 def arabic_term(stopwords: frozenset[str]) -> Callable[[str], str]:
