@@ -32,7 +32,7 @@ import pyarrow as pa
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
-from sparsebench.strings import as_string_array
+from sparsebench.strings import as_string_array, string_buffers
 
 Tokenize = Callable[[pa.Array], tuple[np.ndarray, pa.Array]]
 # Share of the batch's bytes the distinct chunks may hold for chunking to pay (unspaced
@@ -230,17 +230,12 @@ def _spread(chunk_id: np.ndarray, chunk_text: np.ndarray, first: np.ndarray, cou
 def _parts(array: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A string array's texts as `_distinct_chunks` reads them, with no copy of the bytes
     but the last few texts': the offsets of the texts that end at least _MARGIN bytes
-    before the data buffer's last whole word, into that buffer as words; then the offsets
-    of the others, into a copy of their bytes as words followed by _MARGIN zero bytes."""
-    offset_type = np.dtype(np.int64 if pa.types.is_large_string(array.type) else np.int32)
-    buffers = array.buffers()
-    offsets = np.frombuffer(
-        buffers[1], offset_type, len(array) + 1, array.offset * offset_type.itemsize
-    ).astype(np.int64)
-    data = np.zeros(0, np.uint8) if buffers[2] is None else np.frombuffer(buffers[2], np.uint8)
+    before the bytes' last whole word, into those bytes as words; then the offsets of
+    the others, into a copy of their bytes as words followed by _MARGIN zero bytes."""
+    offsets, data = string_buffers(array)
     words = data[: len(data) // 8 * 8].view(np.uint64)
     split = int(np.searchsorted(offsets[1:], 8 * len(words) - _MARGIN, side="right"))
-    rest = data[offsets[split] : offsets[-1]]
+    rest = data[offsets[split] :]
     tail = np.zeros((len(rest) + _MARGIN) // 8 + 1, np.uint64)
     tail.view(np.uint8)[: len(rest)] = rest
     return offsets[: split + 1], words, offsets[split:] - offsets[split], tail
@@ -264,7 +259,7 @@ def by_distinct_chunks(tokenize: Tokenize, texts: pa.Array) -> tuple[np.ndarray,
 
 def _by_distinct_chunks(tokenize: Tokenize, array: pa.Array) -> tuple[np.ndarray, pa.Array]:
     offsets, words, tail_offsets, tail = _parts(array)
-    n_bytes = offsets[-1] - offsets[0] + tail_offsets[-1]
+    n_bytes = offsets[-1] + tail_offsets[-1]
     n_chunks = len(array) + n_bytes // 4 + 1  # more than text in words has
     chunk_id, chunk_text, kept, kept_at, lengths = _distinct_chunks(
         offsets, words, tail_offsets, tail, n_chunks
