@@ -25,7 +25,16 @@ the DFA handles glued to 5% of the words (the new tokenizer's slow path); and al
 shared collections concatenated --copies times (a larger set; the copies repeat the
 vocabulary, which favours both analyzers' stem caches alike).
 
+With --anserini-jar (Anserini's fatjar, e.g. the one in Pyserini's wheel) and --java (a
+JDK's java, javac beside it), the table gains Lucene's own analyzers on the same
+documents, in a JVM (LuceneAnalysisSpeed.java): each language's documents/s, English's,
+and their ratio (and the terms Lucene counts, to set beside sparsebench's), the best of
+--repeat runs after two that warm the JIT (so Lucene is measured warm, sparsebench
+cold). Documents go to Lucene as they are, separated by NUL characters.
+
     python benchmarks/bench_analysis.py                       # every language against English
+    python benchmarks/bench_analysis.py --java /usr/lib/jvm/jdk-21/bin/java \
+        --anserini-jar anserini-1.7.1-fatjar.jar                # and Lucene's own
     python benchmarks/bench_analysis.py --languages ja zh --repeat 3
     python benchmarks/bench_analysis.py --mode baseline --copies 2 --baseline-commit 72ea4db
 """
@@ -190,20 +199,59 @@ def language_child(language: str, side: str, n_docs: int, per_doc: int, out: str
     )
 
 
-def compare_languages(languages: list[str], n_docs: int, per_doc: int, repeat: int) -> None:
+class LuceneReference:
+    """Lucene's own analyzers (Anserini's choice per language) timed in a JVM over the
+    same documents (LuceneAnalysisSpeed.java, compiled into `folder`)."""
+
+    def __init__(self, java: Path, jar: Path, folder: Path) -> None:
+        javac = java.with_name("javac")
+        source = HERE / "LuceneAnalysisSpeed.java"
+        subprocess.run([str(javac), "-cp", str(jar), "-d", str(folder), str(source)], check=True)
+        self.java, self.class_path, self.folder = java, f"{jar}:{folder}", folder
+
+    def documents_per_second(self, language: str, texts: list[str], repeat: int) -> dict:
+        """Lucene's analyzer of `language` ("en": Anserini's DefaultEnglishAnalyzer)."""
+        from sparsebench.encode.lucene.languages import ANSERINI_ANALYZERS
+
+        path = self.folder / f"{language}.txt"
+        path.write_text("\0".join(texts), encoding="utf-8")
+        name = "en" if language == "en" else ANSERINI_ANALYZERS[language]
+        shown = subprocess.run(
+            [str(self.java), "-cp", self.class_path, "LuceneAnalysisSpeed", name]
+            + [str(path), str(repeat)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        result = json.loads(shown.stdout)
+        return {**result, "documents_per_second": result["docs"] / result["seconds"]}
+
+
+def compare_languages(
+    languages: list[str],
+    n_docs: int,
+    per_doc: int,
+    repeat: int,
+    lucene: tuple[Path, Path] | None = None,
+) -> None:
     """The per-language table: each language's documents/s against English's on the
-    same documents."""
+    same documents (and Lucene's, given a JVM and Anserini's jar)."""
     print(f"Machine: {machine(('pyarrow', 'PyStemmer'))}")
     print(f"{n_docs:,} documents of {per_doc} messages per language; best of {repeat}")
-    print()
-    print(
-        "| language | analyzer | messages | characters | terms | documents/s "
-        "| English documents/s | language / English |"
-    )
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    columns = "| language | analyzer | messages | characters | terms | documents/s "
+    columns += "| English documents/s | language / English |"
+    rule = "|---|---|---:|---:|---:|---:|---:|---:|"
+    if lucene:
+        columns += " Lucene terms | Lucene documents/s | Lucene English documents/s"
+        columns += " | Lucene's ratio |"
+        rule += "---:|---:|---:|---:|"
     from sparsebench.encode.lucene.languages import analyzer_name
 
     with tempfile.TemporaryDirectory() as tmp:
+        reference = LuceneReference(*lucene, Path(tmp)) if lucene else None
+        print()
+        print(columns)
+        print(rule)
         for language in languages:
             best = {}
             for attempt in range(repeat):
@@ -218,14 +266,25 @@ def compare_languages(languages: list[str], n_docs: int, per_doc: int, repeat: i
                     if side not in best or result["seconds"] < best[side]["seconds"]:
                         best[side] = result
             ours, english = best[language], best["en"]
-            print(
+            row = (
                 f"| {language} | {analyzer_name(language)} "
                 f"| {len(translated_messages(language)):,} | {ours['characters']:,} "
                 f"| {ours['tokens']:,} | {ours['docs'] / ours['seconds']:,.0f} "
                 f"| {english['docs'] / english['seconds']:,.0f} "
-                f"| {english['seconds'] / ours['seconds']:.2f} |",
-                flush=True,
+                f"| {english['seconds'] / ours['seconds']:.2f} |"
             )
+            if reference:
+                translated, originals = parallel_documents(language, n_docs, per_doc)
+                theirs = reference.documents_per_second(language, translated, repeat)
+                theirs_en = reference.documents_per_second("en", originals, repeat)
+                row += (
+                    f" {theirs['tokens']:,} | {theirs['documents_per_second']:,.0f}"
+                    f" | {theirs_en['documents_per_second']:,.0f}"
+                    f" | {theirs['documents_per_second'] / theirs_en['documents_per_second']:.2f} |"
+                )
+            print(row, flush=True)
+        if reference:
+            print(f"\nLucene: {lucene[1].name} on Java {theirs['java']}, warm (see above)")
 
 
 def child(impl: str, name: str, copies: int, repeat: int, commit: str, out: str) -> None:
@@ -288,6 +347,8 @@ def main() -> None:
     parser.add_argument("--copies", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--baseline-commit", default="HEAD")
+    parser.add_argument("--java", type=Path, help="a JDK's java, for Lucene's columns")
+    parser.add_argument("--anserini-jar", type=Path, help="Anserini's fatjar")
     parser.add_argument("--child", nargs=6)
     parser.add_argument("--language-child", nargs=5)
     args = parser.parse_args()
@@ -306,7 +367,12 @@ def main() -> None:
             if code != "en" and (LOCALES / LOCALE_FOLDERS.get(code, code)).is_dir()
         ]
         languages = args.languages or [c for c in catalogued if translated_messages(c)]
-        compare_languages(languages, args.documents, args.messages_per_document, args.repeat)
+        if bool(args.java) != bool(args.anserini_jar):
+            raise SystemExit("--java and --anserini-jar go together")
+        lucene = (args.java, args.anserini_jar) if args.java else None
+        compare_languages(
+            languages, args.documents, args.messages_per_document, args.repeat, lucene
+        )
         return
     print(f"Machine: {machine(('pyarrow', 'PyStemmer'))}")
     print()
