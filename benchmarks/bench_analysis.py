@@ -208,6 +208,7 @@ class LuceneReference:
         source = HERE / "LuceneAnalysisSpeed.java"
         subprocess.run([str(javac), "-cp", str(jar), "-d", str(folder), str(source)], check=True)
         self.java, self.class_path, self.folder = java, f"{jar}:{folder}", folder
+        self.java_version = "?"  # the JVM's, from its first measurement
 
     def documents_per_second(self, language: str, texts: list[str], repeat: int) -> dict:
         """Lucene's analyzer of `language` ("en": Anserini's DefaultEnglishAnalyzer)."""
@@ -224,6 +225,7 @@ class LuceneReference:
             text=True,
         )
         result = json.loads(shown.stdout)
+        self.java_version = result["java"]
         return {**result, "documents_per_second": result["docs"] / result["seconds"]}
 
 
@@ -284,7 +286,7 @@ def compare_languages(
                 )
             print(row, flush=True)
         if reference:
-            print(f"\nLucene: {lucene[1].name} on Java {theirs['java']}, warm (see above)")
+            print(f"\nLucene: {lucene[1].name} on Java {reference.java_version}, warm (see above)")
 
 
 def child(impl: str, name: str, copies: int, repeat: int, commit: str, out: str) -> None:
