@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -12,12 +14,17 @@ from archive_server import server  # noqa: F401 (a fixture: an archive served on
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-# ir_datasets makes its cache folder when imported (config checks import it): a fresh one
-# per session, never the user's ~/.ir_datasets
-os.environ.setdefault("IR_DATASETS_HOME", tempfile.mkdtemp(prefix="sparsebench-irds-"))
-# What sparsebench remembers (the code digests that every Snakemake start needs): one
-# folder per session, shared by its Snakemake runs, never the user's ~/.cache
-os.environ["SPARSEBENCH_CACHE_DIR"] = tempfile.mkdtemp(prefix="sparsebench-cache-")
+# Fresh folders per session, removed when it ends: ir_datasets's cache (made when it is
+# imported, as config checks do), never the user's ~/.ir_datasets, and what sparsebench
+# remembers (the code digests every Snakemake start needs, shared by the session's
+# Snakemake runs), never the user's ~/.cache
+for variable, prefix in (
+    ("IR_DATASETS_HOME", "sparsebench-irds-"),
+    ("SPARSEBENCH_CACHE_DIR", "sparsebench-cache-"),
+):
+    if variable not in os.environ or variable == "SPARSEBENCH_CACHE_DIR":
+        os.environ[variable] = tempfile.mkdtemp(prefix=prefix)
+        atexit.register(shutil.rmtree, os.environ[variable], ignore_errors=True)
 
 # Local runs use no cluster. Where SLURM's client tools are installed but no controller
 # answers (a local SLURM the cluster tests started and stopped), the SLURM executor plugin

@@ -33,13 +33,12 @@ _RARE_PER_RESULT = 8
 def search(
     batch: sp.csr_matrix,
     postings: Postings,
-    frequencies: np.ndarray,
     pool: CandidatePool,
     excluded: np.ndarray | None,
 ) -> int:
     """Add to the pool every document that may reach its query row's top k, with its
-    float64 sum (batch: weights as exactscores.query_operand makes them, nonnegative;
-    frequencies: Postings.document_frequencies); a row's `excluded` document (-1 for
+    float64 sum (batch: weights as exactscores.query_operand makes them, nonnegative);
+    a row's `excluded` document (-1 for
     none) is never added. Returns the number of postings read."""
     from sparsebench.retrieve.maxscore_loop import search_rows  # compiles on first use
 
@@ -54,7 +53,6 @@ def search(
         np.asarray(pool.floors, dtype=np.float64),
         np.asarray(excluded, dtype=np.int64),
         pool.k,
-        frequencies,
         max(_RARE_PER_RESULT * pool.k, int(postings.shape[1] * _RARE_SHARE)),
         np.asarray(postings.block_rows, dtype=np.int64),
         np.asarray(postings.terms),
@@ -63,6 +61,9 @@ def search(
         np.asarray(postings.data),
         np.asarray(postings.row_max),
         BLOCK_DOCS,
+        np.asarray(pool.tie_keys, dtype=np.int64),
+        np.asarray(pool.levels, dtype=np.float64),
+        np.asarray(pool.tie_floors, dtype=np.int64),
     )
     indptr = np.concatenate([[0], np.cumsum(counts)])
     found = sp.csr_matrix((sums, docs, indptr), shape=(n_rows, postings.shape[1]))

@@ -12,7 +12,10 @@ non-essential ones decides whether those are looked up (each list's cursor moves
 forward by galloping search). The floor rises as documents are scored: the k-th
 largest lower bound of their exact scores, made inclusive of rounding as topk's floors
 are (exactscores.candidate_floor), so a document that could tie the k-th score is
-always returned.
+always returned, unless topk's tie certificate ranks it out: the k best so far, kept as
+(float32 lower bound, tie key) pairs, outrank a document that cannot score above the
+k-th's level and has a smaller tie key. With integer or quantised weights thousands of
+documents tie at the k-th score; the certificate returns about k of them.
 """
 
 from __future__ import annotations
@@ -84,6 +87,64 @@ def _heap_push(heap, size, value):
 
 
 @njit(cache=True, nogil=True)
+def _pair_less(level, key, other_level, other_key):
+    return level < other_level or (level == other_level and key < other_key)
+
+
+@njit(cache=True, nogil=True)
+def _pair_push(levels, keys, size, level, key):
+    """Keep the k largest (level, key) pairs in a min-heap; returns the new size."""
+    k = len(levels)
+    if size < k:
+        at = size
+        levels[at], keys[at] = level, key
+        while at > 0:
+            parent = (at - 1) // 2
+            if not _pair_less(levels[at], keys[at], levels[parent], keys[parent]):
+                break
+            levels[parent], levels[at] = levels[at], levels[parent]
+            keys[parent], keys[at] = keys[at], keys[parent]
+            at = parent
+        return size + 1
+    if not _pair_less(levels[0], keys[0], level, key):
+        return size
+    levels[0], keys[0] = level, key
+    at = 0
+    while True:
+        left, least = 2 * at + 1, at
+        if left < k and _pair_less(levels[left], keys[left], levels[least], keys[least]):
+            least = left
+        right = left + 1
+        if right < k and _pair_less(levels[right], keys[right], levels[least], keys[least]):
+            least = right
+        if least == at:
+            return size
+        levels[least], levels[at] = levels[at], levels[least]
+        keys[least], keys[at] = keys[at], keys[least]
+        at = least
+
+
+@njit(cache=True, nogil=True)
+def _certify(certificate, levels, keys):
+    """Take the heap's least pair as the certificate if it is higher: the k documents
+    of the heap have float32 scores at or above its level and tie keys at or above its
+    key. certificate: (floor, level, tie key), the floor made from the level."""
+    if _pair_less(certificate[1], certificate[2], levels[0], keys[0]):
+        certificate[1], certificate[2] = levels[0], keys[0]
+        certificate[0] = max(certificate[0], _candidate_floor(levels[0]))
+
+
+@njit(cache=True, nogil=True)
+def _outranked(upper, certificate, tie_keys, doc):
+    """Whether a document whose exact score is at most `upper` has k documents ranked
+    above it: it rounds below the certified level, or to it with a smaller tie key (the
+    tie key read only then)."""
+    if upper < certificate[0]:
+        return True
+    return np.float32(upper) <= certificate[1] and tie_keys[doc] < certificate[2]
+
+
+@njit(cache=True, nogil=True)
 def _query_lists(q_terms, block_rows, terms):
     """The row of each of a query's terms in each block (terms x blocks; -1 where the
     block lacks the term): found once, for the first floor and the walk."""
@@ -104,7 +165,7 @@ def _query_lists(q_terms, block_rows, terms):
 
 
 @njit(cache=True, nogil=True)
-def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
+def _first_floor(certificate, heap, rare, q_weights, lists, excluded, postings):
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
     nonnegative, so a document's score is at least any one of its products, each exact
@@ -120,8 +181,7 @@ def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
                 if block * block_docs + ids[p] != excluded:
                     size = _heap_push(heap, size, q_weights[entry] * np.float64(data[p]))
         if size == len(heap):
-            floor = max(floor, _candidate_floor(heap[0]))
-    return floor
+            certificate[0] = max(certificate[0], _candidate_floor(heap[0]))
 
 
 @njit(cache=True, nogil=True)
@@ -150,7 +210,6 @@ def search_rows(
     floors,
     excluded,
     k,
-    frequencies,
     rare,
     block_rows,
     terms,
@@ -159,14 +218,18 @@ def search_rows(
     data,
     row_max,
     block_docs,
+    tie_keys,
+    levels,
+    tie_floors,
 ):
     """Candidates of each query row: (row counts, global document ids, float64 sums,
     postings read), rows in order, each row's documents ascending.
 
     q_*: the rows' terms and weights (a CSR batch, weights as
     exactscores.query_operand makes them); factors: each row's error factor; floors:
-    each row's floor so far; excluded: a document per row never returned (-1: none);
-    frequencies: each term's document count; rare: the most documents a term may have
+    each row's floor so far, levels and tie_floors its tie certificate (as
+    topk.CandidatePool keeps them; tie_keys: every document's tie key); excluded: a
+    document per row never returned (-1: none); rare: the most documents a term may have
     to be scored whole for the first floor; the rest: Postings's arrays."""
     n_rows = len(q_indptr) - 1
     n_blocks = len(block_rows) - 1
@@ -175,7 +238,9 @@ def search_rows(
     out_sums = np.empty(1024, dtype=np.float64)
     used = 0
     read = 0
-    heap = np.empty(k, dtype=np.float64)
+    heap_levels = np.empty(k, dtype=np.float64)
+    heap_keys = np.empty(k, dtype=np.int64)
+    certificate = np.empty(3, dtype=np.float64)  # (floor, level, tie key)
     most = 0
     for row in range(n_rows):
         most = max(most, q_indptr[row + 1] - q_indptr[row])
@@ -190,12 +255,19 @@ def search_rows(
         row_terms = q_terms[q_indptr[row] : q_indptr[row + 1]]
         row_weights = q_weights[q_indptr[row] : q_indptr[row + 1]]
         lists = _query_lists(row_terms, block_rows, terms)
-        df = frequencies[row_terms]
+        df = np.zeros(len(row_terms), dtype=np.int64)  # each term's documents
+        for entry in range(len(row_terms)):
+            for block in range(n_blocks):
+                a = lists[entry, block]
+                if a >= 0:
+                    df[entry] += indptr[a + 1] - indptr[a]
         rare_terms = (df >= k) & (df <= rare)
         postings = (indptr, ids, data, block_docs)
-        floor = _first_floor(
-            floors[row], heap, rare_terms, row_weights, lists, excluded[row], postings
+        certificate[0], certificate[1], certificate[2] = floors[row], levels[row], tie_floors[row]
+        _first_floor(
+            certificate, heap_levels, rare_terms, row_weights, lists, excluded[row], postings
         )
+        floor = certificate[0]
         size = 0
         for block in range(n_blocks):
             m = 0
@@ -237,6 +309,7 @@ def search_rows(
                         following = ids[at]
                 visited = doc
                 doc = following
+                global_doc = first_doc + visited
                 reachable = True
                 for i in range(essential - 1, -1, -1):
                     if (score + below[i]) * widen < floor:
@@ -246,9 +319,8 @@ def search_rows(
                     if cursor[i] < end[i] and ids[cursor[i]] == visited:
                         score += weight[i] * np.float64(data[cursor[i]])
                         read += 1
-                if not reachable or score * widen < floor:
+                if not reachable or _outranked(score * widen, certificate, tie_keys, global_doc):
                     continue
-                global_doc = first_doc + visited
                 if global_doc == excluded[row]:
                     continue
                 if used == len(out_docs):
@@ -256,11 +328,13 @@ def search_rows(
                 out_docs[used], out_sums[used] = global_doc, score
                 used += 1
                 counts[row] += 1
-                size = _heap_push(heap, size, score * shrink)
+                size = _pair_push(
+                    heap_levels, heap_keys, size, np.float32(score * shrink), tie_keys[global_doc]
+                )
                 if size == k:
-                    raised = _candidate_floor(heap[0])
-                    if raised > floor:
-                        floor = raised
+                    _certify(certificate, heap_levels, heap_keys)
+                    if certificate[0] > floor:
+                        floor = certificate[0]
                         if essential < m and below[essential] * widen < floor:
                             while essential < m and below[essential] * widen < floor:
                                 essential += 1

@@ -21,7 +21,7 @@ from sparsebench.arrays import sorted_positions
 from sparsebench.csrfiles import load_csr
 from sparsebench.errors import ConfigError
 from sparsebench.fileio import read_lines
-from sparsebench.retrieve import maxscore
+from sparsebench.retrieve import maxscore, maxscore_loop
 from sparsebench.retrieve import postings as postings_module
 from sparsebench.retrieve.postings import as_postings, load_postings
 from sparsebench.retrieve.runfile import RunLines
@@ -96,7 +96,7 @@ def test_statically_pruned_and_integer_impact_corpora():
     assert_pruned_equals_exhaustive(queries, impacts, idf, doc_ids, query_ids, ks=(1, 10, 100))
 
 
-def test_a_corpus_of_exact_ties():
+def exact_ties():
     """Every document weighs 1 on each of its terms: scores are counts of shared terms,
     thousands of documents tie at the k-th score and only the ids order them."""
     rng = np.random.default_rng(9)
@@ -106,7 +106,31 @@ def test_a_corpus_of_exact_ties():
     queries.data[:] = 1
     doc_ids = np.array([f"t{i:05d}" for i in rng.permutation(4000)], dtype=object)
     query_ids = np.array([f"q{i:02d}" for i in range(40)], dtype=object)
-    assert_pruned_equals_exhaustive(queries, sp.csr_matrix(docs.T), np.ones(50), doc_ids, query_ids)
+    return queries, sp.csr_matrix(docs.T), np.ones(50), doc_ids, query_ids
+
+
+def test_a_corpus_of_exact_ties():
+    assert_pruned_equals_exhaustive(*exact_ties())
+
+
+def test_ties_at_the_kth_score_are_certified_in_the_walk(monkeypatch):
+    """The walk ranks out a document that ties the k-th score with a smaller tie key than
+    k others (topk's tie certificate), so it hands the pool about k candidates a query,
+    not the thousands of documents that tie (the runs stay equal: the test above)."""
+    queries, documents, idf, doc_ids, query_ids = exact_ties()
+    handed = []
+    original = maxscore_loop.search_rows
+
+    def counted(*args):
+        found = original(*args)
+        handed.append(len(found[1]))
+        return found
+
+    monkeypatch.setattr(maxscore_loop, "search_rows", counted)
+    run_bytes(queries, documents, idf, 10, doc_ids, query_ids, strategy="maxscore")
+    per_query = sum(handed) / queries.shape[0]
+    tied = 4000 * 0.1 * 0.08 * 50  # about the documents that share one term with a query
+    assert per_query < 10 * np.log(tied), (per_query, tied)
 
 
 def test_many_blocks_and_a_query_s_own_document_excluded(monkeypatch):
