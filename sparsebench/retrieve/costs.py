@@ -130,7 +130,7 @@ class StageTimer:
     each added up where the stage does it."""
 
     def __init__(self) -> None:
-        self.seconds = {"load": 0.0, "retrieval": 0.0, "write": 0.0}
+        self.seconds = {"startup": 0.0, "load": 0.0, "retrieval": 0.0, "write": 0.0}
         self._mark = time.perf_counter()
 
     def lap(self, what: str) -> None:
@@ -272,6 +272,7 @@ def summary(record: dict[str, Any]) -> dict[str, Any]:
         "latency_p50_ms": stat(latency, lambda v: np.percentile(v, 50)),
         "latency_p99_ms": stat(latency, lambda v: np.percentile(v, 99)),
         "latency_queries": len(latency),
+        "startup_seconds": seconds.get("startup", 0.0),
         "load_seconds": seconds["load"],
         "retrieval_seconds": seconds["retrieval"],
         "write_seconds": seconds["write"],

@@ -2,7 +2,7 @@
 
 Scores are written with 9 significant digits, enough to restore every float32 score
 exactly, so that trec_eval (which holds scores as 32-bit floats) sees the same ties
-and the same order as the retrieval did (sparsebench.retrieve.scoretext).
+and the same order as the retrieval did (sparsebench.retrieve.runtext).
 """
 
 from __future__ import annotations
@@ -25,20 +25,20 @@ from sparsebench.retrieve.run_stream import (
     finite,
     refuse_empty_or_gzip,
 )
-from sparsebench.retrieve.scoretext import score_texts
+from sparsebench.retrieve.runtext import FAST_HIGH, FAST_LOW, assemble
 from sparsebench.strings import string_buffers
 
 if TYPE_CHECKING:
     from sparsebench.retrieve.topk import RetrievedBatch
 
 
-_CHUNK_LINES = 1 << 14  # lines assembled at a time: their arrays stay in the CPU's cache
-_FIRST_RANKS = 1000  # rank texts made up front (more when a line asks)
+_CHUNK_LINES = 1 << 16  # lines assembled at a time (a few MB of text)
+_RANK_DIGITS = 20  # the most bytes of a rank (int64)
 
 
-def text_table(texts: Sequence[str] | np.ndarray | pa.Array, what: str) -> np.ndarray:
-    """The UTF-8 bytes of each text as one fixed-width value (NUL-padded), to be gathered
-    into lines by index. A NUL byte would vanish from the lines: refused."""
+def id_buffers(texts: Sequence[str] | np.ndarray | pa.Array, what: str) -> tuple[np.ndarray, ...]:
+    """(offsets, UTF-8 bytes) of ids, for run lines to copy from. A NUL byte, which
+    trec_eval would read as the end of a line's text, is refused."""
     array = texts if isinstance(texts, pa.Array) else pa.array(texts, type=pa.string())
     array = array.cast(pa.large_string())
     if array.null_count:
@@ -47,35 +47,25 @@ def text_table(texts: Sequence[str] | np.ndarray | pa.Array, what: str) -> np.nd
     if not data.all():
         bad = int(np.searchsorted(offsets, int(np.argmin(data)), "right")) - 1
         raise DataError(f"{what} id {array[bad].as_py()!r} holds a NUL byte")
-    n, lengths = len(array), np.diff(offsets)
-    width = max(int(lengths.max(initial=0)), 1)
-    table = np.zeros(n * width, np.uint8)
-    for first in range(0, n, 1 << 20):  # bounded index arrays for large id lists
-        last = min(first + (1 << 20), n)
-        lo, hi = int(offsets[first]), int(offsets[last])
-        starts = np.arange(first, last) * width - (offsets[first:last] - lo)
-        table[np.repeat(starts, lengths[first:last]) + np.arange(hi - lo)] = data[lo:hi]
-    return table.view(f"V{width}")
+    return offsets, data
 
 
 class RunLines:
     """The text of run lines `qid Q0 docid rank score tag`, for lines given as positions
     in the query and document id lists.
 
-    Ids are encoded once. Lines are assembled a chunk at a time as records of fixed-width
-    fields (each text NUL-padded to its field's width), whose NUL bytes are then dropped:
-    a few array copies per line instead of a formatted string per field. Scores are
-    written with `digits` significant digits: 9 restore every float32 exactly, so that
-    trec_eval (which holds scores as 32-bit floats) sees the ties and the order retrieval
-    did; 17 restore a float64."""
+    Ids are encoded once; lines are assembled a chunk at a time by compiled code
+    (sparsebench.retrieve.runtext), with no per-line Python. Scores are written with
+    `digits` significant digits: 9 restore every float32 exactly, so that trec_eval
+    (which holds scores as 32-bit floats) sees the ties and the order retrieval did; 17
+    restore a float64 (formatted by Python)."""
 
     def __init__(
         self, query_ids: Sequence[str] | np.ndarray, doc_ids: Sequence[str] | np.ndarray, tag: str
     ) -> None:
-        self._queries = text_table(query_ids, "query")
-        self._docs = text_table(doc_ids, "document")
-        self._tail = np.void(text_table([f" {tag}\n"], "tag")[0].tobytes())
-        self._ranks = _rank_table(_FIRST_RANKS)
+        self._queries = id_buffers(query_ids, "query")
+        self._docs = id_buffers(doc_ids, "document")
+        self._tail = id_buffers([f" {tag}\n"], "tag")[1]
 
     def __call__(self, *rows_ranks_scores: np.ndarray, digits: int = 9) -> bytes:
         """The text of chunks() at once."""
@@ -92,8 +82,6 @@ class RunLines:
         """The same text, a chunk of lines at a time (to write without joining them)."""
         if len(ranks) and int(ranks.min()) < 1:
             raise DataError("run ranks start at 1")
-        if len(ranks) and int(ranks.max()) > len(self._ranks):
-            self._ranks = _rank_table(int(ranks.max()))
         for i in range(0, len(ranks), _CHUNK_LINES):
             yield self._chunk(
                 *(a[i : i + _CHUNK_LINES] for a in (query_rows, doc_rows, ranks, scores)), digits
@@ -115,30 +103,46 @@ class RunLines:
         scores: np.ndarray,
         digits: int,
     ) -> bytes:
-        score_field = score_texts(scores) if digits == 9 else _formatted(scores, digits)
-        fields = [
-            ("query", self._queries[query_rows]),
-            ("q0", np.void(b" Q0 ")),
-            ("doc", self._docs[doc_rows]),
-            ("space", np.void(b" ")),
-            ("rank", self._ranks[ranks - 1]),
-            ("space2", np.void(b" ")),
-            ("score", score_field),
-            ("tail", self._tail),
-        ]
-        lines = np.empty(len(ranks), dtype=[(name, value.dtype) for name, value in fields])
-        for name, value in fields:
-            lines[name] = value
-        return lines.view(np.uint8).tobytes().translate(None, b"\0")
+        if digits == 9:
+            with np.errstate(invalid="ignore"):  # a signalling NaN stays a NaN
+                values = np.asarray(scores, dtype=np.float32).astype(np.float64)
+            magnitudes = np.abs(values)
+            slow = ~((magnitudes >= FAST_LOW) & (magnitudes < FAST_HIGH))
+        else:
+            values = np.asarray(scores, dtype=np.float64)
+            slow = np.ones(len(values), dtype=bool)
+        given = np.full(len(values), -1, dtype=np.int64)
+        given[slow] = np.arange(int(slow.sum()))
+        given_offsets, given_bytes = id_buffers(
+            [f"{v:.{digits}g}" for v in values[slow].tolist()], "score"
+        )
+        widest = (  # the longest line's bytes: ids, rank, score and the separators
+            _longest(self._queries[0])
+            + _longest(self._docs[0])
+            + _RANK_DIGITS
+            + max(16, _longest(given_offsets))
+            + len(self._tail)
+            + 6
+        )
+        out = np.empty(len(ranks) * widest, dtype=np.uint8)
+        written = assemble(
+            np.asarray(query_rows, dtype=np.int64),
+            np.asarray(doc_rows, dtype=np.int64),
+            np.asarray(ranks, dtype=np.int64),
+            values,
+            given,
+            given_offsets,
+            given_bytes,
+            *self._queries,
+            *self._docs,
+            self._tail,
+            out,
+        )
+        return out[:written].tobytes()
 
 
-def _rank_table(largest: int) -> np.ndarray:
-    return text_table([str(r) for r in range(1, largest + 1)], "rank")
-
-
-def _formatted(scores: np.ndarray, digits: int) -> np.ndarray:
-    """Scores with `digits` significant digits, formatted by Python, as fixed-width values."""
-    return text_table([f"{s:.{digits}g}" for s in np.asarray(scores, dtype=np.float64)], "score")
+def _longest(offsets: np.ndarray) -> int:
+    return int(np.diff(offsets).max(initial=0))
 
 
 def format_run_lines(

@@ -8,7 +8,6 @@ import pytest
 
 from sparsebench.errors import DataError
 from sparsebench.retrieve.runfile import RunLines, format_run_lines, read_run
-from sparsebench.retrieve.scoretext import score_texts
 
 
 def test_an_empty_run_says_no_query_has_a_result_and_why_that_may_be(tmp_path):
@@ -47,11 +46,13 @@ def float32_cases(rng: np.random.Generator) -> list[np.ndarray]:
 
 def test_scores_are_written_as_python_formats_them_for_every_float32():
     rng = np.random.default_rng(7)
+    lines = RunLines(["q"], ["d"], "m")
     for scores in float32_cases(rng):
-        texts = score_texts(scores)
+        zeros = np.zeros(len(scores), dtype=np.int64)
+        text = lines(zeros, zeros, np.ones(len(scores), dtype=np.int64), scores)
+        got = [line.split(b" ")[4] for line in text.splitlines()]
         with np.errstate(invalid="ignore"):
             wanted = [f"{float(s):.9g}".encode() for s in scores]
-        got = [bytes(t).rstrip(b"\0") for t in texts]
         first = next((i for i, (a, b) in enumerate(zip(got, wanted, strict=True)) if a != b), None)
         assert first is None, (scores[first], got[first], wanted[first])
 
