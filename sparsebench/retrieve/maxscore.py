@@ -30,6 +30,18 @@ _RARE_SHARE = 1 / 64
 _RARE_PER_RESULT = 8
 
 
+def tie_order(tie_keys: np.ndarray, block_docs: int) -> np.ndarray:
+    """The blocks, those holding the largest tie keys first. The walk ranks out a
+    document that ties the k-th score with a smaller key than k others, so ties are
+    best met largest keys first: corpora whose ids ascend in byte order with their
+    position (d00000001, d00000002, ...) give the last block the largest keys, and
+    walked first it certifies the ties that the other blocks hold."""
+    n_blocks = -(-len(tie_keys) // block_docs)
+    padded = np.full(n_blocks * block_docs, -1, dtype=np.int64)
+    padded[: len(tie_keys)] = tie_keys
+    return np.argsort(-padded.reshape(n_blocks, block_docs).max(axis=1), kind="stable")
+
+
 def search(
     batch: sp.csr_matrix,
     postings: Postings,
@@ -38,8 +50,8 @@ def search(
 ) -> int:
     """Add to the pool every document that may reach its query row's top k, with its
     float64 sum (batch: weights as exactscores.query_operand makes them, nonnegative);
-    a row's `excluded` document (-1 for
-    none) is never added. Returns the number of postings read."""
+    a row's `excluded` document (-1 for none) is never added. Returns the number of
+    postings read."""
     from sparsebench.retrieve.maxscore_loop import search_rows  # compiles on first use
 
     n_rows = batch.shape[0]
@@ -64,6 +76,7 @@ def search(
         np.asarray(pool.tie_keys, dtype=np.int64),
         np.asarray(pool.levels, dtype=np.float64),
         np.asarray(pool.tie_floors, dtype=np.int64),
+        tie_order(pool.tie_keys, BLOCK_DOCS),
     )
     indptr = np.concatenate([[0], np.cumsum(counts)])
     found = sp.csr_matrix((sums, docs, indptr), shape=(n_rows, postings.shape[1]))

@@ -201,16 +201,20 @@ def search_rows(
     tie_keys,
     levels,
     tie_floors,
+    block_order,
 ):
     """Candidates of each query row: (row counts, global document ids, float64 sums,
-    postings read), rows in order, each row's documents ascending.
+    postings read), rows in order, each row's documents ascending within a block and
+    its blocks in `block_order`.
 
     q_*: the rows' terms and weights (a CSR batch, weights as
     exactscores.query_operand makes them); factors: each row's error factor; floors:
     each row's floor so far, levels and tie_floors its tie certificate (as
     topk.CandidatePool keeps them; tie_keys: every document's tie key); excluded: a
     document per row never returned (-1: none); rare: the most documents a term may have
-    to be scored whole for the first floor; the rest: Postings's arrays."""
+    to be scored whole for the first floor; block_order: the order in which the blocks
+    are walked (their largest tie keys first: see maxscore.search); the rest: Postings's
+    arrays."""
     n_rows = len(q_indptr) - 1
     n_blocks = len(block_rows) - 1
     counts = np.zeros(n_rows, dtype=np.int64)
@@ -248,7 +252,7 @@ def search_rows(
         )
         level, tie_floor = levels[row], tie_floors[row]  # the tie certificate
         size = 0
-        for block in range(n_blocks):
+        for block in block_order:
             m = 0
             for entry in range(len(row_terms)):  # the row's lists in this block
                 a = lists[entry, block]

@@ -113,11 +113,9 @@ def test_a_corpus_of_exact_ties():
     assert_pruned_equals_exhaustive(*exact_ties())
 
 
-def test_ties_at_the_kth_score_are_certified_in_the_walk(monkeypatch):
-    """The walk ranks out a document that ties the k-th score with a smaller tie key than
-    k others (topk's tie certificate), so it hands the pool about k candidates a query,
-    not the thousands of documents that tie (the runs stay equal: the test above)."""
-    queries, documents, idf, doc_ids, query_ids = exact_ties()
+def handed_to_the_pool(monkeypatch, queries, documents, idf, doc_ids, query_ids) -> float:
+    """The candidates a query that the walk hands the pool, at k=10 (the run checked
+    against exhaustive search's)."""
     handed = []
     original = maxscore_loop.search_rows
 
@@ -127,10 +125,36 @@ def test_ties_at_the_kth_score_are_certified_in_the_walk(monkeypatch):
         return found
 
     monkeypatch.setattr(maxscore_loop, "search_rows", counted)
-    run_bytes(queries, documents, idf, 10, doc_ids, query_ids, strategy="maxscore")
-    per_query = sum(handed) / queries.shape[0]
+    pruned = run_bytes(queries, documents, idf, 10, doc_ids, query_ids, strategy="maxscore")
+    monkeypatch.setattr(maxscore_loop, "search_rows", original)
+    exhaustive = run_bytes(queries, documents, idf, 10, doc_ids, query_ids, strategy="exhaustive")
+    assert_same_bytes(pruned, exhaustive, "MaxScore, k=10")
+    return sum(handed) / queries.shape[0]
+
+
+def test_ties_at_the_kth_score_are_certified_in_the_walk(monkeypatch):
+    """The walk ranks out a document that ties the k-th score with a smaller tie key than
+    k others (topk's tie certificate), so it hands the pool about k candidates a query,
+    not the thousands of documents that tie."""
+    per_query = handed_to_the_pool(monkeypatch, *exact_ties())
     tied = 4000 * 0.1 * 0.08 * 50  # about the documents that share one term with a query
     assert per_query < 10 * np.log(tied), (per_query, tied)
+
+
+def test_ties_are_met_largest_keys_first_when_ids_ascend(monkeypatch):
+    """Ids that ascend with the documents' positions (t00000, t00001, ...) put the
+    largest tie keys in the last block: walked first, it certifies the other blocks'
+    ties, which a walk in position order would all hand on (each outranks the last)."""
+    monkeypatch.setattr(postings_module, "BLOCK_DOCS", 256)
+    monkeypatch.setattr("sparsebench.retrieve.scipy_backend.BLOCK_DOCS", 256)
+    monkeypatch.setattr(maxscore, "BLOCK_DOCS", 256)
+    queries, documents, idf, _, query_ids = exact_ties()
+    ascending = np.array([f"t{i:05d}" for i in range(4000)], dtype=object)
+    documents = as_postings(documents)
+    assert documents.n_blocks == 16
+    per_query = handed_to_the_pool(monkeypatch, queries, documents, idf, ascending, query_ids)
+    tied = 4000 * 0.1 * 0.08 * 50
+    assert per_query < 10 * np.log(tied), (per_query, tied)  # position order: about 200
 
 
 def test_many_blocks_and_a_query_s_own_document_excluded(monkeypatch):
