@@ -182,6 +182,130 @@ def _grown(array, used):
 
 
 @njit(cache=True, nogil=True)
+def _search_row(
+    row_terms,
+    row_weights,
+    factor,
+    floor,
+    level,
+    tie_floor,
+    excluded,
+    k,
+    rare,
+    postings,
+    row_max,
+    terms,
+    block_rows,
+    tie_keys,
+    block_order,
+    scratch,
+    out_docs,
+    out_sums,
+    used,
+):
+    """One query row's candidates, written to out_* from `used` on: (the next free
+    position, or -1 if the arrays filled up first; the postings read). floor, level and
+    tie_floor: the row's floor and tie certificate so far. No array is assigned inside
+    its loops: numba would count references to it at every turn (a locked increment and
+    decrement, a third of the walk's time when it did)."""
+    indptr, ids, data, block_docs = postings
+    cursor, end, weight, bound, below, heap, heap_levels, heap_keys = scratch
+    n_blocks = len(block_rows) - 1
+    read = 0
+    widen = 1.0 + 2.0 * factor
+    shrink = 1.0 - 2.0 * factor
+    lists = _query_lists(row_terms, block_rows, terms)
+    df = np.zeros(len(row_terms), dtype=np.int64)  # each term's documents
+    for entry in range(len(row_terms)):
+        for block in range(n_blocks):
+            a = lists[entry, block]
+            if a >= 0:
+                df[entry] += indptr[a + 1] - indptr[a]
+    rare_terms = (df >= k) & (df <= rare)
+    floor = _first_floor(floor, heap, rare_terms, row_weights, lists, excluded, postings)
+    size = 0
+    for block in block_order:
+        m = 0
+        for entry in range(len(row_terms)):  # the row's lists in this block
+            a = lists[entry, block]
+            if a >= 0:
+                w = row_weights[entry]
+                ub = w * np.float64(row_max[a])
+                at = m  # insertion by bound, ascending
+                while at > 0 and bound[at - 1] > ub:
+                    cursor[at], end[at] = cursor[at - 1], end[at - 1]
+                    weight[at], bound[at] = weight[at - 1], bound[at - 1]
+                    at -= 1
+                cursor[at], end[at] = indptr[a], indptr[a + 1]
+                weight[at], bound[at] = w, ub
+                m += 1
+        if m == 0:
+            continue
+        total = 0.0
+        for i in range(m):
+            total += bound[i]
+            below[i] = total
+        essential = 0  # lists essential..m-1 are walked
+        while essential < m and below[essential] * widen < floor:
+            essential += 1
+        first_doc = block * block_docs
+        doc = _smallest(ids, cursor, end, essential, m, block_docs)
+        while doc < block_docs:
+            score = 0.0
+            following = block_docs  # the next document, found in the same pass
+            for i in range(essential, m):
+                at = cursor[i]
+                if at < end[i] and ids[at] == doc:
+                    score += weight[i] * np.float64(data[at])
+                    at += 1
+                    cursor[i] = at
+                    read += 1
+                if at < end[i] and ids[at] < following:
+                    following = ids[at]
+            visited = doc
+            doc = following
+            global_doc = first_doc + visited
+            reachable = True
+            for i in range(essential - 1, -1, -1):
+                if (score + below[i]) * widen < floor:
+                    reachable = False
+                    break
+                at, stop = cursor[i], end[i]  # a few steps forward, then galloping
+                scanned = min(at + _SCAN, stop)
+                while at < scanned and ids[at] < visited:
+                    at += 1
+                if at == scanned < stop:
+                    at = _gallop(ids, at - 1, stop, visited)
+                cursor[i] = at
+                if at < stop and ids[at] == visited:
+                    score += weight[i] * np.float64(data[at])
+                    read += 1
+            if not reachable:
+                continue
+            upper = score * widen  # ranked out: below the floor, or the tie certificate
+            if upper < floor or (np.float32(upper) <= level and tie_keys[global_doc] < tie_floor):
+                continue
+            if global_doc == excluded:
+                continue
+            if used == len(out_docs):
+                return -1, read  # full: the caller grows the arrays and asks again
+            out_docs[used], out_sums[used] = global_doc, score
+            used += 1
+            size = _pair_push(
+                heap_levels, heap_keys, size, np.float32(score * shrink), tie_keys[global_doc]
+            )
+            if size == k and _pair_less(level, tie_floor, heap_levels[0], heap_keys[0]):
+                level, tie_floor = heap_levels[0], heap_keys[0]
+                if _candidate_floor(level) > floor:
+                    floor = _candidate_floor(level)
+                    if essential < m and below[essential] * widen < floor:
+                        while essential < m and below[essential] * widen < floor:
+                            essential += 1
+                        doc = _smallest(ids, cursor, end, essential, m, block_docs)
+    return used, read
+
+
+@njit(cache=True, nogil=True)
 def search_rows(
     q_indptr,
     q_terms,
@@ -216,121 +340,54 @@ def search_rows(
     are walked (their largest tie keys first: see maxscore.search); the rest: Postings's
     arrays."""
     n_rows = len(q_indptr) - 1
-    n_blocks = len(block_rows) - 1
     counts = np.zeros(n_rows, dtype=np.int64)
     out_docs = np.empty(1024, dtype=np.int64)
     out_sums = np.empty(1024, dtype=np.float64)
     used = 0
     read = 0
-    heap = np.empty(k, dtype=np.float64)
-    heap_levels = np.empty(k, dtype=np.float64)
-    heap_keys = np.empty(k, dtype=np.int64)
     most = 0
     for row in range(n_rows):
         most = max(most, q_indptr[row + 1] - q_indptr[row])
-    cursor = np.empty(most, dtype=np.int64)
-    end = np.empty(most, dtype=np.int64)
-    weight = np.empty(most, dtype=np.float64)
-    bound = np.empty(most, dtype=np.float64)
-    below = np.empty(most, dtype=np.float64)  # sums of the bounds up to each list
-    for row in range(n_rows):
-        widen = 1.0 + 2.0 * factors[row]
-        shrink = 1.0 - 2.0 * factors[row]
-        row_terms = q_terms[q_indptr[row] : q_indptr[row + 1]]
-        row_weights = q_weights[q_indptr[row] : q_indptr[row + 1]]
-        lists = _query_lists(row_terms, block_rows, terms)
-        df = np.zeros(len(row_terms), dtype=np.int64)  # each term's documents
-        for entry in range(len(row_terms)):
-            for block in range(n_blocks):
-                a = lists[entry, block]
-                if a >= 0:
-                    df[entry] += indptr[a + 1] - indptr[a]
-        rare_terms = (df >= k) & (df <= rare)
-        postings = (indptr, ids, data, block_docs)
-        floor = _first_floor(
-            floors[row], heap, rare_terms, row_weights, lists, excluded[row], postings
+    scratch = (
+        np.empty(most, dtype=np.int64),  # each list's cursor
+        np.empty(most, dtype=np.int64),  # and end
+        np.empty(most, dtype=np.float64),  # its query weight
+        np.empty(most, dtype=np.float64),  # its bound
+        np.empty(most, dtype=np.float64),  # sums of the bounds up to each list
+        np.empty(k, dtype=np.float64),  # the first floor's heap
+        np.empty(k, dtype=np.float64),  # the walk's heap: levels
+        np.empty(k, dtype=np.int64),  # and tie keys
+    )
+    postings = (indptr, ids, data, block_docs)
+    row = 0
+    while row < n_rows:
+        first, last = q_indptr[row], q_indptr[row + 1]
+        written, row_read = _search_row(
+            q_terms[first:last],
+            q_weights[first:last],
+            factors[row],
+            floors[row],
+            levels[row],
+            tie_floors[row],
+            excluded[row],
+            k,
+            rare,
+            postings,
+            row_max,
+            terms,
+            block_rows,
+            tie_keys,
+            block_order,
+            scratch,
+            out_docs,
+            out_sums,
+            used,
         )
-        level, tie_floor = levels[row], tie_floors[row]  # the tie certificate
-        size = 0
-        for block in block_order:
-            m = 0
-            for entry in range(len(row_terms)):  # the row's lists in this block
-                a = lists[entry, block]
-                if a >= 0:
-                    w = row_weights[entry]
-                    ub = w * np.float64(row_max[a])
-                    at = m  # insertion by bound, ascending
-                    while at > 0 and bound[at - 1] > ub:
-                        cursor[at], end[at] = cursor[at - 1], end[at - 1]
-                        weight[at], bound[at] = weight[at - 1], bound[at - 1]
-                        at -= 1
-                    cursor[at], end[at] = indptr[a], indptr[a + 1]
-                    weight[at], bound[at] = w, ub
-                    m += 1
-            if m == 0:
-                continue
-            total = 0.0
-            for i in range(m):
-                total += bound[i]
-                below[i] = total
-            essential = 0  # lists essential..m-1 are walked
-            while essential < m and below[essential] * widen < floor:
-                essential += 1
-            first_doc = block * block_docs
-            doc = _smallest(ids, cursor, end, essential, m, block_docs)
-            while doc < block_docs:
-                score = 0.0
-                following = block_docs  # the next document, found in the same pass
-                for i in range(essential, m):
-                    at = cursor[i]
-                    if at < end[i] and ids[at] == doc:
-                        score += weight[i] * np.float64(data[at])
-                        at += 1
-                        cursor[i] = at
-                        read += 1
-                    if at < end[i] and ids[at] < following:
-                        following = ids[at]
-                visited = doc
-                doc = following
-                global_doc = first_doc + visited
-                reachable = True
-                for i in range(essential - 1, -1, -1):
-                    if (score + below[i]) * widen < floor:
-                        reachable = False
-                        break
-                    at, stop = cursor[i], end[i]  # a few steps forward, then galloping
-                    scanned = min(at + _SCAN, stop)
-                    while at < scanned and ids[at] < visited:
-                        at += 1
-                    if at == scanned < stop:
-                        at = _gallop(ids, at - 1, stop, visited)
-                    cursor[i] = at
-                    if at < stop and ids[at] == visited:
-                        score += weight[i] * np.float64(data[at])
-                        read += 1
-                if not reachable:
-                    continue
-                upper = score * widen  # ranked out: below the floor, or the tie certificate
-                if upper < floor or (
-                    np.float32(upper) <= level and tie_keys[global_doc] < tie_floor
-                ):
-                    continue
-                if global_doc == excluded[row]:
-                    continue
-                if used == len(out_docs):
-                    out_docs, out_sums = _grown(out_docs, used), _grown(out_sums, used)
-                out_docs[used], out_sums[used] = global_doc, score
-                used += 1
-                counts[row] += 1
-                size = _pair_push(
-                    heap_levels, heap_keys, size, np.float32(score * shrink), tie_keys[global_doc]
-                )
-                if size == k and _pair_less(level, tie_floor, heap_levels[0], heap_keys[0]):
-                    level, tie_floor = heap_levels[0], heap_keys[0]
-                    if _candidate_floor(level) > floor:
-                        floor = _candidate_floor(level)
-                        if essential < m and below[essential] * widen < floor:
-                            while essential < m and below[essential] * widen < floor:
-                                essential += 1
-                            doc = _smallest(ids, cursor, end, essential, m, block_docs)
+        if written < 0:  # grow the arrays and search the row again
+            out_docs, out_sums = _grown(out_docs, used), _grown(out_sums, used)
+            continue
+        counts[row] = written - used
+        used = written
+        read += row_read
+        row += 1
     return counts, out_docs[:used], out_sums[:used], read
