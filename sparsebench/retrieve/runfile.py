@@ -78,8 +78,9 @@ class RunLines:
         ranks: np.ndarray,
         scores: np.ndarray,
         digits: int = 9,
-    ) -> Iterator[bytes]:
-        """The same text, a chunk of lines at a time (to write without joining them)."""
+    ) -> Iterator[memoryview]:
+        """The same text, a chunk of lines at a time (to write without joining or
+        copying them)."""
         if len(ranks) and int(ranks.min()) < 1:
             raise DataError("run ranks start at 1")
         for i in range(0, len(ranks), _CHUNK_LINES):
@@ -91,7 +92,7 @@ class RunLines:
         """The lines of a retrieved batch whose first query is query `first`."""
         return b"".join(self.retrieved_chunks(first, batch))
 
-    def retrieved_chunks(self, first: int, batch: RetrievedBatch) -> Iterator[bytes]:
+    def retrieved_chunks(self, first: int, batch: RetrievedBatch) -> Iterator[memoryview]:
         """retrieved(), a chunk of lines at a time."""
         return self.chunks(first + batch.query_rows, batch.doc_rows, batch.ranks, batch.scores)
 
@@ -102,7 +103,7 @@ class RunLines:
         ranks: np.ndarray,
         scores: np.ndarray,
         digits: int,
-    ) -> bytes:
+    ) -> memoryview:
         if digits == 9:
             with np.errstate(invalid="ignore"):  # a signalling NaN stays a NaN
                 values = np.asarray(scores, dtype=np.float32).astype(np.float64)
@@ -138,7 +139,7 @@ class RunLines:
             self._tail,
             out,
         )
-        return out[:written].tobytes()
+        return out[:written].data
 
 
 def _longest(offsets: np.ndarray) -> int:

@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 STRATEGIES = ("auto", "exhaustive", "maxscore")
 _PRUNED_QUERY_TERMS = 16  # auto: MaxScore for queries of at most this many terms on average
-_PRUNED_MAX_K = 100  # and for at most this many results (deeper, floors are too low to skip)
+_PRUNED_MAX_SHARE = 0.01  # and k at most this share of the documents (deeper, floors too low)
 
 
 def check_strategy(strategy: str) -> None:
@@ -42,11 +42,14 @@ def check_strategy(strategy: str) -> None:
         raise ConfigError(f"unknown retrieval strategy {strategy!r}; known: {known}")
 
 
-def chosen_strategy(strategy: str, queries: sp.csr_matrix, signed: bool, k: int) -> str:
+def chosen_strategy(
+    strategy: str, queries: sp.csr_matrix, signed: bool, k: int, n_docs: int
+) -> str:
     """The strategy that searches: MaxScore needs nonnegative weights (a list's largest
-    weight bounds what it adds only then); "auto" takes it for short queries and a
-    shallow k, where it skips frequent terms' long lists, and searches long queries
-    (learned sparse ones, which touch most lists of a block anyway) and deep runs
+    weight bounds what it adds only then); "auto" takes it for short queries and a k
+    that is a small share of the corpus, where it skips frequent terms' long lists, and
+    searches long queries (learned sparse ones, which touch most lists of a block
+    anyway) and runs deep for their corpus (k=1000 of SciFact's 5,183 documents)
     exhaustively (benchmarks/RESULTS.md, "MaxScore pruning")."""
     check_strategy(strategy)
     if signed:
@@ -57,7 +60,7 @@ def chosen_strategy(strategy: str, queries: sp.csr_matrix, signed: bool, k: int)
         return "exhaustive"
     if strategy == "auto":
         mean_terms = queries.nnz / max(queries.shape[0], 1)
-        short = mean_terms <= _PRUNED_QUERY_TERMS and k <= _PRUNED_MAX_K
+        short = mean_terms <= _PRUNED_QUERY_TERMS and k <= _PRUNED_MAX_SHARE * n_docs
         return "maxscore" if short else "exhaustive"
     return strategy
 
@@ -104,7 +107,7 @@ def retrieve(
     torch backend takes the same arguments for a CUDA device). `strategy`: every posting
     of the queries' terms ("exhaustive") or MaxScore pruning ("maxscore",
     sparsebench.retrieve.maxscore), the same results either way; "auto" chooses by query
-    length (see chosen_strategy).
+    length and k's share of the corpus (see chosen_strategy).
     """
     if device not in ("auto", "cpu"):
         raise ConfigError(f"the scipy backend runs on the CPU, not {device!r}")
@@ -119,7 +122,7 @@ def retrieve(
     # each of the threads' batches: half for the touched postings, half for the sums
     budget = max_block_mb * 2**20 / max(threads, 1) / 2
     rows_per_batch = batch_rows(min(n_docs, BLOCK_DOCS), query_batch_size, budget)
-    pruned = chosen_strategy(strategy, weighted, summed.signed, k) == "maxscore"
+    pruned = chosen_strategy(strategy, weighted, summed.signed, k, n_docs) == "maxscore"
     widened: list[Lists | None] = [None] * inverted.n_blocks
     if not pruned and inverted.nnz * BYTES_PER_POSTING <= budget:  # widened whole: once
         for block in range(inverted.n_blocks):

@@ -213,10 +213,11 @@ def test_pruning_reads_fewer_postings_than_exhaustive_search(monkeypatch):
 def test_the_strategy_choice():
     short = sp.csr_matrix(np.eye(3, 40))
     long = sp.csr_matrix(np.ones((3, 40)))
-    assert chosen_strategy("auto", short, signed=False, k=10) == "maxscore"
-    assert chosen_strategy("auto", long, signed=False, k=10) == "exhaustive"
-    assert chosen_strategy("auto", short, signed=False, k=1000) == "exhaustive"
-    assert chosen_strategy("maxscore", short, signed=True, k=10) == "exhaustive"
-    assert chosen_strategy("maxscore", long, signed=False, k=1000) == "maxscore"
+    assert chosen_strategy("auto", short, signed=False, k=10, n_docs=5183) == "maxscore"
+    assert chosen_strategy("auto", long, signed=False, k=10, n_docs=5183) == "exhaustive"
+    assert chosen_strategy("auto", short, signed=False, k=1000, n_docs=5183) == "exhaustive"
+    assert chosen_strategy("auto", short, signed=False, k=1000, n_docs=10**6) == "maxscore"
+    assert chosen_strategy("maxscore", short, signed=True, k=10, n_docs=10**6) == "exhaustive"
+    assert chosen_strategy("maxscore", long, signed=False, k=1000, n_docs=10) == "maxscore"
     with pytest.raises(ConfigError, match="unknown retrieval strategy 'wand'; known: auto"):
-        chosen_strategy("wand", short, signed=False, k=10)
+        chosen_strategy("wand", short, signed=False, k=10, n_docs=10)
