@@ -47,11 +47,12 @@ def search(
     postings: Postings,
     pool: CandidatePool,
     excluded: np.ndarray | None,
+    block_order: np.ndarray,
 ) -> int:
     """Add to the pool every document that may reach its query row's top k, with its
     float64 sum (batch: weights as exactscores.query_operand makes them, nonnegative);
-    a row's `excluded` document (-1 for none) is never added. Returns the number of
-    postings read."""
+    a row's `excluded` document (-1 for none) is never added; the blocks are walked in
+    `block_order` (tie_order). Returns the number of postings read."""
     from sparsebench.retrieve.maxscore_loop import search_rows  # compiles on first use
 
     n_rows = batch.shape[0]
@@ -76,7 +77,7 @@ def search(
         np.asarray(pool.tie_keys, dtype=np.int64),
         np.asarray(pool.levels, dtype=np.float64),
         np.asarray(pool.tie_floors, dtype=np.int64),
-        tie_order(pool.tie_keys, BLOCK_DOCS),
+        np.asarray(block_order, dtype=np.int64),
     )
     indptr = np.concatenate([[0], np.cumsum(counts)])
     found = sp.csr_matrix((sums, docs, indptr), shape=(n_rows, postings.shape[1]))

@@ -123,6 +123,7 @@ def retrieve(
     budget = max_block_mb * 2**20 / max(threads, 1) / 2
     rows_per_batch = batch_rows(min(n_docs, BLOCK_DOCS), query_batch_size, budget)
     pruned = chosen_strategy(strategy, weighted, summed.signed, k, n_docs) == "maxscore"
+    block_order = maxscore.tie_order(tie_keys, BLOCK_DOCS) if pruned else None
     widened: list[Lists | None] = [None] * inverted.n_blocks
     if not pruned and inverted.nnz * BYTES_PER_POSTING <= budget:  # widened whole: once
         for block in range(inverted.n_blocks):
@@ -147,7 +148,7 @@ def retrieve(
         magnitudes = absolute(batch) if summed.signed else None
         skipped = None if excluded is None else excluded[start:stop]
         if pruned:
-            maxscore.search(batch, inverted, pool, skipped)
+            maxscore.search(batch, inverted, pool, skipped, block_order)
         else:
             for block in range(inverted.n_blocks):
                 products = block_product(batch, inverted, block, budget, widened[block], magnitudes)
