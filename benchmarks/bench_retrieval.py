@@ -392,11 +392,11 @@ def main() -> None:
     )
     parser.add_argument("--child", nargs=5)
     args = parser.parse_args()
-    os.environ["BENCH_THREADS"] = str(args.threads)
-    if args.child:
+    if args.child:  # the thread count comes from the parent's environment
         impl, folder, k, repeat, out = args.child
         child(impl, folder, int(k), int(repeat), out)
         return
+    os.environ["BENCH_THREADS"] = str(args.threads)
     sys.path.insert(0, str(HERE))
     from bench_metrics import machine
 
