@@ -126,16 +126,19 @@ class RunLines:
             + 6
         )
         out = np.empty(len(ranks) * widest, dtype=np.uint8)
+        doc_offsets, doc_bytes = self._docs
+        doc_rows = np.asarray(doc_rows, dtype=np.int64)
         written = assemble(
             np.asarray(query_rows, dtype=np.int64),
-            np.asarray(doc_rows, dtype=np.int64),
             np.asarray(ranks, dtype=np.int64),
             values,
             given,
             given_offsets,
             given_bytes,
             *self._queries,
-            *self._docs,
+            doc_offsets[doc_rows],  # gathered at once: their cache misses overlap
+            doc_offsets[doc_rows + 1],
+            doc_bytes,
             self._tail,
             out,
         )

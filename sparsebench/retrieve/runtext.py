@@ -51,7 +51,6 @@ def _nine_digits(magnitude):
 @njit(cache=True, nogil=True)
 def assemble(
     query_rows,
-    doc_rows,
     ranks,
     scores,
     given,
@@ -59,14 +58,18 @@ def assemble(
     given_bytes,
     query_offsets,
     query_bytes,
-    doc_offsets,
+    doc_starts,
+    doc_ends,
     doc_bytes,
     tail,
     out,
 ):
     """Write the lines `qid Q0 docid rank score<tail>` into `out` (large enough); returns
-    the bytes written. scores: float64 holding float32 values; given[i] >= 0: line i's
-    score text is given text given[i] (offsets into given_bytes)."""
+    the bytes written. Line i's query id is query_rows[i] (offsets into query_bytes), its
+    document id doc_bytes[doc_starts[i]:doc_ends[i]] (gathered by the caller: over a
+    large corpus each is a cache miss, and numpy's gather overlaps them); scores:
+    float64 holding float32 values; given[i] >= 0: line i's score text is given text
+    given[i] (offsets into given_bytes)."""
     at = 0
     digits = np.empty(20, dtype=np.uint8)
     for line in range(len(ranks)):
@@ -77,8 +80,7 @@ def assemble(
         for b in range(4):
             out[at] = _Q0[b]
             at += 1
-        d = doc_rows[line]
-        for b in range(doc_offsets[d], doc_offsets[d + 1]):
+        for b in range(doc_starts[line], doc_ends[line]):
             out[at] = doc_bytes[b]
             at += 1
         out[at] = 32
@@ -152,17 +154,17 @@ def load_compiled() -> None:
     bounds = np.array([0, 0], dtype=np.int64)
     out = np.empty(64, dtype=np.uint8)
     assemble(
-        one - 1,
-        one - 1,
-        one,
-        np.ones(1),
-        -one,
+        one - 1,  # a line of query 0
+        one,  # rank 1
+        np.ones(1),  # score 1
+        -one,  # no given text
         bounds[:1],
         empty,
-        bounds,
+        bounds,  # an empty query id
         empty,
-        bounds,
+        bounds[:1],  # an empty document id
+        bounds[1:],
         empty,
-        empty,
+        empty,  # no tag
         out,
     )
