@@ -272,7 +272,7 @@ def summary(record: dict[str, Any]) -> dict[str, Any]:
         "latency_p50_ms": stat(latency, lambda v: np.percentile(v, 50)),
         "latency_p99_ms": stat(latency, lambda v: np.percentile(v, 99)),
         "latency_queries": len(latency),
-        "startup_seconds": seconds.get("startup", 0.0),
+        "startup_seconds": seconds["startup"],
         "load_seconds": seconds["load"],
         "retrieval_seconds": seconds["retrieval"],
         "write_seconds": seconds["write"],

@@ -36,10 +36,10 @@ def tie_order(tie_keys: np.ndarray, block_docs: int) -> np.ndarray:
     best met largest keys first: corpora whose ids ascend in byte order with their
     position (d00000001, d00000002, ...) give the last block the largest keys, and
     walked first it certifies the ties that the other blocks hold."""
-    n_blocks = -(-len(tie_keys) // block_docs)
-    padded = np.full(n_blocks * block_docs, -1, dtype=np.int64)
-    padded[: len(tie_keys)] = tie_keys
-    return np.argsort(-padded.reshape(n_blocks, block_docs).max(axis=1), kind="stable")
+    starts = np.arange(0, len(tie_keys), block_docs)
+    return (
+        np.argsort(-np.maximum.reduceat(tie_keys, starts), kind="stable") if len(starts) else starts
+    )
 
 
 def search(

@@ -145,8 +145,8 @@ def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
     nonnegative, so a document's score is at least any one of its products, each exact
-    in float64). postings: the blocks' (indptr, ids, data, documents a block)."""
-    indptr, ids, data, block_docs = postings
+    in float64). postings: the index's arrays (see _search_row)."""
+    indptr, ids, data, block_docs = postings[:4]
     for entry in np.flatnonzero(rare):
         size = 0
         for block in range(lists.shape[1]):
@@ -193,9 +193,6 @@ def _search_row(
     k,
     rare,
     postings,
-    row_max,
-    terms,
-    block_rows,
     tie_keys,
     block_order,
     scratch,
@@ -207,8 +204,9 @@ def _search_row(
     position, or -1 if the arrays filled up first; the postings read). floor, level and
     tie_floor: the row's floor and tie certificate so far. No array is assigned inside
     its loops: numba would count references to it at every turn (a locked increment and
-    decrement, a third of the walk's time when it did)."""
-    indptr, ids, data, block_docs = postings
+    decrement, a third of the walk's time when it did). postings: Postings's arrays
+    (indptr, ids, data, documents a block, row_max, terms, block_rows)."""
+    indptr, ids, data, block_docs, row_max, terms, block_rows = postings
     cursor, end, weight, bound, below, heap, heap_levels, heap_keys = scratch
     n_blocks = len(block_rows) - 1
     read = 0
@@ -358,7 +356,7 @@ def search_rows(
         np.empty(k, dtype=np.float64),  # the walk's heap: levels
         np.empty(k, dtype=np.int64),  # and tie keys
     )
-    postings = (indptr, ids, data, block_docs)
+    postings = (indptr, ids, data, block_docs, row_max, terms, block_rows)
     row = 0
     while row < n_rows:
         first, last = q_indptr[row], q_indptr[row + 1]
@@ -373,9 +371,6 @@ def search_rows(
             k,
             rare,
             postings,
-            row_max,
-            terms,
-            block_rows,
             tie_keys,
             block_order,
             scratch,

@@ -64,7 +64,7 @@ def _timed(record, latency=(1.0, 2.0, 4.0), seconds=2.0):
         "schema": costs.SCHEMA,
         **record,
         "latency_ms": list(latency),
-        "seconds": {"load": 0.5, "retrieval": seconds, "write": 0.25},
+        "seconds": {"startup": 0.1, "load": 0.5, "retrieval": seconds, "write": 0.25},
         **costs.machine_record(1, "scipy", "cpu", 256),
     }
 
