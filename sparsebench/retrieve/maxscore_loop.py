@@ -28,9 +28,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sparsebench.retrieve.exactscores import candidate_floor
+from sparsebench.retrieve.candidates_loop import (
+    candidate_floor,
+    hand_on,
+    query_lists,
+    ranked_out,
+)
 
-_candidate_floor = njit(cache=True, nogil=True)(candidate_floor)
 _SCAN = 16  # postings a seek steps through before it gallops
 
 
@@ -83,64 +87,6 @@ def _heap_push(heap, size, value):
 
 
 @njit(cache=True, nogil=True)
-def _pair_less(level, key, other_level, other_key):
-    return level < other_level or (level == other_level and key < other_key)
-
-
-@njit(cache=True, nogil=True)
-def _pair_push(levels, keys, size, level, key):
-    """Keep the k largest (level, key) pairs in a min-heap; returns the new size."""
-    k = len(levels)
-    if size < k:
-        at = size
-        levels[at], keys[at] = level, key
-        while at > 0:
-            parent = (at - 1) // 2
-            if not _pair_less(levels[at], keys[at], levels[parent], keys[parent]):
-                break
-            levels[parent], levels[at] = levels[at], levels[parent]
-            keys[parent], keys[at] = keys[at], keys[parent]
-            at = parent
-        return size + 1
-    if not _pair_less(levels[0], keys[0], level, key):
-        return size
-    levels[0], keys[0] = level, key
-    at = 0
-    while True:
-        left, least = 2 * at + 1, at
-        if left < k and _pair_less(levels[left], keys[left], levels[least], keys[least]):
-            least = left
-        right = left + 1
-        if right < k and _pair_less(levels[right], keys[right], levels[least], keys[least]):
-            least = right
-        if least == at:
-            return size
-        levels[least], levels[at] = levels[at], levels[least]
-        keys[least], keys[at] = keys[at], keys[least]
-        at = least
-
-
-@njit(cache=True, nogil=True)
-def _query_lists(q_terms, block_rows, terms):
-    """The row of each of a query's terms in each block (terms x blocks; -1 where the
-    block lacks the term): found once, for the first floor and the walk."""
-    rows = np.full((len(q_terms), len(block_rows) - 1), -1, dtype=np.int64)
-    for block in range(len(block_rows) - 1):
-        lo, hi = block_rows[block], block_rows[block + 1]
-        for entry in range(len(q_terms)):
-            a, b = lo, hi
-            while a < b:
-                middle = (a + b) // 2
-                if terms[middle] < q_terms[entry]:
-                    a = middle + 1
-                else:
-                    b = middle
-            if a < hi and terms[a] == q_terms[entry]:
-                rows[entry, block] = a
-    return rows
-
-
-@njit(cache=True, nogil=True)
 def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
@@ -160,7 +106,7 @@ def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
                 if block * block_docs + ids[p] != excluded:
                     size = _heap_push(heap, size, value)
         if size == len(heap):
-            floor = max(floor, _candidate_floor(heap[0]))
+            floor = max(floor, candidate_floor(heap[0]))
     return floor
 
 
@@ -175,44 +121,25 @@ def _smallest(ids, cursor, end, first, last, none):
 
 
 @njit(cache=True, nogil=True)
-def _grown(array, used):
-    bigger = np.empty(max(2 * len(array), 16), dtype=array.dtype)
-    bigger[:used] = array[:used]
-    return bigger
-
-
-@njit(cache=True, nogil=True)
-def _search_row(
-    row_terms,
-    row_weights,
-    factor,
-    floor,
-    level,
-    tie_floor,
-    excluded,
-    k,
-    rare,
-    postings,
-    tie_keys,
-    block_order,
-    scratch,
-    out_docs,
-    out_sums,
-    used,
-):
+def walk_row(row, search, scratch, out_docs, out_sums, used):
     """One query row's candidates, written to out_* from `used` on: (the next free
-    position, or -1 if the arrays filled up first; the postings read). floor, level and
-    tie_floor: the row's floor and tie certificate so far. No array is assigned inside
-    its loops: numba would count references to it at every turn (a locked increment and
-    decrement, a third of the walk's time when it did). postings: Postings's arrays
-    (indptr, ids, data, documents a block, row_max, terms, block_rows)."""
+    position, or -1 if the arrays filled up first; the postings read). row: its terms,
+    their weights, its error factor, its floor and tie certificate so far (floor, level,
+    tie_floor) and its excluded document; search: (k, rare, postings, tie_keys,
+    block_order), postings being Postings's arrays (indptr, ids, data, documents a
+    block, row_max, terms, block_rows). No array is assigned inside its loops: numba
+    would count references to it at every turn (a locked increment and decrement, a
+    third of the walk's time when it did)."""
+    row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
+    k, rare, postings, tie_keys, block_order = search
     indptr, ids, data, block_docs, row_max, terms, block_rows = postings
-    cursor, end, weight, bound, below, heap, heap_levels, heap_keys = scratch
+    cursor, end, weight, bound, below, first_heap = scratch[:6]
+    heap = scratch[6:8]  # the k best: levels, tie keys
     n_blocks = len(block_rows) - 1
     read = 0
     widen = 1.0 + 2.0 * factor
     shrink = 1.0 - 2.0 * factor
-    lists = _query_lists(row_terms, block_rows, terms)
+    lists = query_lists(row_terms, block_rows, terms)
     df = np.zeros(len(row_terms), dtype=np.int64)  # each term's documents
     for entry in range(len(row_terms)):
         for block in range(n_blocks):
@@ -220,7 +147,7 @@ def _search_row(
             if a >= 0:
                 df[entry] += indptr[a + 1] - indptr[a]
     rare_terms = (df >= k) & (df <= rare)
-    floor = _first_floor(floor, heap, rare_terms, row_weights, lists, excluded, postings)
+    floor = _first_floor(floor, first_heap, rare_terms, row_weights, lists, excluded, postings)
     size = 0
     for block in block_order:
         m = 0
@@ -280,8 +207,7 @@ def _search_row(
                     read += 1
             if not reachable:
                 continue
-            upper = score * widen  # ranked out: below the floor, or the tie certificate
-            if upper < floor or (np.float32(upper) <= level and tie_keys[global_doc] < tie_floor):
+            if ranked_out(score * widen, floor, level, tie_floor, tie_keys[global_doc]):
                 continue
             if global_doc == excluded:
                 continue
@@ -289,100 +215,12 @@ def _search_row(
                 return -1, read  # full: the caller grows the arrays and asks again
             out_docs[used], out_sums[used] = global_doc, score
             used += 1
-            size = _pair_push(
-                heap_levels, heap_keys, size, np.float32(score * shrink), tie_keys[global_doc]
+            floor_before = floor
+            size, floor, level, tie_floor = hand_on(
+                global_doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor
             )
-            if size == k and _pair_less(level, tie_floor, heap_levels[0], heap_keys[0]):
-                level, tie_floor = heap_levels[0], heap_keys[0]
-                if _candidate_floor(level) > floor:
-                    floor = _candidate_floor(level)
-                    if essential < m and below[essential] * widen < floor:
-                        while essential < m and below[essential] * widen < floor:
-                            essential += 1
-                        doc = _smallest(ids, cursor, end, essential, m, block_docs)
+            if floor > floor_before and essential < m and below[essential] * widen < floor:
+                while essential < m and below[essential] * widen < floor:
+                    essential += 1
+                doc = _smallest(ids, cursor, end, essential, m, block_docs)
     return used, read
-
-
-@njit(cache=True, nogil=True)
-def search_rows(
-    q_indptr,
-    q_terms,
-    q_weights,
-    factors,
-    floors,
-    excluded,
-    k,
-    rare,
-    block_rows,
-    terms,
-    indptr,
-    ids,
-    data,
-    row_max,
-    block_docs,
-    tie_keys,
-    levels,
-    tie_floors,
-    block_order,
-):
-    """Candidates of each query row: (row counts, global document ids, float64 sums,
-    postings read), rows in order, each row's documents ascending within a block and
-    its blocks in `block_order`.
-
-    q_*: the rows' terms and weights (a CSR batch, weights as
-    exactscores.query_operand makes them); factors: each row's error factor; floors:
-    each row's floor so far, levels and tie_floors its tie certificate (as
-    topk.CandidatePool keeps them; tie_keys: every document's tie key); excluded: a
-    document per row never returned (-1: none); rare: the most documents a term may have
-    to be scored whole for the first floor; block_order: the order in which the blocks
-    are walked (their largest tie keys first: see maxscore.search); the rest: Postings's
-    arrays."""
-    n_rows = len(q_indptr) - 1
-    counts = np.zeros(n_rows, dtype=np.int64)
-    out_docs = np.empty(1024, dtype=np.int64)
-    out_sums = np.empty(1024, dtype=np.float64)
-    used = 0
-    read = 0
-    most = 0
-    for row in range(n_rows):
-        most = max(most, q_indptr[row + 1] - q_indptr[row])
-    scratch = (
-        np.empty(most, dtype=np.int64),  # each list's cursor
-        np.empty(most, dtype=np.int64),  # and end
-        np.empty(most, dtype=np.float64),  # its query weight
-        np.empty(most, dtype=np.float64),  # its bound
-        np.empty(most, dtype=np.float64),  # sums of the bounds up to each list
-        np.empty(k, dtype=np.float64),  # the first floor's heap
-        np.empty(k, dtype=np.float64),  # the walk's heap: levels
-        np.empty(k, dtype=np.int64),  # and tie keys
-    )
-    postings = (indptr, ids, data, block_docs, row_max, terms, block_rows)
-    row = 0
-    while row < n_rows:
-        first, last = q_indptr[row], q_indptr[row + 1]
-        written, row_read = _search_row(
-            q_terms[first:last],
-            q_weights[first:last],
-            factors[row],
-            floors[row],
-            levels[row],
-            tie_floors[row],
-            excluded[row],
-            k,
-            rare,
-            postings,
-            tie_keys,
-            block_order,
-            scratch,
-            out_docs,
-            out_sums,
-            used,
-        )
-        if written < 0:  # grow the arrays and search the row again
-            out_docs, out_sums = _grown(out_docs, used), _grown(out_sums, used)
-            continue
-        counts[row] = written - used
-        used = written
-        read += row_read
-        row += 1
-    return counts, out_docs[:used], out_sums[:used], read

@@ -34,12 +34,12 @@ import scipy.sparse as sp
 from sparsebench.arrays import span_indices
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path
+from sparsebench.npzmembers import aligned_member, copy_member, mapped_members
 
 LAYOUT = "sparsebench-postings-3"  # the `layout` member of a postings file
 BLOCK_DOCS = 1 << 16  # documents per block: their ids within it fit a uint16
 _INT32_MAX = np.iinfo(np.int32).max
 _NARROW = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16))
-_COPY_CHUNK = 1 << 22  # values copied into the .npz at a time
 _MEMBERS = ("shape", "block_rows", "terms", "indptr", "ids", "data", "row_max")
 
 
@@ -276,13 +276,13 @@ def save_postings(path: str | Path, documents: sp.csr_matrix, weigh: Weigh | Non
         weight_type = kinds.narrowest()
         with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as archive:
             for name, array in {"layout": np.array(LAYOUT), **members}.items():
-                with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                with aligned_member(archive, name) as member:
                     np.lib.format.write_array(member, array)
             for name, scratch_file, stored, kept in (
                 ("ids", ids_file, np.uint16, np.uint16),
                 ("data", data_file, np.float32, weight_type),
             ):
-                _copy_member(archive, name, scratch_file, np.dtype(stored), np.dtype(kept))
+                copy_member(archive, name, scratch_file, np.dtype(stored), np.dtype(kept))
 
 
 class _WeightKinds:
@@ -310,27 +310,10 @@ class _WeightKinds:
         return np.dtype(np.float32)
 
 
-def _copy_member(
-    archive: zipfile.ZipFile, name: str, source: Path, stored: np.dtype, kept: np.dtype
-) -> None:
-    """An .npy member `name` of the values in raw file `source` (of type `stored`), as
-    type `kept`, copied a chunk at a time."""
-    count = source.stat().st_size // stored.itemsize
-    header = {
-        "descr": np.lib.format.dtype_to_descr(kept),
-        "fortran_order": False,
-        "shape": (count,),
-    }
-    with archive.open(f"{name}.npy", "w", force_zip64=True) as member, open(source, "rb") as raw:
-        np.lib.format.write_array_header_2_0(member, header)
-        while chunk := raw.read(_COPY_CHUNK * stored.itemsize):
-            member.write(np.frombuffer(chunk, dtype=stored).astype(kept).tobytes())
-
-
 def load_postings(path: str | Path) -> Postings:
     """Postings as save_postings wrote them, their arrays mapped from the file (copied
     only if the file's members are compressed)."""
-    arrays = _mapped_members(path)
+    arrays = mapped_members(path)
     if "layout" not in arrays or str(arrays["layout"][()]) != LAYOUT:
         raise DataError(
             f"{path}: not a postings file of this version ({LAYOUT}): run the term_weights "
@@ -350,44 +333,3 @@ def load_postings(path: str | Path) -> Postings:
     if not fits:
         raise DataError(f"{path}: its arrays do not fit together (a damaged file?)")
     return Postings((n_terms, n_docs), block_rows, terms, indptr, ids, data, row_max)
-
-
-def _mapped_members(path: str | Path) -> dict[str, np.ndarray]:
-    """The arrays of an .npz file: stored arrays mapped in place, others (compressed
-    members, scalars) read."""
-    arrays = {}
-    with zipfile.ZipFile(path) as archive:
-        for info in archive.infolist():
-            name = info.filename.removesuffix(".npy")
-            if info.compress_type != zipfile.ZIP_STORED:
-                with archive.open(info) as member:
-                    arrays[name] = np.lib.format.read_array(member)
-                continue
-            with open(path, "rb") as handle:
-                handle.seek(info.header_offset)
-                local = handle.read(30)
-                start = info.header_offset + 30 + int.from_bytes(local[26:28], "little")
-                start += int.from_bytes(local[28:30], "little")
-                handle.seek(start)
-                version = np.lib.format.read_magic(handle)
-                read_header = (
-                    np.lib.format.read_array_header_1_0
-                    if version == (1, 0)
-                    else np.lib.format.read_array_header_2_0
-                )
-                shape, fortran, dtype = read_header(handle)
-                offset = handle.tell()
-            if dtype.hasobject or fortran:
-                raise DataError(f"{path}: member {name} is not a plain array")
-            if shape == ():
-                with archive.open(info) as member:
-                    arrays[name] = np.lib.format.read_array(member)
-            elif int(np.prod(shape)) == 0:
-                arrays[name] = np.zeros(shape, dtype)
-            else:
-                # a plain array over the mapping: slicing a np.memmap costs a Python-level
-                # __getitem__ and __array_finalize__ per slice, and searches slice often
-                arrays[name] = np.asarray(
-                    np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
-                )
-    return arrays

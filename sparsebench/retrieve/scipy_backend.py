@@ -1,12 +1,14 @@
-"""Exact top-k retrieval by sparse products over the postings, a block of documents at a
-time (sparsebench.retrieve.postings).
+"""Exact top-k retrieval on the CPU over the postings, a block of documents at a time
+(sparsebench.retrieve.postings).
 
-A query batch is multiplied with the lists of its terms in each block of 65,536
-documents: the product touches only those postings, its accumulators stay in the CPU's
-cache, and it holds float64 sums of exact products for the block's documents only. The
-top k over the blocks are gathered as they come (sparsebench.retrieve.topk), their
-float32 scores settled so that no summation order changes them
-(sparsebench.retrieve.exactscores).
+Per block of 65,536 documents each query's sums touch only the lists of its terms there,
+their accumulators stay in the CPU's cache, and they are float64 sums of exact products
+for the block's documents only. Nonnegative weights are searched in compiled code
+(sparsebench.retrieve.compiled_search: MaxScore pruning or the exhaustive block scan);
+weights of both signs by sparse products of a query batch with the block's lists
+(sparsebench.retrieve.products). The top k over the blocks are gathered as they come
+(sparsebench.retrieve.topk), their float32 scores settled so that no summation order
+changes them (sparsebench.retrieve.exactscores).
 
 Only documents that share a term with the query and score nonzero are retrieved.
 """
@@ -21,7 +23,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from sparsebench.errors import ConfigError, DataError
-from sparsebench.retrieve import maxscore
+from sparsebench.retrieve import compiled_search
 from sparsebench.retrieve.exactscores import absolute, exact_pair_sums, operands
 from sparsebench.retrieve.postings import BLOCK_DOCS, Postings, as_postings
 from sparsebench.retrieve.products import BYTES_PER_POSTING, Lists, batch_rows, block_product
@@ -63,6 +65,12 @@ def chosen_strategy(
         short = mean_terms <= _PRUNED_QUERY_TERMS and k <= _PRUNED_MAX_SHARE * n_docs
         return "maxscore" if short else "exhaustive"
     return strategy
+
+
+def compiled(signed: bool) -> bool:
+    """Whether the search runs in compiled code (compiled_search), which needs
+    nonnegative weights; weights of both signs take the sparse products."""
+    return not signed
 
 
 def check_inputs(
@@ -123,9 +131,10 @@ def retrieve(
     budget = max_block_mb * 2**20 / max(threads, 1) / 2
     rows_per_batch = batch_rows(min(n_docs, BLOCK_DOCS), query_batch_size, budget)
     pruned = chosen_strategy(strategy, weighted, summed.signed, k, n_docs) == "maxscore"
-    block_order = maxscore.tie_order(tie_keys, BLOCK_DOCS) if pruned else None
+    in_compiled = compiled(summed.signed)
+    block_order = compiled_search.tie_order(tie_keys, BLOCK_DOCS) if in_compiled else None
     widened: list[Lists | None] = [None] * inverted.n_blocks
-    if not pruned and inverted.nnz * BYTES_PER_POSTING <= budget:  # widened whole: once
+    if not in_compiled and inverted.nnz * BYTES_PER_POSTING <= budget:  # widened whole: once
         for block in range(inverted.n_blocks):
             lists = inverted.block_lists(block)
             widened[block] = lists, absolute(lists) if summed.signed else None
@@ -136,7 +145,11 @@ def retrieve(
         queries.shape[0],
         n_docs,
         inverted.n_blocks,
-        "MaxScore pruning" if pruned else "exhaustive",
+        "MaxScore pruning"
+        if pruned
+        else "exhaustive, block scan"
+        if in_compiled
+        else "exhaustive, sparse products",
         rows_per_batch,
         threads,
     )
@@ -147,8 +160,8 @@ def retrieve(
         pool = CandidatePool(k, factors[start:stop], summed.signed, tie_keys)
         magnitudes = absolute(batch) if summed.signed else None
         skipped = None if excluded is None else excluded[start:stop]
-        if pruned:
-            maxscore.search(batch, inverted, pool, skipped, block_order)
+        if in_compiled:
+            compiled_search.search(batch, inverted, pool, skipped, block_order, pruned)
         else:
             for block in range(inverted.n_blocks):
                 products = block_product(batch, inverted, block, budget, widened[block], magnitudes)

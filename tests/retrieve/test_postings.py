@@ -4,6 +4,7 @@ type, no copy on load, and retrieval over them equal to retrieval over float64."
 from __future__ import annotations
 
 import os
+import zipfile
 
 import numpy as np
 import pytest
@@ -54,6 +55,11 @@ def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
     assert postings.ids.dtype == np.uint16 and postings.n_blocks == -(-n_docs // BLOCK_DOCS)
     for array in (postings.data, postings.ids, postings.indptr, postings.terms):
         assert type(mapped_root(array)).__name__ == "mmap"  # no copy of the index
+        assert array.ctypes.data % 64 == 0  # each member's data start 64-byte aligned
+    with zipfile.ZipFile(path) as archive:  # the padded headers: still a valid archive
+        assert archive.testzip() is None
+    with np.load(path) as stored:
+        assert np.array_equal(stored["ids"], postings.ids)
     widened = postings.documents()
     assert widened.dtype == np.float64 and (widened != matrix).nnz == 0
     rows = len(postings.terms)  # a term id, an offset and a largest weight per term and block

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from sparsebench.errors import DataError
-from sparsebench.retrieve import maxscore
+from sparsebench.retrieve import compiled_search
 from sparsebench.retrieve import postings as postings_module
 from sparsebench.retrieve.products import batch_rows
 from sparsebench.retrieve.scipy_backend import retrieve
@@ -81,7 +81,7 @@ def test_crowds_tied_at_the_kth_score_over_many_blocks(monkeypatch, strategy):
     """Thousands of documents share each query's k-th score, in blocks of 256 documents
     so that the tie certificates carry from block to block; some queries name a
     document of their own, excluded. Both strategies give the plain sort's lists."""
-    for module in (postings_module, maxscore):
+    for module in (postings_module, compiled_search):
         monkeypatch.setattr(module, "BLOCK_DOCS", 256)
     monkeypatch.setattr("sparsebench.retrieve.scipy_backend.BLOCK_DOCS", 256)
     docs, queries, idf, doc_ids, _ = random_problem(7, n_docs=3000, n_queries=25, vocab=40)

@@ -1,19 +1,26 @@
-"""Rank-safe dynamic pruning (MaxScore, Turtle and Flood 1995) over the blocked postings:
-the run of exhaustive retrieval, byte for byte, from a fraction of the postings.
+"""Search over the blocked postings in compiled code, for nonnegative weights: MaxScore's
+rank-safe dynamic pruning or the exhaustive block scan; either writes the run of the
+other, byte for byte, as both hand the same CandidatePool every document that may reach
+a row's top k, with its float64 sum.
 
-A score is a sum of products q_t d_t, and with nonnegative weights q_t times the largest
-weight of a list (Postings.row_max: a term's postings in one block of documents) bounds
-what that list adds to any score. Given a floor that the k-th score is known to reach, a
-query's lists in a block whose bounds sum below the floor are non-essential: a document
-in none of the other, essential lists cannot reach the floor and is never looked at.
-Frequent terms have small bounds, so their long lists are the ones skipped.
+MaxScore (Turtle and Flood 1995): a score is a sum of products q_t d_t, and with
+nonnegative weights q_t times the largest weight of a list (Postings.row_max: a term's
+postings in one block of documents) bounds what that list adds to any score. Given a
+floor that the k-th score is known to reach, a query's lists in a block whose bounds
+sum below the floor are non-essential: a document in none of the other, essential lists
+cannot reach the floor and is never looked at. Frequent terms have small bounds, so
+their long lists are the ones skipped. The walk is document at a time, per query
+(sparsebench.retrieve.maxscore_loop).
 
-The walk over the lists is document at a time, per query, in compiled code
-(sparsebench.retrieve.maxscore_loop): the per-document decisions that make pruning pay
-cost a few nanoseconds there and microseconds in numpy. Every bound is inclusive of
-rounding (sums are widened by the error factor of sparsebench.retrieve.exactscores), so
-a document that could tie the k-th score is never dropped; the candidates go to the
-same CandidatePool as exhaustive search's sums, which settles and ranks them.
+The block scan (sparsebench.retrieve.blockscan_loop) adds every list of a query's terms
+into a dense accumulator of a block's documents and scans it: the whole work of
+exhaustive search, without the sparse products' copies (long queries, whose lists
+cover most documents, gain nothing from pruning).
+
+The per-document decisions cost a few nanoseconds in compiled code and microseconds in
+numpy. Every bound is inclusive of rounding (sums are widened by the error factor of
+sparsebench.retrieve.exactscores), so a document that could tie the k-th score is never
+dropped.
 """
 
 from __future__ import annotations
@@ -48,17 +55,21 @@ def search(
     pool: CandidatePool,
     excluded: np.ndarray | None,
     block_order: np.ndarray,
+    pruned: bool,
 ) -> int:
     """Add to the pool every document that may reach its query row's top k, with its
-    float64 sum (batch: weights as exactscores.query_operand makes them, nonnegative);
-    a row's `excluded` document (-1 for none) is never added; the blocks are walked in
-    `block_order` (tie_order). Returns the number of postings read."""
-    from sparsebench.retrieve.maxscore_loop import search_rows  # compiles on first use
+    float64 sum (batch: weights as exactscores.query_operand makes them, nonnegative),
+    by MaxScore if `pruned`, else by the block scan; a row's `excluded` document (-1 for
+    none) is never added; the blocks are searched in `block_order` (tie_order). Returns
+    the number of postings read."""
+    # compiled (or loaded from numba's cache) on first use
+    from sparsebench.retrieve.rows_loop import search_rows
 
     n_rows = batch.shape[0]
     if excluded is None:
         excluded = np.full(n_rows, -1, dtype=np.int64)
     counts, docs, sums, read = search_rows(
+        None if pruned else np.zeros(BLOCK_DOCS),
         batch.indptr.astype(np.int64),
         batch.indices.astype(np.int64),
         np.asarray(batch.data, dtype=np.float64),

@@ -1,4 +1,6 @@
-"""MaxScore pruning writes the exhaustive run, byte for byte.
+"""The compiled searches, MaxScore pruning and the exhaustive block scan, write the run of
+exhaustive search by sparse products (retrieve.products, the path of signed weights),
+byte for byte.
 
 On the shared collections for BM25 (exact and Lucene statistics) and tf-idf, on
 synthetic SPLADE-like, statically pruned SPLADE and integer-impact corpora, on a corpus
@@ -21,7 +23,7 @@ from sparsebench.arrays import sorted_positions
 from sparsebench.csrfiles import load_csr
 from sparsebench.errors import ConfigError
 from sparsebench.fileio import read_lines
-from sparsebench.retrieve import maxscore, maxscore_loop
+from sparsebench.retrieve import compiled_search, rows_loop, scipy_backend
 from sparsebench.retrieve import postings as postings_module
 from sparsebench.retrieve.postings import as_postings, load_postings
 from sparsebench.retrieve.runfile import RunLines
@@ -36,17 +38,25 @@ def run_bytes(queries, postings, idf, k, doc_ids, query_ids, **options) -> bytes
     return b"".join(lines.retrieved(start, batch) for start, batch in batches)
 
 
+def products_run_bytes(*args, **options) -> bytes:
+    """The run of exhaustive search by the sparse products, for any weights."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scipy_backend, "compiled", lambda signed: False)
+        return run_bytes(*args, strategy="exhaustive", **options)
+
+
 def assert_pruned_equals_exhaustive(queries, postings, idf, doc_ids, query_ids, ks=KS, **extra):
     for k in ks:
         common = (queries, postings, idf, k, doc_ids, query_ids)
-        reference = run_bytes(*common, strategy="exhaustive", **extra)
+        reference = products_run_bytes(*common, **extra)
         assert reference, f"k={k}: an empty run proves nothing"
         for label, options in {
             "1 thread": {},
             "2 threads, batches of 7": {"threads": 2, "query_batch_size": 7},
         }.items():
-            pruned = run_bytes(*common, strategy="maxscore", **options, **extra)
-            assert_same_bytes(pruned, reference, f"MaxScore, k={k}, {label}")
+            for strategy in ("maxscore", "exhaustive"):
+                searched = run_bytes(*common, strategy=strategy, **options, **extra)
+                assert_same_bytes(searched, reference, f"{strategy}, k={k}, {label}")
 
 
 @pytest.fixture(scope="module", params=["cranfield", "beir-scifact"])
@@ -117,16 +127,16 @@ def handed_to_the_pool(monkeypatch, queries, documents, idf, doc_ids, query_ids)
     """The candidates a query that the walk hands the pool, at k=10 (the run checked
     against exhaustive search's)."""
     handed = []
-    original = maxscore_loop.search_rows
+    original = rows_loop.search_rows
 
     def counted(*args):
         found = original(*args)
         handed.append(len(found[1]))
         return found
 
-    monkeypatch.setattr(maxscore_loop, "search_rows", counted)
+    monkeypatch.setattr(rows_loop, "search_rows", counted)
     pruned = run_bytes(queries, documents, idf, 10, doc_ids, query_ids, strategy="maxscore")
-    monkeypatch.setattr(maxscore_loop, "search_rows", original)
+    monkeypatch.setattr(rows_loop, "search_rows", original)
     exhaustive = run_bytes(queries, documents, idf, 10, doc_ids, query_ids, strategy="exhaustive")
     assert_same_bytes(pruned, exhaustive, "MaxScore, k=10")
     return sum(handed) / queries.shape[0]
@@ -147,7 +157,7 @@ def test_ties_are_met_largest_keys_first_when_ids_ascend(monkeypatch):
     ties, which a walk in position order would all hand on (each outranks the last)."""
     monkeypatch.setattr(postings_module, "BLOCK_DOCS", 256)
     monkeypatch.setattr("sparsebench.retrieve.scipy_backend.BLOCK_DOCS", 256)
-    monkeypatch.setattr(maxscore, "BLOCK_DOCS", 256)
+    monkeypatch.setattr(compiled_search, "BLOCK_DOCS", 256)
     queries, documents, idf, _, query_ids = exact_ties()
     ascending = np.array([f"t{i:05d}" for i in range(4000)], dtype=object)
     documents = as_postings(documents)
@@ -162,7 +172,7 @@ def test_many_blocks_and_a_query_s_own_document_excluded(monkeypatch):
     ignore_identical_ids: the pruned search must skip the same document."""
     monkeypatch.setattr(postings_module, "BLOCK_DOCS", 256)
     monkeypatch.setattr("sparsebench.retrieve.scipy_backend.BLOCK_DOCS", 256)
-    monkeypatch.setattr(maxscore, "BLOCK_DOCS", 256)
+    monkeypatch.setattr(compiled_search, "BLOCK_DOCS", 256)
     docs, queries, idf, doc_ids, query_ids = splade_problem(6, 3000)
     query_ids = np.array(doc_ids[: queries.shape[0]], dtype=object)  # each names a document
     postings = as_postings(sp.csr_matrix(docs.T))
@@ -190,15 +200,15 @@ def test_pruning_reads_fewer_postings_than_exhaustive_search(monkeypatch):
     )
     idf = np.log(n_docs / (1 + np.bincount(docs.indices, minlength=vocabulary)))
     idf = np.maximum(idf, 0.01)
-    read = {"postings": 0}
-    original = maxscore.search
+    read = {True: 0, False: 0}  # postings read, pruned and not
+    original = compiled_search.search
 
     def counted(*args):
         postings_read = original(*args)
-        read["postings"] += postings_read
+        read[args[-1]] += postings_read
         return postings_read
 
-    monkeypatch.setattr(maxscore, "search", counted)
+    monkeypatch.setattr(compiled_search, "search", counted)
     doc_ids = np.array([f"d{i}" for i in range(n_docs)], dtype=object)
     query_ids = np.array([f"q{i:03d}" for i in range(200)], dtype=object)
     postings = as_postings(sp.csr_matrix(docs.T))
@@ -207,7 +217,8 @@ def test_pruning_reads_fewer_postings_than_exhaustive_search(monkeypatch):
     assert_same_bytes(pruned, exhaustive, "MaxScore, k=10")
     columns, hit = sorted_positions(postings.block_terms(0), queries.indices)
     whole = int(postings.block_lengths(0, columns[hit]).sum())
-    assert read["postings"] < 0.5 * whole, (read, whole)
+    assert read[False] == whole  # the block scan reads every posting of the queries' terms
+    assert read[True] < 0.5 * whole, (read, whole)
 
 
 def test_the_strategy_choice():
