@@ -38,25 +38,27 @@ def run_bytes(queries, postings, idf, k, doc_ids, query_ids, **options) -> bytes
     return b"".join(lines.retrieved(start, batch) for start, batch in batches)
 
 
-def products_run_bytes(*args, **options) -> bytes:
-    """The run of exhaustive search by the sparse products, for any weights."""
+def exhaustive_run_bytes(*args, scan: bool, **options) -> bytes:
+    """The run of exhaustive search by the block scan or by the sparse products, for
+    any k (the scan needs nonnegative weights)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(scipy_backend, "compiled", lambda signed: False)
+        patch.setattr(scipy_backend, "scanned", lambda signed, k, n_docs: scan and not signed)
         return run_bytes(*args, strategy="exhaustive", **options)
 
 
 def assert_pruned_equals_exhaustive(queries, postings, idf, doc_ids, query_ids, ks=KS, **extra):
     for k in ks:
         common = (queries, postings, idf, k, doc_ids, query_ids)
-        reference = products_run_bytes(*common, **extra)
+        reference = exhaustive_run_bytes(*common, scan=False, **extra)
         assert reference, f"k={k}: an empty run proves nothing"
         for label, options in {
             "1 thread": {},
             "2 threads, batches of 7": {"threads": 2, "query_batch_size": 7},
         }.items():
-            for strategy in ("maxscore", "exhaustive"):
-                searched = run_bytes(*common, strategy=strategy, **options, **extra)
-                assert_same_bytes(searched, reference, f"{strategy}, k={k}, {label}")
+            pruned = run_bytes(*common, strategy="maxscore", **options, **extra)
+            assert_same_bytes(pruned, reference, f"MaxScore, k={k}, {label}")
+            scanned = exhaustive_run_bytes(*common, scan=True, **options, **extra)
+            assert_same_bytes(scanned, reference, f"block scan, k={k}, {label}")
 
 
 @pytest.fixture(scope="module", params=["cranfield", "beir-scifact"])
@@ -232,3 +234,8 @@ def test_the_strategy_choice():
     assert chosen_strategy("maxscore", long, signed=False, k=1000, n_docs=10) == "maxscore"
     with pytest.raises(ConfigError, match="unknown retrieval strategy 'wand'; known: auto"):
         chosen_strategy("wand", short, signed=False, k=10, n_docs=10)
+    # exhaustive search: the block scan while k is at most 1% of the corpus
+    assert scipy_backend.scanned(signed=False, k=10, n_docs=5183)
+    assert not scipy_backend.scanned(signed=False, k=1000, n_docs=5183)
+    assert scipy_backend.scanned(signed=False, k=1000, n_docs=10**6)
+    assert not scipy_backend.scanned(signed=True, k=10, n_docs=10**6)
