@@ -78,12 +78,14 @@ def search(
         np.asarray(excluded, dtype=np.int64),
         pool.k,
         max(_RARE_PER_RESULT * pool.k, int(postings.shape[1] * _RARE_SHARE)),
-        np.asarray(postings.block_rows, dtype=np.int64),
-        np.asarray(postings.terms),
-        np.asarray(postings.indptr),
-        np.asarray(postings.ids),
-        np.asarray(postings.data),
-        np.asarray(postings.row_max),
+        *_read_only(
+            np.asarray(postings.block_rows, dtype=np.int64),
+            postings.terms,
+            postings.indptr,
+            postings.ids,
+            postings.data,
+            postings.row_max,
+        ),
         BLOCK_DOCS,
         np.asarray(pool.tie_keys, dtype=np.int64),
         np.asarray(pool.levels, dtype=np.float64),
@@ -94,3 +96,13 @@ def search(
     found = sp.csr_matrix((sums, docs, indptr), shape=(n_rows, postings.shape[1]))
     pool.add(found, 0, excluded=excluded)
     return int(read)
+
+
+def _read_only(*arrays: np.ndarray) -> list[np.ndarray]:
+    """Read-only views of the index's arrays: mapped from a file they are read-only,
+    built in memory writable, and numba compiles each combination apart (a few seconds
+    each); as views of one kind they share their compiled code."""
+    views = [np.asarray(array).view() for array in arrays]
+    for view in views:
+        view.flags.writeable = False
+    return views
