@@ -2,7 +2,7 @@
 of documents, every list of the query's terms is added, term at a time, into a dense
 float64 accumulator of the block's documents (512 KiB: it stays in the core's cache),
 which one pass then scans for the documents that may reach the query's top k (the
-decision of candidates_loop.offer, as MaxScore's walk makes it).
+decisions of candidates_loop, as MaxScore's walk makes them).
 
 Against the sparse products of sparsebench.retrieve.products this drops the widened
 copies of the lists, the product's output and its partitions: what is left is one

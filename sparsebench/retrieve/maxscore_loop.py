@@ -91,7 +91,7 @@ def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
     nonnegative, so a document's score is at least any one of its products, each exact
-    in float64). postings: the index's arrays (see _search_row)."""
+    in float64). postings: the index's arrays (see walk_row)."""
     indptr, ids, data, block_docs = postings[:4]
     for entry in np.flatnonzero(rare):
         size = 0

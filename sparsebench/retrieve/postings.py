@@ -52,7 +52,7 @@ class Postings:
     ascending). Row r's postings are entries indptr[r]:indptr[r + 1] of `ids` (local to
     the block, ascending) and `data` (the weights, narrow: see compact_weights);
     row_max[r] is the largest of them (float32, exact), the bound that dynamic pruning
-    (sparsebench.retrieve.maxscore) puts on what the row adds to a score."""
+    (sparsebench.retrieve.compiled_search) puts on what the row adds to a score."""
 
     shape: tuple[int, int]
     block_rows: np.ndarray

@@ -1,7 +1,7 @@
 """Sparse products of a query batch with the lists of its terms in one block of
-documents (sparsebench.retrieve.postings): the inner step of every CPU retrieval
-strategy (exhaustive, sparsebench.retrieve.scipy_backend; pruned,
-sparsebench.retrieve.maxscore).
+documents (sparsebench.retrieve.postings): exhaustive search on the CPU for weights of
+both signs and for a k deeper than the block scan takes (sparsebench.retrieve.scipy_backend;
+nonnegative weights are otherwise searched by sparsebench.retrieve.compiled_search).
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ def chosen_strategy(
         return "exhaustive"
     if strategy == "auto":
         mean_terms = queries.nnz / max(queries.shape[0], 1)
-        short = mean_terms <= _PRUNED_QUERY_TERMS and k <= _PRUNED_MAX_SHARE * n_docs
+        short = mean_terms <= _PRUNED_QUERY_TERMS and _shallow(k, n_docs)
         return "maxscore" if short else "exhaustive"
     return strategy
 
@@ -73,7 +73,12 @@ def scanned(signed: bool, k: int, n_docs: int) -> bool:
     corpus that MaxScore takes: deeper (k = 1000 of SciFact's 5,183 documents), most
     matches are candidates, and their selection one at a time (a heap) costs more than
     the products' partitions (there, 80 ms against 41 on two threads)."""
-    return not signed and k <= _PRUNED_MAX_SHARE * n_docs
+    return not signed and _shallow(k, n_docs)
+
+
+def _shallow(k: int, n_docs: int) -> bool:
+    """k is a small share of the corpus: the depth at which the compiled searches pay."""
+    return k <= _PRUNED_MAX_SHARE * n_docs
 
 
 def check_inputs(
@@ -114,11 +119,11 @@ def retrieve(
     queries: (Q x V) query weights; postings: (V x N) document weights, term-major (rows
     are posting lists; sparsebench.retrieve.postings); query_term_weights: (V,) multiplied
     into the query weights (the IDF). With threads > 1 batches are scored in parallel
-    (the sparse products and partitions release the GIL). `device`: the CPU only (the
-    torch backend takes the same arguments for a CUDA device). `strategy`: every posting
-    of the queries' terms ("exhaustive") or MaxScore pruning ("maxscore",
-    sparsebench.retrieve.maxscore), the same results either way; "auto" chooses by query
-    length and k's share of the corpus (see chosen_strategy).
+    (the compiled searches, sparse products and partitions release the GIL). `device`:
+    the CPU only (the torch backend takes the same arguments for a CUDA device).
+    `strategy`: every posting of the queries' terms ("exhaustive") or MaxScore pruning
+    ("maxscore", sparsebench.retrieve.compiled_search), the same results either way;
+    "auto" chooses by query length and k's share of the corpus (see chosen_strategy).
     """
     if device not in ("auto", "cpu"):
         raise ConfigError(f"the scipy backend runs on the CPU, not {device!r}")
@@ -136,6 +141,7 @@ def retrieve(
     pruned = chosen_strategy(strategy, weighted, summed.signed, k, n_docs) == "maxscore"
     in_compiled = pruned or scanned(summed.signed, k, n_docs)
     block_order = compiled_search.tie_order(tie_keys, BLOCK_DOCS) if in_compiled else None
+    how_exhaustive = "block scan" if in_compiled else "sparse products"
     widened: list[Lists | None] = [None] * inverted.n_blocks
     if not in_compiled and inverted.nnz * BYTES_PER_POSTING <= budget:  # widened whole: once
         for block in range(inverted.n_blocks):
@@ -148,11 +154,7 @@ def retrieve(
         queries.shape[0],
         n_docs,
         inverted.n_blocks,
-        "MaxScore pruning"
-        if pruned
-        else "exhaustive, block scan"
-        if in_compiled
-        else "exhaustive, sparse products",
+        "MaxScore pruning" if pruned else f"exhaustive, {how_exhaustive}",
         rows_per_batch,
         threads,
     )
