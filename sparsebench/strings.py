@@ -18,7 +18,7 @@ def as_string_array(texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> pa.Arr
     elif isinstance(texts, pa.Array):
         array = texts
     else:
-        array = pa.array(list(texts), type=pa.string())
+        array = pa.array(texts if isinstance(texts, np.ndarray) else list(texts), type=pa.string())
     if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
         array = array.cast(pa.string())
     return pc.fill_null(array, "") if array.null_count else array

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from sparsebench.arrays import read_only_views
 from sparsebench.retrieve.postings import BLOCK_DOCS, Postings
 from sparsebench.retrieve.topk import CandidatePool
 
@@ -78,7 +79,7 @@ def search(
         np.asarray(excluded, dtype=np.int64),
         pool.k,
         max(_RARE_PER_RESULT * pool.k, int(postings.shape[1] * _RARE_SHARE)),
-        *_read_only(
+        *read_only_views(
             np.asarray(postings.block_rows, dtype=np.int64),
             postings.terms,
             postings.indptr,
@@ -96,13 +97,3 @@ def search(
     found = sp.csr_matrix((sums, docs, indptr), shape=(n_rows, postings.shape[1]))
     pool.add(found, 0, excluded=excluded)
     return int(read)
-
-
-def _read_only(*arrays: np.ndarray) -> list[np.ndarray]:
-    """Read-only views of the index's arrays: mapped from a file they are read-only,
-    built in memory writable, and numba compiles each combination apart (a few seconds
-    each); as views of one kind they share their compiled code."""
-    views = [np.asarray(array).view() for array in arrays]
-    for view in views:
-        view.flags.writeable = False
-    return views

@@ -31,6 +31,7 @@ from sparsebench.errors import DataError
 from sparsebench.fileio import read_json, write_json
 from sparsebench.retrieve.exactscores import query_operand
 from sparsebench.retrieve.postings import Postings
+from sparsebench.threads import ReadAhead
 
 SCHEMA = "sparsebench-retrieval-cost-1"
 LATENCY_QUERIES = 100  # queries timed one at a time, unless the config says otherwise
@@ -126,8 +127,11 @@ def single_query_latencies(
 
 
 class StageTimer:
-    """The retrieval stage's own clock: seconds spent loading, searching and writing,
-    each added up where the stage does it."""
+    """The retrieval stage's own clock: seconds spent loading, searching and writing.
+    The search runs in a thread of its own while the stage writes the lines of earlier
+    batches, so its seconds are the time spent making batches, and the writing's those
+    that the stage took beyond them (next to nothing when the lines are written while
+    the search goes on)."""
 
     def __init__(self) -> None:
         self.seconds = {"startup": 0.0, "load": 0.0, "retrieval": 0.0, "write": 0.0}
@@ -139,13 +143,33 @@ class StageTimer:
         self.seconds[what] += now - self._mark
         self._mark = now
 
-    def timed(self, what: str, items: Iterable[Any]) -> Iterator[Any]:
-        """The items of an iterator, the time to produce each charged to `what`."""
-        self._mark = time.perf_counter()
-        for item in items:
-            self.lap(what)
+    def alongside(self, made: str, items: Iterable[Any], rest: str, depth: int) -> Iterator[Any]:
+        """The items of an iterator, made in a thread of their own up to `depth` ahead
+        (threads.ReadAhead) while the caller uses earlier ones: the time spent making
+        them is charged to `made`, the rest of the time since the last lap until the
+        caller has used the last one to `rest`."""
+        before = self.seconds[made]
+        with ReadAhead(self._making(made, items), depth) as ahead:
+            yield from ahead
+        now = time.perf_counter()
+        making = self.seconds[made] - before
+        self.seconds[rest] += max(now - self._mark - making, 0.0)
+        self._mark = now
+
+    def _making(self, what: str, items: Iterable[Any]) -> Iterator[Any]:
+        """The items, the time spent in making each (not the time it is held) charged
+        to `what`."""
+        made = iter(items)
+        while True:
+            start = time.perf_counter()
+            item = next(made, _END)
+            self.seconds[what] += time.perf_counter() - start
+            if item is _END:
+                return
             yield item
-            self._mark = time.perf_counter()
+
+
+_END = object()
 
 
 def cost_record(

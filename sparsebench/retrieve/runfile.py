@@ -25,7 +25,7 @@ from sparsebench.retrieve.run_stream import (
     finite,
     refuse_empty_or_gzip,
 )
-from sparsebench.retrieve.runtext import FAST_HIGH, FAST_LOW, assemble
+from sparsebench.retrieve.runtext import FAST_HIGH, FAST_LOW, assembled
 from sparsebench.strings import string_buffers
 
 if TYPE_CHECKING:
@@ -40,7 +40,6 @@ def id_buffers(texts: Sequence[str] | np.ndarray | pa.Array, what: str) -> tuple
     """(offsets, UTF-8 bytes) of ids, for run lines to copy from. A NUL byte, which
     trec_eval would read as the end of a line's text, is refused."""
     array = texts if isinstance(texts, pa.Array) else pa.array(texts, type=pa.string())
-    array = array.cast(pa.large_string())
     if array.null_count:
         raise DataError(f"a {what} id is missing (null)")
     offsets, data = string_buffers(array)
@@ -128,7 +127,7 @@ class RunLines:
         out = np.empty(len(ranks) * widest, dtype=np.uint8)
         doc_offsets, doc_bytes = self._docs
         doc_rows = np.asarray(doc_rows, dtype=np.int64)
-        written = assemble(
+        written = assembled(
             np.asarray(query_rows, dtype=np.int64),
             np.asarray(ranks, dtype=np.int64),
             values,
@@ -140,7 +139,7 @@ class RunLines:
             doc_offsets[doc_rows + 1],
             doc_bytes,
             self._tail,
-            out,
+            out=out,
         )
         return out[:written].data
 

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 from sparsebench.csrfiles import load_csr
 from sparsebench.devices import cuda_available, select_device
 from sparsebench.errors import ConfigError, DataError
-from sparsebench.fileio import atomic_path, read_lines
+from sparsebench.fileio import atomic_path, read_line_array, read_lines
 from sparsebench.progress import progress
 from sparsebench.retrieve import costs
 from sparsebench.retrieve.fusion import fuse, fusion_of
@@ -28,6 +28,8 @@ from sparsebench.retrieve.scipy_backend import retrieve
 from sparsebench.retrieve.topk import RetrievedBatch
 
 log = logging.getLogger(__name__)
+
+_READ_AHEAD = 4  # batches searched ahead of the one being written
 
 
 def import_run(
@@ -149,7 +151,7 @@ def retrieve_run(
     queries = load_csr(queries_npz)
     order = np.argsort(query_ids, kind="stable")
     query_ids, queries = query_ids[order], queries[order]
-    doc_ids = np.array(read_lines(doc_ids_path), dtype=object)
+    doc_ids = read_line_array(doc_ids_path)
     name = backend_name(backend_choice, device)
     search = backend(name)
 
@@ -172,22 +174,23 @@ def retrieve_run(
     lines = RunLines(query_ids, doc_ids, tag)
     timer.lap("load")
     n_lines = 0
+    batches = searched(slice(None), query_batch_size, threads)
     with (
         atomic_path(out_run) as tmp,
         open(tmp, "wb") as handle,
         progress(len(query_ids), "retrieving", unit="query") as bar,
     ):
-        for start, batch in timer.timed(
-            "retrieval", searched(slice(None), query_batch_size, threads)
-        ):
+        # lines written while the search makes the next batches (on another core)
+        for start, batch in timer.alongside("retrieval", batches, "write", _READ_AHEAD):
             handle.writelines(lines.retrieved_chunks(start, batch))
             n_lines += len(batch.ranks)
             bar.update(batch.n_queries)
-            timer.lap("write")
+    timer.lap("write")
     seconds = timer.seconds
     log.info(
         "wrote %d run lines for %d queries to %s; compiled code loaded in %.2f s, loading "
-        "%.2f s, retrieval %.2f s (%.1f queries/s, %d threads), writing %.2f s",
+        "%.2f s, retrieval %.2f s (%.1f queries/s, %d threads), writing %.2f s beyond the "
+        "retrieval's",
         n_lines,
         len(query_ids),
         out_run,

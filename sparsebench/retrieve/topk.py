@@ -36,6 +36,7 @@ import scipy.sparse as sp
 from sparsebench.arrays import descending_score_keys
 from sparsebench.errors import DataError
 from sparsebench.retrieve.exactscores import ExactSums, candidate_floor, settle
+from sparsebench.strings import as_string_array
 
 _MAX_TIE_KEY = 2**32 - 1  # tie keys share a 64-bit sort key with the score's 32 bits
 
@@ -56,9 +57,20 @@ def tie_break_keys(doc_ids: Sequence[str]) -> np.ndarray:
     equal keys)."""
     if len(doc_ids) > _MAX_TIE_KEY:
         raise DataError(f"{len(doc_ids)} documents: more than {_MAX_TIE_KEY} are not supported")
-    ids = doc_ids if isinstance(doc_ids, pa.Array) else pa.array(doc_ids, type=pa.string())
+    ids = as_string_array(doc_ids)
     ranks = pc.rank(ids, sort_keys="ascending", tiebreaker="dense")  # UTF-8 byte order
     return ranks.to_numpy().astype(np.int64) - 1
+
+
+def own_documents(
+    doc_ids: Sequence[str] | pa.Array, query_ids: Sequence[str] | pa.Array
+) -> np.ndarray:
+    """Each query's row among the documents whose id equals its own (-1 for none): the
+    document that ignore_identical_ids keeps out of the query's ranking (ArguAna, Quora)."""
+    documents = as_string_array(doc_ids)
+    queries = as_string_array(query_ids).cast(documents.type)
+    found = pc.index_in(queries, value_set=documents)
+    return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
 @dataclass

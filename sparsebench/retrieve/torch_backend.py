@@ -29,7 +29,12 @@ from sparsebench.retrieve.exactscores import (
 )
 from sparsebench.retrieve.postings import Postings, as_postings
 from sparsebench.retrieve.scipy_backend import check_inputs, check_strategy
-from sparsebench.retrieve.topk import RetrievedBatch, rank_candidates, tie_break_keys
+from sparsebench.retrieve.topk import (
+    RetrievedBatch,
+    own_documents,
+    rank_candidates,
+    tie_break_keys,
+)
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +90,6 @@ def retrieve_torch(
     """Yield (first query index, results) per batch, as scipy_backend.retrieve does, with
     the same arguments (`threads`: the device's own parallelism is used instead;
     `strategy`: the device searches every posting, whatever the CPU's strategy)."""
-    import pandas as pd
     import torch
 
     target = select_device(device)
@@ -101,7 +105,7 @@ def retrieve_torch(
         summed.signed,
     )
     tie_keys = tie_break_keys(doc_ids)
-    excluded = pd.Index(doc_ids).get_indexer(list(query_ids)) if ignore_identical_ids else None
+    excluded = own_documents(doc_ids, query_ids) if ignore_identical_ids else None
     vocabulary = max(documents.shape[1], 1)
     block_fit = int(max_block_mb * 2**20 // (vocabulary * 8 * (2 if signed else 1)))
     batch = max(1, min(query_batch_size, queries.shape[0], block_fit))

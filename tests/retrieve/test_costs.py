@@ -5,6 +5,7 @@ computations on the matrices, partitions adding up to the whole, and the stage's
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import numpy as np
@@ -239,3 +240,37 @@ def test_the_efficiency_table_reads_each_pairs_records(tmp_path):
     assert "| bm25 | d |" in efficiency.markdown(table)
     with pytest.raises(DataError, match="no cost record of 'other'"):
         efficiency.efficiency_table({"other/d": {"searched": {}, "encoded": {}}})
+
+
+def test_the_stage_uses_batches_while_the_next_are_made():
+    """StageTimer.alongside makes items in a thread of its own while the caller uses
+    earlier ones (item 1 is made while item 0 is held), charges the making to one
+    account and the time beyond it to the other, and hands on an error of the making
+    where its item would have come."""
+    timer = costs.StageTimer()
+    next_made = threading.Event()
+    makers = []
+
+    def made():
+        for item in range(3):
+            makers.append(threading.get_ident())
+            time.sleep(0.01)
+            if item == 1:
+                next_made.set()
+            yield item
+
+    used = []
+    for item in timer.alongside("retrieval", made(), "write", depth=2):
+        if item == 0:  # deadlocks (and fails) unless item 1 is made meanwhile
+            assert next_made.wait(timeout=30)
+        used.append(item)
+    assert used == [0, 1, 2]
+    assert threading.get_ident() not in makers
+    assert timer.seconds["retrieval"] >= 0.03 and timer.seconds["write"] >= 0
+
+    def failing():
+        yield 0
+        raise DataError("broken batch")
+
+    with pytest.raises(DataError, match="broken batch"):
+        list(timer.alongside("retrieval", failing(), "write", depth=2))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
 import pytest
 import scipy.sparse as sp
 
@@ -57,13 +58,14 @@ def reference_top_k(docs, queries, idf, doc_ids, k, skip_ids=None):
 
 def collect(docs, queries, idf, doc_ids, query_ids, k, **kwargs):
     out = [[] for _ in range(queries.shape[0])]
+    names = doc_ids.to_pylist() if isinstance(doc_ids, pa.Array) else doc_ids
     postings = sp.csr_matrix(docs.T)
     for start, batch in retrieve(queries, postings, idf, k, doc_ids, query_ids, **kwargs):
         for row, doc, score, rank in zip(
             batch.query_rows, batch.doc_rows, batch.scores, batch.ranks, strict=True
         ):
             assert rank == len(out[start + row]) + 1
-            out[start + row].append((float(score), doc_ids[doc]))
+            out[start + row].append((float(score), names[doc]))
     return out
 
 
@@ -136,11 +138,16 @@ def test_memory_budget_bounds_the_batch():
 
 
 def test_identical_ids_are_dropped_when_asked():
+    """Queries whose id is also a document's lose that document; the others lose none,
+    with document ids as Python strings or as an Arrow array (as the stage reads them)."""
     docs, queries, idf, doc_ids, _ = random_problem(4)
     query_ids = doc_ids[: queries.shape[0]].copy()  # each query's id is also a document id
+    query_ids[::3] = [f"query-{i}" for i in range(len(query_ids[::3]))]  # but these
     expected = reference_top_k(docs, queries, idf, doc_ids, 20, skip_ids=query_ids)
     got = collect(docs, queries, idf, doc_ids, query_ids, 20, ignore_identical_ids=True)
     assert got == expected
+    arrow_ids = pa.array(doc_ids.tolist())
+    assert collect(docs, queries, idf, arrow_ids, query_ids, 20, ignore_identical_ids=True) == got
     kept = collect(docs, queries, idf, doc_ids, query_ids, 20)
     assert kept != got
 

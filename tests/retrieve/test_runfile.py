@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from sparsebench.errors import DataError
+from sparsebench.fileio import read_line_array, write_lines
 from sparsebench.retrieve.runfile import RunLines, format_run_lines, read_run
+from sparsebench.retrieve.runtext import assemble, load_compiled
 
 
 def test_an_empty_run_says_no_query_has_a_result_and_why_that_may_be(tmp_path):
@@ -79,3 +81,17 @@ def test_ids_that_would_lose_bytes_or_ranks_below_one_are_refused():
     lines = RunLines(["q"], ["d1"], "m")
     with pytest.raises(DataError, match="run ranks start at 1"):
         lines(np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1))
+
+
+def test_run_lines_share_the_writer_that_load_compiled_loads(tmp_path):
+    """Ids from Arrow (read-only buffers, as the retrieve stage reads them) and from numpy
+    (writable) go through one compiled specialisation of the writer, the one loaded at
+    start-up: another would be compiled in the middle of writing (0.6 s)."""
+    load_compiled()
+    path = tmp_path / "doc_ids.txt"
+    write_lines(path, ["d1", "d2"])
+    rows, scores = np.array([0, 1]), np.array([2.5, 1.0], dtype=np.float32)
+    for doc_ids in (read_line_array(path), np.array(["d1", "d2"], dtype=object)):
+        text = RunLines(["q"], doc_ids, "m")(np.zeros(2, np.int64), rows, rows + 1, scores)
+        assert text == b"q Q0 d1 1 2.5 m\nq Q0 d2 2 1 m\n"
+    assert len(assemble.signatures) == 1
