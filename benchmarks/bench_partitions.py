@@ -83,7 +83,8 @@ if name == "stack":
                         folder / "single/vocab.txt", folder / "single/doc_ids.txt")
 elif name == "term_weights":
     s = folder / "single"
-    encode_stages.term_weights(s / "corpus.npz", s / "vocab.txt", weighting, s / "postings.npz",
+    encode_stages.term_weights(s / "corpus.npz", s / "vocab.txt", s / "doc_ids.txt", weighting,
+                        s / "postings.npz",
                         s / "idf.npy", s / "stats.json")
 elif name == "retrieve":
     s = folder / args["dir"]

@@ -52,6 +52,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import scipy.sparse as sp
 
 HERE = Path(__file__).resolve().parent
@@ -115,9 +116,15 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
     sp.save_npz(folder / "postings.npz", sp.csr_matrix(corpus.T))
     from sparsebench.retrieve.postings import save_postings
 
-    save_postings(folder / "compact.npz", corpus)  # as the term_weights stage writes it
+    # as the term_weights stage writes it
+    save_postings(folder / "compact.npz", corpus, doc_ids=bench_doc_ids(docs))
     sp.save_npz(folder / "queries.npz", query)
     np.save(folder / "idf.npy", weights)
+
+
+def bench_doc_ids(n_docs: int) -> pa.Array:
+    """The documents' ids: they ascend in byte order with their position."""
+    return pa.array([f"d{i:08d}" for i in range(n_docs)], type=pa.string())
 
 
 def best_of(repeat: int, work) -> dict:
@@ -167,7 +174,7 @@ def run_sparsebench(folder: Path, k: int, repeat: int, strategy: str = "exhausti
         def search():
             return retrieve(queries, postings, weights, k, doc_ids, query_ids, threads=threads)
 
-    doc_ids = np.array([f"d{i:08d}" for i in range(postings.shape[1])], dtype=object)
+    doc_ids = bench_doc_ids(postings.shape[1])  # as the stage reads them (read_line_array)
 
     def work():
         top = np.full((queries.shape[0], k), -1, np.int64)

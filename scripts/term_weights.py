@@ -7,6 +7,7 @@ with stage_logging(snakemake.log[0], "term_weights"):
     stages.term_weights(
         snakemake.input.corpus,
         snakemake.input.vocab,
+        snakemake.input.doc_ids,
         dict(snakemake.params.weighting),
         snakemake.output.postings,
         snakemake.output.idf,

@@ -147,6 +147,7 @@ def run_pair(
     encode_stages.term_weights(
         files.encoded / "corpus.npz",
         files.encoded / "vocab.txt",
+        files.encoded / "doc_ids.txt",
         plan.weighting("m"),
         files.weights / "postings.npz",
         files.weights / "idf.npy",

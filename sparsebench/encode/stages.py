@@ -24,7 +24,7 @@ from sparsebench.encode.quantization import QuantizationRule
 from sparsebench.encode.sparse import LabelledCSR, align_columns, stack_npz_files
 from sparsebench.encode.weighting import Weighting
 from sparsebench.errors import DataError
-from sparsebench.fileio import read_lines, save_array, write_json, write_lines
+from sparsebench.fileio import read_line_array, read_lines, save_array, write_json, write_lines
 from sparsebench.retrieve.postings import save_postings
 
 log = logging.getLogger(__name__)
@@ -109,20 +109,27 @@ def stack_shards(
 def term_weights(
     corpus_npz: str | Path,
     vocab: str | Path,
+    doc_ids: str | Path,
     weighting: dict[str, Any],
     out_postings: str | Path,
     out_idf: str | Path,
     out_stats: str | Path,
 ) -> None:
-    """The postings of the weighted documents and the IDF of every term, from the stacked
-    corpus (`vocab`, the corpus's term list, aligns an IDF shipped with the model)."""
+    """The postings of the weighted documents (with their ids' tie keys) and the IDF of
+    every term, from the stacked corpus (`vocab`, the corpus's term list, aligns an IDF
+    shipped with the model)."""
     recipe = Weighting.from_params(weighting)
     matrix = recipe.prepared(load_csr(corpus_npz))
     statistics = recipe.corpus_statistics(matrix)
     weights = recipe.term_idf(statistics, pa.array(read_lines(vocab), type=pa.string()))
     stats = recipe.record(weighting, statistics, weights, matrix.nnz)
     log.info("term weights: %s", stats)
-    save_postings(out_postings, matrix, lambda rows: recipe.document_weights(rows, statistics))
+    save_postings(
+        out_postings,
+        matrix,
+        lambda rows: recipe.document_weights(rows, statistics),
+        read_line_array(doc_ids),
+    )
     save_array(out_idf, weights)
     write_json(out_stats, stats)
 

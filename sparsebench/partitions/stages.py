@@ -92,14 +92,13 @@ def summed_statistics(paths: Sequence[str | Path]) -> CorpusStatistics:
     return total
 
 
-def partition_doc_ids(corpus: str | Path, rows: range, out_doc_ids: str | Path) -> int:
+def partition_doc_ids(corpus: str | Path, rows: range) -> pa.Array:
     """The document ids of corpus rows `rows` (reading only their row groups, and only
     the ids)."""
     ids = read_corpus_slice(corpus, rows.start, rows.stop, ["doc_id"]).column("doc_id")
     if len(ids) != len(rows):
         raise DataError(f"{corpus} has no rows {rows.start}..{rows.stop - 1}")
-    write_lines(out_doc_ids, ids.to_pylist())
-    return len(ids)
+    return ids.combine_chunks()
 
 
 # --- merging the partitions' runs --------------------------------------------------------
@@ -267,5 +266,7 @@ def partition_postings(
             f"of corpus rows {rows.start}..{rows.stop - 1}"
         )
     statistics = load_statistics(statistics_path)
-    save_postings(out_postings, matrix, lambda rows: recipe.document_weights(rows, statistics))
-    partition_doc_ids(corpus, rows, out_doc_ids)
+    ids = partition_doc_ids(corpus, rows)
+    weigh = lambda part: recipe.document_weights(part, statistics)  # noqa: E731
+    save_postings(out_postings, matrix, weigh, ids)
+    write_lines(out_doc_ids, ids.to_pylist())

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sparsebench.retrieve.candidates_loop import hand_on, query_lists, ranked_out
+from sparsebench.retrieve.candidates_loop import hand_on, query_lists, ranked_out, still_in
 
 _CHUNK = 256  # documents whose sums are tested together before any is looked at
 
@@ -56,6 +56,7 @@ def scan_row(row, search, scratch, out_docs, out_sums, used):
     lists = query_lists(row_terms, block_rows, terms)
     read = 0
     size = 0
+    first_used = used
     for block in block_order:
         touched = False
         for entry in range(len(row_terms)):
@@ -92,4 +93,5 @@ def scan_row(row, search, scratch, out_docs, out_sums, used):
                         doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor
                     )
             sums[chunk:last] = 0.0
+    used = still_in(out_docs, out_sums, first_used, used, widen, floor, level, tie_floor, tie_keys)
     return used, read

@@ -108,3 +108,18 @@ def hand_on(doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor
         level, tie_floor = heap_levels[0], heap_keys[0]
         floor = max(floor, candidate_floor(level))
     return size, floor, level, tie_floor
+
+
+@njit(cache=True, nogil=True)
+def still_in(out_docs, out_sums, start, end, widen, floor, level, tie_floor, tie_keys):
+    """A row's candidates out_*[start:end], in order, cut to those that its final floor
+    and tie certificate leave in: those handed on before they rose may be ranked out
+    now, as topk.CandidatePool would rank them out (a tenth of the candidates at k = 10
+    on 1M BM25-like documents, a quarter at k = 1000). Returns the new end."""
+    at = start
+    for j in range(start, end):
+        doc, score = out_docs[j], out_sums[j]
+        if not ranked_out(score * widen, floor, level, tie_floor, tie_keys[doc]):
+            out_docs[at], out_sums[at] = doc, score
+            at += 1
+    return at

@@ -93,7 +93,5 @@ def search(
         np.asarray(pool.tie_floors, dtype=np.int64),
         np.asarray(block_order, dtype=np.int64),
     )
-    indptr = np.concatenate([[0], np.cumsum(counts)])
-    found = sp.csr_matrix((sums, docs, indptr), shape=(n_rows, postings.shape[1]))
-    pool.add(found, 0, excluded=excluded)
+    pool.add_chosen(counts, docs, sums)
     return int(read)

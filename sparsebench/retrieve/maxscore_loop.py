@@ -33,6 +33,7 @@ from sparsebench.retrieve.candidates_loop import (
     hand_on,
     query_lists,
     ranked_out,
+    still_in,
 )
 
 _SCAN = 16  # postings a seek steps through before it gallops
@@ -137,6 +138,7 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     heap = scratch[6:8]  # the k best: levels, tie keys
     n_blocks = len(block_rows) - 1
     read = 0
+    first_used = used
     widen = 1.0 + 2.0 * factor
     shrink = 1.0 - 2.0 * factor
     lists = query_lists(row_terms, block_rows, terms)
@@ -223,4 +225,5 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
                 while essential < m and below[essential] * widen < floor:
                     essential += 1
                 doc = _smallest(ids, cursor, end, essential, m, block_docs)
+    used = still_in(out_docs, out_sums, first_used, used, widen, floor, level, tie_floor, tie_keys)
     return used, read

@@ -29,12 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import scipy.sparse as sp
 
 from sparsebench.arrays import span_indices
 from sparsebench.errors import DataError
 from sparsebench.fileio import atomic_path
 from sparsebench.npzmembers import aligned_member, copy_member, mapped_members
+from sparsebench.retrieve.docids import tie_break_keys
 
 LAYOUT = "sparsebench-postings-3"  # the `layout` member of a postings file
 BLOCK_DOCS = 1 << 16  # documents per block: their ids within it fit a uint16
@@ -52,7 +54,9 @@ class Postings:
     ascending). Row r's postings are entries indptr[r]:indptr[r + 1] of `ids` (local to
     the block, ascending) and `data` (the weights, narrow: see compact_weights);
     row_max[r] is the largest of them (float32, exact), the bound that dynamic pruning
-    (sparsebench.retrieve.compiled_search) puts on what the row adds to a score."""
+    (sparsebench.retrieve.compiled_search) puts on what the row adds to a score.
+    tie_keys: each document's tie key (uint32; docids.tie_break_keys) when the postings
+    were saved with their documents' ids, else None."""
 
     shape: tuple[int, int]
     block_rows: np.ndarray
@@ -61,6 +65,7 @@ class Postings:
     ids: np.ndarray
     data: np.ndarray
     row_max: np.ndarray
+    tie_keys: np.ndarray | None = None
 
     @property
     def nnz(self) -> int:
@@ -251,15 +256,26 @@ def as_postings(matrix: sp.spmatrix | sp.sparray | Postings) -> Postings:
     return build_postings(matrix.T)
 
 
-def save_postings(path: str | Path, documents: sp.csr_matrix, weigh: Weigh | None = None) -> None:
+def save_postings(
+    path: str | Path,
+    documents: sp.csr_matrix,
+    weigh: Weigh | None = None,
+    doc_ids: pa.Array | None = None,
+) -> None:
     """The postings of document-major weights (documents x terms), compactly; with
-    `weigh`, of weigh(rows) (a function of a block of rows: BM25 saturation, say).
+    `weigh`, of weigh(rows) (a function of a block of rows: BM25 saturation, say); with
+    the documents' ids, their tie keys (ranked once here rather than at every search).
 
     Built a block of documents at a time and written as it is built: ids and weights go
     to scratch files beside `path` (weights as float32 until their narrowest type is
     known), then into the .npz. Memory is a block's, never the index's."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    keyed = {}
+    if doc_ids is not None:
+        if len(doc_ids) != documents.shape[0]:
+            raise DataError(f"{len(doc_ids)} document ids for {documents.shape[0]} documents")
+        keyed["tie_keys"] = tie_break_keys(doc_ids).astype(np.uint32)
     held, lengths, largest = [], [], []
     kinds = _WeightKinds()
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=".postings-") as scratch:
@@ -275,7 +291,7 @@ def save_postings(path: str | Path, documents: sp.csr_matrix, weigh: Weigh | Non
         members["row_max"] = np.concatenate([np.zeros(0, np.float32), *largest])
         weight_type = kinds.narrowest()
         with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as archive:
-            for name, array in {"layout": np.array(LAYOUT), **members}.items():
+            for name, array in {"layout": np.array(LAYOUT), **members, **keyed}.items():
                 with aligned_member(archive, name) as member:
                     np.lib.format.write_array(member, array)
             for name, scratch_file, stored, kept in (
@@ -330,6 +346,7 @@ def load_postings(path: str | Path) -> Postings:
         and len(indptr) == len(terms) + 1 == len(row_max) + 1
         and len(ids) == len(data) == int(indptr[-1])
     )
-    if not fits:
+    tie_keys = arrays.get("tie_keys")
+    if not fits or (tie_keys is not None and len(tie_keys) != n_docs):
         raise DataError(f"{path}: its arrays do not fit together (a damaged file?)")
-    return Postings((n_terms, n_docs), block_rows, terms, indptr, ids, data, row_max)
+    return Postings((n_terms, n_docs), block_rows, terms, indptr, ids, data, row_max, tie_keys)

@@ -23,15 +23,11 @@ import scipy.sparse as sp
 
 from sparsebench.errors import ConfigError, DataError
 from sparsebench.retrieve import compiled_search
+from sparsebench.retrieve.docids import document_tie_keys, own_documents
 from sparsebench.retrieve.exactscores import absolute, exact_pair_sums, operands
 from sparsebench.retrieve.postings import BLOCK_DOCS, Postings, as_postings
 from sparsebench.retrieve.products import BYTES_PER_POSTING, Lists, batch_rows, block_product
-from sparsebench.retrieve.topk import (
-    CandidatePool,
-    RetrievedBatch,
-    own_documents,
-    tie_break_keys,
-)
+from sparsebench.retrieve.topk import CandidatePool, RetrievedBatch
 from sparsebench.threads import ordered_map
 
 log = logging.getLogger(__name__)
@@ -140,7 +136,7 @@ def retrieve(
     n_docs = check_inputs(queries, inverted.shape[::-1], query_term_weights, doc_ids, query_ids)
     summed = operands(queries, inverted, query_term_weights)
     weighted, factors = summed.queries, summed.factors
-    tie_keys = tie_break_keys(doc_ids)
+    tie_keys = document_tie_keys(inverted.tie_keys, doc_ids)
     excluded = None
     if ignore_identical_ids:
         excluded = own_documents(doc_ids, query_ids)

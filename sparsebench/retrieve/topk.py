@@ -25,20 +25,14 @@ trec_eval reads a run (so the rank column agrees with trec_eval's).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 import scipy.sparse as sp
 
 from sparsebench.arrays import descending_score_keys
-from sparsebench.errors import DataError
+from sparsebench.retrieve.docids import MAX_TIE_KEY
 from sparsebench.retrieve.exactscores import ExactSums, candidate_floor, settle
-from sparsebench.strings import as_string_array
-
-_MAX_TIE_KEY = 2**32 - 1  # tie keys share a 64-bit sort key with the score's 32 bits
 
 
 @dataclass(frozen=True)
@@ -50,27 +44,6 @@ class RetrievedBatch:
     scores: np.ndarray  # (R,) float32
     ranks: np.ndarray  # (R,) 1-based
     n_queries: int  # queries in the batch, with or without results
-
-
-def tie_break_keys(doc_ids: Sequence[str]) -> np.ndarray:
-    """Position of each document id in byte order (larger id = larger key; equal ids,
-    equal keys)."""
-    if len(doc_ids) > _MAX_TIE_KEY:
-        raise DataError(f"{len(doc_ids)} documents: more than {_MAX_TIE_KEY} are not supported")
-    ids = as_string_array(doc_ids)
-    ranks = pc.rank(ids, sort_keys="ascending", tiebreaker="dense")  # UTF-8 byte order
-    return ranks.to_numpy().astype(np.int64) - 1
-
-
-def own_documents(
-    doc_ids: Sequence[str] | pa.Array, query_ids: Sequence[str] | pa.Array
-) -> np.ndarray:
-    """Each query's row among the documents whose id equals its own (-1 for none): the
-    document that ignore_identical_ids keeps out of the query's ranking (ArguAna, Quora)."""
-    documents = as_string_array(doc_ids)
-    queries = as_string_array(query_ids).cast(documents.type)
-    found = pc.index_in(queries, value_set=documents)
-    return found.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
 @dataclass
@@ -91,6 +64,7 @@ class CandidatePool:
     levels: np.ndarray = field(init=False)
     tie_floors: np.ndarray = field(init=False)
     _pools: list[tuple[np.ndarray, np.ndarray, np.ndarray | None]] = field(init=False)
+    _chosen: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.floors = np.full(len(self.factors), -np.inf)
@@ -165,13 +139,26 @@ class CandidatePool:
                 None if row_bases is None else np.concatenate([pool_bases, row_bases[keep]]),
             )
 
+    def add_chosen(self, counts: np.ndarray, docs: np.ndarray, sums: np.ndarray) -> None:
+        """A compiled search's candidates (sparsebench.retrieve.compiled_search), the
+        pool's only ones: counts[row] of them per row, in order (documents and float64
+        sums of nonnegative weights). They are taken as they are, for that search made
+        this pool's decisions as it went: each row's floor and tie certificate rose with
+        the sums it found, and cut its candidates at the end."""
+        if self._chosen is not None or any(len(cols) for cols, _, _ in self._pools):
+            raise ValueError("a compiled search's candidates are a pool's only ones")
+        self._chosen = np.repeat(np.arange(len(counts)), counts), docs, sums
+
     def top_k(self, tie_keys: np.ndarray, exact_sums: ExactSums) -> RetrievedBatch:
         """The top k of every row among its candidates."""
         n_rows = len(self.factors)
         pools, self._pools = self._pools, []
-        rows = np.repeat(np.arange(n_rows), [len(cols) for cols, _, _ in pools])
-        cols = np.concatenate([np.zeros(0, np.int64)] + [cols for cols, _, _ in pools])
-        values = np.concatenate([np.zeros(0)] + [values for _, values, _ in pools])
+        if self._chosen is not None:
+            (rows, cols, values), self._chosen = self._chosen, None
+        else:
+            rows = np.repeat(np.arange(n_rows), [len(cols) for cols, _, _ in pools])
+            cols = np.concatenate([np.zeros(0, np.int64)] + [cols for cols, _, _ in pools])
+            values = np.concatenate([np.zeros(0)] + [values for _, values, _ in pools])
         if self.signed:
             bases = np.concatenate([np.zeros(0)] + [bases for _, _, bases in pools])
         else:
@@ -265,4 +252,4 @@ def rank_candidates(
 def _descending_keys(scores: np.ndarray, ties: np.ndarray) -> np.ndarray:
     """uint64 keys whose ascending order is (score descending, tie key descending)."""
     high = descending_score_keys(scores).astype(np.uint64) << np.uint64(32)
-    return high | (np.uint64(_MAX_TIE_KEY) - ties.astype(np.uint64))
+    return high | (np.uint64(MAX_TIE_KEY) - ties.astype(np.uint64))

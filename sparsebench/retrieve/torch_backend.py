@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from sparsebench.devices import select_device
+from sparsebench.retrieve.docids import document_tie_keys, own_documents
 from sparsebench.retrieve.exactscores import (
     absolute,
     candidate_floor,
@@ -29,12 +30,7 @@ from sparsebench.retrieve.exactscores import (
 )
 from sparsebench.retrieve.postings import Postings, as_postings
 from sparsebench.retrieve.scipy_backend import check_inputs, check_strategy
-from sparsebench.retrieve.topk import (
-    RetrievedBatch,
-    own_documents,
-    rank_candidates,
-    tie_break_keys,
-)
+from sparsebench.retrieve.topk import RetrievedBatch, rank_candidates
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +90,8 @@ def retrieve_torch(
 
     target = select_device(device)
     # document-major, chunked by documents on the device
-    documents = as_postings(postings).documents(widen=False)
+    inverted = as_postings(postings)
+    documents = inverted.documents(widen=False)
     check_strategy(strategy)
     n_docs = check_inputs(queries, documents.shape, query_term_weights, doc_ids, query_ids)
     summed = operands(queries, documents, query_term_weights)
@@ -104,7 +101,7 @@ def retrieve_torch(
         summed.factors,
         summed.signed,
     )
-    tie_keys = tie_break_keys(doc_ids)
+    tie_keys = document_tie_keys(inverted.tie_keys, doc_ids)
     excluded = own_documents(doc_ids, query_ids) if ignore_identical_ids else None
     vocabulary = max(documents.shape[1], 1)
     block_fit = int(max_block_mb * 2**20 // (vocabulary * 8 * (2 if signed else 1)))

@@ -67,6 +67,7 @@ def single_job(out: Path, data: Path, model: dict, npzs, terms, k: int, ignore: 
     encode_stages.term_weights(
         out / "corpus.npz",
         out / "vocab.txt",
+        out / "doc_ids.txt",
         weighting_params(model),
         out / "postings.npz",
         out / "idf.npy",

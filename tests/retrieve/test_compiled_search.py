@@ -169,6 +169,27 @@ def test_ties_are_met_largest_keys_first_when_ids_ascend(monkeypatch):
     assert per_query < 10 * np.log(tied), (per_query, tied)  # position order: about 200
 
 
+def test_candidates_handed_on_before_the_floor_rose_are_cut(monkeypatch):
+    """Weights that rise with the documents' positions: the walk hands on every document
+    of a list as it beats the floor so far, and only those the final floor leaves in
+    reach the pool (a few a query, not the list's 500)."""
+    n_docs, n_queries = 2000, 8
+    terms = np.arange(n_docs) % 4
+    docs = sp.csr_matrix(
+        (np.arange(1, n_docs + 1, dtype=np.float64), (np.arange(n_docs), terms)),
+        shape=(n_docs, 4),
+    )
+    queries = sp.csr_matrix(
+        (np.ones(n_queries), (np.arange(n_queries), np.arange(n_queries) % 4)), shape=(n_queries, 4)
+    )
+    doc_ids = np.array([f"d{i}" for i in range(n_docs)], dtype=object)
+    query_ids = np.array([f"q{i}" for i in range(n_queries)], dtype=object)
+    per_query = handed_to_the_pool(
+        monkeypatch, queries, sp.csr_matrix(docs.T), np.ones(4), doc_ids, query_ids
+    )
+    assert per_query <= 10 + 1, per_query
+
+
 def test_many_blocks_and_a_query_s_own_document_excluded(monkeypatch):
     """Blocks of 256 documents (so that floors carry from block to block) and
     ignore_identical_ids: the pruned search must skip the same document."""

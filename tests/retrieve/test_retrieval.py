@@ -10,9 +10,10 @@ import scipy.sparse as sp
 from sparsebench.errors import DataError
 from sparsebench.retrieve import compiled_search
 from sparsebench.retrieve import postings as postings_module
+from sparsebench.retrieve.docids import tie_break_keys
 from sparsebench.retrieve.products import batch_rows
 from sparsebench.retrieve.scipy_backend import retrieve
-from sparsebench.retrieve.topk import CandidatePool, tie_break_keys
+from sparsebench.retrieve.topk import CandidatePool
 
 
 def random_problem(seed: int, n_docs=400, n_queries=30, vocab=50):

@@ -87,6 +87,7 @@ if PARTITIONS == 1:
         input:
             corpus=weighed("corpus.npz"),
             vocab=weighed("vocab.txt"),
+            doc_ids=weighed("doc_ids.txt"),
         output:
             postings=f"{WEIGHTS}/postings.npz",
             idf=f"{WEIGHTS}/idf.npy",
