@@ -50,10 +50,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
 import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -123,7 +126,10 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
 
 
 def bench_doc_ids(n_docs: int) -> pa.Array:
-    """The documents' ids: they ascend in byte order with their position."""
+    """The documents' ids: they ascend in byte order with their position. (Imports
+    pyarrow here: the other engines' Python need not have it.)"""
+    import pyarrow as pa
+
     return pa.array([f"d{i:08d}" for i in range(n_docs)], type=pa.string())
 
 

@@ -12,14 +12,14 @@ multiply-add into the accumulator a posting, and one comparison a document.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sparsebench.jit import compiled
 from sparsebench.retrieve.candidates_loop import hand_on, query_lists, ranked_out, still_in
 
 _CHUNK = 256  # documents whose sums are tested together before any is looked at
 
 
-@njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def _add_list(sums, ids, data, start, stop, weight):
     """sums[ids[p]] += weight x data[p] over postings start..stop-1. Four postings at a
     time, their loads before their stores: the ids of a list are distinct, so the four
@@ -39,7 +39,7 @@ def _add_list(sums, ids, data, start, stop, weight):
         sums[ids[p]] += weight * np.float64(data[p])
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def scan_row(row, search, scratch, out_docs, out_sums, used):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). Arguments as

@@ -15,19 +15,19 @@ handed on unless k others outrank it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sparsebench.jit import compiled
 from sparsebench.retrieve import exactscores
 
-candidate_floor = njit(cache=True, nogil=True)(exactscores.candidate_floor)
+candidate_floor = compiled(exactscores.candidate_floor)
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def pair_less(level, key, other_level, other_key):
     return level < other_level or (level == other_level and key < other_key)
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def pair_push(levels, keys, size, level, key):
     """Keep the k largest (level, key) pairs in a min-heap; returns the new size."""
     k = len(levels)
@@ -60,7 +60,7 @@ def pair_push(levels, keys, size, level, key):
         at = least
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def query_lists(q_terms, block_rows, terms):
     """The row of each of a query's terms in each block (terms x blocks; -1 where the
     block lacks the term): found once, for the first floor and the walk."""
@@ -80,14 +80,14 @@ def query_lists(q_terms, block_rows, terms):
     return rows
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def grown(array, used):
     bigger = np.empty(max(2 * len(array), 16), dtype=array.dtype)
     bigger[:used] = array[:used]
     return bigger
 
 
-@njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def ranked_out(upper, floor, level, tie_floor, tie_key):
     """Whether a document whose exact score is at most `upper` (its sum widened) and
     whose tie key is `tie_key` cannot reach the row's top k: below the floor, or ranked
@@ -95,7 +95,7 @@ def ranked_out(upper, floor, level, tie_floor, tie_key):
     return upper < floor or (np.float32(upper) <= level and tie_key < tie_floor)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def hand_on(doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor):
     """Keep a handed-on document's lower bound (its sum shrunk) among the k best pairs
     of the heap (levels, tie keys) of `size`; once k are kept the smallest is the
@@ -110,7 +110,7 @@ def hand_on(doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor
     return size, floor, level, tie_floor
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def still_in(out_docs, out_sums, start, end, widen, floor, level, tie_floor, tie_keys):
     """A row's candidates out_*[start:end], in order, cut to those that its final floor
     and tie certificate leave in: those handed on before they rose may be ranked out

@@ -26,8 +26,8 @@ to under 1 ns a posting).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sparsebench.jit import compiled
 from sparsebench.retrieve.candidates_loop import (
     candidate_floor,
     hand_on,
@@ -39,7 +39,7 @@ from sparsebench.retrieve.candidates_loop import (
 _SCAN = 16  # postings a seek steps through before it gallops
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _gallop(ids, low, end, doc):
     """The first position in (low, end) whose id is >= doc, given ids[low] < doc:
     galloping search, then bisection."""
@@ -57,7 +57,7 @@ def _gallop(ids, low, end, doc):
     return high
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _heap_push(heap, size, value):
     """Keep the k largest values in a min-heap; returns the new size."""
     k = len(heap)
@@ -87,7 +87,7 @@ def _heap_push(heap, size, value):
         at = smallest
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
@@ -111,7 +111,7 @@ def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
     return floor
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _smallest(ids, cursor, end, first, last, none):
     """The smallest current document of lists first..last-1 (`none` if all are spent)."""
     doc = none
@@ -121,7 +121,7 @@ def _smallest(ids, cursor, end, first, last, none):
     return doc
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def walk_row(row, search, scratch, out_docs, out_sums, used):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). row: its terms,

@@ -7,14 +7,14 @@ is searched again), so that no array is reassigned inside a row's loops.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sparsebench.jit import compiled
 from sparsebench.retrieve.blockscan_loop import scan_row
 from sparsebench.retrieve.candidates_loop import grown
 from sparsebench.retrieve.maxscore_loop import walk_row
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def search_rows(
     sums,
     q_indptr,

@@ -17,9 +17,9 @@ more than a line's work (reference counts both ways).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sparsebench.arrays import read_only_views
+from sparsebench.jit import compiled
 
 FAST_LOW, FAST_HIGH = 1e-4, 999999999.5  # magnitudes written here; others are `given`
 _POW10 = 10.0 ** np.arange(0, 13)  # exact in float64
@@ -28,7 +28,7 @@ _DIGITS3 = np.array([list(f"{g:03d}".encode()) for g in range(1000)], dtype=np.u
 _Q0 = np.frombuffer(b" Q0 ", dtype=np.uint8)
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _nine_digits(magnitude):
     """(d, e): magnitude ~ d x 10^(e - 8) with d in [10^8, 10^9) rounded half to even,
     for magnitudes in [FAST_LOW, FAST_HIGH). The exponent by comparisons with powers of
@@ -50,7 +50,7 @@ def _nine_digits(magnitude):
     return np.int64(d), e
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def assemble(
     query_rows,
     ranks,

@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-import numba
 import numpy as np
 import pyarrow as pa
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sparsebench.encode.lucene.standard_tokenizer import tokenize_batch
+from sparsebench.jit import compiled
 from sparsebench.strings import as_string_array, string_buffers
 
 Tokenize = Callable[[pa.Array], tuple[np.ndarray, pa.Array]]
@@ -46,7 +46,7 @@ _FIRST_SLOTS = 1 << 12  # the hash table's first size (it doubles at half full)
 _MARGIN = 16  # bytes a text's last read may go past its end
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def _load(words: np.ndarray, i: int) -> np.uint64:
     """The 8 bytes from byte i (little-endian), from the two aligned words that hold
     them (the bytes must go on for 16 past i: see `_parts`)."""
@@ -55,13 +55,13 @@ def _load(words: np.ndarray, i: int) -> np.uint64:
     return (words[q] >> r) | ((words[q + 1] << np.uint64(1)) << (np.uint64(63) - r))
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def _below(n: int) -> np.uint64:
     """The mask of a word's first n bytes (n < 8)."""
     return (np.uint64(1) << np.uint64(8 * n)) - np.uint64(1)
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def _chunk_end(words: np.ndarray, s: int, end: int) -> tuple[int, np.uint64]:
     """Where the chunk that starts at byte s ends (the next space, or `end`), and the hash
     of its bytes, read 8 at a time (a space is found in a word by the zero-byte test)."""
@@ -84,7 +84,7 @@ def _chunk_end(words: np.ndarray, s: int, end: int) -> tuple[int, np.uint64]:
         return i + k, h * _MIX
 
 
-@numba.njit(cache=True, nogil=True)
+@compiled
 def _same(words: np.ndarray, s: int, length: int, kept: np.ndarray, at: int) -> bool:
     """Whether the bytes [s, s + length) are the kept chunk's (its words from `at`, the
     last one's bytes past the chunk zero)."""
@@ -96,7 +96,7 @@ def _same(words: np.ndarray, s: int, length: int, kept: np.ndarray, at: int) -> 
     return (_load(words, s + k) & _below(length - k)) == kept[at + (k >> 3)]
 
 
-@numba.njit(cache=True, nogil=True)
+@compiled
 def _keep(words: np.ndarray, s: int, length: int, kept: np.ndarray, at: int) -> np.ndarray:
     """`kept` with the chunk's bytes as words from `at` (grown if need be)."""
     n_words = (length >> 3) + 1
@@ -108,14 +108,14 @@ def _keep(words: np.ndarray, s: int, length: int, kept: np.ndarray, at: int) -> 
     return kept
 
 
-@numba.njit(cache=True, nogil=True)
+@compiled
 def _slot(h: np.uint64, slots: np.ndarray) -> int:
     """The hash's first slot in a table of a power of two slots (its high bits)."""
     bits = np.uint64(trailing_zeros(np.uint64(len(slots))))
     return np.int64(h >> (np.uint64(64) - bits))
 
 
-@numba.njit(cache=True, nogil=True)
+@compiled
 def _distinct_chunks(
     offsets: np.ndarray,
     words: np.ndarray,
@@ -193,7 +193,7 @@ def _distinct_chunks(
     return chunk_id[:c], chunk_text[:c], kept, kept_at[:n_distinct], lengths[:n_distinct]
 
 
-@numba.njit(cache=True, nogil=True)
+@compiled
 def _gather(kept: np.ndarray, kept_at: np.ndarray, lengths: np.ndarray):
     """The kept chunks' bytes, one after another, and their offsets (int32, Arrow's)."""
     offsets = np.empty(len(kept_at) + 1, np.int32)
@@ -208,7 +208,7 @@ def _gather(kept: np.ndarray, kept_at: np.ndarray, lengths: np.ndarray):
     return offsets, values
 
 
-@numba.njit(cache=True, nogil=True)
+@compiled
 def _spread(chunk_id: np.ndarray, chunk_text: np.ndarray, first: np.ndarray, count: np.ndarray):
     """Per chunk, in order, its distinct chunk's tokens: each token's text and its index
     among the distinct chunks' tokens."""

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from numba import njit
 
 from sparsebench.arrays import span_indices
 from sparsebench.encode.lucene.japanese_dictionary import (
@@ -24,6 +23,7 @@ from sparsebench.encode.lucene.japanese_dictionary import (
     HALFWIDTH_VOICED,
     Dictionary,
 )
+from sparsebench.jit import compiled
 from sparsebench.strings import string_buffers
 
 SPACE = 2  # CharacterDefinition.SPACE: tab, line feed, vertical tab, space
@@ -39,7 +39,7 @@ def folded_units(texts: pa.Array, d: Dictionary) -> tuple[np.ndarray, np.ndarray
     )
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _folded(data, byte_offsets, kana_norm, combine_voiced, combine_semi_voiced):
     """UTF-8 to UTF-16 code units (a character from U+10000 on as two surrogates) and
     CJKWidthCharFilter in one pass: fullwidth ASCII variants (U+FF01-FF5E) to ASCII,

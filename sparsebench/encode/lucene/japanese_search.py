@@ -20,7 +20,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from sparsebench.encode.lucene.japanese_dictionary import (
     GROUP,
@@ -30,6 +29,7 @@ from sparsebench.encode.lucene.japanese_dictionary import (
     Dictionary,
 )
 from sparsebench.encode.lucene.japanese_trie import EMPTY, HASH_MULTIPLIER, Trie
+from sparsebench.jit import compiled
 
 SEARCH_MODE_KANJI_LENGTH = 2
 SEARCH_MODE_OTHER_LENGTH = 7
@@ -99,7 +99,7 @@ class Lattice(NamedTuple):
     count: np.ndarray  # int64 (positions): entries in use
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _lattice(positions, pool):
     return Lattice(
         np.zeros(pool, np.int64),
@@ -113,7 +113,7 @@ def _lattice(positions, pool):
     )
 
 
-@njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def _child(t, node, unit):
     """The trie node after `node` by `unit`, -1 for none."""
     key = (np.int64(node) << 16) | np.int64(unit)
@@ -128,7 +128,7 @@ def _child(t, node, unit):
         slot = (slot + 1) & mask
 
 
-@njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def _penalty(t, units, pos, length):
     """computePenalty: long all-kanji words and very long other words."""
     if length <= SEARCH_MODE_KANJI_LENGTH:
@@ -145,7 +145,7 @@ def _penalty(t, units, pos, length):
     return 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def _append(lat, state, pos, cost, right, back_pos, back_slot, word):
     """An entry at pos (the search is marked full when the pool has no room left)."""
     used = lat.count[pos]
@@ -173,7 +173,7 @@ def _append(lat, state, pos, cost, right, back_pos, back_slot, word):
         state[_NEXT] = pos + 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def _cheapest(t, lat, start, left):
     """The cheapest entry at start to go on with a word of this left id (the first on a
     tie): its cost plus the connection, and its slot (-1 for none)."""
@@ -185,7 +185,7 @@ def _cheapest(t, lat, start, left):
     return least, least_slot
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _add(t, lat, state, units, start, end, word, with_penalty):
     """A word from start to end, after the cheapest entry at start."""
     left = t.word_left[word]
@@ -196,7 +196,7 @@ def _add(t, lat, state, units, start, end, word, with_penalty):
     _append(lat, state, end, least, left, start, least_slot, word)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def _add_parsed(t, lat, state, start, end, word, memo):
     """_add for the words the parse loop adds at start: the entries there stay as they
     are meanwhile, so the cheapest entry per left id is found once a round (memo)."""
@@ -218,7 +218,7 @@ class Memo(NamedTuple):
     clock: np.ndarray  # int64 (1): the round, one per position the loop adds words at
 
 
-@njit(cache=True, nogil=True, inline="always")
+@compiled(inline=True)
 def _unknown_length(t, units, pos):
     """How far an unknown word from pos reaches: its class's run (same class and
     punctuation-ness, at most MAX_UNKNOWN_WORD_LENGTH), or one unit."""
@@ -235,7 +235,7 @@ def _unknown_length(t, units, pos):
     return length
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _prune_and_rescore(t, lat, state, units, start, end, best_start_slot):
     """Keep the words between start and end, rescored with the length penalties."""
     size = 0
@@ -279,7 +279,7 @@ def _prune_and_rescore(t, lat, state, units, start, end, best_start_slot):
                 _add(t, lat, state, units, pos, target[order[i]], words[order[i]], True)
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _second_best(t, lat, state, units, pos, best, penalty, last_left):
     """The slot at pos that ends the best path avoiding the too-long word, or -1."""
     at = lat.base[pos] + best
@@ -300,7 +300,7 @@ def _second_best(t, lat, state, units, pos, best, penalty, last_left):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _backtrace(t, lat, state, units, end_pos, from_slot, found, scratch):
     """The tokens of the best path from the last commit to end_pos, in SEARCH mode,
     appended to found (start, end, word rows)."""
@@ -335,7 +335,7 @@ def _backtrace(t, lat, state, units, end_pos, from_slot, found, scratch):
         state[_FOUND] = row + 1
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _force_backtrace(t, lat, state, units, pos, found, scratch):
     """The MAX_BACKTRACE_GAP safety: commit to the cheapest entry at or after pos."""
     least, least_pos, least_slot = np.int64(_INFINITY), -1, -1
@@ -356,7 +356,7 @@ def _force_backtrace(t, lat, state, units, pos, found, scratch):
     return least_pos
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _parse(t, lat, units, start_right, found, scratch, memo):
     """JapaneseTokenizer.parse over one text: its tokens in found (start, end, word
     rows, punctuation dropped); their number, or -1 when the pool ran out of room."""
@@ -414,7 +414,7 @@ def _parse(t, lat, units, start_right, found, scratch, memo):
     return -1 if state[_FULL] else state[_FOUND]
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def search(units, offsets, start_right, t, pool=_POOL):
     """The tokens of each text units[offsets[i]:offsets[i + 1]] (after CJKWidthCharFilter)
     searched after an entry of right id start_right[i] (0: BOS): arrays text, start,

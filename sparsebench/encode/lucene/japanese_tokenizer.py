@@ -22,7 +22,6 @@ from functools import cache
 
 import numpy as np
 import pyarrow as pa
-from numba import njit
 
 from sparsebench.arrays import span_indices
 from sparsebench.encode.lucene import japanese_search
@@ -30,6 +29,7 @@ from sparsebench.encode.lucene.filters import word_set
 from sparsebench.encode.lucene.japanese_chunks import EOS, SPACE, Chunks, chunks, folded_units
 from sparsebench.encode.lucene.japanese_dictionary import Dictionary, dictionary
 from sparsebench.encode.lucene.japanese_trie import trie
+from sparsebench.jit import compiled
 from sparsebench.strings import as_string_array
 
 
@@ -77,7 +77,7 @@ class JapaneseTokenizer:
         return first, count, pool
 
 
-@njit(cache=True, nogil=True)
+@compiled
 def _utf8_terms(units, start, end, base, base_units, base_offsets):
     """Each token's term as UTF-8 (its base form where it has one, else its code units;
     a lone surrogate becomes U+FFFD, as Lucene's UTF-8 conversion of a term makes it):
