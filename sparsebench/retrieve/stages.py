@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from sparsebench import lines_loop
 from sparsebench.csrfiles import load_csr
 from sparsebench.devices import cuda_available, select_device
 from sparsebench.errors import ConfigError, DataError
@@ -137,6 +138,7 @@ def retrieve_run(
     speed, not results."""
     timer = costs.StageTimer()
     load_compiled()  # numba's runtime and the line writer: once a process
+    lines_loop.load_compiled()  # and the id lines' reader
     timer.lap("startup")
     if not Path(idf_path).exists():
         raise DataError(f"missing IDF file {idf_path}: run the term_weights stage first")
