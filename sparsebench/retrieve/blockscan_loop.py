@@ -49,7 +49,7 @@ def scan_row(row, search, scratch, out_docs, out_sums, used):
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
     k, rare, postings, tie_keys, block_order = search
     indptr, ids, data, block_docs, row_max, terms, block_rows = postings
-    heap, sums = scratch[6:8], scratch[8]
+    heap, sums = scratch[6:9], scratch[9]
     n_docs = len(tie_keys)
     widen = 1.0 + 2.0 * factor
     shrink = 1.0 - 2.0 * factor

@@ -6,8 +6,9 @@ reach the query's top k.
 The decision is topk's, made per document: with error factor c, a sum s bounds the exact
 score by s (1 -+ 2c); a document whose upper bound is below the row's floor, or that
 the tie certificate ranks out, is dropped, and every other one is handed on and its
-lower bound joins the k best so far, kept as (float32 lower bound, tie key) pairs. Once
-k are kept the smallest pair is the certificate, and its level raises the floor
+lower bound joins the k best so far, kept as (float32 lower bound, tie key) pairs
+(packed in one uint64 each, so that keeping them compares one number a step). Once k
+are kept the smallest pair is the certificate, and its level raises the floor
 (exactscores.candidate_floor), so a document that could tie the k-th score is always
 handed on unless k others outrank it.
 """
@@ -27,37 +28,59 @@ def pair_less(level, key, other_level, other_key):
     return level < other_level or (level == other_level and key < other_key)
 
 
+_SIGN = np.uint32(0x80000000)
+
+
+@compiled(inline=True)
+def packed_pair(level, key, cell, cell_bits):
+    """A (float32 level, tie key) pair as one uint64 that orders as the pairs do: the
+    level's bits made ascending (sign flipped, or all bits if negative) above the key
+    (tie keys fit 32 bits). cell, cell_bits: a float32 array of one and its uint32 view,
+    the way to a float's bits here."""
+    cell[0] = level
+    bits = cell_bits[0]
+    ordered = ~bits if bits & _SIGN else bits | _SIGN
+    return (np.uint64(ordered) << np.uint64(32)) | np.uint64(key)
+
+
+@compiled(inline=True)
+def unpacked_pair(packed, cell, cell_bits):
+    """(level as float64, tie key) of a packed_pair."""
+    ordered = np.uint32(packed >> np.uint64(32))
+    cell_bits[0] = ordered ^ _SIGN if ordered & _SIGN else ~ordered
+    return np.float64(cell[0]), np.int64(packed & np.uint64(0xFFFFFFFF))
+
+
 @compiled
-def pair_push(levels, keys, size, level, key):
-    """Keep the k largest (level, key) pairs in a min-heap; returns the new size."""
-    k = len(levels)
+def packed_push(heap, size, value):
+    """Keep the k largest packed pairs in a min-heap (one uint64 compared a step, the
+    hole moved down rather than swapped); returns the new size."""
+    k = len(heap)
     if size < k:
         at = size
-        levels[at], keys[at] = level, key
         while at > 0:
             parent = (at - 1) // 2
-            if not pair_less(levels[at], keys[at], levels[parent], keys[parent]):
+            if heap[parent] <= value:
                 break
-            levels[parent], levels[at] = levels[at], levels[parent]
-            keys[parent], keys[at] = keys[at], keys[parent]
+            heap[at] = heap[parent]
             at = parent
+        heap[at] = value
         return size + 1
-    if not pair_less(levels[0], keys[0], level, key):
+    if value <= heap[0]:
         return size
-    levels[0], keys[0] = level, key
     at = 0
     while True:
-        left, least = 2 * at + 1, at
-        if left < k and pair_less(levels[left], keys[left], levels[least], keys[least]):
-            least = left
-        right = left + 1
-        if right < k and pair_less(levels[right], keys[right], levels[least], keys[least]):
-            least = right
-        if least == at:
-            return size
-        levels[least], levels[at] = levels[at], levels[least]
-        keys[least], keys[at] = keys[at], keys[least]
-        at = least
+        child = 2 * at + 1
+        if child >= k:
+            break
+        if child + 1 < k and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[child] >= value:
+            break
+        heap[at] = heap[child]
+        at = child
+    heap[at] = value
+    return size
 
 
 @compiled
@@ -98,15 +121,18 @@ def ranked_out(upper, floor, level, tie_floor, tie_key):
 @compiled(inline=True)
 def hand_on(doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor):
     """Keep a handed-on document's lower bound (its sum shrunk) among the k best pairs
-    of the heap (levels, tie keys) of `size`; once k are kept the smallest is the
-    certificate, whose level raises the floor. Returns the new (size, floor, level,
-    tie_floor). Inlined where it is called: a compiled call that passes arrays costs
-    more than the decision."""
-    heap_levels, heap_keys = heap
-    size = pair_push(heap_levels, heap_keys, size, np.float32(score * shrink), tie_keys[doc])
-    if size == k and pair_less(level, tie_floor, heap_levels[0], heap_keys[0]):
-        level, tie_floor = heap_levels[0], heap_keys[0]
-        floor = max(floor, candidate_floor(level))
+    of the heap (packed pairs, and packed_pair's float cell) of `size`; once k are kept
+    the smallest is the certificate, whose level raises the floor. Returns the new
+    (size, floor, level, tie_floor). Inlined where it is called: a compiled call that
+    passes arrays costs more than the decision."""
+    pairs, cell, cell_bits = heap
+    packed = packed_pair(np.float32(score * shrink), tie_keys[doc], cell, cell_bits)
+    size = packed_push(pairs, size, packed)
+    if size == k:
+        least_level, least_key = unpacked_pair(pairs[0], cell, cell_bits)
+        if pair_less(level, tie_floor, least_level, least_key):
+            level, tie_floor = least_level, least_key
+            floor = max(floor, candidate_floor(level))
     return size, floor, level, tie_floor
 
 

@@ -135,7 +135,7 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     k, rare, postings, tie_keys, block_order = search
     indptr, ids, data, block_docs, row_max, terms, block_rows = postings
     cursor, end, weight, bound, below, first_heap = scratch[:6]
-    heap = scratch[6:8]  # the k best: levels, tie keys
+    heap = scratch[6:9]  # the k best, packed (candidates_loop.hand_on)
     n_blocks = len(block_rows) - 1
     read = 0
     first_used = used

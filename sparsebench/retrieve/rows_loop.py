@@ -62,6 +62,7 @@ def search_rows(
     most = 0
     for row in range(n_rows):
         most = max(most, q_indptr[row + 1] - q_indptr[row])
+    cell = np.empty(1, dtype=np.float32)
     scratch = (
         np.empty(most, dtype=np.int64),  # each list's cursor
         np.empty(most, dtype=np.int64),  # and end
@@ -69,8 +70,9 @@ def search_rows(
         np.empty(most, dtype=np.float64),  # its bound
         np.empty(most, dtype=np.float64),  # sums of the bounds up to each list
         np.empty(k, dtype=np.float64),  # the first floor's heap
-        np.empty(k, dtype=np.float64),  # the heap of the k best: levels
-        np.empty(k, dtype=np.int64),  # and tie keys
+        np.empty(k, dtype=np.uint64),  # the heap of the k best, packed pairs
+        cell,  # a float32 and its bits (candidates_loop.packed_pair)
+        cell.view(np.uint32),
         sums,
     )
     postings = (indptr, ids, data, block_docs, row_max, terms, block_rows)
