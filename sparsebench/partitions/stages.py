@@ -267,6 +267,5 @@ def partition_postings(
         )
     statistics = load_statistics(statistics_path)
     ids = partition_doc_ids(corpus, rows)
-    weigh = lambda part: recipe.document_weights(part, statistics)  # noqa: E731
-    save_postings(out_postings, matrix, weigh, ids)
+    save_postings(out_postings, matrix, lambda part: recipe.document_weights(part, statistics), ids)
     write_lines(out_doc_ids, ids.to_pylist())

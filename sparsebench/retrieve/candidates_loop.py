@@ -34,7 +34,8 @@ _SIGN = np.uint32(0x80000000)
 @compiled(inline=True)
 def packed_pair(level, key, cell, cell_bits):
     """A (float32 level, tie key) pair as one uint64 that orders as the pairs do: the
-    level's bits made ascending (sign flipped, or all bits if negative) above the key
+    level's bits made ascending (sign flipped, or all bits if negative, as
+    arrays.descending_score_keys orders scores the other way) above the key
     (tie keys fit 32 bits). cell, cell_bits: a float32 array of one and its uint32 view,
     the way to a float's bits here."""
     cell[0] = level
@@ -52,9 +53,9 @@ def unpacked_pair(packed, cell, cell_bits):
 
 
 @compiled
-def packed_push(heap, size, value):
-    """Keep the k largest packed pairs in a min-heap (one uint64 compared a step, the
-    hole moved down rather than swapped); returns the new size."""
+def push_largest(heap, size, value):
+    """Keep the k largest values in a min-heap of k (the first floor's products, the
+    packed pairs), the hole moved down rather than swapped; returns the new size."""
     k = len(heap)
     if size < k:
         at = size
@@ -127,7 +128,7 @@ def hand_on(doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor
     passes arrays costs more than the decision."""
     pairs, cell, cell_bits = heap
     packed = packed_pair(np.float32(score * shrink), tie_keys[doc], cell, cell_bits)
-    size = packed_push(pairs, size, packed)
+    size = push_largest(pairs, size, packed)
     if size == k:
         least_level, least_key = unpacked_pair(pairs[0], cell, cell_bits)
         if pair_less(level, tie_floor, least_level, least_key):

@@ -31,6 +31,7 @@ from sparsebench.jit import compiled
 from sparsebench.retrieve.candidates_loop import (
     candidate_floor,
     hand_on,
+    push_largest,
     query_lists,
     ranked_out,
     still_in,
@@ -58,36 +59,6 @@ def _gallop(ids, low, end, doc):
 
 
 @compiled
-def _heap_push(heap, size, value):
-    """Keep the k largest values in a min-heap; returns the new size."""
-    k = len(heap)
-    if size < k:
-        at = size
-        heap[at] = value
-        while at > 0:
-            parent = (at - 1) // 2
-            if heap[parent] <= heap[at]:
-                break
-            heap[parent], heap[at] = heap[at], heap[parent]
-            at = parent
-        return size + 1
-    if value <= heap[0]:
-        return size
-    heap[0] = value
-    at = 0
-    while True:
-        left, smallest = 2 * at + 1, at
-        if left < k and heap[left] < heap[smallest]:
-            smallest = left
-        if left + 1 < k and heap[left + 1] < heap[smallest]:
-            smallest = left + 1
-        if smallest == at:
-            return size
-        heap[smallest], heap[at] = heap[at], heap[smallest]
-        at = smallest
-
-
-@compiled
 def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
@@ -105,7 +76,7 @@ def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
                 if size == len(heap) and value <= heap[0]:
                     continue  # decided here: a call costs more than the test
                 if block * block_docs + ids[p] != excluded:
-                    size = _heap_push(heap, size, value)
+                    size = push_largest(heap, size, value)
         if size == len(heap):
             floor = max(floor, candidate_floor(heap[0]))
     return floor

@@ -53,8 +53,9 @@ class CandidatePool:
     `factors` give each row's error factor (exactscores.error_factors); `signed`: the
     weights have both signs, and each part comes with the sums of |q_t d_t| (bases of
     the error bounds; nonnegative weights are their own); `tie_keys`: every document's
-    tie key (docids.document_tie_keys). Per row, `floors` is the least upper bound a candidate
-    needs, and `levels` and `tie_floors` the tie certificate (float32(L) and K above)."""
+    tie key (docids.document_tie_keys). Per row, `floors` is the least upper bound a
+    candidate needs, and `levels` and `tie_floors` the tie certificate (float32(L) and K
+    above)."""
 
     k: int
     factors: np.ndarray

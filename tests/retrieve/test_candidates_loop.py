@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sparsebench.retrieve.candidates_loop import packed_pair, packed_push, unpacked_pair
+from sparsebench.retrieve.candidates_loop import packed_pair, push_largest, unpacked_pair
 
 
 def test_packed_pairs_order_as_pairs_and_unpack_to_them():
@@ -30,12 +30,12 @@ def test_packed_pairs_order_as_pairs_and_unpack_to_them():
         assert unpacked_pair(value, cell, bits) == (float(level), int(key))
 
 
-def test_packed_push_keeps_the_k_largest():
+def test_push_largest_keeps_the_k_largest():
     rng = np.random.default_rng(6)
     values = rng.integers(0, 2**40, 500).astype(np.uint64)
     heap, size = np.zeros(37, np.uint64), 0
     for value in values:
-        size = packed_push(heap, size, value)
+        size = push_largest(heap, size, value)
     assert size == 37
     assert sorted(heap) == sorted(values)[-37:]
     assert heap[0] == min(heap)
