@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -143,14 +144,17 @@ class StageTimer:
         self.seconds[what] += now - self._mark
         self._mark = now
 
-    def alongside(self, made: str, items: Iterable[Any], rest: str, depth: int) -> Iterator[Any]:
-        """The items of an iterator, made in a thread of their own up to `depth` ahead
-        (threads.ReadAhead) while the caller uses earlier ones: the time spent making
-        them is charged to `made`, the rest of the time since the last lap until the
-        caller has used the last one to `rest`."""
+    @contextmanager
+    def alongside(
+        self, made: str, items: Iterable[Any], rest: str, depth: int
+    ) -> Iterator[Iterator[Any]]:
+        """The items of an iterator, made in a thread of their own from the moment the
+        block is entered, up to `depth` ahead, while the caller prepares and then uses
+        earlier ones (threads.ReadAhead): the time spent making them is charged to
+        `made`, the rest of the time since the last lap until the block ends to `rest`."""
         before = self.seconds[made]
         with ReadAhead(self._making(made, items), depth) as ahead:
-            yield from ahead
+            yield iter(ahead)
         now = time.perf_counter()
         making = self.seconds[made] - before
         self.seconds[rest] += max(now - self._mark - making, 0.0)

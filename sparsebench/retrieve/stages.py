@@ -173,20 +173,22 @@ def retrieve_run(
             strategy=strategy,
         )
 
-    lines = RunLines(query_ids, doc_ids, tag)
     timer.lap("load")
     n_lines = 0
     batches = searched(slice(None), query_batch_size, threads)
-    with (
-        atomic_path(out_run) as tmp,
-        open(tmp, "wb") as handle,
-        progress(len(query_ids), "retrieving", unit="query") as bar,
-    ):
-        # lines written while the search makes the next batches (on another core)
-        for start, batch in timer.alongside("retrieval", batches, "write", _READ_AHEAD):
-            handle.writelines(lines.retrieved_chunks(start, batch))
-            n_lines += len(batch.ranks)
-            bar.update(batch.n_queries)
+    # the search starts at once; the lines' ids, the file and the progress bar are made
+    # while it searches the first batch, and lines are written while it makes the next
+    with timer.alongside("retrieval", batches, "write", _READ_AHEAD) as made:
+        lines = RunLines(query_ids, doc_ids, tag)
+        with (
+            atomic_path(out_run) as tmp,
+            open(tmp, "wb") as handle,
+            progress(len(query_ids), "retrieving", unit="query") as bar,
+        ):
+            for start, batch in made:
+                handle.writelines(lines.retrieved_chunks(start, batch))
+                n_lines += len(batch.ranks)
+                bar.update(batch.n_queries)
     timer.lap("write")
     seconds = timer.seconds
     log.info(

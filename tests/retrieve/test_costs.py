@@ -5,6 +5,8 @@ computations on the matrices, partitions adding up to the whole, and the stage's
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import time
 
@@ -198,6 +200,48 @@ def test_the_retrieval_stage_records_its_cost_beside_an_unchanged_run(tmp_path):
     assert record["postings_touched"] == expected["postings_touched"]
 
 
+_IMPORTS_AFTER_STARTUP = """
+import sys
+from sparsebench.retrieve import costs, stages
+
+modules = {}
+lap = costs.StageTimer.lap
+
+
+def noted(timer, what):
+    modules[what] = set(sys.modules)
+    lap(timer, what)
+
+
+costs.StageTimer.lap = noted
+stages.retrieve_run(*sys.argv[1:6], sys.argv[6], k=10, tag="m", threads=int(sys.argv[7]))
+late = modules["write"] - modules["startup"]
+print(" ".join(sorted(name for name in late if not name.startswith("encodings."))))
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_stage_imports_nothing_once_started(tmp_path, threads):
+    """Every module the retrieve stage needs is imported at its start-up: an import in
+    the middle (pyarrow's pandas shim at the first id conversion, multiprocessing at
+    the first progress bar: 3-6 ms each) holds the GIL that the search thread needs,
+    and lands in the stage's loading or writing time. Run in a new process, with the
+    compiled code cached by a search in this one."""
+    files = [tmp_path / n for n in ("p.npz", "idf.npy", "q.npz", "qids.txt", "dids.txt")]
+    save_postings(files[0], corpus(400, seed=8))
+    np.save(files[1], term_weights())
+    save_csr(files[2], queries(25, seed=9))
+    write_lines(files[3], [f"q{i}" for i in range(25)])
+    write_lines(files[4], [f"d{i}" for i in range(400)])
+    stages.retrieve_run(*files, tmp_path / "warm.trec", k=10, tag="m", threads=threads)
+    script = tmp_path / "imports.py"
+    script.write_text(_IMPORTS_AFTER_STARTUP)
+    run = [sys.executable, str(script), *map(str, files), str(tmp_path / "r.trec"), str(threads)]
+    done = subprocess.run(run, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == ""
+    assert (tmp_path / "r.trec").read_bytes() == (tmp_path / "warm.trec").read_bytes()
+
+
 def test_a_tuned_models_row_is_the_variant_of_the_most_evaluated_queries():
     folds = [
         {"variant": "m+b_0.3", "held_out_queries": ["1", "2", "3"]},
@@ -243,10 +287,10 @@ def test_the_efficiency_table_reads_each_pairs_records(tmp_path):
 
 
 def test_the_stage_uses_batches_while_the_next_are_made():
-    """StageTimer.alongside makes items in a thread of its own while the caller uses
-    earlier ones (item 1 is made while item 0 is held), charges the making to one
-    account and the time beyond it to the other, and hands on an error of the making
-    where its item would have come."""
+    """StageTimer.alongside makes items in a thread of its own from the moment its
+    block is entered (items 0 and 1 are made before the caller takes any, as the stage
+    prepares its writing), charges the making to one account and the time beyond it to
+    the other, and hands on an error of the making where its item would have come."""
     timer = costs.StageTimer()
     next_made = threading.Event()
     makers = []
@@ -259,11 +303,9 @@ def test_the_stage_uses_batches_while_the_next_are_made():
                 next_made.set()
             yield item
 
-    used = []
-    for item in timer.alongside("retrieval", made(), "write", depth=2):
-        if item == 0:  # deadlocks (and fails) unless item 1 is made meanwhile
-            assert next_made.wait(timeout=30)
-        used.append(item)
+    with timer.alongside("retrieval", made(), "write", depth=2) as items:
+        assert next_made.wait(timeout=30)  # deadlocks (and fails) unless made meanwhile
+        used = list(items)
     assert used == [0, 1, 2]
     assert threading.get_ident() not in makers
     assert timer.seconds["retrieval"] >= 0.03 and timer.seconds["write"] >= 0
@@ -272,5 +314,8 @@ def test_the_stage_uses_batches_while_the_next_are_made():
         yield 0
         raise DataError("broken batch")
 
-    with pytest.raises(DataError, match="broken batch"):
-        list(timer.alongside("retrieval", failing(), "write", depth=2))
+    with (
+        pytest.raises(DataError, match="broken batch"),
+        timer.alongside("retrieval", failing(), "write", depth=2) as items,
+    ):
+        list(items)

@@ -4,6 +4,7 @@ Python formats them."""
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from sparsebench.errors import DataError
@@ -78,6 +79,16 @@ def test_run_lines_equal_python_formatting_line_for_line():
 def test_ids_that_would_lose_bytes_or_ranks_below_one_are_refused():
     with pytest.raises(DataError, match=r"document id 'a\\x00b' holds a NUL byte"):
         RunLines(["q"], ["d1", "a\0b"], "m")
+    with pytest.raises(DataError, match=r"run tag 'm\\x00' holds a NUL byte"):
+        RunLines(["q"], ["d1"], "m\0")
+    with pytest.raises(DataError, match="a document id is missing"):
+        RunLines(["q"], ["d1", None], "m")
+    with pytest.raises(DataError, match="a document id is missing"):
+        RunLines(["q"], pa.array(["d1", None]), "m")
+    with pytest.raises(DataError, match="query id 7 is not a string"):
+        RunLines(np.array(["q", 7], dtype=object), ["d1"], "m")
+    with pytest.raises(DataError, match="a query id is not UTF-8 text"):
+        RunLines(["q\udc80"], ["d1"], "m")
     lines = RunLines(["q"], ["d1"], "m")
     with pytest.raises(DataError, match="run ranks start at 1"):
         lines(np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1))
