@@ -9,8 +9,9 @@ postings in one block of documents) bounds what that list adds to any score. Giv
 floor that the k-th score is known to reach, a query's lists in a block whose bounds
 sum below the floor are non-essential: a document in none of the other, essential lists
 cannot reach the floor and is never looked at. Frequent terms have small bounds, so
-their long lists are the ones skipped. The walk is document at a time, per query
-(sparsebench.retrieve.maxscore_loop).
+their long lists are the ones skipped. Each query is searched a window of documents
+at a time, its essential lists added up into the window's sums, and its marked documents
+visited in order (sparsebench.retrieve.maxscore_loop).
 
 The block scan (sparsebench.retrieve.blockscan_loop) adds every list of a query's terms
 into a dense accumulator of a block's documents and scans it: the whole work of

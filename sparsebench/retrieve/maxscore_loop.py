@@ -1,15 +1,21 @@
-"""MaxScore's document-at-a-time loop, compiled (numba): per query, the lists of its terms
-in each block of documents are walked together, document by document, as PISA walks
-them, and every document whose score may reach the query's top k is handed back with its
-float64 sum. The loop decides nothing final: sparsebench.retrieve.topk.CandidatePool
-settles and ranks what it returns, as it does the sums of exhaustive search.
+"""MaxScore's loop, compiled (numba): per query, the lists of its terms in each block of
+documents are searched a window of documents at a time, and every document whose score
+may reach the query's top k is handed back with its float64 sum. The loop decides
+nothing final: sparsebench.retrieve.topk.CandidatePool settles and ranks what it
+returns, as it does the sums of exhaustive search.
 
 Per block, the query's lists are ordered by their bound (query weight times the list's
 largest weight). With a floor that the k-th score is known to reach, the lists whose
 bounds sum below it are non-essential: only documents of the other, essential lists are
-visited; each visited document's sum over the essential lists plus the bounds of the
-non-essential ones decides whether those are looked up (each list's cursor moves
-forward by galloping search). The floor rises as documents are scored: the k-th
+visited. Per window (WINDOW documents, as Lucene's MaxScore bulk scorer does) the
+essential lists are added up term at a time into the window's sums (in the cache),
+a bitmap marking the documents they hold, in the order in which a document-at-a-time
+merge adds them, so the sums are the same; the marked documents are then visited in
+order. Each one's sum plus the bounds of the non-essential lists decides whether
+those are looked up (each list's cursor moves forward by galloping search). Against a
+merge of the essential lists document at a time, this takes 1M BM25-like documents at
+k = 1000 from 2.3 to 1.9-2.0 s a thousand queries (one thread); at k = 10 it is as
+fast. The floor rises as documents are scored: the k-th
 largest lower bound of their exact scores, made inclusive of rounding as topk's floors
 are (exactscores.candidate_floor), so a document that could tie the k-th score is
 always returned, unless topk's tie certificate ranks it out: the k best so far, kept as
@@ -26,6 +32,7 @@ to under 1 ns a posting).
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sparsebench.jit import compiled
 from sparsebench.retrieve.candidates_loop import (
@@ -38,6 +45,7 @@ from sparsebench.retrieve.candidates_loop import (
 )
 
 _SCAN = 16  # postings a seek steps through before it gallops
+WINDOW = 16384  # documents whose sums are added up term at a time, then walked in order
 
 
 @compiled
@@ -83,23 +91,14 @@ def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
 
 
 @compiled
-def _smallest(ids, cursor, end, first, last, none):
-    """The smallest current document of lists first..last-1 (`none` if all are spent)."""
-    doc = none
-    for i in range(first, last):
-        if cursor[i] < end[i] and ids[cursor[i]] < doc:
-            doc = ids[cursor[i]]
-    return doc
-
-
-@compiled
 def walk_row(row, search, scratch, out_docs, out_sums, used):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). row: its terms,
     their weights, its error factor, its floor and tie certificate so far (floor, level,
     tie_floor) and its excluded document; search: (k, rare, postings, tie_keys,
     block_order), postings being Postings's arrays (indptr, ids, data, documents a
-    block, row_max, terms, block_rows). No array is assigned inside its loops: numba
+    block, row_max, terms, block_rows); scratch: rows_loop's arrays, the window's sums
+    (zero) and its bitmap (zero) last. No array is assigned inside its loops: numba
     would count references to it at every turn (a locked increment and decrement, a
     third of the walk's time when it did)."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
@@ -107,6 +106,9 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     indptr, ids, data, block_docs, row_max, terms, block_rows = postings
     cursor, end, weight, bound, below, first_heap = scratch[:6]
     heap = scratch[6:9]  # the k best, packed (candidates_loop.hand_on)
+    window_sums, window_bits = scratch[10:12]
+    window = len(window_sums)
+    n_docs = len(tie_keys)
     n_blocks = len(block_rows) - 1
     read = 0
     first_used = used
@@ -143,58 +145,65 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
         for i in range(m):
             total += bound[i]
             below[i] = total
-        essential = 0  # lists essential..m-1 are walked
-        while essential < m and below[essential] * widen < floor:
-            essential += 1
         first_doc = block * block_docs
-        doc = _smallest(ids, cursor, end, essential, m, block_docs)
-        while doc < block_docs:
-            score = 0.0
-            following = block_docs  # the next document, found in the same pass
-            for i in range(essential, m):
-                at = cursor[i]
-                if at < end[i] and ids[at] == doc:
-                    score += weight[i] * np.float64(data[at])
+        width = min(block_docs, n_docs - first_doc)
+        for start in range(0, width, window):
+            essential = 0  # lists essential..m-1 are added up; the others looked up
+            while essential < m and below[essential] * widen < floor:
+                essential += 1
+            if essential == m:
+                break  # no document of the block reaches the floor
+            stop = min(start + window, width)
+            for i in range(essential, m):  # term at a time, into the window's sums
+                at, last, w = cursor[i], end[i], weight[i]
+                while at < last and ids[at] < stop:
+                    d = ids[at] - start
+                    window_sums[d] += w * np.float64(data[at])
+                    window_bits[d >> 6] |= np.uint64(1) << np.uint64(d & 63)
                     at += 1
-                    cursor[i] = at
-                    read += 1
-                if at < end[i] and ids[at] < following:
-                    following = ids[at]
-            visited = doc
-            doc = following
-            global_doc = first_doc + visited
-            reachable = True
-            for i in range(essential - 1, -1, -1):
-                if (score + below[i]) * widen < floor:
-                    reachable = False
-                    break
-                at, stop = cursor[i], end[i]  # a few steps forward, then galloping
-                scanned = min(at + _SCAN, stop)
-                while at < scanned and ids[at] < visited:
-                    at += 1
-                if at == scanned < stop:
-                    at = _gallop(ids, at - 1, stop, visited)
+                read += at - cursor[i]
                 cursor[i] = at
-                if at < stop and ids[at] == visited:
-                    score += weight[i] * np.float64(data[at])
-                    read += 1
-            if not reachable:
-                continue
-            if ranked_out(score * widen, floor, level, tie_floor, tie_keys[global_doc]):
-                continue
-            if global_doc == excluded:
-                continue
-            if used == len(out_docs):
-                return -1, read  # full: the caller grows the arrays and asks again
-            out_docs[used], out_sums[used] = global_doc, score
-            used += 1
-            floor_before = floor
-            size, floor, level, tie_floor = hand_on(
-                global_doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor
-            )
-            if floor > floor_before and essential < m and below[essential] * widen < floor:
-                while essential < m and below[essential] * widen < floor:
-                    essential += 1
-                doc = _smallest(ids, cursor, end, essential, m, block_docs)
+            for word_at in range((stop - start + 63) >> 6):  # its documents in order
+                word = window_bits[word_at]
+                if word == 0:
+                    continue
+                window_bits[word_at] = 0
+                while word != 0:
+                    d = (word_at << 6) + np.int64(trailing_zeros(word))
+                    word &= word - np.uint64(1)
+                    score = window_sums[d]
+                    window_sums[d] = 0.0
+                    visited = start + d
+                    global_doc = first_doc + visited
+                    reachable = True
+                    for i in range(essential - 1, -1, -1):
+                        if (score + below[i]) * widen < floor:
+                            reachable = False
+                            break
+                        at, last = cursor[i], end[i]  # a few steps forward, then galloping
+                        scanned = min(at + _SCAN, last)
+                        while at < scanned and ids[at] < visited:
+                            at += 1
+                        if at == scanned < last:
+                            at = _gallop(ids, at - 1, last, visited)
+                        cursor[i] = at
+                        if at < last and ids[at] == visited:
+                            score += weight[i] * np.float64(data[at])
+                            read += 1
+                    if not reachable:
+                        continue
+                    if ranked_out(score * widen, floor, level, tie_floor, tie_keys[global_doc]):
+                        continue
+                    if global_doc == excluded:
+                        continue
+                    if used == len(out_docs):
+                        window_sums[:] = 0.0
+                        window_bits[:] = 0
+                        return -1, read  # full: the caller grows the arrays and asks again
+                    out_docs[used], out_sums[used] = global_doc, score
+                    used += 1
+                    size, floor, level, tie_floor = hand_on(
+                        global_doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor
+                    )
     used = still_in(out_docs, out_sums, first_used, used, widen, floor, level, tie_floor, tie_keys)
     return used, read

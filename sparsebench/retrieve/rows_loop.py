@@ -11,7 +11,7 @@ import numpy as np
 from sparsebench.jit import compiled
 from sparsebench.retrieve.blockscan_loop import scan_row
 from sparsebench.retrieve.candidates_loop import grown
-from sparsebench.retrieve.maxscore_loop import walk_row
+from sparsebench.retrieve.maxscore_loop import WINDOW, walk_row
 
 
 @compiled
@@ -74,6 +74,8 @@ def search_rows(
         cell,  # a float32 and its bits (candidates_loop.packed_pair)
         cell.view(np.uint32),
         sums,
+        np.zeros(WINDOW, dtype=np.float64),  # MaxScore's window: its sums
+        np.zeros(WINDOW // 64, dtype=np.uint64),  # and which of its documents they hold
     )
     postings = (indptr, ids, data, block_docs, row_max, terms, block_rows)
     search = (k, rare, postings, tie_keys, block_order)
