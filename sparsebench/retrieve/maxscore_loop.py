@@ -8,19 +8,21 @@ Per block, the query's lists are ordered by their bound (query weight times the 
 largest weight). With a floor that the k-th score is known to reach, the lists whose
 bounds sum below it are non-essential: only documents of the other, essential lists are
 visited. Per window (WINDOW documents, as Lucene's MaxScore bulk scorer does) the
-essential lists are added up term at a time into the window's sums (in the cache),
-a bitmap marking the documents they hold, in the order in which a document-at-a-time
+essential lists are added up term at a time into the window's sums (in the cache), a
+bitmap marking the documents they hold, in the order in which a document-at-a-time
 merge of the same lists adds them (the same sums); the marked documents are then
-visited in order. Each one's sum plus the bounds of the non-essential lists decides whether
-those are looked up (each list's cursor moves forward by galloping search). Against a
-merge of the essential lists document at a time, this takes 1M BM25-like documents at
-k = 1000 from 2.3 to 1.9-2.0 s a thousand queries (one thread); at k = 10 it is as
-fast. The floor rises as documents are scored: the k-th
-largest lower bound of their exact scores, made inclusive of rounding as topk's floors
-are (exactscores.candidate_floor), so a document that could tie the k-th score is
-always returned, unless topk's tie certificate ranks it out: the k best so far, kept as
-(float32 lower bound, tie key) pairs, outrank a document that cannot score above the
-k-th's level and has a smaller tie key. With integer or quantised weights thousands of
+visited in order. Each one's sum plus the bounds of the non-essential lists decides
+whether those are looked up (each list's cursor moves forward by galloping search).
+Against a merge of the essential lists document at a time, this takes 1M BM25-like
+documents at k = 1000 from 2.3 to 1.9-2.0 s a thousand queries (one thread); at k = 10
+it is as fast.
+
+The floor rises as documents are scored: the k-th largest lower bound of their exact
+scores, made inclusive of rounding as topk's floors are (exactscores.candidate_floor),
+so a document that could tie the k-th score is always returned, unless topk's tie
+certificate ranks it out: the k best so far, kept as (float32 lower bound, tie key)
+pairs, outrank a document that cannot score above the k-th's level and has a smaller
+tie key. With integer or quantised weights thousands of
 documents tie at the k-th score; the certificate returns about k of them.
 
 The per-posting and per-document decisions are written inline rather than as calls: a
