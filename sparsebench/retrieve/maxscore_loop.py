@@ -7,15 +7,22 @@ returns, as it does the sums of exhaustive search.
 Per block, the query's lists are ordered by their bound (query weight times the list's
 largest weight). With a floor that the k-th score is known to reach, the lists whose
 bounds sum below it are non-essential: only documents of the other, essential lists are
-visited. Per window (WINDOW documents, as Lucene's MaxScore bulk scorer does) the
-essential lists are added up term at a time into the window's sums (in the cache), a
-bitmap marking the documents they hold, in the order in which a document-at-a-time
-merge of the same lists adds them (the same sums); the marked documents are then
-visited in order. Each one's sum plus the bounds of the non-essential lists decides
-whether those are looked up (each list's cursor moves forward by galloping search).
-Against a merge of the essential lists document at a time, this takes 1M BM25-like
-documents at k = 1000 from 2.3 to 1.9-2.0 s a thousand queries (one thread); at k = 10
-it is as fast.
+visited. Per window of documents (as Lucene's MaxScore bulk scorer does) the essential
+lists are added up term at a time into the window's sums (in the cache), a bitmap
+marking the documents they hold, in the order in which a document-at-a-time merge of
+the same lists adds them (the same sums); a single essential list is read in place,
+each product its document's sum. The documents whose sum plus the bounds of the
+non-essential lists may reach the floor are gathered in order, then visited: the
+non-essential lists are looked up while the sum may still reach it (each list's cursor
+moves forward by a branch-free step of _SCAN postings, then galloping search).
+
+A query's first window is _FIRST_WINDOW documents and each next one twice as wide, up to
+WINDOW: the lists are split anew at each window, and the first ones, met before the
+floor has risen, are the ones that must read every list. On 1M BM25-like documents,
+one thread, the growing windows, the gathering and the branch-free step together take
+a thousand queries from 0.37 to 0.31 s at k = 10 and from 2.0 to 1.86 s at k = 1000
+(both 16,384-document windows, each document decided as it was marked, took 2.3 s
+at k = 1000 when merged document at a time).
 
 The floor rises as documents are scored: the k-th largest lower bound of their exact
 scores, made inclusive of rounding as topk's floors are (exactscores.candidate_floor),
@@ -28,7 +35,7 @@ documents tie at the k-th score; the certificate returns about k of them.
 The per-posting and per-document decisions are written inline rather than as calls: a
 compiled call that passes arrays updates their reference counts both ways, about 12 ns
 a call here, more than the decision itself (the first floor's heap test went from 14 ns
-to under 1 ns a posting).
+to under 1 ns a posting); the calls made are per window.
 """
 
 from __future__ import annotations
@@ -46,8 +53,9 @@ from sparsebench.retrieve.candidates_loop import (
     still_in,
 )
 
-_SCAN = 16  # postings a seek steps through before it gallops
+_SCAN = 16  # postings a seek compares at once, branch-free, before it gallops
 WINDOW = 16384  # documents whose sums are added up term at a time, then walked in order
+_FIRST_WINDOW = 1024  # a query's first window, each next one twice as wide up to WINDOW
 
 
 @compiled
@@ -69,13 +77,85 @@ def _gallop(ids, low, end, doc):
 
 
 @compiled
+def _found_in_list(postings, lists, i, stop, least, widen, floor, found):
+    """The documents of list i (lists: cursor, end, weight), from its cursor to its
+    first id at or past `stop` (where the cursor is left), whose product plus `least`
+    (the bounds of the lists to be looked up) may reach the floor, in order, into found
+    (documents, sums): (how many, postings read). One essential list needs no window:
+    each document's sum is its product."""
+    ids, data = postings
+    cursor, end, weight = lists
+    found_docs, found_sums = found
+    at, last, w = cursor[i], end[i], weight[i]
+    n_found = 0
+    while at < last and ids[at] < stop:
+        score = w * np.float64(data[at])
+        found_docs[n_found], found_sums[n_found] = ids[at], score
+        n_found += (score + least) * widen >= floor
+        at += 1
+    read = at - cursor[i]
+    cursor[i] = at
+    return n_found, read
+
+
+@compiled
+def _found_in_window(postings, lists, first, m, start, stop, least, widen, floor, window, found):
+    """Lists first..m-1 (lists: cursor, end, weight) from their cursors to their first
+    ids at or past `stop` (where the cursors are left), added up term at a time into
+    the window's sums, its bitmap marking their documents (window: sums and bitmap for
+    the documents from `start`, zero, and left zero); then the marked documents whose
+    sum plus `least` may reach the floor, in order, into found (documents, sums):
+    (how many, postings read)."""
+    ids, data = postings
+    cursor, end, weight = lists
+    window_sums, window_bits = window
+    found_docs, found_sums = found
+    read = 0
+    for i in range(first, m):
+        at, last, w = cursor[i], end[i], weight[i]
+        while at < last and ids[at] < stop:
+            d = ids[at] - start
+            window_sums[d] += w * np.float64(data[at])
+            window_bits[d >> 6] |= np.uint64(1) << np.uint64(d & 63)
+            at += 1
+        read += at - cursor[i]
+        cursor[i] = at
+    n_found = 0
+    for word_at in range((stop - start + 63) >> 6):
+        word = window_bits[word_at]
+        if word == 0:
+            continue
+        window_bits[word_at] = 0
+        while word != 0:
+            d = (word_at << 6) + np.int64(trailing_zeros(word))
+            word &= word - np.uint64(1)
+            score = window_sums[d]
+            window_sums[d] = 0.0
+            found_docs[n_found], found_sums[n_found] = start + d, score
+            n_found += (score + least) * widen >= floor
+    return n_found, read
+
+
+@compiled
 def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
     nonnegative, so a document's score is at least any one of its products, each exact
-    in float64). postings: the index's arrays (see walk_row)."""
-    indptr, ids, data, block_docs = postings[:4]
-    for entry in np.flatnonzero(rare):
+    in float64). The terms are read largest bound first, and a term whose bound (query
+    weight times its largest weight) is no higher than the floor is not read: none of
+    its products could raise it. postings: the index's arrays (see walk_row)."""
+    indptr, ids, data, block_docs, row_max = postings[:5]
+    entries = np.flatnonzero(rare)
+    bounds = np.zeros(len(entries))
+    for at in range(len(entries)):
+        for block in range(lists.shape[1]):
+            a = lists[entries[at], block]
+            if a >= 0:
+                bounds[at] = max(bounds[at], q_weights[entries[at]] * np.float64(row_max[a]))
+    for at in np.argsort(-bounds, kind="mergesort"):
+        if bounds[at] <= floor:
+            break
+        entry = entries[at]
         size = 0
         for block in range(lists.shape[1]):
             a = lists[entry, block]
@@ -100,16 +180,18 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     tie_floor) and its excluded document; search: (k, rare, postings, tie_keys,
     block_order), postings being Postings's arrays (indptr, ids, data, documents a
     block, row_max, terms, block_rows); scratch: rows_loop's arrays, the window's sums
-    (zero) and its bitmap (zero) last. No array is assigned inside its loops: numba
-    would count references to it at every turn (a locked increment and decrement, a
-    third of the walk's time when it did)."""
+    (zero), its bitmap (zero) and the gathered documents and sums last. No array is
+    assigned inside its loops: numba would count references to it at every turn (a
+    locked increment and decrement, a third of the walk's time when it did)."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
     k, rare, postings, tie_keys, block_order = search
     indptr, ids, data, block_docs, row_max, terms, block_rows = postings
     cursor, end, weight, bound, below, first_heap = scratch[:6]
     heap = scratch[6:9]  # the k best, packed (candidates_loop.hand_on)
-    window_sums, window_bits = scratch[10:12]
-    window = len(window_sums)
+    window = scratch[10:12]  # the window's sums and bitmap, zero
+    found = scratch[12:14]  # the window's documents that may reach the floor, their sums
+    found_docs, found_sums = found
+    id_data, walking = (ids, data), (cursor, end, weight)
     n_docs = len(tie_keys)
     n_blocks = len(block_rows) - 1
     read = 0
@@ -126,6 +208,7 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     rare_terms = (df >= k) & (df <= rare)
     floor = _first_floor(floor, first_heap, rare_terms, row_weights, lists, excluded, postings)
     size = 0
+    span = _FIRST_WINDOW
     for block in block_order:
         m = 0
         for entry in range(len(row_terms)):  # the row's lists in this block
@@ -149,63 +232,61 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
             below[i] = total
         first_doc = block * block_docs
         width = min(block_docs, n_docs - first_doc)
-        for start in range(0, width, window):
+        start = 0
+        while start < width:
             essential = 0  # lists essential..m-1 are added up; the others looked up
             while essential < m and below[essential] * widen < floor:
                 essential += 1
             if essential == m:
                 break  # no document of the block reaches the floor
-            stop = min(start + window, width)
-            for i in range(essential, m):  # term at a time, into the window's sums
-                at, last, w = cursor[i], end[i], weight[i]
-                while at < last and ids[at] < stop:
-                    d = ids[at] - start
-                    window_sums[d] += w * np.float64(data[at])
-                    window_bits[d >> 6] |= np.uint64(1) << np.uint64(d & 63)
-                    at += 1
-                read += at - cursor[i]
-                cursor[i] = at
-            for word_at in range((stop - start + 63) >> 6):  # its documents in order
-                word = window_bits[word_at]
-                if word == 0:
-                    continue
-                window_bits[word_at] = 0
-                while word != 0:
-                    d = (word_at << 6) + np.int64(trailing_zeros(word))
-                    word &= word - np.uint64(1)
-                    score = window_sums[d]
-                    window_sums[d] = 0.0
-                    visited = start + d
-                    global_doc = first_doc + visited
-                    reachable = True
-                    for i in range(essential - 1, -1, -1):
-                        if (score + below[i]) * widen < floor:
-                            reachable = False
-                            break
-                        at, last = cursor[i], end[i]  # a few steps forward, then galloping
-                        scanned = min(at + _SCAN, last)
-                        while at < scanned and ids[at] < visited:
-                            at += 1
-                        if at == scanned < last:
+            stop = min(start + span, width)
+            span = min(2 * span, WINDOW)
+            least = below[essential - 1] if essential > 0 else 0.0
+            if essential == m - 1:
+                n_found, window_read = _found_in_list(
+                    id_data, walking, essential, stop, least, widen, floor, found
+                )
+            else:
+                n_found, window_read = _found_in_window(
+                    id_data, walking, essential, m, start, stop, least, widen, floor, window, found
+                )
+            read += window_read
+            start = stop
+            for j in range(n_found):
+                visited, score = found_docs[j], found_sums[j]
+                global_doc = first_doc + visited
+                reachable = True
+                for i in range(essential - 1, -1, -1):
+                    if (score + below[i]) * widen < floor:
+                        reachable = False
+                        break
+                    at, last = cursor[i], end[i]
+                    if at + _SCAN <= last:  # _SCAN steps forward at once, then galloping
+                        ahead = 0
+                        for step in range(_SCAN):
+                            ahead += ids[at + step] < visited
+                        at += ahead
+                        if ahead == _SCAN and at < last:
                             at = _gallop(ids, at - 1, last, visited)
-                        cursor[i] = at
-                        if at < last and ids[at] == visited:
-                            score += weight[i] * np.float64(data[at])
-                            read += 1
-                    if not reachable:
-                        continue
-                    if ranked_out(score * widen, floor, level, tie_floor, tie_keys[global_doc]):
-                        continue
-                    if global_doc == excluded:
-                        continue
-                    if used == len(out_docs):
-                        window_sums[:] = 0.0
-                        window_bits[:] = 0
-                        return -1, read  # full: the caller grows the arrays and asks again
-                    out_docs[used], out_sums[used] = global_doc, score
-                    used += 1
-                    size, floor, level, tie_floor = hand_on(
-                        global_doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor
-                    )
+                    else:
+                        while at < last and ids[at] < visited:
+                            at += 1
+                    cursor[i] = at
+                    if at < last and ids[at] == visited:
+                        score += weight[i] * np.float64(data[at])
+                        read += 1
+                if not reachable:
+                    continue
+                if ranked_out(score * widen, floor, level, tie_floor, tie_keys[global_doc]):
+                    continue
+                if global_doc == excluded:
+                    continue
+                if used == len(out_docs):
+                    return -1, read  # full: the caller grows the arrays and asks again
+                out_docs[used], out_sums[used] = global_doc, score
+                used += 1
+                size, floor, level, tie_floor = hand_on(
+                    global_doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor
+                )
     used = still_in(out_docs, out_sums, first_used, used, widen, floor, level, tie_floor, tie_keys)
     return used, read

@@ -76,6 +76,8 @@ def search_rows(
         sums,
         np.zeros(WINDOW, dtype=np.float64),  # MaxScore's window: its sums
         np.zeros(WINDOW // 64, dtype=np.uint64),  # and which of its documents they hold
+        np.empty(WINDOW, dtype=np.int64),  # the window's documents that may reach the floor
+        np.empty(WINDOW, dtype=np.float64),  # and their sums
     )
     postings = (indptr, ids, data, block_docs, row_max, terms, block_rows)
     search = (k, rare, postings, tie_keys, block_order)
