@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sparsebench.retrieve.candidates_loop import packed_pair, push_largest, unpacked_pair
 
@@ -30,12 +31,16 @@ def test_packed_pairs_order_as_pairs_and_unpack_to_them():
         assert unpacked_pair(value, cell, bits) == (float(level), int(key))
 
 
-def test_push_largest_keeps_the_k_largest():
-    rng = np.random.default_rng(6)
-    values = rng.integers(0, 2**40, 500).astype(np.uint64)
-    heap, size = np.zeros(37, np.uint64), 0
-    for value in values:
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 6, 37, 341, 1000])
+def test_push_largest_keeps_the_k_largest(k):
+    """Every size of the 4-ary heap's last family (k = 5, 6, 37, 341 ...), repeated
+    values included: its least is at the root after every push."""
+    rng = np.random.default_rng(k)
+    values = rng.integers(0, 2**40, 3000).astype(np.uint64)
+    values[::7] = values[3]  # repeats
+    heap, size = np.zeros(k, np.uint64), 0
+    for at, value in enumerate(values):
         size = push_largest(heap, size, value)
-    assert size == 37
-    assert sorted(heap) == sorted(values)[-37:]
-    assert heap[0] == min(heap)
+        assert heap[0] == min(heap[:size]) == sorted(values[: at + 1])[-size]
+    assert size == k
+    assert sorted(heap) == sorted(values)[-k:]
