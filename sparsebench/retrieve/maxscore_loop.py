@@ -82,20 +82,27 @@ def _found_in_list(postings, lists, i, stop, least, widen, floor, found):
     first id at or past `stop` (where the cursor is left), whose product plus `least`
     (the bounds of the lists to be looked up) may reach the floor, in order, into found
     (documents, sums): (how many, postings read). One essential list needs no window:
-    each document's sum is its product."""
+    each document's sum is its product. The window's end is found first, and a weight
+    below `cut` (the floor's in the list's weights, made lower by far more than its
+    rounding) is passed over unread beyond its own byte: most are, once the floor has
+    risen."""
     ids, data = postings
     cursor, end, weight = lists
     found_docs, found_sums = found
     at, last, w = cursor[i], end[i], weight[i]
+    if at == last or ids[at] >= stop:
+        return 0, 0
+    past = last if ids[last - 1] < stop else _gallop(ids, at, last, stop)
+    cut = (floor / widen - least) / w
+    cut -= abs(cut) * 1e-6
     n_found = 0
-    while at < last and ids[at] < stop:
-        score = w * np.float64(data[at])
-        found_docs[n_found], found_sums[n_found] = ids[at], score
-        n_found += (score + least) * widen >= floor
-        at += 1
-    read = at - cursor[i]
-    cursor[i] = at
-    return n_found, read
+    for p in range(at, past):
+        if np.float64(data[p]) >= cut:
+            score = w * np.float64(data[p])
+            found_docs[n_found], found_sums[n_found] = ids[p], score
+            n_found += (score + least) * widen >= floor
+    cursor[i] = past
+    return n_found, past - at
 
 
 @compiled
