@@ -23,19 +23,23 @@ _CHUNK = 256  # documents whose sums are tested together before any is looked at
 def _add_list(sums, ids, data, start, stop, weight):
     """sums[ids[p]] += weight x data[p] over postings start..stop-1. Four postings at a
     time, their loads before their stores: the ids of a list are distinct, so the four
-    updates are independent (a fifth faster than one at a time here)."""
-    unrolled = start + (stop - start) // 4 * 4
-    for p in range(start, unrolled, 4):
-        d0, d1, d2, d3 = ids[p], ids[p + 1], ids[p + 2], ids[p + 3]
+    updates are independent (a fifth faster than one at a time here). Unsigned
+    positions: numba tests a signed index for a negative value at every access
+    (exhaustive SPLADE-like search over 1M documents took a quarter less time once
+    they were unsigned here, and a tenth less again in the chunks' test)."""
+    unrolled = np.uint64(start + (stop - start) // 4 * 4)
+    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
+    for p in range(np.uint64(start), unrolled, np.uint64(4)):  # unsigned: no wraparound
+        d0, d1, d2, d3 = ids[p], ids[p + one], ids[p + two], ids[p + three]
         v0 = weight * np.float64(data[p])
-        v1 = weight * np.float64(data[p + 1])
-        v2 = weight * np.float64(data[p + 2])
-        v3 = weight * np.float64(data[p + 3])
+        v1 = weight * np.float64(data[p + one])
+        v2 = weight * np.float64(data[p + two])
+        v3 = weight * np.float64(data[p + three])
         sums[d0] += v0
         sums[d1] += v1
         sums[d2] += v2
         sums[d3] += v3
-    for p in range(unrolled, stop):
+    for p in range(unrolled, np.uint64(stop)):
         sums[ids[p]] += weight * np.float64(data[p])
 
 
@@ -72,7 +76,7 @@ def scan_row(row, search, scratch, out_docs, out_sums, used):
         for chunk in range(0, width, _CHUNK):
             last = min(chunk + _CHUNK, width)
             reaching = False  # a vectorised test first: most chunks hold no candidate
-            for d in range(chunk, last):
+            for d in range(np.uint64(chunk), np.uint64(last)):
                 reaching |= sums[d] * widen >= floor
             if reaching:
                 for d in range(chunk, last):

@@ -35,7 +35,10 @@ documents tie at the k-th score; the certificate returns about k of them.
 The per-posting and per-document decisions are written inline rather than as calls: a
 compiled call that passes arrays updates their reference counts both ways, about 12 ns
 a call here, more than the decision itself (the first floor's heap test went from 14 ns
-to under 1 ns a posting); the calls made are per window.
+to under 1 ns a posting); the calls made are per window. The hot loops index with
+unsigned positions: numba tests a signed index for a negative value, to count it from
+the end, at every access (unsigned, the window's sums and lookups took 1M BM25-like
+documents from 0.29 to 0.26 s a thousand queries at k = 10, 1.64 to 1.46 s at k = 1000).
 """
 
 from __future__ import annotations
@@ -77,6 +80,14 @@ def _gallop(ids, low, end, doc):
 
 
 @compiled
+def _window_end(ids, at, last, stop):
+    """The first position from `at` (up to `last`) whose id is at or past `stop`."""
+    if at == last or ids[at] >= stop:
+        return at
+    return last if ids[last - 1] < stop else _gallop(ids, at, last, stop)
+
+
+@compiled
 def _found_in_list(postings, lists, i, stop, least, widen, floor, found):
     """The documents of list i (lists: cursor, end, weight), from its cursor to its
     first id at or past `stop` (where the cursor is left), whose product plus `least`
@@ -90,13 +101,11 @@ def _found_in_list(postings, lists, i, stop, least, widen, floor, found):
     cursor, end, weight = lists
     found_docs, found_sums = found
     at, last, w = cursor[i], end[i], weight[i]
-    if at == last or ids[at] >= stop:
-        return 0, 0
-    past = last if ids[last - 1] < stop else _gallop(ids, at, last, stop)
+    past = _window_end(ids, at, last, stop)
     cut = (floor / widen - least) / w
     cut -= abs(cut) * 1e-6
     n_found = 0
-    for p in range(at, past):
+    for p in range(np.uint64(at), np.uint64(past)):
         if np.float64(data[p]) >= cut:
             score = w * np.float64(data[p])
             found_docs[n_found], found_sums[n_found] = ids[p], score
@@ -118,29 +127,30 @@ def _found_in_window(postings, lists, first, m, start, stop, least, widen, floor
     window_sums, window_bits = window
     found_docs, found_sums = found
     read = 0
+    offset = np.uint64(start)
     for i in range(first, m):
         at, last, w = cursor[i], end[i], weight[i]
-        while at < last and ids[at] < stop:
-            d = ids[at] - start
-            window_sums[d] += w * np.float64(data[at])
-            window_bits[d >> 6] |= np.uint64(1) << np.uint64(d & 63)
-            at += 1
-        read += at - cursor[i]
-        cursor[i] = at
-    n_found = 0
-    for word_at in range((stop - start + 63) >> 6):
+        past = _window_end(ids, at, last, stop)
+        for p in range(np.uint64(at), np.uint64(past)):  # unsigned: no wraparound tests
+            d = np.uint64(ids[p]) - offset
+            window_sums[d] += w * np.float64(data[p])
+            window_bits[d >> np.uint64(6)] |= np.uint64(1) << (d & np.uint64(63))
+        read += past - at
+        cursor[i] = past
+    n_found = np.uint64(0)
+    for word_at in range(np.uint64((stop - start + 63) >> 6)):
         word = window_bits[word_at]
         if word == 0:
             continue
         window_bits[word_at] = 0
         while word != 0:
-            d = (word_at << 6) + np.int64(trailing_zeros(word))
+            d = (word_at << np.uint64(6)) + np.uint64(trailing_zeros(word))
             word &= word - np.uint64(1)
             score = window_sums[d]
             window_sums[d] = 0.0
-            found_docs[n_found], found_sums[n_found] = start + d, score
-            n_found += (score + least) * widen >= floor
-    return n_found, read
+            found_docs[n_found], found_sums[n_found] = start + np.int64(d), score
+            n_found += np.uint64((score + least) * widen >= floor)
+    return np.int64(n_found), read
 
 
 @compiled
@@ -270,8 +280,8 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
                     at, last = cursor[i], end[i]
                     if at + _SCAN <= last:  # _SCAN steps forward at once, then galloping
                         ahead = 0
-                        for step in range(_SCAN):
-                            ahead += ids[at + step] < visited
+                        for step in range(np.uint64(at), np.uint64(at + _SCAN)):
+                            ahead += ids[step] < visited
                         at += ahead
                         if ahead == _SCAN and at < last:
                             at = _gallop(ids, at - 1, last, visited)
@@ -279,8 +289,8 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
                         while at < last and ids[at] < visited:
                             at += 1
                     cursor[i] = at
-                    if at < last and ids[at] == visited:
-                        score += weight[i] * np.float64(data[at])
+                    if at < last and ids[np.uint64(at)] == visited:
+                        score += weight[i] * np.float64(data[np.uint64(at)])
                         read += 1
                 if not reachable:
                     continue
