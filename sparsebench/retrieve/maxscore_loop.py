@@ -154,25 +154,19 @@ def _found_in_window(postings, lists, first, m, start, stop, least, widen, floor
 
 
 @compiled
-def _first_floor(floor, heap, rare, q_weights, lists, excluded, postings):
+def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings):
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
     nonnegative, so a document's score is at least any one of its products, each exact
     in float64). The terms are read largest bound first, and a term whose bound (query
-    weight times its largest weight) is no higher than the floor is not read: none of
-    its products could raise it. postings: the index's arrays (see walk_row)."""
-    indptr, ids, data, block_docs, row_max = postings[:5]
+    weight times its largest weight, `bounds`) is no higher than the floor is not read:
+    none of its products could raise it. postings: the index's arrays (see walk_row)."""
+    indptr, ids, data, block_docs = postings[:4]
     entries = np.flatnonzero(rare)
-    bounds = np.zeros(len(entries))
-    for at in range(len(entries)):
-        for block in range(lists.shape[1]):
-            a = lists[entries[at], block]
-            if a >= 0:
-                bounds[at] = max(bounds[at], q_weights[entries[at]] * np.float64(row_max[a]))
-    for at in np.argsort(-bounds, kind="mergesort"):
-        if bounds[at] <= floor:
-            break
+    for at in np.argsort(-bounds[entries], kind="mergesort"):
         entry = entries[at]
+        if bounds[entry] <= floor:
+            break
         size = 0
         for block in range(lists.shape[1]):
             a = lists[entry, block]
@@ -217,13 +211,19 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     shrink = 1.0 - 2.0 * factor
     lists = query_lists(row_terms, block_rows, terms)
     df = np.zeros(len(row_terms), dtype=np.int64)  # each term's documents
+    term_bounds = np.zeros(len(row_terms))  # and the most it adds to a score
     for entry in range(len(row_terms)):
         for block in range(n_blocks):
             a = lists[entry, block]
             if a >= 0:
                 df[entry] += indptr[a + 1] - indptr[a]
+                term_bounds[entry] = max(
+                    term_bounds[entry], row_weights[entry] * np.float64(row_max[a])
+                )
     rare_terms = (df >= k) & (df <= rare)
-    floor = _first_floor(floor, first_heap, rare_terms, row_weights, lists, excluded, postings)
+    floor = _first_floor(
+        floor, first_heap, rare_terms, term_bounds, row_weights, lists, excluded, postings
+    )
     size = 0
     span = _FIRST_WINDOW
     for block in block_order:

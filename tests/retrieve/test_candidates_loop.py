@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 import numpy as np
 import pytest
 
@@ -38,9 +40,10 @@ def test_push_largest_keeps_the_k_largest(k):
     rng = np.random.default_rng(k)
     values = rng.integers(0, 2**40, 3000).astype(np.uint64)
     values[::7] = values[3]  # repeats
-    heap, size = np.zeros(k, np.uint64), 0
-    for at, value in enumerate(values):
+    heap, size, seen = np.zeros(k, np.uint64), 0, []
+    for value in values:
         size = push_largest(heap, size, value)
-        assert heap[0] == min(heap[:size]) == sorted(values[: at + 1])[-size]
+        bisect.insort(seen, int(value))
+        assert heap[0] == min(heap[:size]) == seen[-size]
     assert size == k
     assert sorted(heap) == sorted(values)[-k:]
