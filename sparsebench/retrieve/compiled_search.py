@@ -51,6 +51,13 @@ def tie_order(tie_keys: np.ndarray, block_docs: int) -> np.ndarray:
     )
 
 
+def import_loops() -> None:
+    """Import the compiled searches' modules (numba's dispatchers, about 5 ms): a stage
+    that calls this at its start-up keeps the imports, which hold the GIL that its
+    search threads need, out of its retrieval time."""
+    from sparsebench.retrieve import rows_loop  # noqa: F401
+
+
 def search(
     batch: sp.csr_matrix,
     postings: Postings,

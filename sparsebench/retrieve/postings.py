@@ -137,6 +137,24 @@ class Postings:
         counts = np.bincount(self.terms, weights=lengths, minlength=self.shape[0])
         return counts.astype(np.int64)
 
+    def bound_tightness(self) -> float:
+        """What a posting adds against its list's bound (row_max), on average over the
+        first block's postings (a sample whose cost is bounded by the block): near 1 for
+        term-frequency weights, which saturate (BM25), low for learned weights with a
+        long tail (SPLADE), whose bounds pass most documents on to MaxScore's lookups;
+        1 for a block without postings."""
+        first, stop = int(self.block_rows[0]), int(self.block_rows[1])
+        starts = self.indptr[first:stop].astype(np.int64)
+        ends = self.indptr[first + 1 : stop + 1].astype(np.int64)
+        if first == stop or ends[-1] == starts[0]:
+            return 1.0
+        # a block's rows are its terms that occur in it: no list is empty
+        sums = np.add.reduceat(
+            self.data[starts[0] : ends[-1]], starts - starts[0], dtype=np.float64
+        )
+        bounds = self.row_max[first:stop].astype(np.float64) * (ends - starts)
+        return float(sums.sum() / bounds.sum())
+
     def row_weights(self, rows: np.ndarray, local: np.ndarray) -> np.ndarray:
         """The weight (float64) of each local document id in the row beside it (0 where
         the row does not hold it), found by bisecting every row's span at once."""

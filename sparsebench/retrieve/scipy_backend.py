@@ -35,7 +35,8 @@ log = logging.getLogger(__name__)
 
 STRATEGIES = ("auto", "exhaustive", "maxscore")
 _PRUNED_QUERY_TERMS = 16  # auto: MaxScore for queries of at most this many terms on average
-_PRUNED_MAX_SHARE = 0.01  # and k at most this share of the documents (deeper, floors too low)
+_PRUNED_MAX_SHARE = 0.03  # and k at most this share of the documents (deeper, floors too low)
+_PRUNED_MIN_TIGHTNESS = 0.5  # and bounds this close to what postings add (Postings.bound_tightness)
 # The most queries of a batch on the CPU, whatever query_batch_size allows (a GPU's batch):
 # the products' sums stay in the cache (SciFact, k = 1000, one thread: 35 ms at 32 or
 # 64 against 49 at 256), and the retrieve stage writes a batch's lines while the next
@@ -50,14 +51,22 @@ def check_strategy(strategy: str) -> None:
 
 
 def chosen_strategy(
-    strategy: str, queries: sp.csr_matrix, signed: bool, k: int, n_docs: int
+    strategy: str,
+    queries: sp.csr_matrix,
+    signed: bool,
+    k: int,
+    n_docs: int,
+    tightness: float = 1.0,
 ) -> str:
     """The strategy that searches: MaxScore needs nonnegative weights (a list's largest
-    weight bounds what it adds only then); "auto" takes it for short queries and a k
-    that is a small share of the corpus, where it skips frequent terms' long lists, and
-    searches long queries (learned sparse ones, which touch most lists of a block
-    anyway) and runs deep for their corpus (k=1000 of SciFact's 5,183 documents)
-    exhaustively (benchmarks/RESULTS.md, "MaxScore pruning")."""
+    weight bounds what it adds only then); "auto" takes it for short queries, a k that
+    is a small share of the corpus and bounds close to what the postings add
+    (`tightness`, Postings.bound_tightness), where it skips frequent terms' long lists.
+    It searches exhaustively long queries (learned sparse ones, which touch most lists
+    of a block anyway), runs deep for their corpus (k=1000 of SciFact's 5,183
+    documents) and learned weights, whose long tails leave loose bounds that pass most
+    documents on to lookups even for short queries (inference-free SPLADE's)
+    (benchmarks/RESULTS.md, "MaxScore pruning")."""
     check_strategy(strategy)
     if signed:
         if strategy == "maxscore":
@@ -68,7 +77,8 @@ def chosen_strategy(
     if strategy == "auto":
         mean_terms = queries.nnz / max(queries.shape[0], 1)
         short = mean_terms <= _PRUNED_QUERY_TERMS and _shallow(k, n_docs)
-        return "maxscore" if short else "exhaustive"
+        tight = tightness >= _PRUNED_MIN_TIGHTNESS
+        return "maxscore" if short and tight else "exhaustive"
     return strategy
 
 
@@ -77,7 +87,8 @@ def scanned(signed: bool, k: int, n_docs: int) -> bool:
     products. The scan needs nonnegative weights, and pays for k up to the share of the
     corpus that MaxScore takes: deeper (k = 1000 of SciFact's 5,183 documents), most
     matches are candidates, and their selection one at a time (a heap) costs more than
-    the products' partitions (there, 80 ms against 41 on two threads)."""
+    the products' partitions (there, one thread: 68 ms against 50; at k = 150, 3% of
+    it, 24 against 28)."""
     return not signed and _shallow(k, n_docs)
 
 
@@ -145,7 +156,9 @@ def retrieve(
     rows_per_batch = batch_rows(
         min(n_docs, BLOCK_DOCS), min(query_batch_size, _CPU_BATCH_QUERIES), budget
     )
-    pruned = chosen_strategy(strategy, weighted, summed.signed, k, n_docs) == "maxscore"
+    tightness = inverted.bound_tightness() if strategy == "auto" else 1.0
+    chosen = chosen_strategy(strategy, weighted, summed.signed, k, n_docs, tightness)
+    pruned = chosen == "maxscore"
     in_compiled = pruned or scanned(summed.signed, k, n_docs)
     block_order = compiled_search.tie_order(tie_keys, BLOCK_DOCS) if in_compiled else None
     how_exhaustive = "block scan" if in_compiled else "sparse products"

@@ -20,7 +20,7 @@ from sparsebench.devices import cuda_available, select_device
 from sparsebench.errors import ConfigError, DataError
 from sparsebench.fileio import atomic_path, read_line_array, read_lines
 from sparsebench.progress import progress
-from sparsebench.retrieve import costs
+from sparsebench.retrieve import compiled_search, costs
 from sparsebench.retrieve.fusion import fuse, fusion_of
 from sparsebench.retrieve.postings import load_postings
 from sparsebench.retrieve.runfile import RunLines, format_run_lines, read_run
@@ -139,6 +139,7 @@ def retrieve_run(
     timer = costs.StageTimer()
     load_compiled()  # numba's runtime and the line writer: once a process
     lines_loop.load_compiled()  # and the id lines' reader
+    compiled_search.import_loops()  # and the searches' modules
     timer.lap("startup")
     if not Path(idf_path).exists():
         raise DataError(f"missing IDF file {idf_path}: run the term_weights stage first")

@@ -25,7 +25,7 @@ from sparsebench.errors import ConfigError
 from sparsebench.fileio import read_lines
 from sparsebench.retrieve import compiled_search, rows_loop, scipy_backend
 from sparsebench.retrieve import postings as postings_module
-from sparsebench.retrieve.postings import as_postings, load_postings
+from sparsebench.retrieve.postings import BLOCK_DOCS, as_postings, load_postings
 from sparsebench.retrieve.runfile import RunLines
 from sparsebench.retrieve.scipy_backend import chosen_strategy, retrieve
 
@@ -244,19 +244,71 @@ def test_pruning_reads_fewer_postings_than_exhaustive_search(monkeypatch):
     assert read[True] < 0.5 * whole, (read, whole)
 
 
+def test_bound_tightness_is_what_postings_add_against_their_bounds():
+    # block 0: a list of weights 4, 1, 1, 1 (bound 4) and one of 2, 2 (bound 2):
+    # (7 + 4) / (4 * 4 + 2 * 2); the second block is not read
+    docs = np.zeros((BLOCK_DOCS + 1, 2), dtype=np.float32)
+    docs[[0, 1, 2, 3], 0] = [4, 1, 1, 1]
+    docs[[5, 9], 1] = 2
+    docs[BLOCK_DOCS, 0] = 100
+    assert as_postings(sp.csr_matrix(docs.T)).bound_tightness() == 11 / 20
+    quantised = as_postings(sp.csr_matrix(docs[:BLOCK_DOCS].T))
+    assert quantised.data.dtype == np.uint8
+    assert quantised.bound_tightness() == 11 / 20
+    assert as_postings(sp.csr_matrix((2, 5), dtype=np.float32)).bound_tightness() == 1.0
+
+
+def auto_searched(caplog, queries, postings, idf, doc_ids, query_ids) -> str:
+    """How `auto` searched (from retrieve's log line)."""
+    with caplog.at_level("INFO", logger="sparsebench.retrieve.scipy_backend"):
+        caplog.clear()
+        run_bytes(queries, postings, idf, 10, doc_ids, query_ids, strategy="auto")
+    (line,) = [r.getMessage() for r in caplog.records if "retrieving top" in r.getMessage()]
+    return "maxscore" if "MaxScore pruning" in line else "exhaustive"
+
+
+def test_auto_prunes_bm25_and_scans_learned_weights_for_short_queries(caplog, tmp_path):
+    """BM25's saturated term frequencies keep a list's bound close to what its postings
+    add; a long tail of learned weights does not, and short (inference-free) queries
+    are then searched exhaustively."""
+    out = run_stages(shared_path("data", "cranfield"), tmp_path, model={"kind": "bm25"})
+    postings = load_postings(out.weights / "postings.npz")
+    queries = load_csr(out.queries / "queries.npz")
+    assert postings.bound_tightness() > 0.6
+    common = (
+        np.load(out.weights / "idf.npy"),
+        np.array(read_lines(out.encoded / "doc_ids.txt"), dtype=object),
+        np.array(read_lines(out.queries / "query_ids.txt"), dtype=object),
+    )
+    assert auto_searched(caplog, queries, postings, *common) == "maxscore"
+
+    docs, queries, idf, doc_ids, query_ids = splade_problem(6, 3000)
+    learned = as_postings(sp.csr_matrix(docs.T))
+    assert learned.bound_tightness() < 0.4
+    short = sp.csr_matrix(queries.multiply(queries >= np.float32(1.5)))
+    short.eliminate_zeros()
+    assert short.nnz / short.shape[0] <= 16  # tokens alone, as inference-free queries
+    assert auto_searched(caplog, short, learned, idf, doc_ids, query_ids) == "exhaustive"
+
+
 def test_the_strategy_choice():
     short = sp.csr_matrix(np.eye(3, 40))
     long = sp.csr_matrix(np.ones((3, 40)))
     assert chosen_strategy("auto", short, signed=False, k=10, n_docs=5183) == "maxscore"
     assert chosen_strategy("auto", long, signed=False, k=10, n_docs=5183) == "exhaustive"
+    assert chosen_strategy("auto", short, signed=False, k=150, n_docs=5183) == "maxscore"
     assert chosen_strategy("auto", short, signed=False, k=1000, n_docs=5183) == "exhaustive"
     assert chosen_strategy("auto", short, signed=False, k=1000, n_docs=10**6) == "maxscore"
+    # loose bounds (learned weights' long tails): exhaustive, even for short queries
+    loose = {"signed": False, "k": 10, "n_docs": 10**6, "tightness": 0.4}
+    assert chosen_strategy("auto", short, **loose) == "exhaustive"
+    assert chosen_strategy("maxscore", short, **loose) == "maxscore"
     assert chosen_strategy("maxscore", short, signed=True, k=10, n_docs=10**6) == "exhaustive"
     assert chosen_strategy("maxscore", long, signed=False, k=1000, n_docs=10) == "maxscore"
     with pytest.raises(ConfigError, match="unknown retrieval strategy 'wand'; known: auto"):
         chosen_strategy("wand", short, signed=False, k=10, n_docs=10)
-    # exhaustive search: the block scan while k is at most 1% of the corpus
-    assert scipy_backend.scanned(signed=False, k=10, n_docs=5183)
-    assert not scipy_backend.scanned(signed=False, k=1000, n_docs=5183)
+    # exhaustive search: the block scan while k is at most 3% of the corpus
+    assert scipy_backend.scanned(signed=False, k=155, n_docs=5183)
+    assert not scipy_backend.scanned(signed=False, k=156, n_docs=5183)
     assert scipy_backend.scanned(signed=False, k=1000, n_docs=10**6)
     assert not scipy_backend.scanned(signed=True, k=10, n_docs=10**6)
