@@ -184,7 +184,9 @@ def test_tables_of_expected_figures_are_relative_to_the_config_file(tmp_path):
     from sparsebench.workflow.config import load_config_file
 
     base = tmp_path / "exp"
-    base.mkdir()
+    (base / "ref").mkdir(parents=True)
+    for table in (base / "mine.tsv", base / "ref" / "mine.tsv"):
+        table.write_text("dataset\tsystem\tmetric\tvalue\n")
     configfile = base / "c.yaml"
     for expected, wanted in (
         ("mine.tsv", str(base / "mine.tsv")),
@@ -201,6 +203,26 @@ def test_tables_of_expected_figures_are_relative_to_the_config_file(tmp_path):
             )
         )
         assert load_config_file(str(configfile))["reproduction"]["expected"] == wanted
+
+
+def test_a_missing_table_of_expected_figures_is_refused_before_anything_runs(tmp_path):
+    from sparsebench.workflow.config import load_config_file
+
+    configfile = tmp_path / "c.yaml"
+    for expected in ("none", ["beir", "ref/missing.tsv"]):
+        configfile.write_text(
+            yaml.safe_dump(
+                {
+                    "datasets": {"mine": {"source": "builtin", "name": "minibeir"}},
+                    "models": {"bm25": {"kind": "bm25"}},
+                    "reproduction": {"expected": expected},
+                }
+            )
+        )
+        with pytest.raises(
+            ConfigError, match=r"reproduction.expected: no table of expected .*beir"
+        ):
+            load_config_file(str(configfile))
 
 
 def test_the_workflow_reads_relative_paths_against_the_config_file(tmp_path):
