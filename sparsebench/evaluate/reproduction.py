@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 
 from sparsebench.encode.lucene.languages import analyzer_label
-from sparsebench.errors import DataError
+from sparsebench.errors import ConfigError, DataError
 from sparsebench.evaluate import leaderboard
 
 BUILTIN = ("beir", "miracl", "msmarco")
@@ -49,6 +49,18 @@ RESULT_COLUMNS = [
     "expected_scoring",
     "source",
 ]
+
+
+def check_expected_tables(expected: str | Sequence[str]) -> None:
+    """Refuse a table that is neither built in nor a file when the configuration is read,
+    not at the leaderboard, after the whole experiment ran."""
+    for name in [expected] if isinstance(expected, str) else expected:
+        if name not in BUILTIN and name not in ALIASES and not Path(name).is_file():
+            known = ", ".join(sorted({*BUILTIN, *ALIASES}))
+            raise ConfigError(
+                f"config.reproduction.expected: no table of expected figures at {name!r} "
+                f"(built-in: {known}; or a TSV file's path)"
+            )
 
 
 def _read_table(name: str) -> pd.DataFrame:
