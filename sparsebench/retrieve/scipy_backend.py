@@ -16,7 +16,7 @@ Only documents that share a term with the query and score nonzero are retrieved.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -56,12 +56,13 @@ def chosen_strategy(
     signed: bool,
     k: int,
     n_docs: int,
-    tightness: float = 1.0,
+    tightness: Callable[[], float] = lambda: 1.0,
 ) -> str:
     """The strategy that searches: MaxScore needs nonnegative weights (a list's largest
     weight bounds what it adds only then); "auto" takes it for short queries, a k that
     is a small share of the corpus and bounds close to what the postings add
-    (`tightness`, Postings.bound_tightness), where it skips frequent terms' long lists.
+    (`tightness`, called only then: Postings.bound_tightness), where it skips frequent
+    terms' long lists.
     It searches exhaustively long queries (learned sparse ones, which touch most lists
     of a block anyway), runs deep for their corpus (k=1000 of SciFact's 5,183
     documents) and learned weights, whose long tails leave loose bounds that pass most
@@ -77,8 +78,7 @@ def chosen_strategy(
     if strategy == "auto":
         mean_terms = queries.nnz / max(queries.shape[0], 1)
         short = mean_terms <= _PRUNED_QUERY_TERMS and _shallow(k, n_docs)
-        tight = tightness >= _PRUNED_MIN_TIGHTNESS
-        return "maxscore" if short and tight else "exhaustive"
+        return "maxscore" if short and tightness() >= _PRUNED_MIN_TIGHTNESS else "exhaustive"
     return strategy
 
 
@@ -156,8 +156,9 @@ def retrieve(
     rows_per_batch = batch_rows(
         min(n_docs, BLOCK_DOCS), min(query_batch_size, _CPU_BATCH_QUERIES), budget
     )
-    tightness = inverted.bound_tightness() if strategy == "auto" else 1.0
-    chosen = chosen_strategy(strategy, weighted, summed.signed, k, n_docs, tightness)
+    chosen = chosen_strategy(
+        strategy, weighted, summed.signed, k, n_docs, lambda: inverted.bound_tightness
+    )
     pruned = chosen == "maxscore"
     in_compiled = pruned or scanned(summed.signed, k, n_docs)
     block_order = compiled_search.tie_order(tie_keys, BLOCK_DOCS) if in_compiled else None

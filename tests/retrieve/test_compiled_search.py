@@ -251,11 +251,11 @@ def test_bound_tightness_is_what_postings_add_against_their_bounds():
     docs[[0, 1, 2, 3], 0] = [4, 1, 1, 1]
     docs[[5, 9], 1] = 2
     docs[BLOCK_DOCS, 0] = 100
-    assert as_postings(sp.csr_matrix(docs.T)).bound_tightness() == 11 / 20
+    assert as_postings(sp.csr_matrix(docs.T)).bound_tightness == 11 / 20
     quantised = as_postings(sp.csr_matrix(docs[:BLOCK_DOCS].T))
     assert quantised.data.dtype == np.uint8
-    assert quantised.bound_tightness() == 11 / 20
-    assert as_postings(sp.csr_matrix((2, 5), dtype=np.float32)).bound_tightness() == 1.0
+    assert quantised.bound_tightness == 11 / 20
+    assert as_postings(sp.csr_matrix((2, 5), dtype=np.float32)).bound_tightness == 1.0
 
 
 def auto_searched(caplog, queries, postings, idf, doc_ids, query_ids) -> str:
@@ -274,7 +274,7 @@ def test_auto_prunes_bm25_and_scans_learned_weights_for_short_queries(caplog, tm
     out = run_stages(shared_path("data", "cranfield"), tmp_path, model={"kind": "bm25"})
     postings = load_postings(out.weights / "postings.npz")
     queries = load_csr(out.queries / "queries.npz")
-    assert postings.bound_tightness() > 0.6
+    assert postings.bound_tightness > 0.6
     common = (
         np.load(out.weights / "idf.npy"),
         np.array(read_lines(out.encoded / "doc_ids.txt"), dtype=object),
@@ -284,7 +284,7 @@ def test_auto_prunes_bm25_and_scans_learned_weights_for_short_queries(caplog, tm
 
     docs, queries, idf, doc_ids, query_ids = splade_problem(6, 3000)
     learned = as_postings(sp.csr_matrix(docs.T))
-    assert learned.bound_tightness() < 0.4
+    assert learned.bound_tightness < 0.4
     short = sp.csr_matrix(queries.multiply(queries >= np.float32(1.5)))
     short.eliminate_zeros()
     assert short.nnz / short.shape[0] <= 16  # tokens alone, as inference-free queries
@@ -300,7 +300,7 @@ def test_the_strategy_choice():
     assert chosen_strategy("auto", short, signed=False, k=1000, n_docs=5183) == "exhaustive"
     assert chosen_strategy("auto", short, signed=False, k=1000, n_docs=10**6) == "maxscore"
     # loose bounds (learned weights' long tails): exhaustive, even for short queries
-    loose = {"signed": False, "k": 10, "n_docs": 10**6, "tightness": 0.4}
+    loose = {"signed": False, "k": 10, "n_docs": 10**6, "tightness": lambda: 0.4}
     assert chosen_strategy("auto", short, **loose) == "exhaustive"
     assert chosen_strategy("maxscore", short, **loose) == "maxscore"
     assert chosen_strategy("maxscore", short, signed=True, k=10, n_docs=10**6) == "exhaustive"
