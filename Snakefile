@@ -22,8 +22,8 @@ from snakemake.utils import min_version
 sys.path.insert(0, workflow.basedir)
 
 from sparsebench.workflow.config import config_folders, config_from_files, experiment_settings
-from sparsebench.errors import ConfigError
-from sparsebench.provenance import COMMAND_VARIABLE, other_experiment
+from sparsebench.core.errors import ConfigError
+from sparsebench.core.provenance import COMMAND_VARIABLE, other_experiment
 
 min_version("9.0")
 

@@ -11,7 +11,7 @@ language's speed relative to English's. Each measurement is a process of its own
 caches, as a fresh encode job), the analyzer built and its data loaded before the clock
 starts, the language's and English's runs interleaved, best of --repeat.
 
-`--mode baseline`: the English analyzer now (sparsebench.encode.analysis) against the
+`--mode baseline`: the English analyzer now (sparsebench.analysis.analyzer) against the
 analysis module of another commit (--baseline-commit, HEAD by default), in one run.
 
 Each analyzer runs as the encode stage runs it (TermCountEncoder: analyze_batch over
@@ -97,9 +97,9 @@ def mixed(texts: list[str], share: float = 0.05, seed: int = 0) -> list[str]:
 
 
 def old_analyzer_module(commit: str, folder: Path):
-    """The analysis module of `commit` (sparsebench/encode/analysis.py), imported as a
+    """The analysis module of `commit` (sparsebench/analysis/analyzer.py), imported as a
     module of its own."""
-    where = "sparsebench/encode/analysis.py"
+    where = "sparsebench/analysis/analyzer.py"
     shown = subprocess.run(
         ["git", "-C", str(ROOT), "show", f"{commit}:{where}"], capture_output=True, text=True
     )
@@ -118,8 +118,8 @@ def old_analyzer_module(commit: str, folder: Path):
 def dfa_share(texts: list[str]) -> float:
     """The share of the characters that the new tokenizer leaves to the DFA: runs
     between separators holding a character outside the ten classes of ASCII."""
-    from sparsebench.encode.lucene import standard_tokenizer as lt
-    from sparsebench.strings import string_buffers
+    from sparsebench.analysis import standard_tokenizer as lt
+    from sparsebench.core.strings import string_buffers
 
     offsets, data = string_buffers(pa.array(texts, pa.string()))
     position = np.flatnonzero((data & 0xC0) != 0x80)
@@ -174,7 +174,7 @@ def parallel_documents(language: str, n_docs: int, per_doc: int) -> tuple[list[s
 
 def language_child(language: str, side: str, n_docs: int, per_doc: int, out: str) -> None:
     """Time one analyzer over one language's documents (or their English originals)."""
-    from sparsebench.encode.analysis import Analyzer
+    from sparsebench.analysis.analyzer import Analyzer
 
     translated, english = parallel_documents(language, n_docs, per_doc)
     texts = english if side == "en" else translated
@@ -212,7 +212,7 @@ class LuceneReference:
 
     def documents_per_second(self, language: str, texts: list[str], repeat: int) -> dict:
         """Lucene's analyzer of `language` ("en": Anserini's DefaultEnglishAnalyzer)."""
-        from sparsebench.encode.lucene.languages import ANSERINI_ANALYZERS
+        from sparsebench.analysis.languages import ANSERINI_ANALYZERS
 
         path = self.folder / f"{language}.txt"
         path.write_text("\0".join(texts), encoding="utf-8")
@@ -247,7 +247,7 @@ def compare_languages(
         columns += " Lucene terms | Lucene documents/s | Lucene English documents/s"
         columns += " | Lucene's ratio |"
         rule += "---:|---:|---:|---:|"
-    from sparsebench.encode.lucene.languages import analyzer_name
+    from sparsebench.analysis.languages import analyzer_name
 
     with tempfile.TemporaryDirectory() as tmp:
         reference = LuceneReference(*lucene, Path(tmp)) if lucene else None
@@ -296,13 +296,13 @@ def child(impl: str, name: str, copies: int, repeat: int, commit: str, out: str)
         if impl == "old":
             module = old_analyzer_module(commit, Path(folder))
         else:
-            from sparsebench.encode import analysis as module
+            from sparsebench.analysis import analyzer as module
         analyzer = module.Analyzer()
         best = float("inf")
         for _ in range(repeat):
             if impl == "new":
-                from sparsebench.encode.lucene import porter as lucene_porter
-                from sparsebench.encode.lucene import standard_tokenizer as lucene_tokenizer
+                from sparsebench.analysis import standard_tokenizer as lucene_tokenizer
+                from sparsebench.analysis.en import porter as lucene_porter
 
                 lucene_porter.PorterStemmer._cache.clear()
                 lucene_tokenizer._short_run_spans.cache_clear()
@@ -337,7 +337,7 @@ def child(impl: str, name: str, copies: int, repeat: int, commit: str, out: str)
 
 
 def main() -> None:
-    from sparsebench.encode.lucene.languages import MODULES
+    from sparsebench.analysis.languages import PORTED
 
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -365,7 +365,7 @@ def main() -> None:
     if args.mode == "languages":
         catalogued = [
             code
-            for code in sorted(MODULES)
+            for code in sorted(PORTED)
             if code != "en" and (LOCALES / LOCALE_FOLDERS.get(code, code)).is_dir()
         ]
         languages = args.languages or [c for c in catalogued if translated_messages(c)]

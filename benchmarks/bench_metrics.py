@@ -86,7 +86,7 @@ def make_data(folder: Path, n_queries: int, depth: int, seed: int = 0) -> tuple[
 def run_sparsebench(run_path: str, qrels_path: str) -> dict:
     from sparsebench.data.qrels import read_qrels
     from sparsebench.evaluate.metrics import evaluate_run
-    from sparsebench.retrieve.runfile import read_run
+    from sparsebench.runs.runfile import read_run
 
     start = time.perf_counter()
     run, qrels = read_run(run_path), read_qrels(qrels_path)
@@ -249,7 +249,7 @@ def machine(packages: tuple[str, ...] = ("pandas", "pytrec_eval-terrier")) -> st
     """The CPU, cores, memory, Python and numpy, and the versions of `packages`."""
     from importlib import metadata
 
-    from sparsebench.devices import cpu_name
+    from sparsebench.core.devices import cpu_name
 
     cpu = cpu_name()
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30

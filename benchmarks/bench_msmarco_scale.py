@@ -65,8 +65,8 @@ def generate(folder: Path, docs: int, queries: int) -> dict:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from sparsebench.csrfiles import save_csr
-    from sparsebench.fileio import write_lines
+    from sparsebench.core.csrfiles import save_csr
+    from sparsebench.core.fileio import write_lines
 
     shards = folder / "shards"
     shards.mkdir(parents=True, exist_ok=True)

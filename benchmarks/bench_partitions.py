@@ -46,8 +46,8 @@ WEIGHTING = {"kind": "bm25", "k1": 0.9, "b": 0.4, "k1_plus_one": False, "idf": "
 
 def write_problem(folder: Path, docs: int, queries: int, seed: int = 0) -> list[str]:
     """Encoding shards (npz + terms), corpus ids (Parquet) and encoded queries."""
-    from sparsebench.csrfiles import save_csr
-    from sparsebench.fileio import write_lines
+    from sparsebench.core.csrfiles import save_csr
+    from sparsebench.core.fileio import write_lines
 
     rng = np.random.default_rng(seed)
     terms = [f"t{i:07d}" for i in range(VOCABULARY)]  # sorted: every shard lists them all

@@ -25,9 +25,9 @@ from bench_retrieval import make_problem  # noqa: E402
 
 
 def searched(folder: Path, k: int, strategy: str) -> tuple[float, bytes]:
-    from sparsebench.retrieve.postings import load_postings
-    from sparsebench.retrieve.runfile import RunLines
-    from sparsebench.retrieve.scipy_backend import retrieve
+    from sparsebench.runs.runfile import RunLines
+    from sparsebench.search.postings import load_postings
+    from sparsebench.search.scipy_backend import retrieve
 
     queries = sp.load_npz(folder / "queries.npz").tocsr()
     weights = np.load(folder / "idf.npy")

@@ -7,7 +7,7 @@ SPLADE). Each run compares, on the same corpus and queries, in one process per
 implementation (peak RSS is per process):
 
   sparsebench   as the retrieve stage runs: postings.npz as the term_weights stage writes
-                it (sparsebench.retrieve.postings, compact), memory-mapped, searched by
+                it (sparsebench.search.postings, compact), memory-mapped, searched by
                 retrieve.scipy_backend.retrieve (bounded blocks, 2 threads)
   baseline      the same, from another checkout of sparsebench (--baseline DIR), to
                 compare two versions in one run (a checkout from before the compact
@@ -120,7 +120,7 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
             matrix.eliminate_zeros()
     sp.save_npz(folder / "corpus.npz", corpus)
     sp.save_npz(folder / "postings.npz", sp.csr_matrix(corpus.T))
-    from sparsebench.retrieve.postings import save_postings
+    from sparsebench.search.postings import save_postings
 
     # as the term_weights stage writes it
     save_postings(folder / "compact.npz", corpus, doc_ids=bench_doc_ids(docs))
@@ -147,7 +147,7 @@ def best_of(repeat: int, work) -> dict:
 
 
 def run_sparsebench(folder: Path, k: int, repeat: int, strategy: str = "exhaustive") -> dict:
-    from sparsebench.retrieve.scipy_backend import retrieve
+    from sparsebench.search.scipy_backend import retrieve
 
     threads = int(os.environ.get("BENCH_THREADS", "2"))
 
@@ -155,7 +155,7 @@ def run_sparsebench(folder: Path, k: int, repeat: int, strategy: str = "exhausti
     weights = np.load(folder / "idf.npy")
     query_ids = np.array([f"q{i}" for i in range(queries.shape[0])], dtype=object)
     try:  # as the retrieve stage: the compact postings, memory-mapped
-        from sparsebench.retrieve.postings import Postings, load_postings
+        from sparsebench.search.postings import Postings, load_postings
 
         postings = load_postings(folder / "compact.npz")
         assert isinstance(postings, Postings)
@@ -175,7 +175,7 @@ def run_sparsebench(folder: Path, k: int, repeat: int, strategy: str = "exhausti
 
     except ImportError:  # a checkout from before: a float64 term-major matrix in memory
         postings = sp.load_npz(folder / "postings.npz").tocsr()
-        postings = importlib.import_module("sparsebench.retrieve.exactscores").corpus_operand(
+        postings = importlib.import_module("sparsebench.search.exactscores").corpus_operand(
             postings.astype(np.float64)
         )
         index_bytes = postings.data.nbytes + postings.indices.nbytes + postings.indptr.nbytes

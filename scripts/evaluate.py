@@ -1,8 +1,8 @@
 """Snakemake script of rules evaluate and evaluate_tuning: sparsebench.evaluate.stages.evaluate
 (+ its manifest)."""
 
+from sparsebench.core.provenance import now
 from sparsebench.evaluate import stages
-from sparsebench.provenance import now
 from sparsebench.workflow.logs import stage_logging
 
 started = now()

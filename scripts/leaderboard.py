@@ -1,7 +1,7 @@
 """Snakemake script of rule leaderboard: sparsebench.evaluate.stages.leaderboard."""
 
+from sparsebench.core.provenance import now
 from sparsebench.evaluate import stages
-from sparsebench.provenance import now
 from sparsebench.workflow.logs import stage_logging
 
 started = now()

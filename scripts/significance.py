@@ -1,7 +1,7 @@
 """Snakemake script of rule significance: sparsebench.evaluate.stages.significance."""
 
+from sparsebench.core.provenance import now
 from sparsebench.evaluate import stages
-from sparsebench.provenance import now
 from sparsebench.workflow.logs import stage_logging
 
 started = now()

@@ -18,17 +18,17 @@ import pandas as pd
 import pyarrow as pa
 import scipy.sparse as sp
 
-from sparsebench.csrfiles import save_csr
+from sparsebench.core.csrfiles import save_csr
+from sparsebench.core.fileio import read_json, read_lines, write_lines
 from sparsebench.encode.encoders import Encoder, make_encoder
 from sparsebench.encode.sparse import LabelledCSR, align_columns
 from sparsebench.encode.weighting import document_frequencies, idf
 from sparsebench.evaluate.metrics import evaluate_retrieval, evaluate_retrieval_per_query
 from sparsebench.evaluate.procedures import TESTS
 from sparsebench.evaluate.significance import Comparison, align, paired_tests
-from sparsebench.fileio import read_json, read_lines, write_lines
 from sparsebench.kinds.registry import kind_of
 from sparsebench.pair import PairFiles, run_pair
-from sparsebench.retrieve.scipy_backend import retrieve
+from sparsebench.search.scipy_backend import retrieve
 from sparsebench.workflow.config import validate_config
 
 __all__ = [

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sparsebench.cli_arguments import build_parser
-from sparsebench.errors import DataError, SparsebenchError, describe_os_error
+from sparsebench.core.errors import DataError, SparsebenchError, describe_os_error
 from sparsebench.evaluate.measures import default_metric_names
 
 if TYPE_CHECKING:
@@ -159,8 +159,8 @@ RUN_READ_AHEAD = 32  # run blocks read ahead of the evaluation (about 1 MB each 
 
 
 def _evaluate(args: argparse.Namespace) -> str:
-    from sparsebench.retrieve.run_stream import run_batches
-    from sparsebench.threads import ReadAhead
+    from sparsebench.core.threads import ReadAhead
+    from sparsebench.runs.stream import run_batches
 
     _reuse_freed_memory()
     names = args.metrics or default_metric_names(args.cutoffs)

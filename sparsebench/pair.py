@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sparsebench.core.errors import ConfigError
+from sparsebench.core.fileio import read_json
 from sparsebench.data import stages as data_stages
 from sparsebench.encode import stages as encode_stages
-from sparsebench.errors import ConfigError
 from sparsebench.evaluate import stages as evaluate_stages
-from sparsebench.fileio import read_json
 from sparsebench.retrieve import stages as retrieve_stages
 from sparsebench.workflow import layout
 from sparsebench.workflow.config import validate_config

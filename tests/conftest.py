@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from archive_server import server  # noqa: F401 (a fixture: an archive served on 127.0.0.1)
+from support.archive_server import server  # noqa: F401 (a fixture: an archive served on 127.0.0.1)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
@@ -48,6 +48,13 @@ def shared_path(*parts: str) -> Path:
     path = SHARED.joinpath(*parts)
     if not path.exists():
         pytest.skip(f"{path} is not available (set SPARSEBENCH_SHARED)", allow_module_level=True)
+    return path
+
+
+def write_text(path: Path, text: str) -> Path:
+    """A file written, its folders made."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
     return path
 
 

@@ -9,10 +9,10 @@ import pytest
 import yaml
 from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, shared_path
 from scipy import stats
-from snakemake_runs import snakemake
+from support.snakemake_runs import snakemake
 
 from sparsebench import api
-from sparsebench.retrieve.runfile import read_run
+from sparsebench.runs.runfile import read_run
 
 
 @pytest.mark.slow

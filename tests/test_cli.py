@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from trec_eval_reference import random_case, trec_eval
+from support.trec_eval_reference import random_case, trec_eval
 
 from sparsebench.cli import main
 
@@ -196,7 +196,7 @@ def test_a_full_disk_is_one_line_naming_the_file(tmp_path, monkeypatch, capsys):
 def test_a_job_on_a_full_disk_fails_with_one_line_naming_the_output(tmp_path, capsys):
     import errno
 
-    from sparsebench.fileio import atomic_path
+    from sparsebench.core.fileio import atomic_path
     from sparsebench.workflow.logs import stage_logging
 
     out = tmp_path / "results" / "x.json"

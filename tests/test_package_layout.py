@@ -184,7 +184,7 @@ def test_importing_the_errors_loads_nothing_heavy():
     import sys
 
     probe = (
-        "import sys, sparsebench.errors; "
+        "import sys, sparsebench.core.errors; "
         "print(sorted(m for m in ('pandas', 'numpy', 'torch', 'pyarrow', 'scipy') "
         "if m in sys.modules))"
     )
@@ -202,14 +202,19 @@ def folder(module: str) -> str:
 
 
 def test_folders_import_each_other_one_way():
-    """Layers by folder: no two subpackages import each other, and retrieval never
-    imports the encoders (the device choice lives in sparsebench.devices)."""
+    """Layers by folder: no two subpackages import each other; core/ is the floor (it
+    imports no other folder), text analysis stands on it alone, the search engine and the
+    run files never import the encoders or the workflow, and retrieval never imports the
+    encoders (the device choice lives in sparsebench.core.devices)."""
     graph: dict[str, set[str]] = {}
     for name, imports in import_graph().items():
         graph.setdefault(folder(name), set()).update(folder(i) for i in imports)
     for node in graph:
         graph[node].discard(node)
     assert find_cycle(graph) is None, find_cycle(graph)
+    assert graph["core"] == set(), graph["core"]
+    assert graph["analysis"] == {"core"}, graph["analysis"]
+    assert not {"encode", "workflow", "kinds", "retrieve"} & (graph["search"] | graph["runs"])
     assert "encode" not in graph["retrieve"]
     assert "stages" not in {
         m.rsplit(".", 1)[-1] for m in import_graph()["sparsebench.partitions.stages"]
@@ -296,10 +301,16 @@ def test_the_architecture_table_follows_the_rule_files():
 
 def test_the_tests_mirror_the_package():
     """tests/<subpackage>/ for each subpackage's tests (the workflow's end-to-end runs in
-    tests/workflow/); basenames stay unique, as pytest imports test modules by name."""
+    tests/workflow/), tests/support/ for what tests share and no test at the top but the
+    package's own shape and its front doors (api, cli); basenames stay unique, as pytest
+    imports test modules by name."""
     tests = REPO / "tests"
     folders = {p.name for p in tests.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))}
     subpackages = {p.name for p in PACKAGE_DIR.iterdir() if (p / "__init__.py").is_file()}
-    assert folders <= subpackages, folders - subpackages
+    assert folders - {"support"} <= subpackages, folders - subpackages - {"support"}
+    assert subpackages - {"schemas", "resources"} <= folders, subpackages - folders
+    assert not list((tests / "support").glob("test_*.py"))
+    helpers = {p.stem for p in tests.glob("*.py")} - {"conftest"}
+    assert all(name.startswith("test_") for name in helpers), helpers
     names = [p.name for p in tests.rglob("test_*.py")]
     assert len(names) == len(set(names))

@@ -69,8 +69,8 @@ def _mmarco_problems(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def _ir_datasets_problems(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
+    from sparsebench.core.errors import DataError
     from sparsebench.data.irdatasets import check_id
-    from sparsebench.errors import DataError
 
     try:
         check_id(entry["id"])

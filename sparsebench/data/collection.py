@@ -15,9 +15,9 @@ from importlib import resources
 from pathlib import Path
 from typing import IO, Any
 
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import file_digest
 from sparsebench.data.delimited import is_gzip
-from sparsebench.errors import DataError
-from sparsebench.fileio import file_digest
 
 MEMBERS = ("corpus", "queries", "qrels")
 

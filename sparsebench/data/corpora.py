@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from sparsebench.errors import ConfigError
+from sparsebench.core.errors import ConfigError
 
 # the entry keys that choose the documents, per source
 DOCUMENT_KEYS = {

@@ -11,7 +11,7 @@ from typing import IO
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
 
 
 def read_single_delimited(

@@ -19,9 +19,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from sparsebench.errors import DownloadError
-from sparsebench.fileio import atomic_path
-from sparsebench.progress import progress
+from sparsebench.core.errors import DownloadError
+from sparsebench.core.fileio import atomic_path
+from sparsebench.core.progress import progress
 
 log = logging.getLogger(__name__)
 _BLOCK = 1 << 20

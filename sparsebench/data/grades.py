@@ -29,7 +29,7 @@ class Regrading:
     def apply(self, qrels: pd.DataFrame, what: str) -> pd.DataFrame:
         unknown = sorted(set(qrels["grade"].unique().tolist()) - set(self.gains))
         if unknown:
-            from sparsebench.errors import DataError
+            from sparsebench.core.errors import DataError
 
             raise DataError(
                 f"{what}: grades {unknown} are not among the codes "

@@ -19,8 +19,8 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
+from sparsebench.core.errors import DataError
 from sparsebench.data import hubrepo
-from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
 BATCH = 10_000

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from sparsebench.errors import DataError
-from sparsebench.fileio import atomic_path
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import atomic_path
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,9 @@ import unicodedata
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparsebench.core.errors import DataError
 from sparsebench.data.records import Source
 from sparsebench.data.textfiles import first_bad_line
-from sparsebench.errors import DataError
 
 _SAMPLE = 5  # ids quoted in an error
 

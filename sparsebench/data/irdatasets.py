@@ -44,8 +44,8 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
+from sparsebench.core.errors import DataError
 from sparsebench.data.grades import IR_DATASETS_REGRADINGS, Regrading, undefined_grades
-from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
 

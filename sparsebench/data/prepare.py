@@ -23,13 +23,13 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from tqdm.utils import CallbackIOWrapper
 
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import atomic_path, file_digest, write_json
+from sparsebench.core.progress import progress
 from sparsebench.data.collection import FolderSource, ZipSource
 from sparsebench.data.ids import check_ids, member_label
 from sparsebench.data.qrels import check_qrels, parse_qrels, write_qrels
 from sparsebench.data.records import Source, combine_text, record_batches
-from sparsebench.errors import DataError
-from sparsebench.fileio import atomic_path, file_digest, write_json
-from sparsebench.progress import progress
 
 log = logging.getLogger(__name__)
 

@@ -16,12 +16,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import atomic_path
+from sparsebench.core.idkeys import pair_keys
+from sparsebench.core.strings import empty_or_holding
 from sparsebench.data.delimited import read_single_delimited
 from sparsebench.data.textfiles import first_bad, read_fields
-from sparsebench.errors import DataError
-from sparsebench.fileio import atomic_path
-from sparsebench.idkeys import pair_keys
-from sparsebench.strings import empty_or_holding
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.json as pj
 
+from sparsebench.core.errors import DataError
 from sparsebench.data.textfiles import NotUtf8, Utf8Reader, first_bad_line
-from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
 

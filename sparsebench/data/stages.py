@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import read_json
 from sparsebench.data import hubrepo
 from sparsebench.data.collection import (
     FilesSource,
@@ -19,8 +21,6 @@ from sparsebench.data.collection import (
 from sparsebench.data.download import beir_archive, beir_md5, download, verify_archive
 from sparsebench.data.prepare import prepare_dataset, subsample_corpus, write_corpus_files
 from sparsebench.data.qrels import read_qrels
-from sparsebench.errors import DataError
-from sparsebench.fileio import read_json
 
 
 def download_beir(

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from sparsebench.core.errors import DataError
 from sparsebench.data.delimited import GZIP_MAGIC, GZIP_PROBLEM, refuse_gzip
-from sparsebench.errors import DataError
 
 
 def read_fields(source: str | Path | IO, what: str) -> tuple[pd.DataFrame, np.ndarray]:

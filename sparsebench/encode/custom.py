@@ -24,9 +24,9 @@ import numpy as np
 import pyarrow as pa
 import scipy.sparse as sp
 
+from sparsebench.core.errors import ConfigError, DataError
+from sparsebench.core.progress import progress
 from sparsebench.encode.sparse import LabelledCSR
-from sparsebench.errors import ConfigError, DataError
-from sparsebench.progress import progress
 
 
 def _split(spec: str) -> tuple[str, str]:

@@ -12,11 +12,11 @@ from typing import Any, Protocol
 
 import pyarrow as pa
 
-from sparsebench.encode.analysis import Analyzer
+from sparsebench.analysis.analyzer import Analyzer
+from sparsebench.core.errors import ConfigError
+from sparsebench.core.progress import progress
+from sparsebench.core.strings import as_string_array
 from sparsebench.encode.sparse import LabelledCSR, counts_matrix, iter_row_blocks, stack_labelled
-from sparsebench.errors import ConfigError
-from sparsebench.progress import progress
-from sparsebench.strings import as_string_array
 
 
 class Encoder(Protocol):

@@ -25,8 +25,8 @@ import pandas as pd
 import pyarrow as pa
 import scipy.sparse as sp
 
+from sparsebench.core.errors import DataError
 from sparsebench.encode.sparse import LabelledCSR
-from sparsebench.errors import DataError
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from sparsebench.errors import ConfigError
+from sparsebench.core.errors import ConfigError
 
 ROUNDINGS = ("half_even", "half_up", "down")
 # The rule of the published pre-encoded SPLADE corpora and cached queries.

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import scipy.sparse as sp
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
 
 
 @dataclass(frozen=True)

@@ -41,11 +41,11 @@ import numpy as np
 import pyarrow as pa
 import scipy.sparse as sp
 
-from sparsebench.devices import select_device
+from sparsebench.core.devices import select_device
+from sparsebench.core.errors import ConfigError
+from sparsebench.core.progress import progress
 from sparsebench.encode.pruning import prune_rows
 from sparsebench.encode.sparse import LabelledCSR
-from sparsebench.errors import ConfigError
-from sparsebench.progress import progress
 
 log = logging.getLogger(__name__)
 DTYPES = ("fp32", "fp16", "bf16")

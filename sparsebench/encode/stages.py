@@ -15,17 +15,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from sparsebench.csrfiles import load_csr, save_csr
+from sparsebench.core.csrfiles import load_csr, save_csr
+from sparsebench.core.devices import cpu_name
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import read_line_array, read_lines, save_array, write_json, write_lines
 from sparsebench.data.prepare import read_corpus_slice
 from sparsebench.data.qrels import read_qrels
-from sparsebench.devices import cpu_name
 from sparsebench.encode.encoders import encode_table, make_encoder
 from sparsebench.encode.quantization import QuantizationRule
 from sparsebench.encode.sparse import LabelledCSR, align_columns, stack_npz_files
 from sparsebench.encode.weighting import Weighting
-from sparsebench.errors import DataError
-from sparsebench.fileio import read_line_array, read_lines, save_array, write_json, write_lines
-from sparsebench.retrieve.postings import save_postings
+from sparsebench.search.postings import save_postings
 
 log = logging.getLogger(__name__)
 

@@ -23,9 +23,9 @@ import numpy as np
 import pyarrow as pa
 import scipy.sparse as sp
 
+from sparsebench.core.errors import ConfigError, DataError
 from sparsebench.encode.pruning import prune_rows
 from sparsebench.encode.quantization import QuantizationRule
-from sparsebench.errors import ConfigError, DataError
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
 from sparsebench.evaluate.measures import aggregate, from_mean
 from sparsebench.evaluate.significance import (
     TESTS,

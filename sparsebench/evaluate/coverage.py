@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from sparsebench.fileio import read_json
+from sparsebench.core.fileio import read_json
 
 MANIFEST_KEY = "queries"  # where an evaluation manifest keeps the counts
 

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import atomic_path, read_json
 from sparsebench.evaluate.leaderboard import COST_COLUMNS
-from sparsebench.fileio import atomic_path, read_json
 from sparsebench.retrieve.costs import read_cost, summary
 
 

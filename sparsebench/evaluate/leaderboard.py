@@ -12,8 +12,8 @@ from typing import Any
 
 import pandas as pd
 
+from sparsebench.core.fileio import atomic_path, read_json, write_text
 from sparsebench.evaluate.measures import JUDGED_AT_10
-from sparsebench.fileio import atomic_path, read_json, write_text
 
 # Columns of leaderboard.tsv besides the datasets (and their `sig:{dataset}` marks): a
 # dataset of one of these names would be lost among them (workflow.names refuses it).

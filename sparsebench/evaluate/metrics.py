@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from sparsebench.core.errors import DataError
+from sparsebench.core.threads import ordered_map
 from sparsebench.data.delimited import NotSingleDelimited
-from sparsebench.errors import DataError
 from sparsebench.evaluate.coverage import QueryOverlap, query_overlap
 from sparsebench.evaluate.measures import (
     DEFAULT_CUTOFFS,
@@ -31,9 +32,8 @@ from sparsebench.evaluate.slices import (
     query_slices,
     streamed_slices,
 )
-from sparsebench.retrieve.run_stream import RUN_BLOCK_BYTES, run_batches
-from sparsebench.retrieve.runfile import misordered_queries, read_run
-from sparsebench.threads import ordered_map
+from sparsebench.runs.runfile import misordered_queries, read_run
+from sparsebench.runs.stream import RUN_BLOCK_BYTES, run_batches
 
 __all__ = [
     "Evaluation",

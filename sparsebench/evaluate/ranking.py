@@ -27,10 +27,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sparsebench.arrays import descending_score_keys, group_ranks, span_indices
-from sparsebench.errors import DataError
-from sparsebench.idkeys import KeyTable, pair_keys, repeats_in_groups, same_ids
-from sparsebench.strings import take_rows
+from sparsebench.core.arrays import descending_score_keys, group_ranks, span_indices
+from sparsebench.core.errors import DataError
+from sparsebench.core.idkeys import KeyTable, pair_keys, repeats_in_groups, same_ids
+from sparsebench.core.strings import take_rows
 
 log = logging.getLogger(__name__)
 QUERY_SETS = ("complete", "run")

@@ -18,8 +18,8 @@ from typing import Any
 
 import pandas as pd
 
-from sparsebench.encode.lucene.languages import analyzer_label
-from sparsebench.errors import ConfigError, DataError
+from sparsebench.analysis.languages import analyzer_label
+from sparsebench.core.errors import ConfigError, DataError
 from sparsebench.evaluate import leaderboard
 
 BUILTIN = ("beir", "miracl", "msmarco")

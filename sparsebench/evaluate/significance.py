@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
 from sparsebench.evaluate.procedures import CORRECTIONS, TESTS
 
 _BLOCK = 1000  # resamples drawn at once: memory is block x queries

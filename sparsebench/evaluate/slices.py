@@ -15,7 +15,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from sparsebench.arrays import span_indices
+from sparsebench.core.arrays import span_indices
+from sparsebench.core.strings import take_rows
 from sparsebench.evaluate.ranking import (
     RankedJudgments,
     judged_queries,
@@ -25,7 +26,6 @@ from sparsebench.evaluate.ranking import (
     select_queries,
     string_ids,
 )
-from sparsebench.strings import take_rows
 
 SLICE_ROWS = 1 << 18  # run rows ranked and measured at a time
 

@@ -10,18 +10,18 @@ from typing import Any
 
 import pandas as pd
 
-from sparsebench import provenance
+from sparsebench.core import provenance
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import atomic_path, read_json, write_json, write_text
+from sparsebench.core.hashing import stable_hash
+from sparsebench.core.progress import progress
 from sparsebench.data.grades import regrading_of
 from sparsebench.data.qrels import read_qrels
-from sparsebench.errors import DataError
 from sparsebench.evaluate import comparisons, coverage, efficiency, latex, reproduction
 from sparsebench.evaluate import leaderboard as board
 from sparsebench.evaluate.comparisons import SignificanceSettings, markers, read_significance
 from sparsebench.evaluate.coverage import MANIFEST_KEY, Coverage
 from sparsebench.evaluate.metrics import default_metric_names, evaluate_run_file, per_query_tsv
-from sparsebench.fileio import atomic_path, read_json, write_json, write_text
-from sparsebench.hashing import stable_hash
-from sparsebench.progress import progress
 from sparsebench.tune import sweeps
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,8 @@ def evaluation_manifest(
     """What produced a pair's metrics: the model's settings and checksums, the dataset's
     and its corpus's, the run's, the evaluation settings and versions, and how many of the
     judged queries the run covers (`run_coverage`, from evaluate)."""
+    from sparsebench.kinds.registry import kind_of
+
     metrics = read_json(metrics_path)
     per_query = pd.read_csv(
         per_query_path, sep="\t", dtype={"query_id": str}, keep_default_na=False
@@ -107,7 +109,9 @@ def evaluation_manifest(
         started=started,
         extra={
             "model_sha256": stable_hash(fingerprint),
-            "model": provenance.model_provenance(model_settings, fingerprint),
+            "model": provenance.model_provenance(
+                kind_of(model_settings).model_sources(model_settings), fingerprint
+            ),
             "dataset": provenance.dataset_provenance(dataset_json, corpus_json),
             "n_queries": int(per_query["query_id"].nunique()),
             "metrics": metrics,
@@ -148,7 +152,8 @@ def _model_records(experiment: dict[str, Any], models: list[str]) -> dict[str, A
     records = {}
     for m in models:
         entry = experiment["models"][m]
-        records[m] = provenance.model_provenance(entry, kind_of(entry).fingerprint(entry))
+        kind = kind_of(entry)
+        records[m] = provenance.model_provenance(kind.model_sources(entry), kind.fingerprint(entry))
     return records
 
 

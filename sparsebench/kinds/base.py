@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from sparsebench.errors import ConfigError
+from sparsebench.core.errors import ConfigError
 
 Entry = Mapping[str, Any]
 SIDES = ("documents", "queries")

@@ -1,15 +1,15 @@
 """Fusion of other models' runs (`kind: fusion`): hybrid BM25 + SPLADE and the like, a
 model whose run of a dataset fuses its members' runs of that dataset
-(sparsebench.retrieve.fusion)."""
+(sparsebench.runs.fusion)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from sparsebench.errors import ConfigError
+from sparsebench.core.errors import ConfigError
 from sparsebench.kinds.base import Entry, ModelKind
-from sparsebench.retrieve.fusion import METHODS, NORMS, RRF_K, fusion_of
+from sparsebench.runs.fusion import METHODS, NORMS, RRF_K, fusion_of
 
 
 class FusionKind(ModelKind):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from sparsebench.encode.analysis import resolve_analyzer
+from sparsebench.analysis.analyzer import resolve_analyzer
 from sparsebench.kinds.base import Entry, ModelKind
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sparsebench.errors import ConfigError
+from sparsebench.core.errors import ConfigError
 from sparsebench.kinds.base import ModelKind
 from sparsebench.kinds.custom import PYTHON_KIND
 from sparsebench.kinds.fusion import FUSION_KIND

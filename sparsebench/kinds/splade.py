@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+from sparsebench.core.errors import ConfigError
 from sparsebench.encode.quantization import side_rules
-from sparsebench.errors import ConfigError
 from sparsebench.kinds.base import Entry, ModelKind
 
 DEVICE = {"type": "string", "default": "auto", "pattern": "^(auto|cpu|cuda(:[0-9]+)?)$"}

@@ -10,7 +10,7 @@ A partition is a run of consecutive encoding shards. The DAG per (model x datase
 
 Why the merge is exact: a score depends only on the query, the document's weights and
 the global statistics, never on the other documents of its job, and is defined
-independently of summation order (sparsebench.retrieve.exactscores), so each partition computes
+independently of summation order (sparsebench.search.exactscores), so each partition computes
 the very float32 the single job would. A run orders a query's documents by score, then
 document id descending (trec_eval's order), a total order: the k first of the union of
 each partition's k first are the k first of the whole corpus, ties at the k-th score
@@ -29,14 +29,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import atomic_path, read_lines, save_array, write_json, write_lines
 from sparsebench.data.prepare import read_corpus_slice
 from sparsebench.encode.sparse import LabelledCSR, stack_npz_files, union_vocabulary
 from sparsebench.encode.weighting import CorpusStatistics, Weighting
-from sparsebench.errors import DataError
-from sparsebench.fileio import atomic_path, read_lines, save_array, write_json, write_lines
 from sparsebench.retrieve import costs
-from sparsebench.retrieve.postings import save_postings
-from sparsebench.retrieve.runfile import format_run_lines
+from sparsebench.runs.runfile import format_run_lines
+from sparsebench.search.postings import save_postings
 
 log = logging.getLogger(__name__)
 _QUERY_BLOCK = 1000  # queries merged at a time: memory follows partitions x block x k

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sparsebench.errors import DataError
-from sparsebench.fileio import atomic_path
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import atomic_path
 from sparsebench.workflow.layout import RULES
 
 COLUMNS = [

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import read_json
 from sparsebench.evaluate.comparisons import read_per_query
 from sparsebench.evaluate.measures import RECALL_LEVELS, recall_level_name
 from sparsebench.evaluate.significance import align
-from sparsebench.fileio import read_json
 
 
 def precision_recall(metrics_files: Mapping[str, str | Path]) -> pd.DataFrame:

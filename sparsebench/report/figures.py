@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import Formatter, FuncFormatter
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
 from sparsebench.evaluate.measures import RECALL_LEVELS
 from sparsebench.report.style import (
     BAR_STYLES,

@@ -10,10 +10,10 @@ from typing import Any
 
 import pandas as pd
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import read_json, write_text
 from sparsebench.evaluate.comparisons import markers, read_significance
 from sparsebench.evaluate.leaderboard import score_columns, significance_note
-from sparsebench.fileio import read_json, write_text
 from sparsebench.report import costs, data, figures, tables
 from sparsebench.report.style import save_figure
 

@@ -17,7 +17,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from sparsebench.fileio import atomic_path
+from sparsebench.core.fileio import atomic_path
 
 log = logging.getLogger(__name__)
 

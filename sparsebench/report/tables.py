@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
 
 _STYLE = """
 body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 14px; margin: 1.5em;

@@ -27,12 +27,12 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from sparsebench.devices import cpu_name
-from sparsebench.errors import DataError
-from sparsebench.fileio import read_json, write_json
-from sparsebench.retrieve.exactscores import query_operand
-from sparsebench.retrieve.postings import Postings
-from sparsebench.threads import ReadAhead
+from sparsebench.core.devices import cpu_name
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import read_json, write_json
+from sparsebench.core.threads import ReadAhead
+from sparsebench.search.exactscores import query_operand
+from sparsebench.search.postings import Postings
 
 SCHEMA = "sparsebench-retrieval-cost-1"
 LATENCY_QUERIES = 100  # queries timed one at a time, unless the config says otherwise

@@ -14,19 +14,20 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from sparsebench import lines_loop
-from sparsebench.csrfiles import load_csr
-from sparsebench.devices import cuda_available, select_device
-from sparsebench.errors import ConfigError, DataError
-from sparsebench.fileio import atomic_path, read_line_array, read_lines
-from sparsebench.progress import progress
-from sparsebench.retrieve import compiled_search, costs
-from sparsebench.retrieve.fusion import fuse, fusion_of
-from sparsebench.retrieve.postings import load_postings
-from sparsebench.retrieve.runfile import RunLines, format_run_lines, read_run
-from sparsebench.retrieve.runtext import load_compiled
-from sparsebench.retrieve.scipy_backend import retrieve
-from sparsebench.retrieve.topk import RetrievedBatch
+from sparsebench.core import lines_loop
+from sparsebench.core.csrfiles import load_csr
+from sparsebench.core.devices import cuda_available, select_device
+from sparsebench.core.errors import ConfigError, DataError
+from sparsebench.core.fileio import atomic_path, read_line_array, read_lines
+from sparsebench.core.progress import progress
+from sparsebench.retrieve import costs
+from sparsebench.runs.fusion import fuse, fusion_of
+from sparsebench.runs.runfile import RunLines, format_run_lines, read_run
+from sparsebench.runs.text import load_compiled
+from sparsebench.search import compiled_search
+from sparsebench.search.postings import load_postings
+from sparsebench.search.scipy_backend import retrieve
+from sparsebench.search.topk import RetrievedBatch
 
 log = logging.getLogger(__name__)
 
@@ -102,9 +103,9 @@ def resolved_device(backend: str, device: str) -> str:
 
 def backend(name: str) -> Callable[..., Iterator[tuple[int, RetrievedBatch]]]:
     """The retrieval function of a backend; both take the same arguments
-    (sparsebench.retrieve.scipy_backend.retrieve)."""
+    (sparsebench.search.scipy_backend.retrieve)."""
     if name == "torch":
-        from sparsebench.retrieve.torch_backend import retrieve_torch
+        from sparsebench.search.torch_backend import retrieve_torch
 
         return retrieve_torch
     if name == "scipy":

@@ -8,7 +8,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from sparsebench.fileio import atomic_path, read_json
+from sparsebench.core.fileio import atomic_path, read_json
 from sparsebench.tune import sweeps
 
 log = logging.getLogger(__name__)

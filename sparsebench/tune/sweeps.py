@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sparsebench.core.errors import ConfigError, DataError
+from sparsebench.core.fileio import atomic_path
 from sparsebench.data.textfiles import read_fields
-from sparsebench.errors import ConfigError, DataError
-from sparsebench.fileio import atomic_path
 
 SWEEP_KEYS = ("grid", "range")
 # auto: the dataset's training split when it has one, else cross-validation;

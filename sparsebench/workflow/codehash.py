@@ -6,9 +6,11 @@ of the code its stage runs. The call graph is followed from the stage function (
 `stages` module of its subpackage, e.g. sparsebench.encode.stages) through the functions,
 classes and constants it uses, across modules and imports (read from the sources, not
 imported). The digest covers the text of the stage's own definitions in its module and
-the whole text of every other module whose definitions it reaches. So any edit to such a
-module (as with Snakemake's own code trigger, comments included) reruns the stages that
-use it, and only those: an edit to the metric code reruns evaluation, not encoding.
+the whole text of every other module whose definitions it reaches; a string that is the
+name of a sparsebench module (a registry's entry, imported only when asked for) reaches
+every definition of that module. So any edit to such a module (as with Snakemake's own
+code trigger, comments included) reruns the stages that use it, and only those: an edit
+to the metric code reruns evaluation, not encoding.
 
 Every Snakemake start (each dry run, each cluster job) needs the digests of all stages,
 and reading the call graph takes about a second. The digests are a function of the
@@ -44,6 +46,10 @@ def _module_path(module: str) -> Path:
 @cache
 def _is_module(module: str) -> bool:
     return module.split(".")[0] == PACKAGE and _module_path(module).is_file()
+
+
+def _is_module_name(value: object) -> bool:
+    return isinstance(value, str) and value.startswith(PACKAGE + ".") and _is_module(value)
 
 
 @cache
@@ -126,6 +132,10 @@ def _dependencies(node: Node) -> frozenset[Node]:
                 target = bindings.get(child.value.id)
                 if target and target[1] == MODULE_BODY:  # module.attr
                     found.add(_resolve(target[0], child.attr))
+            # a registry's entry names a module it imports when asked for
+            if isinstance(child, ast.Constant) and _is_module_name(child.value):
+                found.add((child.value, MODULE_BODY))
+                found.update((child.value, name) for name in _definitions(child.value))
             if not isinstance(child, ast.Name):
                 continue
             if child.id in bindings:

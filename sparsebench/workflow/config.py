@@ -18,8 +18,8 @@ from typing import Any
 
 import jsonschema
 
+from sparsebench.core.errors import ConfigError
 from sparsebench.data.checks import dataset_problems
-from sparsebench.errors import ConfigError
 from sparsebench.kinds.base import is_local_path
 from sparsebench.kinds.fusion import check_fusions
 from sparsebench.kinds.registry import KINDS, configurable_kinds, schema_clauses

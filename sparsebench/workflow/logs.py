@@ -8,8 +8,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from sparsebench import provenance
-from sparsebench.errors import SparsebenchError, describe_os_error
+from sparsebench.core import provenance
+from sparsebench.core.errors import SparsebenchError, describe_os_error
 
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 

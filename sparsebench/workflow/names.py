@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sparsebench.errors import ConfigError
+from sparsebench.core.errors import ConfigError
 from sparsebench.evaluate.leaderboard import OWN_COLUMNS
 
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from sparsebench.core.errors import ConfigError
+from sparsebench.core.hashing import stable_hash
 from sparsebench.data.corpora import check_languages, corpus_identity, corpus_label
-from sparsebench.errors import ConfigError
-from sparsebench.hashing import stable_hash
 from sparsebench.kinds.base import ModelKind
 from sparsebench.kinds.registry import kind_of
 from sparsebench.kinds.run import run_path

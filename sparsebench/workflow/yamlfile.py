@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from sparsebench.errors import ConfigError
+from sparsebench.core.errors import ConfigError
 
 
 class UniqueKeyLoader(yaml.SafeLoader):

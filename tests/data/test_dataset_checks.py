@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from sparsebench.core.errors import ConfigError, DataError
 from sparsebench.data.miracl import MIRACL_SPLITS, MiraclSource
 from sparsebench.data.mmarco import MmarcoSource
-from sparsebench.errors import ConfigError, DataError
 from sparsebench.workflow.config import validate_config
 
 
@@ -114,7 +114,7 @@ def test_the_sources_check_themselves_too():
 
 def test_the_workflow_refuses_before_planning_any_job(tmp_path):
     import yaml
-    from snakemake_runs import snakemake
+    from support.snakemake_runs import snakemake
 
     config = {
         "datasets": {

@@ -8,11 +8,11 @@ import os
 from pathlib import Path
 
 import pytest
-from archive_server import PAYLOAD
-from samefiles import assert_same_bytes
+from support.archive_server import PAYLOAD
+from support.samefiles import assert_same_bytes
 
+from sparsebench.core.errors import DownloadError
 from sparsebench.data.download import beir_archive, beir_checksums, download
-from sparsebench.errors import DownloadError
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -76,7 +76,7 @@ def test_an_archive_put_in_place_by_hand_is_checked_and_never_deleted(tmp_path):
     checked), never downloaded over or deleted; a wrong one is refused and left alone."""
     import yaml
     from conftest import TINY_DOCS
-    from snakemake_runs import snakemake
+    from support.snakemake_runs import snakemake
 
     from sparsebench.data.download import verify_archive
 

@@ -14,8 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import shared_path
 
+from sparsebench.core.errors import DataError
 from sparsebench.data.qrels import parse_qrels, read_qrels
-from sparsebench.errors import DataError
 from sparsebench.pair import run_pair
 
 ADI = shared_path("data", "adi")
@@ -234,7 +234,7 @@ def test_a_gzipped_collection_file_is_read(tmp_path, name):
 def test_a_gzipped_run_is_named_as_such_not_as_latin1(tmp_path):
     import gzip
 
-    from sparsebench.retrieve.runfile import read_run
+    from sparsebench.runs.runfile import read_run
 
     run = tmp_path / "run.trec"
     # the header's time changes the compressed bytes, and so how they would parse

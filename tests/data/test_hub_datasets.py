@@ -10,15 +10,15 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from snakemake_runs import snakemake
+from support.snakemake_runs import snakemake
 
 datasets = pytest.importorskip("datasets")
 
 from conftest import corpus_folder, prepare_entry  # noqa: E402
-from samefiles import assert_same_files  # noqa: E402
+from support.samefiles import assert_same_files  # noqa: E402
 
-from sparsebench.encode.analysis import Analyzer, resolve_analyzer  # noqa: E402
-from sparsebench.errors import ConfigError  # noqa: E402
+from sparsebench.analysis.analyzer import Analyzer, resolve_analyzer  # noqa: E402
+from sparsebench.core.errors import ConfigError  # noqa: E402
 from sparsebench.kinds.registry import kind_of  # noqa: E402
 from sparsebench.workflow.config import validate_config  # noqa: E402
 

@@ -11,11 +11,11 @@ import pandas as pd
 import pytest
 import yaml
 from conftest import corpus_folder
-from hubserver import HubServer, hub_env, serve_hub
-from snakemake_runs import snakemake
+from support.hubserver import HubServer, hub_env, serve_hub
+from support.snakemake_runs import snakemake
 from test_hub_datasets import SW_QRELS, build_miracl, build_mmarco
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
 
 datasets = pytest.importorskip("datasets")
 

@@ -16,12 +16,12 @@ import sys
 import pyarrow.parquet as pq
 import pytest
 from conftest import REPO, prepare_entry
-from hubserver import hub_env, serve_hub
+from support.hubserver import hub_env, serve_hub
 from test_hub_datasets import SW_DOCS
 from test_hub_repositories import hub_repositories
 
+from sparsebench.core.errors import DataError
 from sparsebench.data import hubrepo, stages
-from sparsebench.errors import DataError
 from sparsebench.workflow.config import validate_config
 from sparsebench.workflow.plan import Plan
 
@@ -126,7 +126,7 @@ def test_an_offline_cache_missing_a_shard_is_refused(tmp_path, names, listing, s
     )
     assert offline.returncode != 0 and offline.stdout == ""
     message = offline.stderr.strip().splitlines()[-1]
-    assert message.startswith("sparsebench.errors.DataError: "), offline.stderr
+    assert message.startswith("sparsebench.core.errors.DataError: "), offline.stderr
     print(message)
     assert said in message and CORPUS in message and commit in message
     if "lacks" in said:

@@ -1,4 +1,4 @@
-"""The local hub stand-in (tests/hubserver.py) against the installed huggingface_hub and
+"""The local hub stand-in (tests/support/hubserver.py) against the installed huggingface_hub and
 datasets: downloads, caching, interrupted transfers, listings, HfFileSystem, datasets
 streaming from hf:// paths, and the failure of repositories that ship a loading script."""
 
@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from hubserver import HubServer, hub_env, serve_hub
+from support.hubserver import HubServer, hub_env, serve_hub
 
 REPO = "miracl/miracl-corpus"
 DATA = "miracl-corpus-v1.0-sw/docs-0.jsonl.gz"

@@ -20,9 +20,9 @@ import pytest
 import yaml
 from conftest import REPO, prepare_source, shared_path
 
+from sparsebench.core.errors import DataError
 from sparsebench.data import records
 from sparsebench.data.collection import FilesSource, FolderSource, ZipSource
-from sparsebench.errors import DataError
 
 Edit = Callable[[list[bytes]], None]
 

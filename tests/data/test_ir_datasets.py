@@ -19,8 +19,8 @@ from typing import NamedTuple
 import pytest
 from conftest import REPO, shared_path
 
+from sparsebench.core.errors import DataError
 from sparsebench.data.irdatasets import DEFAULT_TEXT, doc_fields, qrels_frame, query_field
-from sparsebench.errors import DataError
 
 # Run first in the child: no network (any connection attempt fails at once), output as JSON.
 PRELUDE = """
@@ -221,7 +221,7 @@ def test_trec_dl_2019_matches_ir_datasets_and_prepares(tmp_path):
         import pathlib
         import ir_datasets
         from sparsebench.data import irdatasets
-        from sparsebench.errors import DataError
+        from sparsebench.core.errors import DataError
         from sparsebench.data.prepare import prepare_dataset, write_corpus_files
 
         warnings = []
@@ -308,7 +308,7 @@ def test_errors_name_the_problem_without_downloading(tmp_path):
         home,
         """
         import time
-        from sparsebench.errors import DataError
+        from sparsebench.core.errors import DataError
         from sparsebench.data.irdatasets import IrDatasetsSource, check_id
 
         def error(call):
@@ -515,7 +515,7 @@ def test_trec_dl_runs_through_the_dag_with_its_reference_rows(tmp_path):
     import pandas as pd
     import pytrec_eval
     import yaml
-    from snakemake_runs import snakemake
+    from support.snakemake_runs import snakemake
 
     home = tmp_path / "irds"
     build_trec_dl_2019(home)

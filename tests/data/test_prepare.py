@@ -18,10 +18,10 @@ from conftest import (
     write_collection,
 )
 
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import read_json
 from sparsebench.data.collection import ZipSource
 from sparsebench.data.prepare import read_corpus_slice
-from sparsebench.errors import DataError
-from sparsebench.fileio import read_json
 
 LOCAL = {"source": "local", "split": "test"}
 

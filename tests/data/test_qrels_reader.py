@@ -9,9 +9,9 @@ import logging
 import pandas as pd
 import pytest
 
+from sparsebench.core.errors import DataError
 from sparsebench.data import qrels as qrels_module
 from sparsebench.data.qrels import parse_qrels, read_qrels
-from sparsebench.errors import DataError
 
 LAYOUTS = {
     "BEIR TSV with a header": "query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td2\t0\nq2\td1\t2\n",

@@ -10,12 +10,14 @@ import pyarrow.parquet as pq
 import pytest
 import scipy.sparse as sp
 from conftest import run_stages, shared_path
-from samefiles import assert_same_files
-from trec_eval_reference import trec_eval
+from support.samefiles import assert_same_files
+from support.trec_eval_reference import trec_eval
 
-from sparsebench.csrfiles import load_csr
+from sparsebench.analysis.analyzer import Analyzer
+from sparsebench.core.csrfiles import load_csr
+from sparsebench.core.errors import ConfigError
+from sparsebench.core.fileio import read_json, read_lines
 from sparsebench.data.qrels import read_qrels
-from sparsebench.encode.analysis import Analyzer
 from sparsebench.encode.weighting import (
     bm25_document_weights,
     document_count,
@@ -24,9 +26,7 @@ from sparsebench.encode.weighting import (
     idf,
     lucene_stored_lengths,
 )
-from sparsebench.errors import ConfigError
-from sparsebench.fileio import read_json, read_lines
-from sparsebench.retrieve.runfile import read_run
+from sparsebench.runs.runfile import read_run
 
 
 @pytest.fixture(scope="module")

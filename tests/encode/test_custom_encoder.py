@@ -17,11 +17,11 @@ from conftest import (
     prepare_entry,
     write_collection,
 )
-from snakemake_runs import snakemake
+from support.snakemake_runs import snakemake
 
 from sparsebench import api
+from sparsebench.core.errors import ConfigError, DataError
 from sparsebench.encode.custom import PythonEncoder
-from sparsebench.errors import ConfigError, DataError
 
 WORD_ENCODER = '''
 class WordEncoder:

@@ -11,9 +11,9 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import run_stages, shared_path
 
-from sparsebench.encode.analysis import Analyzer
+from sparsebench.analysis.analyzer import Analyzer
 from sparsebench.encode.weighting import lucene_stored_lengths
-from sparsebench.retrieve.runfile import read_run
+from sparsebench.runs.runfile import read_run
 
 
 def lucene_qld(query: list[str], document: Counter, length: float, cf: Counter, total: int, mu):

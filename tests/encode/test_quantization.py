@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from sparsebench.csrfiles import load_csr
+from sparsebench.core.csrfiles import load_csr
+from sparsebench.core.errors import ConfigError
+from sparsebench.core.fileio import read_lines
 from sparsebench.encode.json_vectors import read_json_vectors
 from sparsebench.encode.quantization import QuantizationRule, parse_scale, side_rules
-from sparsebench.errors import ConfigError
-from sparsebench.fileio import read_lines
-from sparsebench.retrieve.postings import load_postings
+from sparsebench.search.postings import load_postings
 from sparsebench.workflow.config import validate_config
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"

@@ -7,9 +7,9 @@ import pyarrow as pa
 import pytest
 import scipy.sparse as sp
 
-from sparsebench.csrfiles import save_csr
+from sparsebench.core.csrfiles import save_csr
+from sparsebench.core.errors import DataError
 from sparsebench.encode.sparse import stack_npz_files
-from sparsebench.errors import DataError
 
 
 def test_union_vocabulary_stack_equals_a_dense_reference(tmp_path):

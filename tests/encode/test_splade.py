@@ -14,16 +14,16 @@ from conftest import TINY_DOCS, shared_path
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from masked_lm import SPECIAL, build_masked_lm  # noqa: E402
+from support.masked_lm import SPECIAL, build_masked_lm  # noqa: E402
 
-from sparsebench.devices import select_device  # noqa: E402
+from sparsebench.core.devices import select_device  # noqa: E402
+from sparsebench.core.errors import ConfigError  # noqa: E402
 from sparsebench.encode.splade import (  # noqa: E402
     SpladeEncoder,
     SpladeSettings,
     TokenizerQueryEncoder,
     load_idf_json,
 )
-from sparsebench.errors import ConfigError  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -260,7 +260,7 @@ def test_splade_runs_do_not_depend_on_the_shard_size(tmp_path):
     (partitioned retrieval encodes in smaller shards than a single job). ADI's 82
     documents make one shard at any size from 82 up (500 as the default)."""
     from conftest import run_stages
-    from samefiles import assert_same_files
+    from support.samefiles import assert_same_files
 
     model = {"kind": "splade", "model": str(shared_path("models", "splade-tiny")), "batch_size": 8}
     runs = {

@@ -43,7 +43,7 @@ def test_evaluate_warns_of_a_partial_run_and_counts_its_queries(tmp_path, caplog
 def test_the_workflow_marks_a_partial_run_everywhere(tmp_path):
     """As `sparsebench evaluate` does, and visible under `snakemake --quiet`: the job's
     stderr and log say it, the leaderboard cell and row and the significance report too."""
-    from snakemake_runs import snakemake
+    from support.snakemake_runs import snakemake
 
     experiment = tmp_path / "exp"
     write_collection(experiment / "col", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
@@ -83,8 +83,8 @@ def test_only_runs_made_elsewhere_or_averaged_over_their_own_queries_are_marked(
     """A query that a model run here retrieves nothing for is its own result (0 under the
     query set 'complete'); an imported run missing it, or any run averaged only over the
     queries it has ('run'), is not comparable."""
+    from sparsebench.core.fileio import write_json
     from sparsebench.evaluate.coverage import partial_pairs
-    from sparsebench.fileio import write_json
 
     manifest = tmp_path / "m.json"
     write_json(manifest, {"queries": {"in_run": 34, "judged": 35}})

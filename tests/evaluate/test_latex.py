@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pandas as pd
-from run_files import hit_runs
+from support.run_files import hit_runs
 
 from sparsebench.cli import main
 from sparsebench.evaluate import latex

@@ -10,16 +10,16 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from trec_eval_reference import CUTOFFS, random_case, trec_eval
+from support.trec_eval_reference import CUTOFFS, random_case, trec_eval
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
 from sparsebench.evaluate.measures import default_metric_names, parse_metric_name
 from sparsebench.evaluate.metrics import (
     evaluate_retrieval,
     evaluate_retrieval_per_query,
     evaluate_run,
 )
-from sparsebench.retrieve.runfile import misordered_queries
+from sparsebench.runs.runfile import misordered_queries
 
 
 def reference_values(ref: pd.DataFrame, name: str) -> pd.Series:
@@ -343,7 +343,7 @@ def test_colliding_keys_change_no_value(monkeypatch, ids):
     query's pairs then share a key), grades come from a join on the strings, and the
     repeat check compares strings, so the values stay trec_eval's and nothing is called
     a duplicate."""
-    from sparsebench import idkeys
+    from sparsebench.core import idkeys
 
     run, qrels = random_case(4)
     if ids == "long":
@@ -362,7 +362,7 @@ def test_colliding_keys_change_no_value(monkeypatch, ids):
 @pytest.mark.parametrize("doc", ["d", "document-000000-00000000042", "日本語の文書"])
 @pytest.mark.parametrize("colliding", [False, True])
 def test_a_repeated_document_is_found_anywhere_in_a_query(monkeypatch, doc, colliding):
-    from sparsebench import idkeys
+    from sparsebench.core import idkeys
 
     if colliding:
         monkeypatch.setattr(idkeys, "_folded_bytes", lambda docs: np.zeros(len(docs), np.uint64))
@@ -376,7 +376,7 @@ def test_a_repeated_document_is_found_anywhere_in_a_query(monkeypatch, doc, coll
 
 
 def test_a_pair_judged_twice_is_an_error_when_keys_collide(monkeypatch):
-    from sparsebench import idkeys
+    from sparsebench.core import idkeys
 
     monkeypatch.setattr(idkeys, "_folded_bytes", lambda docs: np.zeros(len(docs), np.uint64))
     run = pd.DataFrame({"query_id": ["q"], "doc_id": ["d"], "score": [1.0]})
@@ -388,7 +388,7 @@ def test_a_pair_judged_twice_is_an_error_when_keys_collide(monkeypatch):
 def test_a_run_row_whose_key_meets_another_pairs_judgment_stays_unjudged(monkeypatch):
     """Each id folded to its last byte: 'b1' gets the key of the judged 'a1', and only
     the comparison of the strings keeps it from taking a1's grade."""
-    from sparsebench import idkeys
+    from sparsebench.core import idkeys
 
     def last_byte(docs):
         return np.array([ord(d[-1]) for d in docs.to_pylist()], dtype=np.uint64)

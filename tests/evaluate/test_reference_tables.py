@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sparsebench.encode.lucene.languages import (
+from sparsebench.analysis.languages import (
     ANSERINI_ANALYZERS,
     WHITESPACE_LANGUAGES,
     analyzer_name,

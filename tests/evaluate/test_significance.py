@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from run_files import hit_runs
-from samefiles import assert_same_bytes
 from scipy import stats
+from support.run_files import hit_runs
+from support.samefiles import assert_same_bytes
 
 from sparsebench.cli import main
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
 from sparsebench.evaluate.comparisons import SignificanceSettings, markers, significance_table
 from sparsebench.evaluate.reproduction import (
     check,
@@ -419,9 +419,9 @@ def test_a_significance_table_is_read_back_and_other_files_are_refused(tmp_path)
 def test_a_subsampled_dataset_is_not_comparable_and_a_regraded_one_says_so(tmp_path):
     """Published figures are measured on the whole corpus: a subsample's differ by
     design, so its row says so instead of FAIL (and the check passes)."""
+    from sparsebench.core.fileio import write_json
     from sparsebench.evaluate import stages
     from sparsebench.evaluate.reproduction import NOT_COMPARABLE
-    from sparsebench.fileio import write_json
     from sparsebench.workflow.config import experiment_settings, validate_config
 
     config = validate_config(

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import prepare_collection, shared_path
-from samefiles import assert_same_files
+from support.samefiles import assert_same_files
 
 from sparsebench.encode import stages as encode_stages
 from sparsebench.kinds.registry import kind_of

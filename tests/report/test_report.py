@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 from matplotlib.container import ErrorbarContainer
 from matplotlib.patches import Rectangle
-from samefiles import assert_same_bytes
+from support.samefiles import assert_same_bytes
 
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
 from sparsebench.evaluate.measures import RECALL_LEVELS
 from sparsebench.report import costs, data, figures, tables
 from sparsebench.report.style import layout_problems, new_figure, save_figure, wrap

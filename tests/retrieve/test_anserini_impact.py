@@ -20,16 +20,16 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from sparsebench.core.errors import ConfigError, DataError
 from sparsebench.encode.json_vectors import (
     as_int,
     read_json_vectors,
     read_repeated_token_queries,
 )
 from sparsebench.encode.sparse import align_columns
-from sparsebench.errors import ConfigError, DataError
-from sparsebench.retrieve.postings import load_postings, save_postings
-from sparsebench.retrieve.runfile import RunLines
-from sparsebench.retrieve.scipy_backend import retrieve
+from sparsebench.runs.runfile import RunLines
+from sparsebench.search.postings import load_postings, save_postings
+from sparsebench.search.scipy_backend import retrieve
 from sparsebench.workflow.config import validate_config
 
 DATA = Path(__file__).parent / "data" / "anserini_impact_adi"

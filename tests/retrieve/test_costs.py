@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from sparsebench.csrfiles import save_csr
-from sparsebench.errors import DataError
+from sparsebench.core.csrfiles import save_csr
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import write_lines
 from sparsebench.evaluate import efficiency
-from sparsebench.fileio import write_lines
 from sparsebench.retrieve import costs, stages
-from sparsebench.retrieve.postings import BLOCK_DOCS, load_postings, save_postings
+from sparsebench.search.postings import BLOCK_DOCS, load_postings, save_postings
 
 N_TERMS = 300
 

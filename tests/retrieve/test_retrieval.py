@@ -7,13 +7,13 @@ import pyarrow as pa
 import pytest
 import scipy.sparse as sp
 
-from sparsebench.errors import DataError
-from sparsebench.retrieve import compiled_search
-from sparsebench.retrieve import postings as postings_module
-from sparsebench.retrieve.docids import tie_break_keys
-from sparsebench.retrieve.products import batch_rows
-from sparsebench.retrieve.scipy_backend import retrieve
-from sparsebench.retrieve.topk import CandidatePool
+from sparsebench.core.errors import DataError
+from sparsebench.search import compiled_search
+from sparsebench.search import postings as postings_module
+from sparsebench.search.docids import tie_break_keys
+from sparsebench.search.products import batch_rows
+from sparsebench.search.scipy_backend import retrieve
+from sparsebench.search.topk import CandidatePool
 
 
 def random_problem(seed: int, n_docs=400, n_queries=30, vocab=50):
@@ -86,7 +86,7 @@ def test_crowds_tied_at_the_kth_score_over_many_blocks(monkeypatch, strategy):
     document of their own, excluded. Both strategies give the plain sort's lists."""
     for module in (postings_module, compiled_search):
         monkeypatch.setattr(module, "BLOCK_DOCS", 256)
-    monkeypatch.setattr("sparsebench.retrieve.scipy_backend.BLOCK_DOCS", 256)
+    monkeypatch.setattr("sparsebench.search.scipy_backend.BLOCK_DOCS", 256)
     docs, queries, idf, doc_ids, _ = random_problem(7, n_docs=3000, n_queries=25, vocab=40)
     docs.data[:] = 1
     idf[:] = 1
@@ -163,7 +163,7 @@ def test_vocabulary_mismatch_is_an_error():
 
 def test_torch_backend_agrees_with_scipy():
     pytest.importorskip("torch")
-    from sparsebench.retrieve.torch_backend import retrieve_torch
+    from sparsebench.search.torch_backend import retrieve_torch
 
     for seed in (0, 1):
         docs, queries, idf, doc_ids, query_ids = random_problem(seed)

@@ -7,12 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import run_stages
-from samefiles import assert_same_files
+from support.samefiles import assert_same_files
 
-from sparsebench.csrfiles import load_csr
-from sparsebench.errors import ConfigError, DataError
-from sparsebench.fileio import read_lines
-from sparsebench.retrieve.runfile import read_run
+from sparsebench.core.csrfiles import load_csr
+from sparsebench.core.errors import ConfigError, DataError
+from sparsebench.core.fileio import read_lines
+from sparsebench.runs.runfile import read_run
 from sparsebench.tune import sweeps as tuning
 from sparsebench.workflow.config import validate_config
 

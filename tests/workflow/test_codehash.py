@@ -57,7 +57,7 @@ def test_each_stage_reaches_its_own_modules_only():
     assert (
         not {
             "sparsebench.encode.weighting",
-            "sparsebench.retrieve.scipy_backend",
+            "sparsebench.search.scipy_backend",
             "sparsebench.encode.encoders",
         }
         & evaluate
@@ -65,12 +65,12 @@ def test_each_stage_reaches_its_own_modules_only():
     encode = modules("encode_corpus_shard")
     assert {
         "sparsebench.encode.encoders",
-        "sparsebench.encode.analysis",
+        "sparsebench.analysis.analyzer",
         "sparsebench.encode.sparse",
     } <= encode
     assert not {"sparsebench.evaluate.measures", "sparsebench.evaluate.metrics"} & encode
     assert "sparsebench.encode.weighting" in modules("term_weights")
-    assert "sparsebench.retrieve.scipy_backend" in modules("retrieve_run")
+    assert "sparsebench.search.scipy_backend" in modules("retrieve_run")
 
 
 def test_editing_a_module_changes_the_digest_of_the_stages_that_use_it(package_copy):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from conftest import REPO
+from conftest import REPO, write_text
 
-from sparsebench.errors import ConfigError
+from sparsebench.core.errors import ConfigError
 from sparsebench.kinds.registry import kind_of
 from sparsebench.workflow.config import load_config_file, validate_config
 from sparsebench.workflow.plan import Plan
@@ -227,7 +227,7 @@ def test_a_missing_table_of_expected_figures_is_refused_before_anything_runs(tmp
 
 def test_the_workflow_reads_relative_paths_against_the_config_file(tmp_path):
     from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
-    from snakemake_runs import snakemake
+    from support.snakemake_runs import snakemake
 
     experiment = tmp_path / "exp"
     write_collection(experiment / "data" / "col", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
@@ -249,15 +249,9 @@ def test_the_workflow_reads_relative_paths_against_the_config_file(tmp_path):
 # --- nothing silently wrong: duplicate keys, name clashes, paths, early checks ----------
 
 
-def _write(path, text: str):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
-
-
 def test_a_key_written_twice_is_refused_with_file_line_and_key(tmp_path):
     """PyYAML keeps the last of two equal keys without a word: the first model vanishes."""
-    configfile = _write(
+    configfile = write_text(
         tmp_path / "c.yaml",
         "datasets:\n"
         "  d: {source: builtin, name: minibeir}\n"
@@ -280,9 +274,9 @@ def test_presets_and_the_schema_have_no_key_written_twice():
 
 
 def test_the_workflow_refuses_a_key_written_twice(tmp_path):
-    from snakemake_runs import snakemake
+    from support.snakemake_runs import snakemake
 
-    configfile = _write(
+    configfile = write_text(
         tmp_path / "c.yaml",
         "datasets:\n  d: {source: builtin, name: minibeir}\n"
         "models:\n  bm25: {kind: bm25}\n"
@@ -339,62 +333,6 @@ def test_variants_of_two_sweeps_with_the_same_name_are_refused():
         validate_config({**MINIMAL, "models": models})
 
 
-def test_model_folders_are_relative_to_the_config_file_and_hub_ids_stay(tmp_path):
-    """The README's `model: ../shared/models/splade-tiny` meant the working directory,
-    so it failed under `snakemake --directory`, and only at the encode job."""
-    from sparsebench.workflow.config import resolve_relative_paths
-
-    base = tmp_path / "exp"
-    (base / "models" / "mine").mkdir(parents=True)
-    (tmp_path / "shared" / "tiny").mkdir(parents=True)
-    raw = {
-        "models": {
-            "rel": {"kind": "splade", "model": "../shared/tiny"},
-            "bare": {"kind": "splade", "model": "models/mine"},
-            "hub": {
-                "kind": "splade",
-                "doc_model": "naver/efficient",
-                "query_model": "./models/mine",
-            },
-            "home": {"kind": "splade", "model": "~/m"},
-        }
-    }
-    models = resolve_relative_paths(raw, base)["models"]
-    assert models["rel"]["model"] == str(tmp_path / "shared" / "tiny")
-    assert models["bare"]["model"] == str(base / "models" / "mine")
-    assert models["hub"]["doc_model"] == "naver/efficient"  # no such folder: a hub id
-    assert models["hub"]["query_model"] == str(base / "models" / "mine")
-    assert models["home"]["model"] == "~/m"
-
-
-def test_a_model_folder_is_an_input_of_its_encoding_wherever_snakemake_runs(tmp_path):
-    from sparsebench.workflow.config import config_from_files
-
-    folder = tmp_path / "exp" / "models" / "tiny"
-    _write(folder / "config.json", "{}")
-    configfile = _write(
-        tmp_path / "exp" / "c.yaml",
-        "datasets: {d: {source: builtin, name: minibeir}}\n"
-        "models: {s: {kind: splade, model: ./models/tiny}}\n",
-    )
-    plan = Plan(config_from_files(load_config_file(configfile), [configfile]))
-    (encoding,) = plan.encodings.values()
-    assert encoding.settings["model"] == str(folder)
-    assert encoding.model_files == (str(folder / "config.json"),)
-
-
-@pytest.mark.parametrize("key", ["model", "doc_model", "query_model"])
-def test_a_missing_local_model_folder_is_seen_when_the_config_is_read(tmp_path, key):
-    entry = {"kind": "splade", "model": "naver/splade-v3", key: "./models/nope"}
-    configfile = _write(
-        tmp_path / "c.yaml",
-        yaml.safe_dump({"datasets": {"d": MINI}, "models": {"s": entry}}),
-    )
-    expected = rf"config.models.s: no model folder {tmp_path / 'models' / 'nope'} \(a local path"
-    with pytest.raises(ConfigError, match=expected):
-        load_config_file(configfile)
-
-
 def test_more_folds_than_judged_queries_is_refused_before_the_variants_run():
     """Cross-validation over 4 judged queries cannot make 5 folds: refused once prepare
     has counted them (the tune rule's inputs), not by the tune job after every variant."""
@@ -430,10 +368,10 @@ def test_more_partitions_than_shards_is_refused():
 
 def test_the_workflow_refuses_more_partitions_than_shards_before_a_partition_job(tmp_path):
     from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
-    from snakemake_runs import snakemake
+    from support.snakemake_runs import snakemake
 
     write_collection(tmp_path / "exp" / "col", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
-    configfile = _write(
+    configfile = write_text(
         tmp_path / "exp" / "c.yaml",
         "datasets: {col: {source: local, path: col}}\n"
         "models: {bm25: {kind: bm25}}\nretrieval: {partitions: 2}\n",
@@ -445,102 +383,3 @@ def test_the_workflow_refuses_more_partitions_than_shards_before_a_partition_job
         "config.retrieval.partitions: 2 partitions, but the corpus" in result.stdout + result.stderr
     )
     assert not (work / "results" / "models").exists()
-
-
-FUSED = {
-    "bm25": {"kind": "bm25"},
-    "qld": {"kind": "qld"},
-    "outside": {"kind": "run", "path": "runs/{dataset}.trec"},
-}
-
-
-def test_a_fusion_sweep_over_weights_makes_one_variant_per_point():
-    models = {
-        **FUSED,
-        "mix": {
-            "kind": "fusion",
-            "runs": ["bm25", "qld"],
-            "method": "wsum",
-            "weights": {"bm25": {"grid": [0.2, 0.8]}, "qld": 0.5},
-            "tune": {"method": "cv"},
-        },
-    }
-    resolved = validate_config({**MINIMAL, "models": models})["models"]
-    assert resolved["mix"]["kind"] == "tuned"
-    assert resolved["mix"]["base"]["weights"] == {"qld": 0.5}
-    assert resolved["mix"]["sweep"]["parameters"] == {"weights.bm25": [0.2, 0.8]}
-    assert resolved["mix+weights.bm25_0.8"]["weights"] == {"qld": 0.5, "bm25": 0.8}
-    assert resolved["mix+weights.bm25_0.8"]["variant_of"] == "mix"
-
-
-@pytest.mark.parametrize(
-    ("fusion", "message"),
-    [
-        ({"runs": ["bm25", "dense"]}, r"config.models.f.runs: \['dense'\] are not models"),
-        ({"runs": ["bm25", "f"]}, r"config.models.f.runs: the fusion fuses itself"),
-        ({"runs": ["bm25"]}, r"config.models.f.runs: \['bm25'\] is too short"),
-        ({"runs": ["bm25", "qld"], "weights": {"bm25": 2.0}}, "for method wsum, not rrf"),
-        (
-            {"runs": ["bm25", "outside"], "k": {"grid": [10, 60]}},
-            r"the training queries, which \['outside'\] do not have",
-        ),
-        ({"runs": ["bm25", "qld"], "method": "borda"}, "config.models.f.method"),
-    ],
-)
-def test_bad_fusions_are_refused(fusion, message):
-    with pytest.raises(ConfigError, match=message):
-        validate_config({**MINIMAL, "models": {**FUSED, "f": {"kind": "fusion", **fusion}}})
-
-
-def test_fusions_of_fusions_may_not_loop():
-    models = {
-        **FUSED,
-        "a": {"kind": "fusion", "runs": ["bm25", "b"]},
-        "b": {"kind": "fusion", "runs": ["qld", "a"]},
-    }
-    with pytest.raises(ConfigError, match="the fusion fuses itself"):
-        validate_config({**MINIMAL, "models": models})
-
-
-def test_a_fusion_runs_only_where_every_member_has_a_run(tmp_path):
-    (tmp_path / "local.trec").write_text("q1 Q0 d1 1 1.0 x\n")
-    models = {
-        **FUSED,
-        "external": {"kind": "run", "path": str(tmp_path / "{dataset}.trec")},
-        "f": {"kind": "fusion", "runs": ["bm25", "external"]},
-    }
-    datasets = {
-        "local": MINIMAL["datasets"][next(iter(MINIMAL["datasets"]))],
-        "other": MINIMAL["datasets"][next(iter(MINIMAL["datasets"]))],
-    }
-    plan = Plan(validate_config({**MINIMAL, "datasets": datasets, "models": models}))
-    assert ("f", "local") in plan.evaluated_pairs and ("f", "other") not in plan.evaluated_pairs
-    assert kind_of(plan.models["f"]).run_rule == "fuse"
-
-
-def test_fusions_chosen_on_a_training_split_run_their_members_on_it():
-    """The jobs of a fusion sweep chosen on a training split: each point fuses its
-    members' runs of the training queries (fuse_tuning) and is scored on them only; the
-    members, reported models, run those queries too but are scored on the evaluated
-    ones."""
-    from sparsebench.workflow.jobs import pipeline_jobs
-
-    models = {
-        **FUSED,
-        "hybrid": {"kind": "fusion", "runs": ["bm25", "qld"]},
-        "mix": {"kind": "fusion", "runs": ["hybrid", "qld"], "k": {"grid": [10, 60]}},
-    }
-    plan = Plan(validate_config({**MINIMAL, "models": models}))
-    jobs = pipeline_jobs(plan, {c: 1 for c in plan.corpora}, {"d": True}, downloads=False)
-    found = {(j.rule, j.wildcards.get("model", "")) for j in jobs}
-    for point in ("mix+k_10", "mix+k_60"):
-        assert {("fuse", point), ("fuse_tuning", point), ("evaluate_tuning", point)} <= found
-        assert ("evaluate", point) not in found
-    for member in ("bm25", "qld"):
-        assert {("retrieve", member), ("retrieve_tuning", member), ("evaluate", member)} <= found
-        assert ("evaluate_tuning", member) not in found
-    assert {("fuse", "hybrid"), ("fuse_tuning", "hybrid"), ("evaluate", "hybrid")} <= found
-    assert ("tune", "mix") in found
-    # without a training split: cross-validation over the evaluated queries, no tuning runs
-    jobs = pipeline_jobs(plan, {c: 1 for c in plan.corpora}, {"d": False}, downloads=False)
-    assert not {j.rule for j in jobs} & {"fuse_tuning", "retrieve_tuning", "evaluate_tuning"}

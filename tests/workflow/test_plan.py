@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from conftest import REPO
 
-from sparsebench.errors import ConfigError
+from sparsebench.core.errors import ConfigError
 from sparsebench.workflow.config import load_config_file, validate_config
 from sparsebench.workflow.jobs import pipeline_jobs
 from sparsebench.workflow.plan import Plan

@@ -11,10 +11,10 @@ import struct
 
 import pytest
 import yaml
-from browser import HeadlessBrowser, find_browser
 from conftest import REPO, shared_path
-from samefiles import assert_same_bytes
-from snakemake_runs import snakemake
+from support.browser import HeadlessBrowser, find_browser
+from support.samefiles import assert_same_bytes
+from support.snakemake_runs import snakemake
 
 pytestmark = pytest.mark.slow
 CATEGORIES = [

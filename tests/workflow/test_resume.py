@@ -12,8 +12,8 @@ import pytest
 import scipy.sparse as sp
 import yaml
 from conftest import shared_path
-from samefiles import assert_same_trees
-from snakemake_runs import planned_jobs, snakemake, snakemake_command
+from support.samefiles import assert_same_trees
+from support.snakemake_runs import planned_jobs, snakemake, snakemake_command
 
 pytestmark = pytest.mark.slow
 

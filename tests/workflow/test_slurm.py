@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import LOCAL_SLURM_CONF, REPO, SHARED, shared_path
-from samefiles import assert_same_trees
-from snakemake_runs import snakemake, snakemake_command
+from support.samefiles import assert_same_trees
+from support.snakemake_runs import snakemake, snakemake_command
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 SLURM_TOOLS = SHARED / "tools" / "slurm"

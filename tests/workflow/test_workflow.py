@@ -18,11 +18,11 @@ import pandas as pd
 import pytest
 import yaml
 from conftest import REPO, TINY_DOCS, TINY_QRELS, TINY_QUERIES, corpus_folder, write_collection
-from snakemake_runs import REPORT_RULES, pair_jobs, planned_jobs, snakemake
-from trec_eval_reference import trec_eval
+from support.snakemake_runs import REPORT_RULES, pair_jobs, planned_jobs, snakemake
+from support.trec_eval_reference import trec_eval
 
 from sparsebench.data.qrels import read_qrels
-from sparsebench.retrieve.runfile import read_run
+from sparsebench.runs.runfile import read_run
 from sparsebench.workflow.config import validate_config
 from sparsebench.workflow.jobs import pipeline_jobs
 from sparsebench.workflow.layout import n_shards
@@ -313,7 +313,7 @@ def test_touching_a_dataset_source_reruns_only_its_column(experiment, change):
     ("module", "first"),
     [
         ("encode/weighting.py", {"term_weights"}),
-        ("retrieve/scipy_backend.py", {"retrieve"}),
+        ("search/scipy_backend.py", {"retrieve"}),
         ("evaluate/measures.py", set()),  # evaluate, and the significance report, read measures
     ],
 )

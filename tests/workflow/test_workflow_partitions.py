@@ -11,8 +11,8 @@ import shutil
 import pytest
 import yaml
 from conftest import corpus_folder, shared_path, write_collection
-from samefiles import assert_same_files
-from snakemake_runs import planned_jobs, snakemake
+from support.samefiles import assert_same_files
+from support.snakemake_runs import planned_jobs, snakemake
 
 from sparsebench.retrieve.costs import read_cost
 from sparsebench.workflow import layout

@@ -18,17 +18,17 @@ from conftest import (
     shared_path,
     write_collection,
 )
-from snakemake_runs import planned_jobs, snakemake
+from support.snakemake_runs import planned_jobs, snakemake
 
 pytest.importorskip("torch")
-from masked_lm import build_masked_lm  # noqa: E402
+from support.masked_lm import build_masked_lm  # noqa: E402
 
+from sparsebench.core.fileio import read_json  # noqa: E402
 from sparsebench.data.qrels import read_qrels  # noqa: E402
 from sparsebench.encode.pruning import prune_rows  # noqa: E402
 from sparsebench.evaluate.metrics import evaluate_run  # noqa: E402
-from sparsebench.fileio import read_json  # noqa: E402
-from sparsebench.retrieve.postings import load_postings  # noqa: E402
-from sparsebench.retrieve.runfile import read_run  # noqa: E402
+from sparsebench.runs.runfile import read_run  # noqa: E402
+from sparsebench.search.postings import load_postings  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

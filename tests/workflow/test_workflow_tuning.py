@@ -16,7 +16,7 @@ from conftest import (
     shared_path,
     write_collection,
 )
-from snakemake_runs import REPORT_RULES, planned_jobs, snakemake
+from support.snakemake_runs import REPORT_RULES, planned_jobs, snakemake
 
 from sparsebench.workflow.config import validate_config
 from sparsebench.workflow.jobs import pipeline_jobs

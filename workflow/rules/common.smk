@@ -2,7 +2,7 @@
 # computed once from the validated config. Rules read it by wildcard.
 import re
 
-from sparsebench.fileio import read_json
+from sparsebench.core.fileio import read_json
 from sparsebench.workflow import jobresources
 from sparsebench.kinds.run import run_path
 from sparsebench.workflow import layout

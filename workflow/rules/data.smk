@@ -1,6 +1,6 @@
 # Download collections; prepare each corpus once (Parquet), and each dataset's queries and
 # normalised qrels, checked against its corpus.
-from sparsebench.errors import DataError
+from sparsebench.core.errors import DataError
 from sparsebench.data.stages import dataset_source
 
 

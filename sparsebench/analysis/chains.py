@@ -1,0 +1,19 @@
+"""The Chain an analyzer is (see __init__); languages.py says which language gets which."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+
+@dataclass(frozen=True)
+class Chain:
+    """One analyzer's two steps (which Lucene class it is, and whether exactly:
+    languages.LANGUAGES)."""
+
+    language: str
+    tokenize: Callable[[pa.Array], tuple[np.ndarray, pa.Array]]
+    filter: Callable[[pa.Array], pa.Array]

@@ -1,0 +1,309 @@
+"""MaxScore's loop, compiled (numba): per query, the lists of its terms in each block of
+documents are searched a window of documents at a time, and every document whose score
+may reach the query's top k is handed back with its float64 sum. The loop decides
+nothing final: sparsebench.search.topk.CandidatePool settles and ranks what it
+returns, as it does the sums of exhaustive search.
+
+Per block, the query's lists are ordered by their bound (query weight times the list's
+largest weight). With a floor that the k-th score is known to reach, the lists whose
+bounds sum below it are non-essential: only documents of the other, essential lists are
+visited. Per window of documents (as Lucene's MaxScore bulk scorer does) the essential
+lists are added up term at a time into the window's sums (in the cache), a bitmap
+marking the documents they hold, in the order in which a document-at-a-time merge of
+the same lists adds them (the same sums); a single essential list is read in place,
+each product its document's sum. The documents whose sum plus the bounds of the
+non-essential lists may reach the floor are gathered in order, then visited: the
+non-essential lists are looked up while the sum may still reach it (each list's cursor
+moves forward by a branch-free step of _SCAN postings, then galloping search).
+
+A query's first window is _FIRST_WINDOW documents and each next one twice as wide, up to
+WINDOW: the lists are split anew at each window, and the first ones, met before the
+floor has risen, are the ones that must read every list. On 1M BM25-like documents,
+one thread, the growing windows, the gathering and the branch-free step together take
+a thousand queries from 0.37 to 0.31 s at k = 10 and from 2.0 to 1.86 s at k = 1000
+(both 16,384-document windows, each document decided as it was marked, took 2.3 s
+at k = 1000 when merged document at a time).
+
+The floor rises as documents are scored: the k-th largest lower bound of their exact
+scores, made inclusive of rounding as topk's floors are (exactscores.candidate_floor),
+so a document that could tie the k-th score is always returned, unless topk's tie
+certificate ranks it out: the k best so far, kept as (float32 lower bound, tie key)
+pairs, outrank a document that cannot score above the k-th's level and has a smaller
+tie key. With integer or quantised weights thousands of
+documents tie at the k-th score; the certificate returns about k of them.
+
+The per-posting and per-document decisions are written inline rather than as calls: a
+compiled call that passes arrays updates their reference counts both ways, about 12 ns
+a call here, more than the decision itself (the first floor's heap test went from 14 ns
+to under 1 ns a posting); the calls made are per window. The hot loops index with
+unsigned positions: numba tests a signed index for a negative value, to count it from
+the end, at every access (unsigned, the window's sums and lookups took 1M BM25-like
+documents from 0.29 to 0.26 s a thousand queries at k = 10, 1.64 to 1.46 s at k = 1000).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from sparsebench.core.jit import compiled
+from sparsebench.search.candidates_loop import (
+    candidate_floor,
+    hand_on,
+    push_largest,
+    query_lists,
+    ranked_out,
+    still_in,
+)
+
+_SCAN = 16  # postings a seek compares at once, branch-free, before it gallops
+WINDOW = 16384  # documents whose sums are added up term at a time, then walked in order
+_FIRST_WINDOW = 1024  # a query's first window, each next one twice as wide up to WINDOW
+
+
+@compiled
+def _gallop(ids, low, end, doc):
+    """The first position in (low, end) whose id is >= doc, given ids[low] < doc:
+    galloping search, then bisection."""
+    step = 1
+    while low + step < end and ids[low + step] < doc:
+        low += step
+        step *= 2
+    high = min(low + step, end)  # ids[low] < doc <= ids[high] (or high == end)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if ids[middle] < doc:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
+@compiled
+def _window_end(ids, at, last, stop):
+    """The first position from `at` (up to `last`) whose id is at or past `stop`."""
+    if at == last or ids[at] >= stop:
+        return at
+    return last if ids[last - 1] < stop else _gallop(ids, at, last, stop)
+
+
+@compiled
+def _found_in_list(postings, lists, i, stop, least, widen, floor, found):
+    """The documents of list i (lists: cursor, end, weight), from its cursor to its
+    first id at or past `stop` (where the cursor is left), whose product plus `least`
+    (the bounds of the lists to be looked up) may reach the floor, in order, into found
+    (documents, sums): (how many, postings read). One essential list needs no window:
+    each document's sum is its product. The window's end is found first, and a weight
+    below `cut` (the floor's in the list's weights, made lower by far more than its
+    rounding) is passed over unread beyond its own byte: most are, once the floor has
+    risen."""
+    ids, data = postings
+    cursor, end, weight = lists
+    found_docs, found_sums = found
+    at, last, w = cursor[i], end[i], weight[i]
+    past = _window_end(ids, at, last, stop)
+    cut = (floor / widen - least) / w
+    cut -= abs(cut) * 1e-6
+    n_found = 0
+    for p in range(np.uint64(at), np.uint64(past)):
+        if np.float64(data[p]) >= cut:
+            score = w * np.float64(data[p])
+            found_docs[n_found], found_sums[n_found] = ids[p], score
+            n_found += (score + least) * widen >= floor
+    cursor[i] = past
+    return n_found, past - at
+
+
+@compiled
+def _found_in_window(postings, lists, first, m, start, stop, least, widen, floor, window, found):
+    """Lists first..m-1 (lists: cursor, end, weight) from their cursors to their first
+    ids at or past `stop` (where the cursors are left), added up term at a time into
+    the window's sums, its bitmap marking their documents (window: sums and bitmap for
+    the documents from `start`, zero, and left zero); then the marked documents whose
+    sum plus `least` may reach the floor, in order, into found (documents, sums):
+    (how many, postings read)."""
+    ids, data = postings
+    cursor, end, weight = lists
+    window_sums, window_bits = window
+    found_docs, found_sums = found
+    read = 0
+    offset = np.uint64(start)
+    for i in range(first, m):
+        at, last, w = cursor[i], end[i], weight[i]
+        past = _window_end(ids, at, last, stop)
+        for p in range(np.uint64(at), np.uint64(past)):  # unsigned: no wraparound tests
+            d = np.uint64(ids[p]) - offset
+            window_sums[d] += w * np.float64(data[p])
+            window_bits[d >> np.uint64(6)] |= np.uint64(1) << (d & np.uint64(63))
+        read += past - at
+        cursor[i] = past
+    n_found = np.uint64(0)
+    for word_at in range(np.uint64((stop - start + 63) >> 6)):
+        word = window_bits[word_at]
+        if word == 0:
+            continue
+        window_bits[word_at] = 0
+        while word != 0:
+            d = (word_at << np.uint64(6)) + np.uint64(trailing_zeros(word))
+            word &= word - np.uint64(1)
+            score = window_sums[d]
+            window_sums[d] = 0.0
+            found_docs[n_found], found_sums[n_found] = start + np.int64(d), score
+            n_found += np.uint64((score + least) * widen >= floor)
+    return np.int64(n_found), read
+
+
+@compiled
+def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings):
+    """A floor before any walk: for each of the query's `rare` terms, the k-th largest
+    of its products over the corpus bounds the k-th score from below (weights are
+    nonnegative, so a document's score is at least any one of its products, each exact
+    in float64). The terms are read largest bound first, and a term whose bound (query
+    weight times its largest weight, `bounds`) is no higher than the floor is not read:
+    none of its products could raise it. postings: the index's arrays (see walk_row)."""
+    indptr, ids, data, block_docs = postings[:4]
+    entries = np.flatnonzero(rare)
+    for at in np.argsort(-bounds[entries], kind="mergesort"):
+        entry = entries[at]
+        if bounds[entry] <= floor:
+            break
+        size = 0
+        for block in range(lists.shape[1]):
+            a = lists[entry, block]
+            if a < 0:
+                continue
+            for p in range(indptr[a], indptr[a + 1]):
+                value = q_weights[entry] * np.float64(data[p])
+                if size == len(heap) and value <= heap[0]:
+                    continue  # decided here: a call costs more than the test
+                if block * block_docs + ids[p] != excluded:
+                    size = push_largest(heap, size, value)
+        if size == len(heap):
+            floor = max(floor, candidate_floor(heap[0]))
+    return floor
+
+
+@compiled
+def walk_row(row, search, scratch, out_docs, out_sums, used):
+    """One query row's candidates, written to out_* from `used` on: (the next free
+    position, or -1 if the arrays filled up first; the postings read). row: its terms,
+    their weights, its error factor, its floor and tie certificate so far (floor, level,
+    tie_floor) and its excluded document; search: (k, rare, postings, tie_keys,
+    block_order), postings being Postings's arrays (indptr, ids, data, documents a
+    block, row_max, terms, block_rows); scratch: rows_loop's arrays, the window's sums
+    (zero), its bitmap (zero) and the gathered documents and sums last. No array is
+    assigned inside its loops: numba would count references to it at every turn (a
+    locked increment and decrement, a third of the walk's time when it did)."""
+    row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
+    k, rare, postings, tie_keys, block_order = search
+    indptr, ids, data, block_docs, row_max, terms, block_rows = postings
+    cursor, end, weight, bound, below, first_heap = scratch[:6]
+    heap = scratch[6:9]  # the k best, packed (candidates_loop.hand_on)
+    window = scratch[10:12]  # the window's sums and bitmap, zero
+    found = scratch[12:14]  # the window's documents that may reach the floor, their sums
+    found_docs, found_sums = found
+    id_data, walking = (ids, data), (cursor, end, weight)
+    n_docs = len(tie_keys)
+    n_blocks = len(block_rows) - 1
+    read = 0
+    first_used = used
+    widen = 1.0 + 2.0 * factor
+    shrink = 1.0 - 2.0 * factor
+    lists = query_lists(row_terms, block_rows, terms)
+    df = np.zeros(len(row_terms), dtype=np.int64)  # each term's documents
+    term_bounds = np.zeros(len(row_terms))  # and the most it adds to a score
+    for entry in range(len(row_terms)):
+        for block in range(n_blocks):
+            a = lists[entry, block]
+            if a >= 0:
+                df[entry] += indptr[a + 1] - indptr[a]
+                term_bounds[entry] = max(
+                    term_bounds[entry], row_weights[entry] * np.float64(row_max[a])
+                )
+    rare_terms = (df >= k) & (df <= rare)
+    floor = _first_floor(
+        floor, first_heap, rare_terms, term_bounds, row_weights, lists, excluded, postings
+    )
+    size = 0
+    span = _FIRST_WINDOW
+    for block in block_order:
+        m = 0
+        for entry in range(len(row_terms)):  # the row's lists in this block
+            a = lists[entry, block]
+            if a >= 0:
+                w = row_weights[entry]
+                ub = w * np.float64(row_max[a])
+                at = m  # insertion by bound, ascending
+                while at > 0 and bound[at - 1] > ub:
+                    cursor[at], end[at] = cursor[at - 1], end[at - 1]
+                    weight[at], bound[at] = weight[at - 1], bound[at - 1]
+                    at -= 1
+                cursor[at], end[at] = indptr[a], indptr[a + 1]
+                weight[at], bound[at] = w, ub
+                m += 1
+        if m == 0:
+            continue
+        total = 0.0
+        for i in range(m):
+            total += bound[i]
+            below[i] = total
+        first_doc = block * block_docs
+        width = min(block_docs, n_docs - first_doc)
+        start = 0
+        while start < width:
+            essential = 0  # lists essential..m-1 are added up; the others looked up
+            while essential < m and below[essential] * widen < floor:
+                essential += 1
+            if essential == m:
+                break  # no document of the block reaches the floor
+            stop = min(start + span, width)
+            span = min(2 * span, WINDOW)
+            least = below[essential - 1] if essential > 0 else 0.0
+            if essential == m - 1:
+                n_found, window_read = _found_in_list(
+                    id_data, walking, essential, stop, least, widen, floor, found
+                )
+            else:
+                n_found, window_read = _found_in_window(
+                    id_data, walking, essential, m, start, stop, least, widen, floor, window, found
+                )
+            read += window_read
+            start = stop
+            for j in range(n_found):
+                visited, score = found_docs[j], found_sums[j]
+                global_doc = first_doc + visited
+                reachable = True
+                for i in range(essential - 1, -1, -1):
+                    if (score + below[i]) * widen < floor:
+                        reachable = False
+                        break
+                    at, last = cursor[i], end[i]
+                    if at + _SCAN <= last:  # _SCAN steps forward at once, then galloping
+                        ahead = 0
+                        for step in range(np.uint64(at), np.uint64(at + _SCAN)):
+                            ahead += ids[step] < visited
+                        at += ahead
+                        if ahead == _SCAN and at < last:
+                            at = _gallop(ids, at - 1, last, visited)
+                    else:
+                        while at < last and ids[at] < visited:
+                            at += 1
+                    cursor[i] = at
+                    if at < last and ids[np.uint64(at)] == visited:
+                        score += weight[i] * np.float64(data[np.uint64(at)])
+                        read += 1
+                if not reachable:
+                    continue
+                if ranked_out(score * widen, floor, level, tie_floor, tie_keys[global_doc]):
+                    continue
+                if global_doc == excluded:
+                    continue
+                if used == len(out_docs):
+                    return -1, read  # full: the caller grows the arrays and asks again
+                out_docs[used], out_sums[used] = global_doc, score
+                used += 1
+                size, floor, level, tie_floor = hand_on(
+                    global_doc, score, shrink, k, tie_keys, heap, size, floor, level, tie_floor
+                )
+    used = still_in(out_docs, out_sums, first_used, used, widen, floor, level, tie_floor, tie_keys)
+    return used, read

@@ -1,0 +1,108 @@
+"""The compiled pass over a batch's query rows (numba): each row searched by MaxScore's
+walk (maxscore_loop.walk_row) or the exhaustive block scan (blockscan_loop.scan_row),
+its candidates appended to shared arrays that grow between rows (a row that fills them
+is searched again), so that no array is reassigned inside a row's loops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sparsebench.core.jit import compiled
+from sparsebench.search.blockscan_loop import scan_row
+from sparsebench.search.candidates_loop import grown
+from sparsebench.search.maxscore_loop import WINDOW, walk_row
+
+
+@compiled
+def search_rows(
+    sums,
+    q_indptr,
+    q_terms,
+    q_weights,
+    factors,
+    floors,
+    excluded,
+    k,
+    rare,
+    block_rows,
+    terms,
+    indptr,
+    ids,
+    data,
+    row_max,
+    block_docs,
+    tie_keys,
+    levels,
+    tie_floors,
+    block_order,
+):
+    """Candidates of each query row: (row counts, global document ids, float64 sums,
+    postings read), rows in order, each row's documents ascending within a block and
+    its blocks in `block_order`.
+
+    sums: None for MaxScore's walk, else the block scan's accumulator (zero, a block's
+    documents long). Its type chooses the search when the function is compiled: each
+    search is a function of its own, laid out for its loops alone (compiled as one
+    function with a switch, the block scan ran 5-20% slower here). q_*: the rows'
+    terms and weights (a CSR batch, weights as exactscores.query_operand makes them,
+    nonnegative); factors: each row's error factor; floors: each row's floor so far,
+    levels and tie_floors its tie certificate (as topk.CandidatePool keeps them;
+    tie_keys: every document's tie key); excluded: a document per row never returned
+    (-1: none); rare: the most documents a term may have to be scored whole for
+    MaxScore's first floor; block_order: the order in which the blocks are searched
+    (their largest tie keys first: see compiled_search.tie_order); the rest: Postings's
+    arrays."""
+    n_rows = len(q_indptr) - 1
+    counts = np.zeros(n_rows, dtype=np.int64)
+    out_docs = np.empty(1024, dtype=np.int64)
+    out_sums = np.empty(1024, dtype=np.float64)
+    used = 0
+    read = 0
+    most = 0
+    for row in range(n_rows):
+        most = max(most, q_indptr[row + 1] - q_indptr[row])
+    cell = np.empty(1, dtype=np.float32)
+    scratch = (
+        np.empty(most, dtype=np.int64),  # each list's cursor
+        np.empty(most, dtype=np.int64),  # and end
+        np.empty(most, dtype=np.float64),  # its query weight
+        np.empty(most, dtype=np.float64),  # its bound
+        np.empty(most, dtype=np.float64),  # sums of the bounds up to each list
+        np.empty(k, dtype=np.float64),  # the first floor's heap
+        np.empty(k, dtype=np.uint64),  # the heap of the k best, packed pairs
+        cell,  # a float32 and its bits (candidates_loop.packed_pair)
+        cell.view(np.uint32),
+        sums,
+        np.zeros(WINDOW, dtype=np.float64),  # MaxScore's window: its sums
+        np.zeros(WINDOW // 64, dtype=np.uint64),  # and which of its documents they hold
+        np.empty(WINDOW, dtype=np.int64),  # the window's documents that may reach the floor
+        np.empty(WINDOW, dtype=np.float64),  # and their sums
+    )
+    postings = (indptr, ids, data, block_docs, row_max, terms, block_rows)
+    search = (k, rare, postings, tie_keys, block_order)
+    row = 0
+    while row < n_rows:
+        first, last = q_indptr[row], q_indptr[row + 1]
+        row_state = (
+            q_terms[first:last],
+            q_weights[first:last],
+            factors[row],
+            floors[row],
+            levels[row],
+            tie_floors[row],
+            excluded[row],
+        )
+        arguments = (row_state, search, scratch, out_docs, out_sums, used)
+        if sums is None:  # decided when compiled: the other call is never compiled
+            written, row_read = walk_row(*arguments)
+        else:
+            written, row_read = scan_row(*arguments)
+        if written < 0:  # grow the arrays and search the row again
+            out_docs, out_sums = grown(out_docs, used), grown(out_sums, used)
+            continue
+        counts[row] = written - used
+        used = written
+        read += row_read
+        row += 1
+    return counts, out_docs[:used], out_sums[:used], read

@@ -1,0 +1,60 @@
+"""The language table (sparsebench/analysis/languages.py) is the one place a language is
+named: every entry's module builds its chain, every data file it names exists, and the
+README's language table is the one made from it."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from importlib import resources
+
+import pytest
+from conftest import REPO
+
+from sparsebench.analysis import languages
+from sparsebench.core.errors import ConfigError
+
+BEGIN = re.compile(r"<!-- languages:begin[^>]*-->\n")
+END = "\n<!-- languages:end -->"
+
+
+def test_readme_language_table_is_made_from_the_table():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    start = BEGIN.search(readme)
+    assert start, "README.md has no <!-- languages:begin --> marker"
+    shown = readme[start.end() : readme.index(END, start.end())]
+    assert shown == languages.markdown_table(), (
+        "README.md's language table differs from sparsebench/analysis/languages.py; paste:\n"
+        + languages.markdown_table()
+    )
+
+
+@pytest.mark.parametrize("code", sorted(languages.LANGUAGES))
+def test_every_entry_names_its_builder_and_files(code):
+    entry = languages.LANGUAGES[code]
+    assert entry.code == code
+    assert entry.lucene_class.rsplit(".", 1)[1].endswith("Analyzer")
+    for name in entry.data:
+        assert resources.files("sparsebench").joinpath("resources", "lucene", name).is_file(), name
+    if entry.builder is None:
+        assert not entry.exact and languages.anserini_language(code) is None
+        with pytest.raises(ConfigError, match=f"no Lucene analyzer for language '{code}'"):
+            languages.chain(code)
+    else:
+        assert callable(importlib.import_module(entry.builder).chain)
+        assert languages.anserini_language(code) == code
+
+
+def test_thai_is_the_only_gpl_folder():
+    gpl = {code for code, entry in languages.LANGUAGES.items() if "GPL" in entry.licence}
+    assert gpl == {"th"}
+    assert languages.LANGUAGES["th"].builder.startswith("sparsebench.analysis.th.")
+    notice = REPO / "sparsebench" / "analysis" / "th" / "NOTICE"
+    assert "GNU General Public License version 2" in notice.read_text(encoding="utf-8")
+
+
+def test_languages_outside_the_table_get_the_english_analyzer():
+    assert languages.anserini_language("xx") == "en"
+    assert languages.analyzer_name("sw") == "WhitespaceAnalyzer"
+    assert languages.analyzer_name("en") == "DefaultEnglishAnalyzer"
+    assert languages.ANSERINI_ANALYZERS["ko"] == "org.apache.lucene.analysis.cjk.CJKAnalyzer"

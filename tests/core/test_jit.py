@@ -1,0 +1,57 @@
+"""numba caches dropped when the compiled code's sources change (sparsebench.core.jit)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sparsebench.core import jit
+
+
+def package(tmp_path: Path) -> Path:
+    root = tmp_path / "pkg"
+    (root / "sub" / "__pycache__").mkdir(parents=True)
+    (root / "caller.py").write_text("from numba import njit\n# calls sub.callee\n")
+    (root / "sub" / "callee.py").write_text("import numba\nVALUE = 1\n")
+    (root / "plain.py").write_text("VALUE = 1\n")
+    return root
+
+
+def caches(root: Path) -> list[Path]:
+    made = [
+        root / "sub" / "__pycache__" / n for n in ("callee.f-1.py311.nbi", "callee.f-1.py311.1.nbc")
+    ]
+    for path in made:
+        path.write_bytes(b"compiled")
+    return made
+
+
+def checked_again(root: Path) -> bool:
+    jit._checked.discard(root)  # as a new process would
+    return jit.drop_stale_caches(root)
+
+
+def test_caches_are_dropped_when_a_numba_module_changes_and_kept_otherwise(tmp_path):
+    root = package(tmp_path)
+    made = caches(root)
+    assert checked_again(root) and not any(p.exists() for p in made)  # no digest yet
+    made = caches(root)
+    assert not checked_again(root) and all(p.exists() for p in made)  # same sources
+    (root / "plain.py").write_text("VALUE = 2\n")  # no numba there: caches kept
+    assert not checked_again(root) and all(p.exists() for p in made)
+    (root / "sub" / "callee.py").write_text("import numba\nVALUE = 2\n")  # a callee changed
+    assert checked_again(root) and not any(p.exists() for p in made)
+    made = caches(root)
+    assert not jit.drop_stale_caches(root)  # once a process
+    assert all(p.exists() for p in made)
+
+
+def test_every_compiled_function_is_made_by_jit_compiled():
+    """A function compiled by numba.njit directly would escape the check."""
+    raw = re.compile(r"(?<![\w.])(numba\.)?njit\(|@njit\b")
+    offenders = [
+        str(path.relative_to(jit.PACKAGE))
+        for path in jit.PACKAGE.rglob("*.py")
+        if path.name != "jit.py" and raw.search(path.read_text())
+    ]
+    assert offenders == []

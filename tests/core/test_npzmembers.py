@@ -1,0 +1,44 @@
+"""Arrays of .npz files come back mapped, and aligned whoever wrote the file."""
+
+from __future__ import annotations
+
+import zipfile
+
+import numpy as np
+
+from sparsebench.core.npzmembers import aligned_member, mapped_members
+
+
+def test_members_written_aligned_are_mapped_in_place(tmp_path):
+    path = tmp_path / "aligned.npz"
+    arrays = {"a": np.arange(5, dtype=np.int64), "bb": np.linspace(0, 1, 7), "c": np.int32(3)}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        for name, array in arrays.items():
+            with aligned_member(archive, name) as member:
+                np.lib.format.write_array(member, np.asarray(array))
+    mapped = mapped_members(path)
+    for name in ("a", "bb"):
+        assert np.array_equal(mapped[name], arrays[name])
+        assert mapped[name].ctypes.data % 64 == 0
+        assert not mapped[name].flags.owndata  # a view of the mapping, not a copy
+    assert mapped["c"] == 3
+    with np.load(path) as loaded:  # numpy reads the padded headers too
+        assert np.array_equal(loaded["bb"], arrays["bb"])
+
+
+def test_members_another_writer_left_unaligned_are_copied_aligned(tmp_path):
+    path = tmp_path / "numpy.npz"
+    # numpy's writer: the data of member x.npy start at 30 + 5 + 20 + the .npy header, odd
+    np.savez(path, x=np.arange(10, dtype=np.int64))
+    with zipfile.ZipFile(path) as archive:
+        offset = archive.getinfo("x.npy").header_offset
+    local = path.read_bytes()[offset : offset + 30]  # the local header: name, extra lengths
+    npy = (
+        offset
+        + 30
+        + int.from_bytes(local[26:28], "little")
+        + int.from_bytes(local[28:30], "little")
+    )
+    assert npy % 8 != 0  # the .npy (and its data, 64 bytes per header line on) unaligned
+    mapped = mapped_members(path)
+    assert mapped["x"].flags.aligned and np.array_equal(mapped["x"], np.arange(10))

@@ -1,0 +1,92 @@
+"""Run fusion against ranx's fuse (its outputs recorded in data/ranx_fusion.json by
+data/make_ranx_fusion.py) and by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sparsebench.core.errors import ConfigError, DataError
+from sparsebench.runs.fusion import Fusion, fuse, trec_order
+
+RANX = json.loads((Path(__file__).parent / "data" / "ranx_fusion.json").read_text())
+METHOD = {"rrf": "rrf", "sum": "combsum", "mnz": "combmnz", "max": "combmax", "wsum": "wsum"}
+NORM = {None: "none", "min-max": "min-max", "zmuv": "z-score", "sum": "sum", "rank": "rank"}
+NAMES = ("bm25", "splade", "dense")
+
+
+def as_frame(run: dict[str, dict[str, float]]) -> pd.DataFrame:
+    rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    return pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+
+
+@pytest.mark.parametrize("case", RANX["fused"], ids=lambda c: f"{c['method']}-{c['norm']}")
+def test_fusion_equals_ranx(case):
+    params = case["params"]
+    fusion = Fusion(
+        runs=NAMES,
+        method=METHOD[case["method"]],
+        norm=NORM[case["norm"]],
+        k=params.get("k", 60),
+        weights=dict(zip(NAMES, params["weights"], strict=True)) if "weights" in params else {},
+    )
+    ours = fuse({n: as_frame(RANX["runs"][n]) for n in NAMES}, fusion, k=1000)
+    expected = as_frame(case["run"])
+    merged = ours.merge(expected, on=["query_id", "doc_id"], how="outer", suffixes=("", "_ranx"))
+    assert not merged.isna().any().any(), "the fused runs hold different documents"
+    np.testing.assert_allclose(merged["score"], merged["score_ranx"], rtol=0, atol=1e-9)
+    # the same ranking: each query's scores descending, ties by document id descending
+    for _, rows in ours.groupby("query_id"):
+        keys = list(zip(-rows["score"].round(12), rows["doc_id"], strict=True))
+        assert keys == sorted(keys, key=lambda t: (t[0], [-ord(c) for c in t[1]]))
+        assert rows["rank"].tolist() == list(range(1, len(rows) + 1))
+
+
+def test_rrf_by_hand_with_depth_and_ties():
+    # a: x, y, z (y and z tie: trec_eval puts z first); b: z, w
+    a = pd.DataFrame({"query_id": "q", "doc_id": ["x", "y", "z"], "score": [3.0, 1.0, 1.0]})
+    b = pd.DataFrame({"query_id": "q", "doc_id": ["z", "w"], "score": [2.0, 1.0]})
+    assert trec_order(a)["doc_id"].tolist() == ["x", "z", "y"]
+    fused = fuse({"a": a, "b": b}, Fusion(runs=("a", "b"), k=60), k=10)
+    expected = {"z": 1 / 62 + 1 / 61, "x": 1 / 61, "w": 1 / 62, "y": 1 / 63}
+    assert fused["doc_id"].tolist() == ["z", "x", "w", "y"]
+    assert fused["score"].tolist() == pytest.approx(
+        [expected[d] for d in fused["doc_id"]], abs=1e-15
+    )
+    # depth 1: each run's first document only; k cuts the fused run
+    shallow = fuse({"a": a, "b": b}, Fusion(runs=("a", "b"), k=60, depth=1), k=1)
+    assert shallow["doc_id"].tolist() == ["z"]  # 1/61 each: z > x by document id
+
+
+def test_a_query_one_run_lacks_is_fused_from_the_others():
+    a = pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["x", "y"], "score": [1.0, 1.0]})
+    b = pd.DataFrame({"query_id": ["q1"], "doc_id": ["x"], "score": [5.0]})
+    fused = fuse({"a": a, "b": b}, Fusion(runs=("a", "b"), method="combmnz", norm="none"), k=5)
+    assert fused.set_index("query_id")["score"].to_dict() == {"q1": 12.0, "q2": 1.0}
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"runs": ("a",)}, "two or more distinct runs"),
+        ({"runs": ("a", "a")}, "two or more distinct runs"),
+        ({"runs": ("a", "b"), "method": "borda"}, "fusion method 'borda'"),
+        ({"runs": ("a", "b"), "norm": "max"}, "fusion norm 'max'"),
+        ({"runs": ("a", "b"), "method": "wsum", "weights": {"c": 1.0}}, r"does not fuse: \['c'\]"),
+        ({"runs": ("a", "b"), "weights": {"a": 1.0}}, "for method wsum, not rrf"),
+        ({"runs": ("a", "b"), "depth": 0}, "depth >= 1"),
+    ],
+)
+def test_bad_fusion_settings_are_refused(settings, message):
+    with pytest.raises(ConfigError, match=message):
+        Fusion(**settings)
+
+
+def test_a_missing_run_is_named():
+    a = pd.DataFrame({"query_id": ["q"], "doc_id": ["x"], "score": [1.0]})
+    with pytest.raises(DataError, match=r"no run of \['b'\]"):
+        fuse({"a": a}, Fusion(runs=("a", "b")), k=5)

@@ -1,0 +1,201 @@
+"""Compact, memory-mapped postings (sparsebench.search.postings): the narrowest exact
+type, no copy on load, and retrieval over them equal to retrieval over float64."""
+
+from __future__ import annotations
+
+import os
+import zipfile
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from sparsebench.core.errors import DataError
+from sparsebench.runs.runfile import RunLines
+from sparsebench.search.postings import (
+    BLOCK_DOCS,
+    compact_weights,
+    load_postings,
+    save_postings,
+)
+from sparsebench.search.products import block_product
+from sparsebench.search.scipy_backend import retrieve
+
+
+def documents(seed: int, scale: float | None) -> sp.csr_matrix:
+    matrix = sp.random(3000, 400, density=0.03, format="csr", random_state=seed, dtype=np.float64)
+    if scale is not None:  # integer impacts
+        matrix.data = np.rint(matrix.data * scale)
+    else:
+        matrix.data = matrix.data.astype(np.float32).astype(np.float64)
+    matrix.eliminate_zeros()
+    return matrix
+
+
+def mapped_root(array: np.ndarray) -> object:
+    while getattr(array, "base", None) is not None:
+        array = array.base
+    return array
+
+
+@pytest.mark.parametrize(
+    ("scale", "dtype", "weight_bytes"),
+    [(200, np.uint8, 1), (3000, np.uint16, 2), (None, np.float32, 4)],
+)
+@pytest.mark.parametrize("n_docs", [3000, BLOCK_DOCS + 1, 5 * BLOCK_DOCS + 17])
+def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
+    tmp_path, scale, dtype, weight_bytes, n_docs
+):
+    # the same postings in a corpus of n_docs: the documents spread over every block
+    matrix = _spread(documents(1, scale), n_docs)
+    path = tmp_path / "postings.npz"
+    save_postings(path, matrix)
+    postings = load_postings(path)
+    assert postings.data.dtype == dtype and postings.shape == (400, n_docs)
+    assert postings.ids.dtype == np.uint16 and postings.n_blocks == -(-n_docs // BLOCK_DOCS)
+    for array in (postings.data, postings.ids, postings.indptr, postings.terms):
+        assert type(mapped_root(array)).__name__ == "mmap"  # no copy of the index
+        assert array.ctypes.data % 64 == 0  # each member's data start 64-byte aligned
+    with zipfile.ZipFile(path) as archive:  # the padded headers: still a valid archive
+        assert archive.testzip() is None
+    with np.load(path) as stored:
+        assert np.array_equal(stored["ids"], postings.ids)
+    widened = postings.documents()
+    assert widened.dtype == np.float64 and (widened != matrix).nnz == 0
+    rows = len(postings.terms)  # a term id, an offset and a largest weight per term and block
+    overhead = 3_000 + 12 * (rows + 1) + 8 * (postings.n_blocks + 1)  # and the zip's headers
+    for block in range(postings.n_blocks):  # row_max: each list's largest weight, exactly
+        lists = postings.block_lists(block)
+        first = int(postings.block_rows[block])
+        largest = postings.row_max[first : first + lists.shape[0]]
+        assert np.array_equal(largest, lists.max(axis=1).toarray().ravel().astype(np.float32))
+    assert os.path.getsize(path) <= (weight_bytes + 2) * matrix.nnz + overhead
+    last = postings.n_blocks - 1
+    lists = postings.block_lists(last, np.array([0, 2]))
+    held = postings.block_terms(last)[[0, 2]]
+    expected = sp.csr_matrix(matrix[last * BLOCK_DOCS :].T)[held]
+    assert lists.indices.dtype == np.int32 and (lists != expected).nnz == 0
+    pairs = matrix.tocoo()
+    assert np.array_equal(postings.weights_at(pairs.col, pairs.row), pairs.data)
+    absent = np.flatnonzero(matrix[:, 0].toarray().ravel() == 0)[[0, -1]]
+    assert postings.weights_at(np.zeros(2, int), absent).tolist() == [0.0, 0.0]
+    unused = np.setdiff1d(np.arange(400), matrix.indices)[:1]
+    if len(unused):
+        assert postings.weights_at(unused, np.array([n_docs - 1])).tolist() == [0.0]
+
+
+def _spread(matrix: sp.csr_matrix, n_docs: int) -> sp.csr_matrix:
+    """The rows of `matrix` as documents spread over n_docs (the others empty)."""
+    rows = np.linspace(0, n_docs - 1, matrix.shape[0]).astype(np.int64)
+    coo = matrix.tocoo()
+    return sp.csr_matrix((coo.data, (rows[coo.row], coo.col)), shape=(n_docs, matrix.shape[1]))
+
+
+def test_a_postings_file_of_another_layout_is_refused(tmp_path):
+    path = tmp_path / "postings.npz"
+    sp.save_npz(path, sp.csr_matrix(documents(1, None).T), compressed=False)
+    with pytest.raises(DataError, match="not a postings file of this version"):
+        load_postings(path)
+    matrix = sp.csr_matrix(documents(1, None).T)  # the layout before blocks
+    np.savez(path, layout=np.array("sparsebench-postings-1"), indptr=matrix.indptr)
+    with pytest.raises(DataError, match="not a postings file of this version"):
+        load_postings(path)
+
+
+def test_a_damaged_postings_file_is_refused(tmp_path):
+    path = tmp_path / "postings.npz"
+    save_postings(path, documents(1, None))
+    with np.load(path) as stored:
+        members = dict(stored)
+    members["indptr"] = members["indptr"][:-1]
+    np.savez(path, **members)
+    with pytest.raises(DataError, match="do not fit together"):
+        load_postings(path)
+
+
+def test_weights_that_are_not_float32_values_are_refused():
+    with pytest.raises(DataError, match="not float32 values"):
+        compact_weights(np.array([0.1, 0.2], dtype=np.float64))
+    assert compact_weights(np.array([1.0, 300.0])).dtype == np.uint16
+    assert compact_weights(np.array([-1.0, 2.0])).dtype == np.float32
+
+
+@pytest.mark.parametrize("scale", [200, None, "signed"])
+def test_retrieval_over_blocks_writes_the_run_of_one_block(tmp_path, scale):
+    """The same documents, alone in one block or spread over four among empty ones,
+    give the same run file byte for byte: whether each block's touched lists are widened
+    whole, in groups (a tiny budget) or once for all, on one thread or two, with a query
+    whose own id is a document to skip."""
+    matrix = documents(2, 200 if scale == 200 else None)
+    if scale == "signed":
+        matrix.data *= np.random.default_rng(0).choice([-1.0, 1.0], matrix.nnz)
+    queries = documents(3, 200 if scale == 200 else None)[:60]
+    doc_ids = np.array([f"d{i:04d}" for i in range(matrix.shape[0])], dtype=object)
+    query_ids = np.array([f"q{i:03d}" for i in range(queries.shape[0])], dtype=object)
+    spread = _spread(matrix, 3 * BLOCK_DOCS + 5)
+    spread_ids = np.array([f"e{i:06d}" for i in range(spread.shape[0])], dtype=object)
+    spread_ids[np.linspace(0, spread.shape[0] - 1, matrix.shape[0]).astype(np.int64)] = doc_ids
+    save_postings(tmp_path / "one.npz", matrix)
+    save_postings(tmp_path / "spread.npz", spread)
+
+    def run(path, ids, **options) -> str:
+        lines = RunLines(query_ids, ids, "m")
+        return b"".join(
+            lines.retrieved(start, batch)
+            for start, batch in retrieve(
+                queries, load_postings(path), np.ones(400), 10, ids, query_ids, **options
+            )
+        ).decode()
+
+    query_ids[7] = run(tmp_path / "one.npz", doc_ids).split("q007 Q0 ")[1].split()[0]
+    expected = run(tmp_path / "one.npz", doc_ids, ignore_identical_ids=True)
+    assert expected.count("\n") == 600
+    assert f"{query_ids[7]} Q0 {query_ids[7]} " not in expected  # its top document
+    for options in (
+        {"max_block_mb": 1024},
+        {"max_block_mb": 8},  # widened a block at a time
+        {"max_block_mb": 0.01},  # in groups
+        {"max_block_mb": 1024, "threads": 2, "query_batch_size": 7},
+    ):
+        got = run(tmp_path / "spread.npz", spread_ids, ignore_identical_ids=True, **options)
+        assert got == expected, options
+
+
+@pytest.mark.parametrize("kernel", ["scipy's own", "the public product"])
+def test_a_block_product_equals_the_float64_product(tmp_path, monkeypatch, kernel):
+    if kernel == "the public product":  # a scipy without the private kernel
+        monkeypatch.setattr("sparsebench.search.products._csr_matmat", None)
+    matrix = _spread(documents(2, 3000), 2 * BLOCK_DOCS)
+    queries = sp.csr_matrix(documents(3, 3000)[:60], dtype=np.float64)
+    save_postings(tmp_path / "postings.npz", matrix)
+    postings = load_postings(tmp_path / "postings.npz")
+    expected = queries @ sp.csr_matrix(matrix.T, dtype=np.float64)
+    for budget in (2**30, 500):  # whole, in groups
+        for block in range(postings.n_blocks):
+            product, _ = block_product(queries, postings, block, budget)
+            assert product.dtype == np.float64
+            part = expected[:, block * BLOCK_DOCS : (block + 1) * BLOCK_DOCS]
+            assert abs(product - part).max() == 0
+
+
+def test_postings_weighed_a_block_at_a_time_equal_the_weighed_matrix(tmp_path):
+    """save_postings(weigh=...) weighs each block of rows on its own: the file equals the
+    one of the whole matrix weighed at once, and no scratch file stays behind."""
+    counts = _spread(documents(4, 9), 2 * BLOCK_DOCS + 3)
+
+    def weigh(rows: sp.csr_matrix) -> sp.csr_matrix:  # row-local, like BM25's saturation
+        weighed = rows.astype(np.float32)
+        weighed.data = weighed.data / (weighed.data + np.float32(1.5))
+        return weighed
+
+    save_postings(tmp_path / "blocks.npz", counts, weigh)
+    save_postings(tmp_path / "whole.npz", weigh(counts))
+    blocks, whole = load_postings(tmp_path / "blocks.npz"), load_postings(tmp_path / "whole.npz")
+    assert blocks.data.dtype == np.float32 and blocks.n_blocks == 3
+    for name in ("block_rows", "terms", "indptr", "ids", "data"):
+        assert np.array_equal(getattr(blocks, name), getattr(whole, name)), name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blocks.npz", "whole.npz"]
+    with pytest.raises(DataError, match="not float32 values"):
+        save_postings(tmp_path / "bad.npz", counts, lambda rows: rows.astype(np.float64) / 3)
+    assert not (tmp_path / "bad.npz").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blocks.npz", "whole.npz"]
