@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -314,3 +315,118 @@ def test_the_tests_mirror_the_package():
     assert all(name.startswith("test_") for name in helpers), helpers
     names = [p.name for p in tests.rglob("test_*.py")]
     assert len(names) == len(set(names))
+
+
+DOC_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*\w+\.(?:py|smk))\b")
+DOC_DOTTED = re.compile(r"\bsparsebench(?:\.\w+)+")
+FILE_ENDINGS = {"py", "smk", "yaml", "tsv", "md", "png", "svg", "html", "tex", "json", "txt", "npz"}
+DOC_CONSTANT = re.compile(r"\b(\w+)\.([A-Z][A-Z_]{2,})\b|`(\w+)\.(\w+)`")
+
+
+def stale_names(text: str, code_refs: bool = True) -> list[str]:
+    """The files, modules and module constants `text` names that the repository lacks: a
+    path must end a tracked path (a bare name, some file's), `sparsebench.x.y[.name]` must
+    be a module (and the name defined in it), `module.CONSTANT` a constant of a module of
+    that name, and (with `code_refs`, for pages about the code rather than the config)
+    `` `module.name` `` a definition of a module file of that name."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    files = listed.stdout.splitlines()
+    stale = []
+    for name in set(DOC_FILE.findall(text)):
+        if not any(f == name or f.endswith("/" + name) for f in files):
+            stale.append(name)
+    for dotted in set(DOC_DOTTED.findall(text)):
+        parts = dotted.split(".")
+        found = max(
+            (n for n in range(1, len(parts) + 1) if ".".join(parts[:n]) in MODULES), default=0
+        )
+        rest = parts[found:]
+        if (
+            not found
+            or len(rest) > 1
+            or rest
+            and not re.search(
+                rf"^(?:def|class) {rest[0]}\b|^{rest[0]}\b",
+                MODULES[".".join(parts[:found])].read_text(),
+                re.M,
+            )
+        ):
+            stale.append(dotted)
+    for found_names in set(DOC_CONSTANT.findall(text)):
+        module, constant = found_names[0] or found_names[2], found_names[1] or found_names[3]
+        if not found_names[0] and (not code_refs or constant in FILE_ENDINGS):
+            continue
+        paths = [
+            p
+            for name, p in MODULES.items()
+            if name.rsplit(".", 1)[-1] == module and p.name != "__init__.py"
+        ]
+        defines = rf"^(?:def |class )?{constant}\b"
+        if paths and not any(re.search(defines, p.read_text(), re.M) for p in paths):
+            stale.append(f"{module}.{constant}")
+    return sorted(stale)
+
+
+def test_stale_names_are_found():
+    text = (
+        "datasetchecks.py, costs.LAYOUT, sparsebench.encode.params, encode/weighting.py, "
+        "`costs.pipeline_benchmarks`, `jobs.pipeline_jobs`, `corpus.jsonl`"
+    )
+    assert stale_names(text) == [
+        "costs.LAYOUT",
+        "costs.pipeline_benchmarks",
+        "datasetchecks.py",
+        "sparsebench.encode.params",
+    ]
+
+
+@pytest.mark.parametrize("doc", ["docs/ARCHITECTURE.md", "README.md"])
+def test_the_docs_name_only_what_exists(doc):
+    """A module, file or constant the docs name that is gone (moved, renamed) fails here."""
+    text = (REPO / doc).read_text(encoding="utf-8")
+    assert stale_names(text, code_refs=doc.startswith("docs/")) == []
+
+
+MAP_HEAD = "| folder | what it is (its `__init__.py`) | stands on |"
+
+
+def package_map() -> str:
+    """ARCHITECTURE.md's map of the package: each folder's own first sentence and the
+    folders it imports, floor by floor from the bottom (a folder stands above all it
+    imports)."""
+    graph: dict[str, set[str]] = {}
+    for name, imports in import_graph().items():
+        if name.count(".") >= 2:  # a module of a folder
+            graph.setdefault(folder(name), set()).update(
+                folder(i) for i in imports if i.count(".") >= 2
+            )
+    for node in graph:
+        graph[node].discard(node)
+    floor: dict[str, int] = {}
+
+    def height(node: str) -> int:
+        if node not in floor:
+            floor[node] = 1 + max((height(n) for n in graph[node]), default=0)
+        return floor[node]
+
+    rows = [MAP_HEAD, "|---|---|---|"]
+    for node in sorted(graph, key=lambda n: (height(n), n)):
+        doc = ast.get_docstring(ast.parse((PACKAGE_DIR / node / "__init__.py").read_text()))
+        first = " ".join(doc.split()).split(". ")[0].rstrip(".")
+        below = ", ".join(f"{n}/" for n in sorted(graph[node], key=lambda n: (height(n), n)))
+        rows.append(f"| {node}/ | {first} | {below or '-'} |")
+    return "\n".join(rows)
+
+
+def test_the_architecture_map_is_made_from_the_package():
+    """docs/ARCHITECTURE.md's package map: on a change, paste the table this prints."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    start = text.index(MAP_HEAD)
+    shown = text[start : text.index("\n\n", start)]
+    assert shown == package_map(), package_map()

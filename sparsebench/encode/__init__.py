@@ -1,2 +1,2 @@
-"""Texts to sparse vectors: analysis (Lucene's analyzer), term weighting (BM25, IDF),
-SPLADE and custom encoders, pruning, and labelled CSR matrices."""
+"""Texts to sparse vectors: term counts through an analyzer (analysis/), SPLADE and custom
+encoders, term weighting (BM25, IDF), pruning, quantization, and labelled CSR matrices."""

@@ -1,2 +1,2 @@
-"""Sparse retrieval: exact, order-independent scores on scipy or torch, and TREC run
-files."""
+"""The retrieval stages: a model's queries searched (search/) and written as a TREC run
+(runs/), runs imported or fused, and what each search cost."""

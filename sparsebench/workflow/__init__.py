@@ -1,2 +1,2 @@
-"""What the Snakemake workflow needs around the stages: the config and its schema,
-per-rule parameters, provenance, code digests, job resources and logging."""
+"""What the Snakemake workflow needs around the stages: the config and its schema, the
+plan (per-rule settings, every job and path), code digests, job resources and logging."""
