@@ -148,8 +148,8 @@ def _check_reproduction(args: argparse.Namespace) -> tuple[str, int]:
 def _reuse_freed_memory() -> None:
     """Arrow's buffers from the C library's allocator, which keeps freed memory for the
     next allocations: a run read a block at a time frees and allocates alike blocks,
-    which mimalloc (Arrow's default) hands back to the system and then faults in again
-    (on 10M run lines, 0.25 s more system time of about 1.6 s)."""
+    which mimalloc (Arrow's default) hands back to the system and then faults in again,
+    in system time (benchmarks/RESULTS.md, "Measurements behind the code")."""
     import pyarrow as pa
 
     pa.set_memory_pool(pa.system_memory_pool())
@@ -165,7 +165,8 @@ def _evaluate(args: argparse.Namespace) -> str:
     _reuse_freed_memory()
     names = args.metrics or default_metric_names(args.cutoffs)
     # the run is read from here on, while pandas and the evaluation are imported and the
-    # qrels read: on 10M run lines, 0.15-0.2 s of the command's 1.5 s
+    # qrels read, rather than after them
+    # (benchmarks/RESULTS.md, "Measurements behind the code")
     with ReadAhead(run_batches(args.run), RUN_READ_AHEAD) as batches:
         from sparsebench.data.qrels import read_qrels
         from sparsebench.evaluate.metrics import evaluate_run_file

@@ -38,8 +38,9 @@ def descending_score_keys(scores: np.ndarray) -> np.ndarray:
 def read_only_views(*arrays: np.ndarray) -> list[np.ndarray]:
     """Read-only views of arrays for compiled code: arrays mapped from a file or taken
     from Arrow are read-only, those built by numpy writable, and numba compiles each
-    combination apart (seconds each, at first use); views of one kind share one
-    compiled specialisation."""
+    combination apart (a compilation each, at first use: benchmarks/RESULTS.md,
+    "Measurements behind the code"); views of one kind share one compiled
+    specialisation."""
     views = [np.asarray(array).view() for array in arrays]
     for view in views:
         view.flags.writeable = False

@@ -2,10 +2,11 @@
 importing torch where none can be), the torch device a setting names, and the CPU's
 name for the records of speed.
 
-Importing torch costs a second or more, paid by every job that only asks. CUDA (and
-ROCm, which torch also reports as CUDA) needs the driver's device files: where none
-exists, the answer is no, and torch is not imported. Encoders and retrieval backends
-both choose here, so neither imports the other.
+Importing torch is slow (benchmarks/RESULTS.md, "Measurements behind the code"), a cost
+paid by every job that only asks. CUDA (and ROCm, which torch also reports as CUDA)
+needs the driver's device files: where none exists, the answer is no, and torch is not
+imported. Encoders and retrieval backends both choose here, so neither imports the
+other.
 """
 
 from __future__ import annotations

@@ -70,10 +70,10 @@ def read_lines(path: str | os.PathLike) -> list[str]:
 
 def read_line_array(path: str | os.PathLike) -> pa.Array:
     """The lines of a file as write_lines writes them, as one Arrow string array cut from
-    the file's bytes by compiled code (sparsebench.core.lines_loop): a million document ids
-    in about 15 ms, where read_lines' Python strings take 0.1 s and their conversion to
-    Arrow as long again. Like read_lines, text after the last newline is no line; bytes
-    that are not UTF-8 are refused."""
+    the file's bytes by compiled code (sparsebench.core.lines_loop): much faster than
+    read_lines' Python strings followed by their conversion to Arrow
+    (benchmarks/RESULTS.md, "Measurements behind the code"). Like read_lines, text after
+    the last newline is no line; bytes that are not UTF-8 are refused."""
     from sparsebench.core.lines_loop import count_lines, split_lines  # numba: only when used
 
     raw = np.fromfile(path, dtype=np.uint8)

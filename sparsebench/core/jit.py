@@ -8,7 +8,8 @@ module changes it keeps loading the old code from its cache, silently: edited or
 upgraded code would run as before (and tests would test the old). So every compiled
 function of sparsebench is made by `compiled`, which first drops the package's numba
 caches whenever the source of any module that uses numba differs from the one they were
-built from (a digest of those sources kept beside them; about 3 ms a process).
+built from (a digest of those sources kept beside them, checked once a process; its cost:
+benchmarks/RESULTS.md, "Measurements behind the code").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A file's lines cut apart in compiled passes (numba): their bytes without the newlines
-and where each starts, with no temporary as large as the file (numpy's masks and
-compaction took 40-80 ms for a million document ids in a new process, against 10 here).
+and where each starts, with no temporary as large as the file (faster than numpy's masks
+and compaction: benchmarks/RESULTS.md, "Measurements behind the code").
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def split_lines(raw, data, offsets):
 
 def load_compiled() -> None:
     """Load both from numba's cache (or compile them) for files under 2 GiB, so that a
-    stage can charge it to its start-up rather than to its reading (about 5 ms)."""
+    stage can charge it to its start-up rather than to its reading."""
     empty = np.zeros(0, dtype=np.uint8)
     count_lines(empty)
     split_lines(empty, empty, np.zeros(1, dtype=np.int32))

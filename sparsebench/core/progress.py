@@ -11,10 +11,10 @@ import logging
 import sys
 import threading
 
-from tqdm import tqdm  # imported with the stage, not at its first bar (5-30 ms)
+from tqdm import tqdm  # imported with the stage, not at its first bar
 
 # Bars write to their own stage's log: a lock between threads is all they need. tqdm's
-# default one also makes a multiprocessing lock (importing multiprocessing, 3 ms) at
+# default one also makes a multiprocessing lock (importing multiprocessing) at
 # the first bar, in the middle of a stage's work.
 tqdm.set_lock(threading.RLock())
 

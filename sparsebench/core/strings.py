@@ -26,8 +26,8 @@ def as_string_array(texts: pa.Array | pa.ChunkedArray | Sequence[str]) -> pa.Arr
 
 def take_rows(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     """values[rows] as one array, taken chunk by chunk: Arrow's take on a chunked array
-    first joins all its chunks, a copy of the whole column (0.1-0.2 s on a 10M-row run)
-    for every few rows taken."""
+    first joins all its chunks, a copy of the whole column for every few rows taken
+    (benchmarks/RESULTS.md, "Measurements behind the code")."""
     rows = np.asarray(rows, dtype=np.int64)
     if isinstance(values, pa.Array):
         return values.take(pa.array(rows))
@@ -71,8 +71,8 @@ def string_buffers(array: pa.Array) -> tuple[np.ndarray, np.ndarray]:
 
 def empty_or_holding(column: pa.Array | pa.ChunkedArray, characters: bytes) -> bool:
     """Whether a string (without nulls) is empty or holds one of the ASCII `characters`:
-    a search of the column's bytes (memchr, GB/s), ten times faster than a regex over
-    its strings."""
+    a search of the column's bytes (memchr), much faster than a regex over its strings
+    (benchmarks/RESULTS.md, "Measurements behind the code")."""
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
     for chunk in chunks:
         offsets, data = string_buffers(chunk)

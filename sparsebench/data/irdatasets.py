@@ -57,8 +57,8 @@ DEFAULT_TEXT = "default_text()"
 
 
 def _ir_datasets():
-    """The ir_datasets module, imported on first use (about 0.3 s; the import creates the
-    cache folder IR_DATASETS_HOME and empty sub-folders of some collections in it)."""
+    """The ir_datasets module, imported on first use (the import takes time, and it creates
+    the cache folder IR_DATASETS_HOME and empty sub-folders of some collections in it)."""
     try:
         import ir_datasets
     except ImportError:

@@ -92,8 +92,8 @@ class Utf8Reader:
     """A binary stream that checks, as it is read, that its bytes are UTF-8, and raises
     NotUtf8 on the read that brings the first bad byte.
 
-    Each block is checked where it lies, by Arrow's vectorised validation (no copy; a few
-    per cent of the time JSON parsing takes); a character split between two reads is held
+    Each block is checked where it lies, by Arrow's vectorised validation (no copy; a small
+    share of the time JSON parsing takes); a character split between two reads is held
     back and checked with the next one. Memory: the block, plus at most 3 bytes.
     """
 

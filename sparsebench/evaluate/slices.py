@@ -1,7 +1,8 @@
 """The run ranked and judged a slice of whole queries at a time: a slice's arrays stay in
-the processor's caches, and the working arrays follow the slice, not the run (on 10M
-run rows this halves the time of ranking and measuring). The slices change no value: each
-query is ranked and measured on its own rows alone, whatever else shares its slice.
+the processor's caches, and the working arrays follow the slice, not the run, which
+makes ranking and measuring faster (benchmarks/RESULTS.md, "Measurements behind the code").
+The slices change no value: each query is ranked and measured on its own rows alone,
+whatever else shares its slice.
 """
 
 from __future__ import annotations

@@ -53,8 +53,9 @@ def id_buffers(texts: Sequence[str] | np.ndarray | pa.Array, what: str) -> tuple
 
 
 def _encoded(texts: Sequence[str] | np.ndarray, what: str) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets, UTF-8 bytes) of Python strings: as fast as Arrow's conversion (1M ids in
-    0.15 s), which would import pyarrow's pandas shim (2-6 ms) at a stage's first line."""
+    """(offsets, UTF-8 bytes) of Python strings: as fast as Arrow's conversion, which would
+    import pyarrow's pandas shim at a stage's first line (benchmarks/RESULTS.md,
+    "Measurements behind the code")."""
     listed = texts.tolist() if isinstance(texts, np.ndarray) else list(texts)
     try:
         encoded = [text.encode() for text in listed]

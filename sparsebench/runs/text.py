@@ -150,14 +150,14 @@ def assemble(
 def assembled(*inputs: np.ndarray, out: np.ndarray) -> int:
     """assemble(*inputs, out) with read-only views of the inputs: id buffers come
     read-only from Arrow or writable from numpy, and each mix would be compiled apart
-    (0.6 s at a stage's first lines); so they share the one that load_compiled loads."""
+    (at a stage's first lines); so they share the one that load_compiled loads."""
     return assemble(*read_only_views(*inputs), out)
 
 
 def load_compiled() -> None:
     """Load the compiled writer (from numba's cache, or compile it): a process's first
-    compiled call also starts numba's runtime, about 0.15 s, which a stage can charge to
-    its start-up rather than to its first lines."""
+    compiled call also starts numba's runtime, which a stage can charge to its start-up
+    rather than to its first lines."""
     one = np.ones(1, dtype=np.int64)
     empty = np.zeros(0, dtype=np.uint8)
     bounds = np.array([0, 0], dtype=np.int64)

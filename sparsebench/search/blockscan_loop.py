@@ -23,10 +23,10 @@ _CHUNK = 256  # documents whose sums are tested together before any is looked at
 def _add_list(sums, ids, data, start, stop, weight):
     """sums[ids[p]] += weight x data[p] over postings start..stop-1. Four postings at a
     time, their loads before their stores: the ids of a list are distinct, so the four
-    updates are independent (a fifth faster than one at a time here). Unsigned
-    positions: numba tests a signed index for a negative value at every access
-    (exhaustive SPLADE-like search over 1M documents took a quarter less time once
-    they were unsigned here, and a tenth less again in the chunks' test)."""
+    updates are independent (faster than one at a time). Unsigned positions: numba
+    tests a signed index for a negative value at every access (exhaustive search took
+    less time once they were unsigned here, and less again in the chunks' test). What
+    both gained: benchmarks/RESULTS.md, "Measurements behind the code"."""
     unrolled = np.uint64(start + (stop - start) // 4 * 4)
     one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
     for p in range(np.uint64(start), unrolled, np.uint64(4)):  # unsigned: no wraparound

@@ -57,8 +57,8 @@ def push_largest(heap, size, value):
     """Keep the k largest values in a min-heap of k (the first floor's products, the
     packed pairs), the hole moved rather than swapped; returns the new size. The heap
     is 4-ary: half the levels of a binary one, and the least of four children found by
-    comparisons without branches (24 ns a push at k = 1000 here, 46 ns binary: each
-    level of a binary heap is a branch that goes either way)."""
+    comparisons without branches (faster than a binary heap, each of whose levels is a
+    branch that goes either way: benchmarks/RESULTS.md, "Measurements behind the code")."""
     k = len(heap)
     if size < k:
         at = size

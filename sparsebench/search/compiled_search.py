@@ -18,10 +18,10 @@ into a dense accumulator of a block's documents and scans it: the whole work of
 exhaustive search, without the sparse products' copies (long queries, whose lists
 cover most documents, gain nothing from pruning).
 
-The per-document decisions cost a few nanoseconds in compiled code and microseconds in
-numpy. Every bound is inclusive of rounding (sums are widened by the error factor of
-sparsebench.search.exactscores), so a document that could tie the k-th score is never
-dropped.
+The per-document decisions are compiled: in numpy each would cost far more
+(benchmarks/RESULTS.md, "Measurements behind the code"). Every bound is inclusive of
+rounding (sums are widened by the error factor of sparsebench.search.exactscores), so a
+document that could tie the k-th score is never dropped.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def tie_order(tie_keys: np.ndarray, block_docs: int) -> np.ndarray:
 
 
 def import_loops() -> None:
-    """Import the compiled searches' modules (numba's dispatchers, about 5 ms): a stage
+    """Import the compiled searches' modules (numba's dispatchers): a stage
     that calls this at its start-up keeps the imports, which hold the GIL that its
     search threads need, out of its retrieval time."""
     from sparsebench.search import rows_loop  # noqa: F401

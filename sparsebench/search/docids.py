@@ -33,8 +33,8 @@ def tie_break_keys(doc_ids: Ids) -> np.ndarray:
 
 def document_tie_keys(stored: np.ndarray | None, doc_ids: Ids) -> np.ndarray:
     """Each document's tie key (int64): the keys stored with the postings (save_postings
-    ranks the ids once, as an engine keeps its document lexicon), else ranked here (1M
-    ids: 0.04 s as Arrow strings, 0.13 s as Python ones, every search). Stored keys must
+    ranks the ids once, as an engine keeps its document lexicon), else ranked here at
+    every search (benchmarks/RESULTS.md, "Measurements behind the code"). Stored keys must
     order a sample of pairs of the given ids as the ids order: ids of another corpus, or
     in another order, are refused rather than given another's ties."""
     if stored is None:

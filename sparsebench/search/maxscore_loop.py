@@ -18,11 +18,11 @@ moves forward by a branch-free step of _SCAN postings, then galloping search).
 
 A query's first window is _FIRST_WINDOW documents and each next one twice as wide, up to
 WINDOW: the lists are split anew at each window, and the first ones, met before the
-floor has risen, are the ones that must read every list. On 1M BM25-like documents,
-one thread, the growing windows, the gathering and the branch-free step together take
-a thousand queries from 0.37 to 0.31 s at k = 10 and from 2.0 to 1.86 s at k = 1000
-(both 16,384-document windows, each document decided as it was marked, took 2.3 s
-at k = 1000 when merged document at a time).
+floor has risen, are the ones that must read every list. The growing windows, the
+gathering and the branch-free step together made the search faster than fixed
+16,384-document windows with each document decided as it was marked, themselves faster
+than the lists merged document at a time
+(benchmarks/RESULTS.md, "Measurements behind the code").
 
 The floor rises as documents are scored: the k-th largest lower bound of their exact
 scores, made inclusive of rounding as topk's floors are (exactscores.candidate_floor),
@@ -33,12 +33,12 @@ tie key. With integer or quantised weights thousands of
 documents tie at the k-th score; the certificate returns about k of them.
 
 The per-posting and per-document decisions are written inline rather than as calls: a
-compiled call that passes arrays updates their reference counts both ways, about 12 ns
-a call here, more than the decision itself (the first floor's heap test went from 14 ns
-to under 1 ns a posting); the calls made are per window. The hot loops index with
-unsigned positions: numba tests a signed index for a negative value, to count it from
-the end, at every access (unsigned, the window's sums and lookups took 1M BM25-like
-documents from 0.29 to 0.26 s a thousand queries at k = 10, 1.64 to 1.46 s at k = 1000).
+compiled call that passes arrays updates their reference counts both ways, which costs
+more than the decision itself (the first floor's heap test among them); the calls made
+are per window. The hot loops index with unsigned positions: numba tests a signed index
+for a negative value, to count it from the end, at every access (unsigned, the window's
+sums and lookups take less time). What each gained: benchmarks/RESULTS.md,
+"Measurements behind the code".
 """
 
 from __future__ import annotations
@@ -193,7 +193,8 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     block, row_max, terms, block_rows); scratch: rows_loop's arrays, the window's sums
     (zero), its bitmap (zero) and the gathered documents and sums last. No array is
     assigned inside its loops: numba would count references to it at every turn (a
-    locked increment and decrement, a third of the walk's time when it did)."""
+    locked increment and decrement, a large share of the walk's time when it did:
+    benchmarks/RESULTS.md, "Measurements behind the code")."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
     k, rare, postings, tie_keys, block_order = search
     indptr, ids, data, block_docs, row_max, terms, block_rows = postings

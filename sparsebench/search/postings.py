@@ -6,7 +6,8 @@ occur in it, ids local to the block (uint16, whatever the corpus size), the bloc
 postings contiguous. Blocking serves two ends. Ids take 2 bytes in any corpus (MS MARCO
 passage's 8.8M documents included). And a query batch's product over one block sums
 into 65,536 accumulators, which stay in the CPU's cache, where a product over millions of
-documents misses it at every posting (3x slower measured at 1M documents).
+documents misses it at every posting and is slower (benchmarks/RESULTS.md,
+"Measurements behind the code").
 
 Weights are stored in the narrowest type that holds them exactly: uint8 or uint16 for
 integer impacts (quantised SPLADE, pre-encoded vectors, raw term counts), float32
@@ -141,10 +142,10 @@ class Postings:
     @cached_property
     def bound_tightness(self) -> float:
         """What a posting adds against its list's bound (row_max), on average over the
-        first block's postings (a sample whose cost is bounded by the block: 17 ms for a
-        SPLADE-like block of 7.6M postings in memory; once per index): near 1 for term-frequency
-        weights, which saturate (BM25), low for learned weights with a long tail
-        (SPLADE), whose bounds pass most documents on to MaxScore's lookups; 1 for a
+        first block's postings (a sample whose cost is bounded by the block, paid once per
+        index: benchmarks/RESULTS.md, "Measurements behind the code"): near 1 for
+        term-frequency weights, which saturate (BM25), low for learned weights with a long
+        tail (SPLADE), whose bounds pass most documents on to MaxScore's lookups; 1 for a
         block without postings."""
         first, stop = int(self.block_rows[0]), int(self.block_rows[1])
         starts = self.indptr[first:stop].astype(np.int64)

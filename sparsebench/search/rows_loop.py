@@ -44,15 +44,15 @@ def search_rows(
     sums: None for MaxScore's walk, else the block scan's accumulator (zero, a block's
     documents long). Its type chooses the search when the function is compiled: each
     search is a function of its own, laid out for its loops alone (compiled as one
-    function with a switch, the block scan ran 5-20% slower here). q_*: the rows'
-    terms and weights (a CSR batch, weights as exactscores.query_operand makes them,
-    nonnegative); factors: each row's error factor; floors: each row's floor so far,
-    levels and tie_floors its tie certificate (as topk.CandidatePool keeps them;
-    tie_keys: every document's tie key); excluded: a document per row never returned
-    (-1: none); rare: the most documents a term may have to be scored whole for
-    MaxScore's first floor; block_order: the order in which the blocks are searched
-    (their largest tie keys first: see compiled_search.tie_order); the rest: Postings's
-    arrays."""
+    function with a switch, the block scan ran slower: benchmarks/RESULTS.md,
+    "Measurements behind the code"). q_*: the rows' terms and weights (a CSR batch,
+    weights as exactscores.query_operand makes them, nonnegative); factors: each row's
+    error factor; floors: each row's floor so far, levels and tie_floors its tie
+    certificate (as topk.CandidatePool keeps them; tie_keys: every document's tie key);
+    excluded: a document per row never returned (-1: none); rare: the most documents a
+    term may have to be scored whole for MaxScore's first floor; block_order: the order
+    in which the blocks are searched (their largest tie keys first: see
+    compiled_search.tie_order); the rest: Postings's arrays."""
     n_rows = len(q_indptr) - 1
     counts = np.zeros(n_rows, dtype=np.int64)
     out_docs = np.empty(1024, dtype=np.int64)

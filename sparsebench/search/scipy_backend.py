@@ -38,9 +38,9 @@ _PRUNED_QUERY_TERMS = 16  # auto: MaxScore for queries of at most this many term
 _PRUNED_MAX_SHARE = 0.03  # and k at most this share of the documents (deeper, floors too low)
 _PRUNED_MIN_TIGHTNESS = 0.5  # and bounds this close to what postings add (Postings.bound_tightness)
 # The most queries of a batch on the CPU, whatever query_batch_size allows (a GPU's batch):
-# the products' sums stay in the cache (SciFact, k = 1000, one thread: 35 ms at 32 or
-# 64 against 49 at 256), and the retrieve stage writes a batch's lines while the next
-# ones are searched (it waits for the last batch only).
+# the products' sums stay in the cache (faster than larger batches: benchmarks/RESULTS.md,
+# "Measurements behind the code"), and the retrieve stage writes a batch's lines while
+# the next ones are searched (it waits for the last batch only).
 _CPU_BATCH_QUERIES = 32
 
 
@@ -87,8 +87,8 @@ def scanned(signed: bool, k: int, n_docs: int) -> bool:
     products. The scan needs nonnegative weights, and pays for k up to the share of the
     corpus that MaxScore takes: deeper (k = 1000 of SciFact's 5,183 documents), most
     matches are candidates, and their selection one at a time (a heap) costs more than
-    the products' partitions (there, one thread: 68 ms against 50; at k = 150, 3% of
-    it, 24 against 28)."""
+    the products' partitions; at k = 150, 3% of it, the scan is still faster than the
+    products (benchmarks/RESULTS.md, "Measurements behind the code")."""
     return not signed and _shallow(k, n_docs)
 
 

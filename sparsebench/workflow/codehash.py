@@ -13,10 +13,10 @@ code trigger, comments included) reruns the stages that use it, and only those: 
 to the metric code reruns evaluation, not encoding.
 
 Every Snakemake start (each dry run, each cluster job) needs the digests of all stages,
-and reading the call graph takes about a second. The digests are a function of the
-package's sources alone, so they are remembered on disk under the digest of those
-sources (every module's path and text): an edit anywhere gives a new key, never a stale
-digest.
+and reading the call graph is slow (benchmarks/RESULTS.md,
+"Measurements behind the code"). The digests are a function of the package's sources
+alone, so they are remembered on disk under the digest of those sources (every module's
+path and text): an edit anywhere gives a new key, never a stale digest.
 """
 
 from __future__ import annotations

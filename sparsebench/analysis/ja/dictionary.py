@@ -93,7 +93,8 @@ def _digest(arrays: dict[str, np.ndarray]) -> str:
 
 @cache
 def dictionary() -> Dictionary:
-    """The dictionary, loaded once per process (a few hundred milliseconds)."""
+    """The dictionary, loaded once per process (what the load takes: benchmarks/RESULTS.md,
+    "Measurements behind the code")."""
     path = resources.files("sparsebench") / "resources" / "lucene" / "ja" / DICTIONARY
     with resources.as_file(path) as file, np.load(file) as npz:
         arrays = {name: npz[name] for name in npz.files}

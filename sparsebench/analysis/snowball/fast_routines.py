@@ -99,11 +99,12 @@ _FINNISH_AEI, _FINNISH_C, _FINNISH_V1 = (
 
 
 class FinnishStemmer(finnish.FinnishStemmer):
-    """Lucene's FinnishStemmer with its tidying step (a third of its time: five
-    backward steps each a run of cursor moves and checks) as string tests on the word
-    before the cursor: the same word after it (the stem routine reads nothing else it
-    leaves: it puts the cursor back from the end; test_snowball.py compares it with the
-    generated routine on random words and regions)."""
+    """Lucene's FinnishStemmer with its tidying step (a large share of its time: five
+    backward steps each a run of cursor moves and checks; benchmarks/RESULTS.md,
+    "Measurements behind the code") as string tests on the word before the cursor: the
+    same word after it (the stem routine reads nothing else it leaves: it puts the
+    cursor back from the end; test_snowball.py compares it with the generated routine
+    on random words and regions)."""
 
     __slots__ = ()
 
@@ -191,9 +192,10 @@ _DUTCH_UNMARK = str.maketrans("IY", "iy")
 
 
 class DutchStemmer(dutch.DutchStemmer):
-    """Lucene's DutchStemmer with its prelude and postlude, two thirds of its time (loops
-    of one character a step), as a translation and a left-to-right substitution: the
-    same word after each (test_snowball.py compares the two on random words)."""
+    """Lucene's DutchStemmer with its prelude and postlude, most of its time (loops of one
+    character a step: benchmarks/RESULTS.md, "Measurements behind the code"), as a
+    translation and a left-to-right substitution: the same word after each
+    (test_snowball.py compares the two on random words)."""
 
     __slots__ = ()
 
