@@ -12,6 +12,7 @@ from sparsebench.data.sources.beir import BEIR_SOURCE
 from sparsebench.data.sources.builtin import BUILTIN_SOURCE
 from sparsebench.data.sources.files import FILES_SOURCE
 from sparsebench.data.sources.irdatasets import IR_DATASETS_SOURCE
+from sparsebench.data.sources.jsonl import JSONL_SOURCE
 from sparsebench.data.sources.local import LOCAL_SOURCE
 from sparsebench.data.sources.miracl import MIRACL_SOURCE
 from sparsebench.data.sources.mmarco import MMARCO_SOURCE
@@ -26,6 +27,7 @@ SOURCES: dict[str, DatasetSource] = {
         MIRACL_SOURCE,
         MMARCO_SOURCE,
         IR_DATASETS_SOURCE,
+        JSONL_SOURCE,
     )
 }
 
