@@ -9,8 +9,8 @@ from __future__ import annotations
 import contextlib
 import gzip
 import zipfile
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import IO, Any
@@ -170,12 +170,15 @@ class ZipSource:
 class FilesSource:
     """Collection files named one by one: a corpus and queries as JSON lines (BEIR) or TSV
     (id, text / id, title, text), qrels as TREC or BEIR TSV. A corpus alone (queries and
-    qrels None) is what a corpus is prepared from."""
+    qrels None) is what a corpus is prepared from. `fields`: members that are JSON lines
+    whose fields have names of their own, whatever the file's name, each with the file's
+    name of `_id`, `text` and (optional) `title` (records.json_batches)."""
 
     corpus: Path
     queries: Path | None = None
     qrels: Path | None = None
     split: str = "test"
+    fields: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def _members(self) -> list[str]:
         return [m for m in MEMBERS if getattr(self, m) is not None]
@@ -192,8 +195,14 @@ class FilesSource:
                 raise DataError(f"the {member} file {self._path(member)} does not exist")
 
     def format(self, member: str) -> str:
+        if member in self.fields:
+            return "jsonl"
         name = self._path(member).name.lower().removesuffix(".gz")
         return "tsv" if name.endswith((".tsv", ".txt", ".tab")) else "jsonl"
+
+    def field_names(self, member: str) -> Mapping[str, str] | None:
+        """The file's names of a JSON-lines member's fields; None: BEIR's."""
+        return self.fields.get(member)
 
     @contextlib.contextmanager
     def open(self, member: str) -> Iterator[IO[bytes]]:
@@ -208,12 +217,14 @@ class FilesSource:
 
     def fingerprint(self) -> dict[str, Any]:
         members = self._members()
-        return {
+        found = {
             "kind": "files",
             "path": str(self.corpus.parent),
             "sha256": {m: file_digest(self._path(m)) for m in members},
             "files": {m: str(self._path(m)) for m in members},
         }
+        fields = {m: dict(self.fields[m]) for m in members if m in self.fields}
+        return {**found, "fields": fields} if fields else found
 
 
 def builtin_collection_path(name: str) -> Path:

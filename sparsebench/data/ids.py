@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sparsebench.core.errors import DataError
-from sparsebench.data.records import Source
+from sparsebench.data.records import Source, id_field
 from sparsebench.data.textfiles import first_bad_line
 
 _SAMPLE = 5  # ids quoted in an error
@@ -31,11 +31,12 @@ def check_ids(
     """Ids are non-empty, unique, and hold no whitespace or control character of any
     script (a run or qrels line splits at them: trec_eval and pytrec_eval could not read
     the id back); `source` and `member` let an error name the line."""
+    field = id_field(source, member)
     if ids.null_count:
-        raise DataError(f"{what}: {ids.null_count} records have no `_id`")
+        raise DataError(f"{what}: {ids.null_count} records have no `{field}`")
     empty = pc.equal(pc.utf8_length(ids), 0)
     if pc.any(empty).as_py():
-        raise DataError(f"{what}: {pc.sum(empty).as_py()} records have an empty `_id`")
+        raise DataError(f"{what}: {pc.sum(empty).as_py()} records have an empty `{field}`")
     spaced = pc.match_substring_regex(ids, r"[\p{Z}\p{Cc}]")
     if pc.any(spaced).as_py():
         example = pc.filter(ids, spaced)[0].as_py()
@@ -63,13 +64,14 @@ def line_of_id(source: Source, member: str | None, doc_id: str) -> int | None:
     if member is None or not hasattr(source, "open"):
         return None
     tsv = getattr(source, "format", lambda m: "jsonl")(member) == "tsv"
+    field = id_field(source, member)
 
     def check(text: str) -> str | None:
         if tsv:
             found = text.split("\t", 1)[0]
         else:
             try:
-                found = json.loads(text).get("_id") if text.strip() else None
+                found = json.loads(text).get(field) if text.strip() else None
             except (ValueError, AttributeError):
                 return None
         return "found" if found == doc_id else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 import pyarrow as pa
@@ -33,14 +33,24 @@ class Source(Protocol):
     def fingerprint(self) -> dict[str, Any]: ...
 
 
-def json_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBatch]:
+def json_batches(
+    handle, fields: list[str], what: str, names: Mapping[str, str] | None = None
+) -> Iterator[pa.RecordBatch]:
     """Stream a JSON-lines member as record batches with the named string fields.
 
     Arrow parses the blocks; the bytes are checked for UTF-8 as they are read, and every
-    record must have an `_id`. On any failure the file is read again, line by line, to
-    name the first bad line and what is wrong with it (Arrow's own messages count rows
-    from 0 within a block and skip blank lines, so they cannot name a line).
+    record must have its id (the first of `fields`, `_id`). On any failure the file is read
+    again, line by line, to name the first bad line and what is wrong with it (Arrow's own
+    messages count rows from 0 within a block and skip blank lines, so they cannot name a
+    line).
+
+    `names`: the file's own name of each field (Pyserini's `id` and `contents` for `_id`
+    and `text`), read under the names of `fields`; a field it does not name is missing
+    (null) in every record. Errors name the file's fields.
     """
+    if names is not None:
+        yield from _renamed_json_batches(handle, fields, what, names)
+        return
     schema = pa.schema([(f, pa.string()) for f in fields])
     checked = Utf8Reader(handle)
     try:
@@ -52,9 +62,9 @@ def json_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBatc
             ),
         )
         for batch in reader:
-            if batch.column("_id").null_count:
+            if batch.column(fields[0]).null_count:
                 checked.stop()
-                raise _bad_line(handle, fields, what, f"{what}: a record has no `_id`")
+                raise _bad_line(handle, fields, what, f"{what}: a record has no `{fields[0]}`")
             yield batch
     except NotUtf8 as exc:
         checked.stop()
@@ -67,6 +77,21 @@ def json_batches(handle, fields: list[str], what: str) -> Iterator[pa.RecordBatc
         raise _bad_line(
             handle, fields, what, f"{what}: not valid JSON lines with string fields: {message}"
         ) from None
+
+
+def _renamed_json_batches(
+    handle, fields: list[str], what: str, names: Mapping[str, str]
+) -> Iterator[pa.RecordBatch]:
+    """json_batches of the file's fields that `names` gives, renamed to `fields`."""
+    read = list(dict.fromkeys(names[f] for f in fields if f in names))
+    for batch in json_batches(handle, read, what):
+        yield pa.record_batch(
+            [
+                batch.column(names[f]) if f in names else pa.nulls(batch.num_rows, pa.string())
+                for f in fields
+            ],
+            names=fields,
+        )
 
 
 def _bad_line(handle, fields: list[str], what: str, fallback: str) -> DataError:
@@ -86,8 +111,10 @@ def _json_kind(value: Any) -> str:
 
 
 def _json_line_problem(text: str, fields: list[str]) -> str | None:
-    """What is wrong with one line of a JSON-lines corpus or queries file, or None.
-    Blank lines are allowed (and skipped), as Arrow skips them."""
+    """What is wrong with one line of a JSON-lines corpus or queries file (its id field
+    first among `fields`), or None. Blank lines are allowed (and skipped), as Arrow skips
+    them."""
+    id_field = fields[0]
     if not text.strip(" \t\r\n"):
         return None
     try:
@@ -99,19 +126,19 @@ def _json_line_problem(text: str, fields: list[str]) -> str | None:
             problem += "; the file ends in this line: was it cut short?"
         return problem
     if not isinstance(record, dict):
-        return f"a JSON {_json_kind(record)}, not an object with `_id` and text fields"
+        return f"a JSON {_json_kind(record)}, not an object with `{id_field}` and text fields"
     for field in fields:
         value = record.get(field)
         if value is None or isinstance(value, str):
             continue
-        if field == "_id" and _json_kind(value) == "number":
+        if field == id_field and _json_kind(value) == "number":
             return (
-                f"`_id` {value!r} is a JSON number, not a string. Ids must be strings end to "
-                "end, since '0123' and 123 never match; quote the ids in the file."
+                f"`{id_field}` {value!r} is a JSON number, not a string. Ids must be strings "
+                "end to end, since '0123' and 123 never match; quote the ids in the file."
             )
         return f"`{field}` is a JSON {_json_kind(value)}, not a string"
-    if record.get("_id") is None:
-        return "the record has no `_id`"
+    if record.get(id_field) is None:
+        return f"the record has no `{id_field}`"
     return None
 
 
@@ -248,6 +275,19 @@ class _TsvFieldCount:
         return None
 
 
+def field_names(source: Source | None, member: str | None) -> Mapping[str, str] | None:
+    """The file's own names of a JSON-lines member's fields (`_id`, `title`, `text`), where
+    the source gives them; None: BEIR's."""
+    if source is None or member is None:
+        return None
+    return getattr(source, "field_names", lambda m: None)(member)
+
+
+def id_field(source: Source | None, member: str | None) -> str:
+    """The field that holds the ids of a JSON-lines member, as errors name it."""
+    return (field_names(source, member) or {}).get("_id", "_id")
+
+
 def record_batches(
     source: Source, handle, member: str, fields: list[str]
 ) -> Iterator[pa.RecordBatch]:
@@ -255,7 +295,10 @@ def record_batches(
     tsv = getattr(source, "format", lambda m: "jsonl")(member) == "tsv"
     what = getattr(source, "label", lambda m: None)(member)
     what = what or (f"{member}.tsv" if tsv else f"{member}.jsonl")
-    yield from (tsv_batches if tsv else json_batches)(handle, fields, what)
+    if tsv:
+        yield from tsv_batches(handle, fields, what)
+    else:
+        yield from json_batches(handle, fields, what, field_names(source, member))
 
 
 def combine_text(batch: pa.RecordBatch, has_title: bool) -> pa.Array:

@@ -11,16 +11,10 @@ from typing import Any
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import read_json
 from sparsebench.data import hubrepo
-from sparsebench.data.collection import (
-    FilesSource,
-    FolderSource,
-    ZipSource,
-    builtin_collection_path,
-    existing_file,
-)
-from sparsebench.data.download import beir_archive, beir_md5, download, verify_archive
+from sparsebench.data.download import beir_archive, download
 from sparsebench.data.prepare import prepare_dataset, subsample_corpus, write_corpus_files
 from sparsebench.data.qrels import read_qrels
+from sparsebench.data.sources.registry import source_of
 
 
 def download_beir(
@@ -35,64 +29,10 @@ def download_beir(
     return download(url, out_zip, expected, retries=retries, timeout_s=timeout_s)
 
 
-def dataset_source(entry: dict[str, Any], archive: str | Path | None = None):
-    """The collection source a validated dataset entry points at."""
-    split = entry.get("split", "test")
-    if entry["source"] == "builtin":
-        return FolderSource(builtin_collection_path(entry["name"]), split)
-    if entry["source"] == "local":
-        return FolderSource(Path(entry["path"]).expanduser().resolve(), split)
-    if entry["source"] == "beir":
-        if archive is None:
-            raise DataError("a BEIR dataset needs its downloaded archive")
-        return ZipSource(Path(archive), split, entry.get("subset"))
-    if entry["source"] == "miracl":
-        from sparsebench.data.miracl import MiraclSource
-
-        keys = ("corpus", "topics", "corpus_files", "topics_files", "revision")
-        return MiraclSource(entry["language"], split, **{k: entry[k] for k in keys if k in entry})
-    if entry["source"] == "mmarco":
-        from sparsebench.data.mmarco import MmarcoSource
-
-        keys = (
-            "qrels",
-            "query_language",
-            "corpus",
-            "queries",
-            "corpus_files",
-            "queries_files",
-            "qrels_md5",
-            "revision",
-        )
-        return MmarcoSource(
-            entry["language"], split=split, **{k: entry[k] for k in keys if k in entry}
-        )
-    if entry["source"] == "ir_datasets":
-        from sparsebench.data.irdatasets import IrDatasetsSource
-
-        return IrDatasetsSource(entry["id"], split, entry.get("query_field"))
-    if entry["source"] == "files":
-        return FilesSource(
-            *(Path(entry[m]).expanduser().resolve() for m in ("corpus", "queries", "qrels")), split
-        )
-    raise DataError(f"unknown dataset source {entry['source']!r}")
-
-
-def corpus_source(identity: dict[str, Any], archive: str | Path | None = None):
-    """A source that reads the documents a corpus identity names
-    (sparsebench.data.corpora.document_source), whatever the datasets' splits."""
-    source = identity["source"]
-    if source in ("builtin", "local"):
-        folder = dataset_source({**identity, "split": "test"}).root
-        if not folder.is_dir():
-            raise DataError(f"dataset folder {folder} does not exist")
-        found = FilesSource(existing_file(folder / "corpus.jsonl"))
-    elif source == "files":
-        found = FilesSource(Path(identity["corpus"]).expanduser().resolve())
-    else:
-        return dataset_source({**identity, "split": "test"}, archive)
-    found.check()
-    return found
+def dataset_reader(entry: dict[str, Any], archive: str | Path | None = None):
+    """The reader of a validated dataset entry's files (its source's,
+    sparsebench.data.sources)."""
+    return source_of(entry).reader(entry, archive)
 
 
 def probe_remote_files(corpus: Any, readers: Iterable[Any]) -> None:
@@ -136,11 +76,11 @@ def prepare_corpus(
             documents, out_dir / "corpus.parquet", read_qrels(qrels), **identity["subsample"]
         )
         return write_corpus_files(None, out_dir, name, identity, summary)
-    if identity["source"] == "beir" and archive is not None:
-        verify_archive(archive, beir_md5(identity["name"], identity.get("md5")))
-    source = corpus_source(identity, archive)
-    probe_remote_files(source, (dataset_source(entry, archive) for entry in readers))
-    return write_corpus_files(source, out_dir, name, identity)
+    source = source_of(identity)
+    source.check_download(identity, archive)
+    reader = source.corpus_reader(identity, archive)
+    probe_remote_files(reader, (dataset_reader(entry, archive) for entry in readers))
+    return write_corpus_files(reader, out_dir, name, identity)
 
 
 def prepare(
@@ -154,7 +94,6 @@ def prepare(
     """The queries and judgments of one dataset in canonical form, judgments checked
     against the `documents` (corpus.parquet) of its corpus, named `corpus`; a BEIR archive
     is first checked against its md5, downloaded or not."""
-    if archive is not None and entry["source"] == "beir":
-        verify_archive(archive, beir_md5(entry["name"], entry.get("md5")))
+    source_of(entry).check_download(entry, archive)
     read_at_corpus_commits(documents)
-    return prepare_dataset(dataset_source(entry, archive), out_dir, name, entry, documents, corpus)
+    return prepare_dataset(dataset_reader(entry, archive), out_dir, name, entry, documents, corpus)

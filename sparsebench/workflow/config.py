@@ -3,7 +3,8 @@ express, parameter sweeps expanded into variant models, relative paths resolved.
 
 What each rule depends on is derived from the validated config by the plan
 (sparsebench.workflow.plan); what each model kind accepts, by its kind
-(sparsebench.kinds.registry).
+(sparsebench.kinds.registry); what each dataset source accepts, by its source
+(sparsebench.data.sources.registry).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 import jsonschema
 
 from sparsebench.core.errors import ConfigError
-from sparsebench.data.checks import dataset_problems
+from sparsebench.data.sources import registry as sources
 from sparsebench.kinds.base import is_local_path
 from sparsebench.kinds.fusion import check_fusions
 from sparsebench.kinds.registry import KINDS, configurable_kinds, schema_clauses
@@ -32,17 +33,17 @@ SPEED_SETTINGS = {
     "retrieval": ("query_batch_size", "max_block_mb", "backend", "device"),
     "download": ("retries", "timeout_s"),
 }
-# BEIR datasets whose corpus contains the queries themselves; BEIR and Pyserini drop
-# a retrieved document whose id equals the query id there.
-SELF_HIT_DATASETS = frozenset({"arguana", "quora"})
 
 
 def load_schema() -> dict[str, Any]:
     """The JSON schema of config.yaml, shipped inside the package, with each model kind's
-    clause from the registry."""
+    clause and each dataset source's from their registries."""
     text = resources.files("sparsebench").joinpath("schemas/config.schema.yaml").read_text()
     schema = parse_yaml(text, "sparsebench/schemas/config.schema.yaml")
     schema["$defs"]["model"]["allOf"] = schema_clauses()
+    dataset = schema["$defs"]["dataset"]
+    dataset["properties"]["source"]["enum"] = list(sources.SOURCES)
+    dataset["allOf"] = sources.schema_clauses(dataset["properties"])
     return schema
 
 
@@ -94,7 +95,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     for name, dataset in resolved["datasets"].items():
         _resolve_dataset(name, dataset)
     problems = name_problems(resolved["datasets"], resolved["models"])
-    problems += dataset_problems(resolved["datasets"])
+    problems += sources.dataset_problems(resolved["datasets"])
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
     problems = [
@@ -238,51 +239,20 @@ def significance_metrics(config: Mapping[str, Any]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-CQADUPSTACK_FORUMS = (
-    "android",
-    "english",
-    "gaming",
-    "gis",
-    "mathematica",
-    "physics",
-    "programmers",
-    "stats",
-    "tex",
-    "unix",
-    "webmasters",
-    "wordpress",
-)
-DEV_SPLIT = frozenset({"msmarco"})  # BEIR datasets evaluated on their dev split
-
-
 def _resolve_dataset(name: str, dataset: dict[str, Any]) -> None:
     """Fill the defaults that depend on the source (BEIR name, split, self-hit policy)."""
-    source = dataset["source"]
-    if source == "beir":
-        dataset.setdefault("name", name)
-        dataset.setdefault("ignore_identical_ids", dataset["name"] in SELF_HIT_DATASETS)
-        dataset.setdefault("split", "dev" if dataset["name"] in DEV_SPLIT else "test")
-    if source in ("miracl", "mmarco"):
-        dataset.setdefault("split", "dev")
-    if source == "ir_datasets":
-        dataset.setdefault("split", dataset["id"].rstrip("/").rsplit("/", 1)[-1])
+    sources.source_of(dataset).fill_defaults(name, dataset)
     dataset.setdefault("split", "test")
     dataset.setdefault("ignore_identical_ids", False)
 
 
 def _expand_groups(datasets: dict[str, Any]) -> dict[str, Any]:
-    """cqadupstack becomes its 12 forums, each evaluated on its own and averaged into one
-    leaderboard column (as BEIR reports it)."""
+    """Each entry becomes the datasets it stands for (cqadupstack: its 12 forums, each
+    evaluated on its own and averaged into one leaderboard column, as BEIR reports it)."""
     expanded = UniqueNames("datasets")
     for name, entry in datasets.items():
-        beir_name = entry.get("name", name) if isinstance(entry, dict) else None
-        if entry.get("source") == "beir" and beir_name == "cqadupstack" and "subset" not in entry:
-            for forum in CQADUPSTACK_FORUMS:
-                forum_entry = {**entry, "name": "cqadupstack", "subset": forum, "group": name}
-                origin = f"the cqadupstack forum {forum} of {name}"
-                expanded.add(f"{name}-{forum}", forum_entry, origin)
-        else:
-            expanded.add(name, entry, f"the dataset {name}")
+        for each, each_entry, origin in sources.source_of(entry).datasets(name, entry):
+            expanded.add(each, each_entry, origin)
     return dict(expanded)
 
 
@@ -346,15 +316,6 @@ def _resolve_expected_tables(config: Mapping[str, Any], base: Path) -> dict[str,
     }
 
 
-# Keys holding local paths, per dataset source (hub sources: only when the path exists).
-_PATH_KEYS = {
-    "local": ("path",),
-    "files": ("corpus", "queries", "qrels"),
-    "miracl": ("corpus", "topics"),
-    "mmarco": ("corpus", "queries", "qrels"),
-}
-
-
 def _resolved(value: Any, base: Path, hub: bool) -> Any:
     """`value` made absolute against `base` if it is a relative local path; URLs, absolute
     and home paths are left alone, and so (when `hub`) are hub ids: values not written as
@@ -372,8 +333,8 @@ def _resolved(value: Any, base: Path, hub: bool) -> Any:
 def _path_keys(section: str, entry: Mapping[str, Any]) -> list[tuple[str, bool]]:
     """(key, may be a hub id) of the entry's keys that hold paths."""
     if section == "datasets":
-        hub = entry.get("source") in ("miracl", "mmarco")
-        return [(key, hub) for key in _PATH_KEYS.get(entry.get("source"), ())]
+        source = sources.named_source(entry.get("source"))
+        return [(key, source.hub) for key in source.path_keys] if source else []
     kind = KINDS.get(entry.get("kind"))
     if kind is None:
         return []

@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, prepare_entry, write_collection
 
+from sparsebench.data.sources.beir import CQADUPSTACK_FORUMS
 from sparsebench.evaluate.leaderboard import leaderboard_table
-from sparsebench.workflow.config import CQADUPSTACK_FORUMS, validate_config
+from sparsebench.workflow.config import validate_config
 
 MODELS = {"bm25": {"kind": "bm25"}}
 

@@ -12,7 +12,7 @@ from sparsebench.analysis.languages import (
     WHITESPACE_LANGUAGES,
     analyzer_name,
 )
-from sparsebench.workflow.config import CQADUPSTACK_FORUMS
+from sparsebench.data.sources.beir import CQADUPSTACK_FORUMS
 
 REFERENCE = Path(__file__).resolve().parents[2] / "sparsebench" / "resources" / "reference"
 TABLES = ("beir", "miracl", "msmarco")

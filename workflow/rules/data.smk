@@ -1,35 +1,16 @@
 # Download collections; prepare each corpus once (Parquet), and each dataset's queries and
 # normalised qrels, checked against its corpus.
 from sparsebench.core.errors import DataError
-from sparsebench.data.stages import dataset_source
-
-
-def local_files(paths):
-    """The files of local paths (a file, or every file below a folder); hub ids give none."""
-    found = []
-    for path in (Path(p).expanduser() for p in paths):
-        if path.is_file():
-            found.append(str(path))
-        elif path.is_dir():
-            found += [str(p) for p in sorted(path.rglob("*")) if p.is_file()]
-    return found
+from sparsebench.data.sources.registry import source_of
 
 
 def source_inputs(entry, members):
     """The files a dataset entry's `members` (corpus, queries, qrels) are read from, so
-    that touching them reruns what they make."""
-    source = entry["source"]
-    if source == "beir":
+    that touching them reruns what they make: a BEIR archive (download_beir fetches it),
+    else the local files its source names."""
+    if entry["source"] == "beir":
         return {"archive": layout.DOWNLOAD.format(name=entry["name"])}
-    if source == "files":
-        return {"files": [entry[m] for m in members]}
-    if source == "ir_datasets":  # fetched (md5-checked) by ir_datasets in the job
-        return {}
-    if source in ("miracl", "mmarco"):  # local copies only; hub files are fetched by the job
-        keys = {"corpus": ["corpus"], "queries": ["topics", "queries"], "qrels": ["qrels"]}
-        return {"files": local_files(entry[k] for m in members for k in keys[m] if k in entry)}
-    found = dataset_source(entry)
-    return {"files": [found.member_file(m) for m in members]}
+    return {"files": source_of(entry).input_files(entry, members)}
 
 
 def corpus_inputs(wildcards):
@@ -48,11 +29,10 @@ def dataset_inputs(wildcards):
     """The files a dataset's queries and judgments are read from, and the documents its
     judgments are checked against."""
     entry = PLAN.datasets[wildcards.dataset]
-    if entry["source"] in ("builtin", "local"):
-        try:  # a missing split names the splits there are, not only the missing file
-            dataset_source(entry).check()
-        except DataError as error:
-            raise WorkflowError(f"dataset {wildcards.dataset}: {error}") from None
+    try:  # a folder's missing split names the splits there are, not only the missing file
+        source_of(entry).check_files(entry)
+    except DataError as error:
+        raise WorkflowError(f"dataset {wildcards.dataset}: {error}") from None
     documents = PLAN.corpus(wildcards.dataset).documents
     return {
         **source_inputs(entry, ["queries", "qrels"]),
