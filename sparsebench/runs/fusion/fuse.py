@@ -2,9 +2,9 @@
 
 Each input run is put in trec_eval's order (score as a 32-bit float, descending, then
 document id descending: the order its evaluation sees), cut to its top `depth`, and its
-lines turned into values by the fusion method (sparsebench.runs.fusion.registry: rrf,
-combsum, combmnz, combmax, wsum, one module each with its formula and source), from their
-ranks or from their scores normalised per query (sparsebench.runs.fusion.norms); the
+lines turned into values by the fusion method (sparsebench.runs.fusion.registry lists
+them, one module each with its formula and source), from their ranks or from their
+scores normalised per query (sparsebench.runs.fusion.norms); the
 method then combines the values a document got from the runs that retrieved it into its
 fused score (definitions as in ranx's fuse, which the tests hold them to). The fused run
 keeps the top k of each query, in trec_eval's order (score descending, document id
