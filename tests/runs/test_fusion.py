@@ -18,7 +18,14 @@ from sparsebench.runs.fusion.fuse import Fusion, fuse, trec_order
 from sparsebench.runs.fusion.registry import METHODS
 
 RANX = json.loads((Path(__file__).parent / "data" / "ranx_fusion.json").read_text())
-METHOD = {"rrf": "rrf", "sum": "combsum", "mnz": "combmnz", "max": "combmax", "wsum": "wsum"}
+METHOD = {
+    "rrf": "rrf",
+    "sum": "combsum",
+    "mnz": "combmnz",
+    "max": "combmax",
+    "wsum": "wsum",
+    "isr": "isr",
+}
 NORM = {None: "none", "min-max": "min-max", "zmuv": "z-score", "sum": "sum", "rank": "rank"}
 NAMES = ("bm25", "splade", "dense")
 

@@ -6,13 +6,20 @@ checks and fuse read this list."""
 from __future__ import annotations
 
 from sparsebench.core.errors import ConfigError
-from sparsebench.runs.fusion import combmax, combmnz, combsum, rrf, wsum
+from sparsebench.runs.fusion import combmax, combmnz, combsum, isr, rrf, wsum
 from sparsebench.runs.fusion.base import FusionMethod
 from sparsebench.runs.fusion.norms import NORMS
 
 METHODS: dict[str, FusionMethod] = {
     method.name: method
-    for method in (rrf.METHOD, combsum.METHOD, combmnz.METHOD, combmax.METHOD, wsum.METHOD)
+    for method in (
+        rrf.METHOD,
+        combsum.METHOD,
+        combmnz.METHOD,
+        combmax.METHOD,
+        wsum.METHOD,
+        isr.METHOD,
+    )
 }
 
 
