@@ -12,7 +12,7 @@ import pytest
 from conftest import run_stages, shared_path
 
 from sparsebench.analysis.analyzer import Analyzer
-from sparsebench.encode.weighting import lucene_stored_lengths
+from sparsebench.encode.statistics import lucene_stored_lengths
 from sparsebench.runs.runfile import read_run
 
 
