@@ -38,6 +38,7 @@ class Settings(Protocol):
     b: float
     k1_plus_one: bool
     mu: float
+    lam: float
     statistics: str
 
 
@@ -116,6 +117,35 @@ def dirichlet_document_weights(
     )
 
 
+def jelinek_mercer_document_weights(
+    counts: sp.csr_matrix,
+    lam: float,
+    collection: np.ndarray,
+    total_length: float,
+    statistics: str = "exact",
+) -> sp.csr_matrix:
+    """Query likelihood with Jelinek-Mercer smoothing as Lucene's
+    LMJelinekMercerSimilarity scores a matching term: ln(1 + ((1 - lambda) * tf / dl) /
+    (lambda * p_t)), lambda a float (1 - lambda in float arithmetic, as Java computes it
+    from a float), p_t = (cf_t + 1) / (total length + 1) in float32 as for Dirichlet
+    smoothing. `collection`: cf per term over the whole corpus; dl as for BM25 (lucene:
+    the one-byte stored length)."""
+    exact = document_lengths(counts)
+    lengths = lucene_stored_lengths(exact) if statistics == "lucene" else exact
+    one = np.float32(1)
+    probability = (collection.astype(np.float32) + one) / (np.float32(total_length) + one)
+    smoothing = np.float32(lam)
+    kept = np.float64(one - smoothing)
+    tf = counts.data.astype(np.float64)
+    p = probability.astype(np.float64)[counts.indices]
+    row_length = np.repeat(lengths, np.diff(counts.indptr))
+    weights = np.log1p(kept * tf / row_length / (np.float64(smoothing) * p))
+    return sp.csr_matrix(
+        (weights.astype(np.float32), counts.indices.copy(), counts.indptr.copy()),
+        shape=counts.shape,
+    )
+
+
 def bm25(matrix: sp.csr_matrix, statistics: CorpusStatistics, settings: Settings) -> sp.csr_matrix:
     """BM25's saturated term frequency (Robertson and Zaragoza, "The Probabilistic
     Relevance Framework: BM25 and Beyond", FnTIR 2009) in Lucene's form:
@@ -157,6 +187,20 @@ def dirichlet(
     )
 
 
+def jelinek_mercer(
+    matrix: sp.csr_matrix, statistics: CorpusStatistics, settings: Settings
+) -> sp.csr_matrix:
+    """Query likelihood with Jelinek-Mercer smoothing (Zhai and Lafferty, SIGIR 2001) as
+    Lucene's LMJelinekMercerSimilarity scores a matching term (Anserini's -qljm):
+
+        d_w = ln(1 + ((1 - lambda) * tf / dl) / (lambda * p_t)),  p_t = (cf_t + 1) / (|C| + 1)
+
+    (jelinek_mercer_document_weights). No IDF: p_t plays its part."""
+    return jelinek_mercer_document_weights(
+        matrix, settings.lam, statistics.cf, statistics.total_length, settings.statistics
+    )
+
+
 def encoder_weights(
     matrix: sp.csr_matrix, statistics: CorpusStatistics, settings: Settings
 ) -> sp.csr_matrix:
@@ -172,6 +216,7 @@ SCHEMES: dict[str, Scheme] = {
         Scheme("bm25", bm25, CORPUS_IDFS),
         Scheme("tf", raw_counts, CORPUS_IDFS),
         Scheme("dirichlet", dirichlet, ("none",)),
+        Scheme("jelinek-mercer", jelinek_mercer, ("none",)),
         Scheme("splade", encoder_weights, (*LEARNED_IDFS, MODEL_IDF)),
         Scheme("python", encoder_weights, LEARNED_IDFS),
         Scheme("vectors", encoder_weights, LEARNED_IDFS),

@@ -51,6 +51,7 @@ class Weighting:
     b: float = 0.0
     k1_plus_one: bool = False
     mu: float = 0.0
+    lam: float = 0.0  # Jelinek-Mercer's lambda
     statistics: str = "exact"
     pruning: Mapping[str, Any] | None = None
     idf_source: str | None = None

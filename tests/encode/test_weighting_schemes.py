@@ -22,6 +22,7 @@ MODELS = {
     "binary": {"kind": "binary"},
     "tfidf": {"kind": "tfidf"},
     "qld": {"kind": "qld"},
+    "qljm": {"kind": "qljm"},
     "splade": {"kind": "splade", "model": "org/model"},
     "python": {"kind": "python", "encoder": "json:JSONDecoder"},
 }
