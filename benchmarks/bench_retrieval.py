@@ -103,7 +103,9 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
     corpus = make_matrix(rng, docs, vocabulary, doc_terms, weighted)
     query = make_matrix(rng, queries, vocabulary, query_terms, weighted)
     if not weighted:  # BM25: saturated document weights, Lucene IDF on the query side
-        from sparsebench.encode.weighting import bm25_document_weights, document_frequencies, idf
+        from sparsebench.encode.idf import idf
+        from sparsebench.encode.schemes import bm25_document_weights
+        from sparsebench.encode.statistics import document_frequencies
 
         sp.save_npz(folder / "counts.npz", corpus)
         weights = idf(document_frequencies(corpus), docs, "lucene")

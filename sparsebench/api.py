@@ -21,8 +21,9 @@ import scipy.sparse as sp
 from sparsebench.core.csrfiles import save_csr
 from sparsebench.core.fileio import read_json, read_lines, write_lines
 from sparsebench.encode.encoders import Encoder, make_encoder
+from sparsebench.encode.idf import idf
 from sparsebench.encode.sparse import LabelledCSR, align_columns
-from sparsebench.encode.weighting import document_frequencies, idf
+from sparsebench.encode.statistics import document_frequencies
 from sparsebench.evaluate.metrics import evaluate_retrieval, evaluate_retrieval_per_query
 from sparsebench.evaluate.procedures import TESTS
 from sparsebench.evaluate.significance import Comparison, align, paired_tests

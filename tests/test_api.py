@@ -61,7 +61,7 @@ def test_notebook_functions_agree_with_the_stages(tmp_path):
     assert counts.matrix.shape[0] == len(texts)
     assert (api.encode_to_csr(texts, documents).matrix != counts.matrix).nnz == 0
     idf = api.compute_idf(counts, "lucene")
-    from sparsebench.encode.weighting import bm25_document_weights
+    from sparsebench.encode.schemes import bm25_document_weights
 
     weights = api.LabelledCSR(bm25_document_weights(counts.matrix, 0.9, 0.4), counts.terms)
     results = api.retrieve_all_queries(dict(TINY_QUERIES), weights, doc_ids, queries, idf, k=3)

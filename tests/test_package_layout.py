@@ -319,7 +319,10 @@ def test_the_tests_mirror_the_package():
 
 DOC_FILE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*\w+\.(?:py|smk))\b")
 DOC_DOTTED = re.compile(r"\bsparsebench(?:\.\w+)+")
-FILE_ENDINGS = {"py", "smk", "yaml", "tsv", "md", "png", "svg", "html", "tex", "json", "txt", "npz"}
+FILE_ENDINGS = {
+    *("py", "smk", "yaml", "tsv", "md", "png", "svg", "html", "tex", "json", "jsonl", "txt"),
+    *("npz", "npy", "trec", "parquet", "gz", "zip", "log", "csv"),
+}
 DOC_CONSTANT = re.compile(r"\b(\w+)\.([A-Z][A-Z_]{2,})\b|`(\w+)\.(\w+)`")
 
 

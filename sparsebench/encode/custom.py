@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +126,14 @@ class PythonEncoder:
                 bar.update(len(batch))
         matrix = sp.vstack(parts, format="csr") if parts else sp.csr_matrix((0, self.vocab_size))
         return LabelledCSR(sp.csr_matrix(matrix, dtype=np.float32), self.terms)
+
+
+def build(encoding: Mapping[str, Any], runtime: Mapping[str, Any]) -> PythonEncoder:
+    """The encoder of `kind: python` encoding settings ({encoder, options, side}), with
+    the batch size of the speed settings."""
+    return PythonEncoder(
+        encoding["encoder"],
+        encoding["options"],
+        encoding["side"],
+        runtime.get("batch_size", 1024),
+    )

@@ -17,8 +17,9 @@ import gzip
 import json
 import logging
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -187,3 +188,8 @@ class VectorFileEncoder:
         empty = sp.csr_matrix((1, found.matrix.shape[1]), dtype=np.float32)
         stacked = sp.vstack([found.matrix, empty], format="csr")
         return LabelledCSR(stacked[np.where(rows < 0, found.matrix.shape[0], rows)], found.terms)
+
+
+def build(encoding: Mapping[str, Any], runtime: Mapping[str, Any]) -> VectorFileEncoder:
+    """The encoder of `kind: vectors` encoding settings ({path, side})."""
+    return VectorFileEncoder(encoding["path"], encoding["side"])

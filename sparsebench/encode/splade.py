@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ import scipy.sparse as sp
 from sparsebench.core.devices import select_device
 from sparsebench.core.errors import ConfigError
 from sparsebench.core.progress import progress
+from sparsebench.encode.encoders import Encoder, TextListEncoder
 from sparsebench.encode.pruning import prune_rows
 from sparsebench.encode.sparse import LabelledCSR
 
@@ -322,45 +323,29 @@ class SpladeEncoder:
         return torch.log1p(torch.relu(pooled)) if self.settings.pooling == "max" else pooled
 
 
-class TokenizerQueryEncoder:
-    """Inference-free query side: each distinct non-special token of the query weighs 1;
-    the IDF (the corpus's or the model's idf.json) then weights it at retrieval."""
+def set_torch_threads(runtime: Mapping[str, Any]) -> None:
+    """torch's threads, where the speed settings give them (an encoding job's cores)."""
+    if runtime.get("threads"):
+        import torch
 
-    def __init__(self, model: str) -> None:
-        from transformers import AutoTokenizer
+        torch.set_num_threads(int(runtime["threads"]))
 
-        if Path(model).expanduser().exists() and not Path(model).expanduser().is_dir():
-            raise ConfigError(f"model folder {model} does not exist")
-        try:
-            self.tokenizer = AutoTokenizer.from_pretrained(
-                str(Path(model).expanduser()) if Path(model).expanduser().exists() else model
-            )
-        except (OSError, ValueError) as exc:
-            raise ConfigError(f"cannot load a tokenizer from {model!r}: {exc}") from None
-        size = len(self.tokenizer)
-        tokens = [""] * size
-        for token, index in self.tokenizer.get_vocab().items():
-            if index < size:
-                tokens[index] = token
-        self.terms = pa.array(tokens, type=pa.string())
-        self.special = set(self.tokenizer.all_special_ids)
-        self.batch_size = 1024
 
-    def encode(self, texts: Sequence[str]) -> LabelledCSR:
-        encoded = self.tokenizer(
-            list(texts), add_special_tokens=False, truncation=False, return_attention_mask=False
-        )["input_ids"]
-        rows = np.repeat(np.arange(len(texts)), [len(ids) for ids in encoded])
-        cols = np.fromiter((i for ids in encoded for i in ids), dtype=np.int64, count=len(rows))
-        keep = ~np.isin(cols, np.fromiter(self.special, dtype=np.int64, count=len(self.special)))
-        matrix = sp.csr_matrix(
-            (np.ones(int(keep.sum()), np.float32), (rows[keep], cols[keep])),
-            shape=(len(texts), len(self.terms)),
-            dtype=np.float32,
-        )
-        matrix.sum_duplicates()
-        matrix.data[:] = 1.0  # distinct tokens
-        return LabelledCSR(matrix, self.terms)
+def build(encoding: Mapping[str, Any], runtime: Mapping[str, Any]) -> Encoder:
+    """The encoder of `kind: splade` encoding settings (sparsebench.kinds.splade) on the
+    device the speed settings ask for."""
+    set_torch_threads(runtime)
+    settings = SpladeSettings(
+        model=encoding["model"],
+        max_length=encoding["max_length"],
+        pooling=encoding["pooling"],
+        dtype=encoding["dtype"],
+        top_k=encoding.get("top_k"),
+        threshold=encoding.get("threshold", 0.0),
+        batch_size=encoding["batch_size"],
+        device=runtime.get("device", "auto"),
+    )
+    return TextListEncoder(SpladeEncoder(settings))
 
 
 def load_idf_json(model: str, terms: pa.Array) -> np.ndarray:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from sparsebench.encode.custom import source_digest
+from sparsebench.encode.schemes import SCHEMES
 from sparsebench.kinds.base import Entry, ModelKind
 
 
@@ -26,7 +27,7 @@ class Python(ModelKind):
                 "default": {},
                 "description": "Keyword arguments of the class.",
             },
-            "idf": {"enum": ["none", "lucene", "classic", "robertson"], "default": "none"},
+            "idf": {"enum": list(SCHEMES["python"].idfs), "default": "none"},
             "batch_size": {"type": "integer", "minimum": 1, "default": 1024},
         },
     }

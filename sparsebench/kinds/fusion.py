@@ -1,6 +1,6 @@
 """Fusion of other models' runs (`kind: fusion`): hybrid BM25 + SPLADE and the like, a
 model whose run of a dataset fuses its members' runs of that dataset
-(sparsebench.runs.fusion)."""
+(sparsebench.runs.fusion: its methods and norms are those the registry there lists)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from typing import Any, ClassVar
 
 from sparsebench.core.errors import ConfigError
 from sparsebench.kinds.base import Entry, ModelKind
-from sparsebench.runs.fusion import METHODS, NORMS, RRF_K, fusion_of
+from sparsebench.runs.fusion.fuse import fusion_of
+from sparsebench.runs.fusion.norms import NORMS
+from sparsebench.runs.fusion.registry import METHODS, normalising, weighted
+from sparsebench.runs.fusion.rrf import RRF_K
 
 
 class FusionKind(ModelKind):
@@ -30,7 +33,7 @@ class FusionKind(ModelKind):
             "norm": {
                 "enum": list(NORMS),
                 "default": "min-max",
-                "description": "Per query and run, before combsum, combmnz, combmax, wsum.",
+                "description": f"Per query and run, before {', '.join(normalising())}.",
             },
             "k": {
                 "type": "number",
@@ -41,7 +44,8 @@ class FusionKind(ModelKind):
             "weights": {
                 "type": "object",
                 "additionalProperties": {"type": "number"},
-                "description": "wsum: a weight per fused model (1 when not given).",
+                "description": f"{', '.join(weighted())}: a weight per fused model (1 when "
+                "not given).",
             },
             "depth": {
                 "type": "integer",

@@ -14,16 +14,18 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from sparsebench.analysis.analyzer import resolve_analyzer
+from sparsebench.encode.schemes import SCHEMES
 from sparsebench.kinds.base import Entry, ModelKind
 
 
-def lexical_schema(idf: str, **more: Any) -> dict[str, Any]:
-    """The schema of a lexical kind: its IDF (default `idf`), `more` settings, and the
-    analyzer and collection statistics every lexical kind takes."""
+def lexical_schema(scheme: str, idf: str, **more: Any) -> dict[str, Any]:
+    """The schema of a lexical kind weighing by `scheme`: its IDF (one the scheme takes,
+    default `idf`), `more` settings, and the analyzer and collection statistics every
+    lexical kind takes."""
     return {
         "properties": {
             **more,
-            "idf": {"enum": ["lucene", "classic", "robertson", "none"], "default": idf},
+            "idf": {"enum": list(SCHEMES[scheme].idfs), "default": idf},
             "analyzer": {"$ref": "#/$defs/analyzer", "default": {}},
             "statistics": {"$ref": "#/$defs/statistics", "default": "exact"},
         }
@@ -42,6 +44,7 @@ class BM25(Lexical):
     name = "bm25"
     description = "Okapi BM25 over Lucene-analyzed text."
     schema: ClassVar[dict[str, Any]] = lexical_schema(
+        "bm25",
         "lucene",
         k1={"type": "number", "minimum": 0, "default": 0.9},
         b={"type": "number", "minimum": 0, "maximum": 1, "default": 0.4},
@@ -71,7 +74,7 @@ class Binary(Lexical):
         "BM25 at k1 = 0, b = 0: a matching term counts its IDF once, whatever its frequency "
         "and the document's length (shares its shards with BM25 models)."
     )
-    schema: ClassVar[dict[str, Any]] = lexical_schema("lucene")
+    schema: ClassVar[dict[str, Any]] = lexical_schema("bm25", "lucene")
 
     def weighting(self, entry: Entry) -> dict[str, Any]:
         # tf / (tf + 0) = 1 for every matching term: BM25's recipe at k1 = b = 0
@@ -84,7 +87,7 @@ class TfIdf(Lexical):
         "Plain tf.idf: raw term frequency times IDF, no saturation and no length "
         "normalisation (shares its shards with BM25 models)."
     )
-    schema: ClassVar[dict[str, Any]] = lexical_schema("classic")
+    schema: ClassVar[dict[str, Any]] = lexical_schema("tf", "classic")
 
     def weighting(self, entry: Entry) -> dict[str, Any]:
         return {"kind": "tf", "idf": entry["idf"], "statistics": entry["statistics"]}

@@ -1,10 +1,15 @@
-"""qld: query likelihood with Dirichlet smoothing (Zhai and Lafferty, "A Study of
-Smoothing Methods for Language Models Applied to Ad Hoc Information Retrieval", SIGIR
-2001), scored as Lucene's LMDirichletSimilarity does and Anserini's `-qld` runs it
-(mu = 1000): each matching term weighs max(0, ln(1 + tf / (mu * p_t)) + ln(mu / (dl +
-mu))), a repeated query term counts once per occurrence, and no IDF is applied (the
-collection probability p_t plays its part). It reads the BM25 kinds' term counts, so it
-shares their shards.
+"""Query likelihood (Zhai and Lafferty, "A Study of Smoothing Methods for Language Models
+Applied to Ad Hoc Information Retrieval", SIGIR 2001), scored as Lucene scores it and
+Anserini runs it: a repeated query term counts once per occurrence, and no IDF is applied
+(the collection probability p_t plays its part). Both kinds read the BM25 kinds' term
+counts, so they share their shards.
+
+qld    Dirichlet smoothing, Lucene's LMDirichletSimilarity, Anserini's `-qld` (mu =
+       1000): each matching term weighs max(0, ln(1 + tf / (mu * p_t)) + ln(mu / (dl +
+       mu)))
+qljm   Jelinek-Mercer smoothing, Lucene's LMJelinekMercerSimilarity, Anserini's `-qljm`
+       (lambda = 0.1): each matching term weighs ln(1 + ((1 - lambda) tf / dl) / (lambda
+       p_t))
 """
 
 from __future__ import annotations
@@ -39,3 +44,35 @@ class QueryLikelihood(Lexical):
 
 
 QLD_KIND = QueryLikelihood()
+
+
+class JelinekMercer(Lexical):
+    name = "qljm"
+    description = (
+        "Query likelihood with Jelinek-Mercer smoothing, as Lucene's "
+        "LMJelinekMercerSimilarity (Anserini -qljm); shares its shards with BM25 models."
+    )
+    schema: ClassVar[dict[str, Any]] = {
+        "properties": {
+            "lambda": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "exclusiveMaximum": 1,
+                "default": 0.1,
+                "description": "The weight of the collection model.",
+            },
+            "analyzer": {"$ref": "#/$defs/analyzer", "default": {}},
+            "statistics": {"$ref": "#/$defs/statistics", "default": "exact"},
+        }
+    }
+
+    def weighting(self, entry: Entry) -> dict[str, Any]:
+        return {
+            "kind": "jelinek-mercer",
+            "lam": float(entry["lambda"]),
+            "idf": "none",
+            "statistics": entry["statistics"],
+        }
+
+
+QLJM_KIND = JelinekMercer()

@@ -11,7 +11,7 @@ from sparsebench.kinds.base import ModelKind
 from sparsebench.kinds.custom import PYTHON_KIND
 from sparsebench.kinds.fusion import FUSION_KIND
 from sparsebench.kinds.lexical import BINARY_KIND, BM25_KIND, TFIDF_KIND
-from sparsebench.kinds.likelihood import QLD_KIND
+from sparsebench.kinds.likelihood import QLD_KIND, QLJM_KIND
 from sparsebench.kinds.run import RUN_KIND
 from sparsebench.kinds.splade import SPLADE_KIND
 from sparsebench.kinds.tuned import TUNED_KIND
@@ -24,6 +24,7 @@ KINDS: dict[str, ModelKind] = {
         BINARY_KIND,
         TFIDF_KIND,
         QLD_KIND,
+        QLJM_KIND,
         SPLADE_KIND,
         PYTHON_KIND,
         VECTORS_KIND,

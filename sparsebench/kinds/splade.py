@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from sparsebench.core.errors import ConfigError
 from sparsebench.encode.quantization import side_rules
+from sparsebench.encode.schemes import SCHEMES
 from sparsebench.kinds.base import Entry, ModelKind
 
 DEVICE = {"type": "string", "default": "auto", "pattern": "^(auto|cpu|cuda(:[0-9]+)?)$"}
@@ -114,7 +115,7 @@ class Splade(ModelKind):
                 "half_up}).",
             },
             "idf": {
-                "enum": ["none", "lucene", "classic", "robertson", "model"],
+                "enum": list(SCHEMES["splade"].idfs),
                 "default": "none",
                 "description": "Multiply query weights by an IDF: none (plain dot product, "
                 "as published SPLADE figures), a corpus IDF variant (as Qdrant's "

@@ -33,7 +33,8 @@ from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import atomic_path, read_lines, save_array, write_json, write_lines
 from sparsebench.data.prepare import read_corpus_slice
 from sparsebench.encode.sparse import LabelledCSR, stack_npz_files, union_vocabulary
-from sparsebench.encode.weighting import CorpusStatistics, Weighting
+from sparsebench.encode.statistics import CorpusStatistics
+from sparsebench.encode.weighting import Weighting
 from sparsebench.retrieve import costs
 from sparsebench.runs.runfile import format_run_lines
 from sparsebench.search.postings import save_postings

@@ -21,7 +21,7 @@ from sparsebench.core.errors import ConfigError, DataError
 from sparsebench.core.fileio import atomic_path, read_line_array, read_lines
 from sparsebench.core.progress import progress
 from sparsebench.retrieve import costs
-from sparsebench.runs.fusion import fuse, fusion_of
+from sparsebench.runs.fusion.fuse import fuse, fusion_of
 from sparsebench.runs.runfile import RunLines, format_run_lines, read_run
 from sparsebench.runs.text import load_compiled
 from sparsebench.search import compiled_search

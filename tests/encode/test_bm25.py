@@ -18,12 +18,12 @@ from sparsebench.core.csrfiles import load_csr
 from sparsebench.core.errors import ConfigError
 from sparsebench.core.fileio import read_json, read_lines
 from sparsebench.data.qrels import read_qrels
-from sparsebench.encode.weighting import (
-    bm25_document_weights,
+from sparsebench.encode.idf import idf
+from sparsebench.encode.schemes import bm25_document_weights
+from sparsebench.encode.statistics import (
     document_count,
     document_frequencies,
     document_lengths,
-    idf,
     lucene_stored_lengths,
 )
 from sparsebench.runs.runfile import read_run

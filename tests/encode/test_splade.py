@@ -21,9 +21,9 @@ from sparsebench.core.errors import ConfigError  # noqa: E402
 from sparsebench.encode.splade import (  # noqa: E402
     SpladeEncoder,
     SpladeSettings,
-    TokenizerQueryEncoder,
     load_idf_json,
 )
+from sparsebench.encode.tokenizer_queries import TokenizerQueryEncoder  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -114,3 +114,12 @@ def test_fusions_chosen_on_a_training_split_run_their_members_on_it():
     # without a training split: cross-validation over the evaluated queries, no tuning runs
     jobs = pipeline_jobs(plan, {c: 1 for c in plan.corpora}, {"d": False}, downloads=False)
     assert not {j.rule for j in jobs} & {"fuse_tuning", "retrieve_tuning", "evaluate_tuning"}
+
+
+def test_the_schema_lists_the_registered_methods_and_norms():
+    from sparsebench.runs.fusion.norms import NORMS
+    from sparsebench.runs.fusion.registry import METHODS
+
+    properties = kind_of({"kind": "fusion"}).schema["properties"]
+    assert properties["method"]["enum"] == list(METHODS)
+    assert properties["norm"]["enum"] == list(NORMS)

@@ -177,8 +177,9 @@ def cranfield(tmp_path_factory):
         {"kind": "bm25", "idf": "classic"},
         {"kind": "tfidf"},
         {"kind": "qld", "statistics": "lucene"},
+        {"kind": "qljm", "lambda": 0.3},
     ],
-    ids=["bm25-exact", "bm25-lucene", "bm25-classic", "tfidf", "qld"],
+    ids=["bm25-exact", "bm25-lucene", "bm25-classic", "tfidf", "qld", "qljm"],
 )
 def test_partitions_merge_into_the_single_job_run(cranfield, tmp_path, model):
     entry = model_entry(model)

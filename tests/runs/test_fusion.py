@@ -3,7 +3,9 @@ data/make_ranx_fusion.py) and by hand."""
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -11,10 +13,19 @@ import pandas as pd
 import pytest
 
 from sparsebench.core.errors import ConfigError, DataError
-from sparsebench.runs.fusion import Fusion, fuse, trec_order
+from sparsebench.runs.fusion import fuse as fuse_module
+from sparsebench.runs.fusion.fuse import Fusion, fuse, trec_order
+from sparsebench.runs.fusion.registry import METHODS
 
 RANX = json.loads((Path(__file__).parent / "data" / "ranx_fusion.json").read_text())
-METHOD = {"rrf": "rrf", "sum": "combsum", "mnz": "combmnz", "max": "combmax", "wsum": "wsum"}
+METHOD = {
+    "rrf": "rrf",
+    "sum": "combsum",
+    "mnz": "combmnz",
+    "max": "combmax",
+    "wsum": "wsum",
+    "isr": "isr",
+}
 NORM = {None: "none", "min-max": "min-max", "zmuv": "z-score", "sum": "sum", "rank": "rank"}
 NAMES = ("bm25", "splade", "dense")
 
@@ -90,3 +101,18 @@ def test_a_missing_run_is_named():
     a = pd.DataFrame({"query_id": ["q"], "doc_id": ["x"], "score": [1.0]})
     with pytest.raises(DataError, match=r"no run of \['b'\]"):
         fuse({"a": a}, Fusion(runs=("a", "b")), k=5)
+
+
+def test_every_method_module_is_listed_in_the_registry():
+    """One module per method, each in the registry (the schema and the fusion kind read
+    the registry: no other list of method names)."""
+    modules = {p.stem for p in Path(fuse_module.__file__).parent.glob("*.py")}
+    methods = modules - {"__init__", "base", "norms", "registry", "fuse"}
+    listed = {
+        name: importlib.import_module(f"sparsebench.runs.fusion.{name}").METHOD for name in methods
+    }
+    assert {method.name: method for method in listed.values()} == METHODS
+    for name, method in listed.items():
+        doc = importlib.import_module(f"sparsebench.runs.fusion.{name}").__doc__
+        assert method.name in doc.lower(), name
+        assert re.search(r"\b(19|20)\d\d\b", doc), f"{name}: its source, with its year"

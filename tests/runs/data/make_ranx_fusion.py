@@ -33,6 +33,8 @@ cases = [
     ("max", "zmuv", {}),
     ("wsum", "min-max", {"weights": [0.2, 0.5, 0.3]}),
     ("wsum", "zmuv", {"weights": [1.0, 2.0, 0.5]}),
+    ("isr", None, {}),
+    ("isr", "min-max", {}),  # ranks only: the norm changes nothing
 ]
 out = {"ranx": getattr(ranx, "__version__", "0.3"), "runs": runs, "fused": []}
 for method, norm, params in cases:

@@ -2,19 +2,12 @@
 
 Each input run is put in trec_eval's order (score as a 32-bit float, descending, then
 document id descending: the order its evaluation sees), cut to its top `depth`, and its
-scores normalised per query; the fused score of a document is then, over the runs that
-retrieved it (definitions as in ranx's fuse, which the tests hold them to):
-
-- rrf: sum of 1 / (k + rank), rank 1-based (Cormack, Clarke and Buettcher, SIGIR 2009;
-  k = 60); scores play no part beyond the order;
-- combsum: sum of the normalised scores; combmnz: that sum times the number of runs that
-  retrieved the document; combmax: their maximum (Fox and Shaw, TREC-2, 1993);
-- wsum: sum of weight x normalised score (a weight per run).
-
-Normalisations, per query and run over its top `depth`: min-max (s - min) / (max - min),
-z-score (s - mean) / standard deviation (of the population), sum (s - min) / (sum - n min),
-rank 1 - (rank - 1) / n, none; a denominator below 1e-9 counts as 1e-9 (ranx). The fused
-run keeps the top k of each query, in trec_eval's order (score descending, document id
+lines turned into values by the fusion method (sparsebench.runs.fusion.registry lists
+them, one module each with its formula and source), from their ranks or from their
+scores normalised per query (sparsebench.runs.fusion.norms); the
+method then combines the values a document got from the runs that retrieved it into its
+fused score (definitions as in ranx's fuse, which the tests hold them to). The fused run
+keeps the top k of each query, in trec_eval's order (score descending, document id
 descending), so its ties fall as in every other run here.
 """
 
@@ -30,11 +23,8 @@ import pyarrow.compute as pc
 
 from sparsebench.core.arrays import group_ranks
 from sparsebench.core.errors import ConfigError, DataError
-
-METHODS = ("rrf", "combsum", "combmnz", "combmax", "wsum")
-NORMS = ("min-max", "z-score", "sum", "rank", "none")
-RRF_K = 60
-_FLOOR = 1e-9  # ranx's smallest denominator
+from sparsebench.runs.fusion.registry import check_norm, method_of, weighted
+from sparsebench.runs.fusion.rrf import RRF_K
 
 
 @dataclass(frozen=True)
@@ -49,17 +39,17 @@ class Fusion:
     depth: int | None = None  # None: each run whole
 
     def __post_init__(self) -> None:
-        if self.method not in METHODS:
-            raise ConfigError(f"fusion method {self.method!r}; one of {', '.join(METHODS)}")
-        if self.norm not in NORMS:
-            raise ConfigError(f"fusion norm {self.norm!r}; one of {', '.join(NORMS)}")
+        method = method_of(self.method)
+        check_norm(self.norm)
         if len(self.runs) < 2 or len(set(self.runs)) != len(self.runs):
             raise ConfigError(f"fusion needs two or more distinct runs, got {list(self.runs)}")
         unknown = sorted(set(self.weights) - set(self.runs))
         if unknown:
             raise ConfigError(f"fusion weights name runs it does not fuse: {unknown}")
-        if self.weights and self.method != "wsum":
-            raise ConfigError(f"fusion weights are for method wsum, not {self.method}")
+        if self.weights and not method.weighted:
+            raise ConfigError(
+                f"fusion weights are for method {' or '.join(weighted())}, not {self.method}"
+            )
         if self.k < 0 or (self.depth is not None and self.depth < 1):
             raise ConfigError("fusion k must be >= 0 and depth >= 1")
 
@@ -106,42 +96,17 @@ def trec_order(run: pd.DataFrame, depth: int | None = None) -> pd.DataFrame:
     return _ordered(run, float32=True, limit=depth)
 
 
-def normalized(ranked: pd.DataFrame, norm: str) -> np.ndarray:
-    """The scores of a run in trec_order, normalised per query."""
-    scores = ranked["score"].to_numpy(dtype=np.float64)
-    if norm == "none":
-        return scores
-    if norm == "rank":
-        return 1.0 - (ranked["rank"].to_numpy() - 1) / ranked["count"].to_numpy()
-    groups = ranked.groupby("query_id", sort=False)["score"]
-    if norm == "z-score":  # two passes, as numpy's std
-        deviation = scores - groups.transform("mean").to_numpy()
-        squares = pd.Series(deviation**2, index=ranked.index).groupby(
-            ranked["query_id"], sort=False
-        )
-        return deviation / np.maximum(np.sqrt(squares.transform("mean").to_numpy()), _FLOOR)
-    low = groups.transform("min").to_numpy()
-    if norm == "min-max":
-        return (scores - low) / np.maximum(groups.transform("max").to_numpy() - low, _FLOOR)
-    total = groups.transform("sum").to_numpy()
-    return (scores - low) / np.maximum(total - low * ranked["count"].to_numpy(), _FLOOR)
-
-
 def fuse(runs: Mapping[str, pd.DataFrame], fusion: Fusion, k: int) -> pd.DataFrame:
     """The fused run (query_id, doc_id, score, rank) of `runs` (name -> run), the top k
     of each query in trec_eval's order."""
     missing = [name for name in fusion.runs if name not in runs]
     if missing:
         raise DataError(f"fusion: no run of {missing}")
+    method = method_of(fusion.method)
     parts = []
     for name in fusion.runs:
         ranked = trec_order(runs[name], fusion.depth)
-        if fusion.method == "rrf":
-            value = 1.0 / (fusion.k + ranked["rank"].to_numpy(dtype=np.float64))
-        else:
-            value = normalized(ranked, fusion.norm) * (
-                fusion.weight(name) if fusion.method == "wsum" else 1.0
-            )
+        value = method.values(ranked, fusion.norm, fusion.weight(name), fusion.k)
         parts.append(
             pd.DataFrame(
                 {"query_id": ranked["query_id"], "doc_id": ranked["doc_id"], "value": value}
@@ -149,13 +114,7 @@ def fuse(runs: Mapping[str, pd.DataFrame], fusion: Fusion, k: int) -> pd.DataFra
         )
     lines = pd.concat(parts, ignore_index=True)
     grouped = lines.groupby(["query_id", "doc_id"], sort=False)["value"]
-    if fusion.method == "combmax":
-        fused = grouped.max()
-    elif fusion.method == "combmnz":
-        fused = grouped.sum() * grouped.count()
-    else:
-        fused = grouped.sum()
-    fused = fused.reset_index(name="score")
+    fused = method.combine(grouped).reset_index(name="score")
     return top_k(fused, k)
 
 
