@@ -86,6 +86,9 @@ class Plan:
         self.models: dict[str, dict[str, Any]] = dict(config["models"])
         self.shard_size = int(config["corpus"]["shard_size"])
         self.partitions = int(config["retrieval"]["partitions"])
+        # documents retrieved per query, by every model (a model has no k of its own: a
+        # fusion's `k` is RRF's constant)
+        self.k = int(config["retrieval"]["k"])
         self.corpora, self.corpus_of = self._corpora()
         self.encodings: dict[str, Encoding] = {}
         self.query_encodings: dict[str, Encoding] = {}
@@ -289,7 +292,7 @@ class Plan:
     def retrieval_settings(self, dataset: str) -> dict[str, Any]:
         """What changes a run file (batch size and memory budget only change speed)."""
         return {
-            "k": int(self.config["retrieval"]["k"]),
+            "k": self.k,
             "ignore_identical_ids": bool(self.datasets[dataset]["ignore_identical_ids"]),
         }
 

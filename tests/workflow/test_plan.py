@@ -3,6 +3,7 @@ document encoding per corpus and encoding settings, and the jobs that follow."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -107,3 +108,20 @@ def test_benchmark_files_are_those_the_rules_write():
         f"results/benchmarks/term_weights/bm25-classic/{corpus}.tsv",
         "results/benchmarks/retrieve/bm25/mini.tsv",
     }
+
+
+def test_k_is_the_plans():
+    """Every rule reads the number of documents retrieved per query from the plan, never
+    from the config (a fusion's `k` is RRF's constant, not this k)."""
+    plan = Plan(
+        validate_config(
+            {
+                "datasets": {"mini": {"source": "builtin", "name": "minibeir"}},
+                "models": {**BM25, "rrf": {"kind": "fusion", "runs": list(BM25), "k": 10}},
+                "retrieval": {"k": 7},
+            }
+        )
+    )
+    assert plan.k == 7 and plan.retrieval_settings("mini")["k"] == 7
+    rules = [*(REPO / "workflow" / "rules").glob("*.smk"), REPO / "Snakefile"]
+    assert not [p.name for p in rules if re.search(r"""\[["']k["']\]""", p.read_text())]

@@ -7,7 +7,7 @@ if PARTITIONS == 1:
 
     rule retrieve:
         message:
-            f"retrieve: top-{config['retrieval']['k']} for {{wildcards.model}} on {{wildcards.dataset}}"
+            f"retrieve: top-{PLAN.k} for {{wildcards.model}} on {{wildcards.dataset}}"
         input:
             postings=weights("postings.npz"),
             idf=weights("idf.npy"),
@@ -39,7 +39,7 @@ if PARTITIONS == 1:
 
     use rule retrieve as retrieve_tuning with:
         message:
-            f"retrieve_tuning: top-{config['retrieval']['k']} for {{wildcards.model}} on "
+            f"retrieve_tuning: top-{PLAN.k} for {{wildcards.model}} on "
             "{wildcards.dataset}, training queries"
         input:
             postings=weights("postings.npz"),
@@ -96,7 +96,7 @@ rule fuse:
         library=library_code("retrieve.stages.fuse_runs"),
         members=lambda wc: list(PLAN.models[wc.model]["runs"]),
         entry=lambda wc: PLAN.models[wc.model],
-        k=config["retrieval"]["k"],
+        k=PLAN.k,
     wildcard_constraints:
         model=_alternatives(PLAN.models_run_by("fuse")),
     log:
