@@ -125,3 +125,11 @@ def test_k_is_the_plans():
     assert plan.k == 7 and plan.retrieval_settings("mini")["k"] == 7
     rules = [*(REPO / "workflow" / "rules").glob("*.smk"), REPO / "Snakefile"]
     assert not [p.name for p in rules if re.search(r"""\[["']k["']\]""", p.read_text())]
+
+
+def test_no_job_builds_the_plan():
+    """The rule files build the plan once; a job gets what it needs from its rule (what
+    only changes speed as a param derived from its threads, never a rerun trigger)."""
+    scripts = sorted((REPO / "scripts").glob("*.py"))
+    assert scripts
+    assert not [p.name for p in scripts if re.search(r"workflow\.plan|\bPlan\(", p.read_text())]
