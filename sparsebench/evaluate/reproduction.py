@@ -227,27 +227,24 @@ def measured_from_leaderboard(board: pd.DataFrame, metric: str) -> pd.DataFrame:
 
 
 def run_conditions(
-    experiment: dict[str, Any], models: Iterable[str]
+    searched: Iterable[Mapping[str, Any]], models: Collection[str]
 ) -> dict[str, dict[tuple[str, str], str]]:
-    """What made each (model, dataset) run, as the reproduction check holds it against
-    published figures: {"analyzer": the lexical models' analyzer (analyzer_label),
+    """What made each (model, dataset) run of `models`, as the reproduction check holds it
+    against published figures: {"analyzer": the lexical models' analyzer (analyzer_label),
     "scoring": the learned models' "integer impacts" (quantised, or pre-encoded vectors)
-    or "float weights"}."""
-    from sparsebench.kinds.registry import kind_of
-
+    or "float weights"}. `searched`: how each pair searched here was made (model, dataset,
+    the settings of its document encoding, its weighting), as the workflow's plan computed
+    it (sparsebench.workflow.plan.Plan.searched_pairs)."""
     analyzers, scorings = {}, {}
-    for model in models:
-        entry = experiment["models"][model]
-        kind = kind_of(entry)
-        if not kind.encodes:
+    for search in searched:
+        pair = (search["model"], search["dataset"])
+        if pair[0] not in models:
             continue
-        weighting = kind.weighting(entry)
-        for dataset, spec in experiment["datasets"].items():
-            encoding = kind.encoding(entry, "documents", spec.get("language", "en"))
-            if "analyzer" in encoding:
-                analyzers[(model, dataset)] = analyzer_label(encoding["analyzer"])
-            elif weighting.get("quantization") or weighting["kind"] == "vectors":
-                scorings[(model, dataset)] = "integer impacts"
-            else:
-                scorings[(model, dataset)] = "float weights"
+        encoding, weighting = search["documents"], search["weighting"]
+        if "analyzer" in encoding:
+            analyzers[pair] = analyzer_label(encoding["analyzer"])
+        elif weighting.get("quantization") or weighting["kind"] == "vectors":
+            scorings[pair] = "integer impacts"
+        else:
+            scorings[pair] = "float weights"
     return {"analyzer": analyzers, "scoring": scorings}

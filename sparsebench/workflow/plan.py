@@ -296,6 +296,22 @@ class Plan:
             "ignore_identical_ids": bool(self.datasets[dataset]["ignore_identical_ids"]),
         }
 
+    @cached_property
+    def searched_pairs(self) -> list[dict[str, Any]]:
+        """How each evaluated pair searched here made its run, as the reproduction check
+        holds it against published figures: model, dataset, the settings of its document
+        encoding and its weighting."""
+        return [
+            {
+                "model": model,
+                "dataset": dataset,
+                "documents": self.encoding(self.encoders(model, dataset)[0]).settings,
+                "weighting": self.weighting(model),
+            }
+            for model, dataset in self.evaluated_pairs
+            if self.kind(model).encodes
+        ]
+
     def evaluation_settings(self, dataset: str) -> dict[str, Any]:
         """What changes the metric files of `dataset` (its relevance level may be its own)."""
         from sparsebench.evaluate.measures import JUDGED_AT_10, default_metric_names
