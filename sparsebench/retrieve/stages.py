@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -21,7 +20,7 @@ from sparsebench.core.errors import ConfigError, DataError
 from sparsebench.core.fileio import atomic_path, read_line_array, read_lines
 from sparsebench.core.progress import progress
 from sparsebench.retrieve import costs
-from sparsebench.runs.fusion import fuse, fusion_of
+from sparsebench.runs.fusion import Fusion, fuse
 from sparsebench.runs.runfile import RunLines, format_run_lines, read_run
 from sparsebench.runs.text import load_compiled
 from sparsebench.search import compiled_search
@@ -59,11 +58,10 @@ def import_run(
 
 
 def fuse_runs(
-    runs: Mapping[str, str | Path], entry: Mapping[str, Any], k: int, tag: str, out_run: str | Path
+    runs: Mapping[str, str | Path], fusion: Fusion, k: int, tag: str, out_run: str | Path
 ) -> None:
     """A `kind: fusion` model's run of a dataset: its members' runs (model -> run file)
-    fused, the top k of each query, scores written in full (float64)."""
-    fusion = fusion_of(entry)
+    fused as `fusion` says, the top k of each query, scores written in full (float64)."""
     fused = fuse({name: read_run(path) for name, path in runs.items()}, fusion, k)
     lines = format_run_lines(
         fused["query_id"].to_numpy(),

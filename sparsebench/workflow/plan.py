@@ -24,6 +24,7 @@ from sparsebench.kinds.base import ModelKind
 from sparsebench.kinds.registry import kind_of
 from sparsebench.kinds.run import run_path
 from sparsebench.kinds.splade import local_files
+from sparsebench.runs.fusion import Fusion, fusion_of
 from sparsebench.workflow.config import is_variant, significance_metrics, tuning_metrics
 from sparsebench.workflow.layout import (
     ENCODED,
@@ -284,6 +285,11 @@ class Plan:
 
     def weighting(self, model: str) -> dict[str, Any]:
         return self.kind(model).weighting(self.models[model])
+
+    def fusion(self, model: str) -> Fusion:
+        """How a fusion model (`kind: fusion`, or a sweep's point of one) fuses its
+        members' runs."""
+        return fusion_of(self.models[model])
 
     def fingerprint(self, model: str, dataset: str | None = None) -> dict[str, Any]:
         language = self.language(dataset) if dataset else "en"

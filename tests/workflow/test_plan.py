@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import asdict
 
 import pytest
 from conftest import REPO
 
 from sparsebench.core.errors import ConfigError
+from sparsebench.runs.fusion import Fusion
 from sparsebench.workflow.config import load_config_file, validate_config
 from sparsebench.workflow.jobs import pipeline_jobs
 from sparsebench.workflow.plan import Plan
@@ -133,3 +135,24 @@ def test_no_job_builds_the_plan():
     scripts = sorted((REPO / "scripts").glob("*.py"))
     assert scripts
     assert not [p.name for p in scripts if re.search(r"workflow\.plan|\bPlan\(", p.read_text())]
+
+
+def test_a_fusion_reaches_its_job_as_the_plans_fusion_field_by_field():
+    """The fuse rule hands its job the fields of the plan's Fusion (a param Snakemake
+    compares: changing any of them reruns the fusion), which make the same Fusion again."""
+    plan = Plan(
+        validate_config(
+            {
+                "datasets": {"mini": {"source": "builtin", "name": "minibeir"}},
+                "models": {
+                    **BM25,
+                    "mix": {"kind": "fusion", "runs": list(BM25), "method": "wsum",
+                            "weights": {"bm25": 0.3}, "depth": 20},
+                },
+            }
+        )
+    )  # fmt: skip
+    fusion = plan.fusion("mix")
+    assert fusion == Fusion(("bm25", "bm25-classic"), "wsum", "min-max", 60.0, {"bm25": 0.3}, 20)
+    fields = asdict(fusion)
+    assert Fusion(**fields) == fusion and "Fusion" not in repr(fields)

@@ -1,4 +1,5 @@
 # Batched exact top-k retrieval into TREC run files; external runs imported beside them.
+from dataclasses import asdict
 
 
 # One job searches the whole corpus (retrieval.partitions: 1); with partitions,
@@ -88,14 +89,15 @@ rule fuse:
     input:
         runs=lambda wc: [
             layout.RUN["evaluation"].format(model=m, dataset=wc.dataset)
-            for m in PLAN.models[wc.model]["runs"]
+            for m in PLAN.fusion(wc.model).runs
         ],
     output:
         run=layout.RUN["evaluation"],
     params:
         library=library_code("retrieve.stages.fuse_runs"),
-        members=lambda wc: list(PLAN.models[wc.model]["runs"]),
-        entry=lambda wc: PLAN.models[wc.model],
+        # the fields of the plan's Fusion: a param Snakemake compares (an object would
+        # silently be no rerun trigger)
+        fusion=lambda wc: asdict(PLAN.fusion(wc.model)),
         k=PLAN.k,
     wildcard_constraints:
         model=_alternatives(PLAN.models_run_by("fuse")),
@@ -115,7 +117,7 @@ use rule fuse as fuse_tuning with:
     input:
         runs=lambda wc: [
             layout.RUN["tuning"].format(model=m, dataset=wc.dataset)
-            for m in PLAN.models[wc.model]["runs"]
+            for m in PLAN.fusion(wc.model).runs
         ],
     output:
         run=layout.RUN["tuning"],
