@@ -26,7 +26,6 @@ BUILTIN = ("beir", "miracl", "msmarco")
 NOT_COMPARABLE = "not comparable (subsampled)"  # the status of a subsampled dataset's figures
 OTHER_ANALYZER = "not comparable (analyzer)"  # made with another analyzer than the published
 OTHER_SCORING = "not comparable (float weights)"  # a float run against integer-impact figures
-ALIASES = {"beir-ndcg10": ("beir", "nDCG@10")}  # the single-metric table of earlier versions
 # `analyzer` (optional): the analyzer that made a published lexical figure; a run made
 # with another one is OTHER_ANALYZER, never FAIL. `scoring` (optional): "integer impacts"
 # for a learned sparse figure of Anserini's impact search; a run that scores other
@@ -55,11 +54,10 @@ def check_expected_tables(expected: str | Sequence[str]) -> None:
     """Refuse a table that is neither built in nor a file when the configuration is read,
     not at the leaderboard, after the whole experiment ran."""
     for name in [expected] if isinstance(expected, str) else expected:
-        if name not in BUILTIN and name not in ALIASES and not Path(name).is_file():
-            known = ", ".join(sorted({*BUILTIN, *ALIASES}))
+        if name not in BUILTIN and not Path(name).is_file():
             raise ConfigError(
                 f"config.reproduction.expected: no table of expected figures at {name!r} "
-                f"(built-in: {known}; or a TSV file's path)"
+                f"(built-in: {', '.join(BUILTIN)}; or a TSV file's path)"
             )
 
 
@@ -101,15 +99,7 @@ def _read_table(name: str) -> pd.DataFrame:
 def load_expected(sources: str | Sequence[str]) -> pd.DataFrame:
     """Published figures from built-in tables (by name) and TSV files (by path)."""
     names = [sources] if isinstance(sources, str) else list(sources)
-    tables = []
-    for name in names:
-        if name in ALIASES:
-            table, metric = ALIASES[name]
-            chosen = _read_table(table)
-            tables.append(chosen[chosen["metric"] == metric])
-        else:
-            tables.append(_read_table(name))
-    expected = pd.concat(tables, ignore_index=True)
+    expected = pd.concat([_read_table(name) for name in names], ignore_index=True)
     duplicated = expected.duplicated(["dataset", "system", "metric"], keep=False)
     if duplicated.any():
         first = expected[duplicated].iloc[0]

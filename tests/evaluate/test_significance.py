@@ -176,9 +176,9 @@ def test_compare_command(tmp_path, capsys):
 
 
 def test_reproduction_check(tmp_path, capsys):
-    expected = load_expected("beir-ndcg10")
-    assert set(expected["metric"]) == {"nDCG@10"}
+    expected = load_expected("beir")
     scifact = expected[(expected["dataset"] == "scifact") & (expected["system"] == "bm25-flat")]
+    scifact = scifact[scifact["metric"] == "nDCG@10"]  # the figure the leaderboard holds
     assert scifact["value"].tolist() == [0.6789]
     board = pd.DataFrame(
         {"scifact": [0.6786, 0.6750, 0.60], "average": [0, 0, 0]},
