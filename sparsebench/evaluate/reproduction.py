@@ -62,8 +62,8 @@ def check_expected_tables(expected: str | Sequence[str]) -> None:
 
 
 def _read_table(name: str) -> pd.DataFrame:
-    """One table of published figures, long; a wide table (rows datasets, columns systems,
-    '# metric: NAME' in a comment, default nDCG@10) is read as long too."""
+    """One table of published figures: long, one row per dataset, system and metric (with
+    its value, and optionally its source and the conditions that made it)."""
     if name in BUILTIN:
         where = f"sparsebench/resources/reference/{name}.tsv"
         text = resources.files("sparsebench").joinpath(f"resources/reference/{name}.tsv")
@@ -76,18 +76,14 @@ def _read_table(name: str) -> pd.DataFrame:
             )
         where, text = str(path), path.read_text(encoding="utf-8")
     table = pd.read_csv(io.StringIO(text), sep="\t", comment="#", dtype=str)
-    if {"dataset", "system", "metric", "value"} <= set(table.columns):
-        if "source" not in table.columns:
-            table["source"] = where
-    else:
-        metric = "nDCG@10"
-        for line in text.splitlines():
-            if line.startswith("# metric:"):
-                metric = line.split(":", 1)[1].strip()
-        first = table.columns[0]
-        table = table.melt(id_vars=first, var_name="system", value_name="value")
-        table = table.rename(columns={first: "dataset"}).dropna(subset=["value"])
-        table["metric"], table["source"] = metric, where
+    missing = [c for c in ("dataset", "system", "metric", "value") if c not in table.columns]
+    if missing:
+        raise DataError(
+            f"{where}: not a table of expected figures: no column {', '.join(missing)} (its "
+            "columns: dataset, system, metric, value, and optionally source)"
+        )
+    if "source" not in table.columns:
+        table["source"] = where
     for condition in CONDITIONS:
         if condition not in table.columns:
             table[condition] = ""

@@ -232,6 +232,10 @@ def test_reproduction_check_holds_every_published_metric(tmp_path, capsys):
     )
     with pytest.raises(DataError, match="more than once"):
         load_expected(str(twice))
+    wide = tmp_path / "wide.tsv"  # rows datasets, columns systems: not a table here
+    wide.write_text("# metric: nDCG@10\ndataset\tbm25-flat\nscifact\t0.6789\n")
+    with pytest.raises(DataError, match="no column system, metric, value"):
+        load_expected(str(wide))
 
 
 def test_a_run_made_with_another_analyzer_is_not_comparable(tmp_path):
