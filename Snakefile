@@ -25,7 +25,7 @@ from sparsebench.workflow.config import config_folders, config_from_files, exper
 from sparsebench.core.errors import ConfigError
 from sparsebench.core.provenance import COMMAND_VARIABLE, other_experiment
 
-min_version("9.0")
+min_version("9.1.5")  # params derived from threads are no rerun trigger (rules: untracked)
 
 # A --configfile given on the command line replaces the default experiment instead of
 # being merged into it (Snakemake merges by default, which would silently keep the

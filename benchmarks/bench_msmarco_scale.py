@@ -184,10 +184,17 @@ def stage(folder: Path, name: str, partitions: int, part: int) -> dict:
 def search(folder: Path, index: Path, idf: Path) -> dict:
     """The retrieve stage over the postings and document ids in `index`."""
     from sparsebench.retrieve.stages import retrieve_run
+    from sparsebench.search.settings import SearchSettings
 
     files = (folder / "queries.npz", folder / "query_ids.txt", index / "doc_ids.txt")
     retrieve_run(
-        index / "postings.npz", idf, *files, index / "run.trec", 1000, "synthetic", threads=2
+        index / "postings.npz",
+        idf,
+        *files,
+        index / "run.trec",
+        1000,
+        "synthetic",
+        search=SearchSettings(threads=2),
     )
     return {}
 

@@ -73,6 +73,7 @@ from pathlib import Path
 from sparsebench.partitions import stages as partitions
 from sparsebench.encode import stages as encode_stages
 from sparsebench.retrieve import stages as retrieve_stages
+from sparsebench.search.settings import SearchSettings
 folder, name, args = Path(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3])
 shards = [folder / f"shards/{s}" for s in args.get("shards", [])]
 npz = [f"{s}.npz" for s in shards]
@@ -90,7 +91,7 @@ elif name == "retrieve":
     s = folder / args["dir"]
     retrieve_stages.retrieve_run(s / "postings.npz", folder / args["idf"], folder / "queries.npz",
                         folder / "query_ids.txt", s / "doc_ids.txt", s / "run.trec",
-                        args["k"], "m", threads=1)
+                        args["k"], "m", search=SearchSettings(threads=1))
 elif name == "vocabulary":
     partitions.write_vocabulary(terms, folder / "parts/vocab.txt")
 elif name == "statistics":

@@ -2,11 +2,8 @@
 
 from sparsebench.encode import stages
 from sparsebench.workflow.logs import stage_logging
-from sparsebench.workflow.plan import Plan
 
 with stage_logging(snakemake.log[0], "encode_corpus_shard"):
-    # batch size and device change speed, not vectors: the plan's, not params
-    runtime = Plan(snakemake.config).encodings[snakemake.wildcards.encoder].runtime
     stages.encode_corpus_shard(
         snakemake.input.corpus,
         int(snakemake.wildcards.shard),
@@ -14,6 +11,6 @@ with stage_logging(snakemake.log[0], "encode_corpus_shard"):
         dict(snakemake.params.encoding),
         snakemake.output.npz,
         snakemake.output.terms,
-        runtime={**runtime, "threads": snakemake.threads},
+        runtime=dict(snakemake.params.runtime),  # batch size, device, threads: speed only
         out_cost=snakemake.output.cost,
     )

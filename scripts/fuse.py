@@ -1,12 +1,14 @@
 """Snakemake script of rule fuse: sparsebench.retrieve.stages.fuse_runs."""
 
 from sparsebench.retrieve import stages
+from sparsebench.runs.fusion.fuse import Fusion
 from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "fuse"):
+    fusion = Fusion(**snakemake.params.fusion)  # the plan's, field by field
     stages.fuse_runs(
-        dict(zip(snakemake.params.members, snakemake.input.runs, strict=True)),
-        snakemake.params.entry,
+        dict(zip(fusion.runs, snakemake.input.runs, strict=True)),
+        fusion,
         k=snakemake.params.k,
         tag=snakemake.wildcards.model,
         out_run=snakemake.output.run,

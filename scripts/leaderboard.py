@@ -14,6 +14,7 @@ with stage_logging(snakemake.log[0], "leaderboard"):
         dataset_infos=list(snakemake.input.infos),
         corpus_infos=list(snakemake.input.corpus_infos),
         experiment=dict(snakemake.params.experiment),
+        searched=[dict(pair) for pair in snakemake.params.searched],
         outputs=dict(snakemake.output.items()),
         started=started,
         significance_tsv=snakemake.input.significance,

@@ -4,7 +4,6 @@ from pathlib import Path
 
 from sparsebench.data import stages
 from sparsebench.workflow.logs import stage_logging
-from sparsebench.workflow.plan import Plan
 
 with stage_logging(snakemake.log[0], "prepare_corpus"):
     stages.prepare_corpus(
@@ -15,5 +14,5 @@ with stage_logging(snakemake.log[0], "prepare_corpus"):
         documents=snakemake.input.get("documents"),
         qrels=snakemake.input.get("qrels"),
         # the datasets' files are probed before the corpus is fetched; they change no byte
-        readers=Plan(snakemake.config).readers(snakemake.wildcards.corpus),
+        readers=[dict(entry) for entry in snakemake.params.readers],
     )

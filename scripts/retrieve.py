@@ -1,13 +1,19 @@
 """Snakemake script of rules retrieve and retrieve_partition:
 sparsebench.retrieve.stages.retrieve_run."""
 
+from dataclasses import replace
+
 from sparsebench.retrieve import stages
+from sparsebench.search.settings import SearchSettings
 from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], snakemake.rule):
-    speed = snakemake.config["retrieval"]  # batching and the backend change speed, not results
+    # batching, the backend and the threads change speed, not results: read from the
+    # config and the job, never a rerun trigger
+    search = SearchSettings.from_config(snakemake.config["retrieval"], threads=snakemake.threads)
     # training queries only choose a sweep's point: their search's latency is not reported
-    tuning = snakemake.rule == "retrieve_tuning" or snakemake.wildcards.get("queryset") == "tuning"
+    if snakemake.rule == "retrieve_tuning" or snakemake.wildcards.get("queryset") == "tuning":
+        search = replace(search, latency_queries=0)
     stages.retrieve_run(
         snakemake.input.postings,
         snakemake.input.idf,
@@ -16,13 +22,7 @@ with stage_logging(snakemake.log[0], snakemake.rule):
         snakemake.input.doc_ids,
         snakemake.output.run,
         tag=snakemake.wildcards.model,
-        query_batch_size=speed["query_batch_size"],
-        max_block_mb=speed["max_block_mb"],
-        threads=snakemake.threads,
-        backend_choice=speed["backend"],
-        device=speed["device"],
-        strategy=speed["strategy"],
+        search=search,
         out_cost=snakemake.output.cost,
-        latency_queries=0 if tuning else speed["latency_queries"],
         **snakemake.params.retrieval,
     )

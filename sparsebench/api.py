@@ -19,6 +19,7 @@ import pyarrow as pa
 import scipy.sparse as sp
 
 from sparsebench.core.csrfiles import save_csr
+from sparsebench.core.errors import ConfigError
 from sparsebench.core.fileio import read_json, read_lines, write_lines
 from sparsebench.encode.encoders import Encoder, make_encoder
 from sparsebench.encode.idf import idf
@@ -30,6 +31,7 @@ from sparsebench.evaluate.significance import Comparison, align, paired_tests
 from sparsebench.kinds.registry import kind_of
 from sparsebench.pair import PairFiles, run_pair
 from sparsebench.search.scipy_backend import retrieve
+from sparsebench.search.settings import SearchSettings
 from sparsebench.workflow.config import validate_config
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "evaluate_sparse_model",
     "run_pair",
     "PairFiles",
+    "SearchSettings",
 ]
 
 
@@ -100,9 +103,15 @@ def retrieve_batch(
     doc_ids: Sequence[str],
     query_ids: Sequence[str],
     k: int = 1000,
-    **options: Any,
+    search: SearchSettings | None = None,
+    ignore_identical_ids: bool = False,
 ) -> dict[str, list[tuple[str, float]]]:
-    """{query id: [(doc id, score), ...] best first} for a matrix of query vectors."""
+    """{query id: [(doc id, score), ...] best first} for a matrix of query vectors, searched
+    on the CPU (sparsebench.search.scipy_backend) with `search`'s batch size, block
+    budget, threads and strategy (default: SearchSettings())."""
+    search = search or SearchSettings()
+    if search.backend not in ("auto", "scipy"):
+        raise ConfigError(f"retrieve_batch searches on the CPU (scipy), not {search.backend}")
     doc_ids = np.asarray(doc_ids, dtype=object)
     query_ids = np.asarray(query_ids, dtype=object)
     results: dict[str, list[tuple[str, float]]] = {str(q): [] for q in query_ids}
@@ -113,7 +122,8 @@ def retrieve_batch(
         k,
         doc_ids,
         query_ids,
-        **options,
+        ignore_identical_ids=ignore_identical_ids,
+        **search.engine_options(),
     ):
         for row, doc, score in zip(batch.query_rows, batch.doc_rows, batch.scores, strict=True):
             results[query_ids[start + row]].append((doc_ids[doc], float(score)))
@@ -138,13 +148,15 @@ def retrieve_all_queries(
     query_encoder: Encoder,
     query_term_weights: np.ndarray | None = None,
     k: int = 1000,
+    search: SearchSettings | None = None,
 ) -> dict[str, list[tuple[str, float]]]:
-    """Encode {query id: text} in the corpus vocabulary and retrieve the top k of each."""
+    """Encode {query id: text} in the corpus vocabulary and retrieve the top k of each
+    (`search`: as retrieve_batch)."""
     query_ids = list(queries)
     encoded = query_encoder.encode([queries[q] for q in query_ids])
     matrix = align_columns(encoded.matrix, encoded.terms, corpus.terms)
     weights = np.ones(matrix.shape[1]) if query_term_weights is None else query_term_weights
-    return retrieve_batch(matrix, corpus.matrix, weights, doc_ids, query_ids, k)
+    return retrieve_batch(matrix, corpus.matrix, weights, doc_ids, query_ids, k, search)
 
 
 def paired_significance(
@@ -219,13 +231,15 @@ def evaluate_sparse_model(
     work_dir: str | Path | None = None,
     shard_size: int = 100_000,
     per_query: bool = False,
+    search: SearchSettings | None = None,
     **dataset_options: Any,
 ) -> dict[str, Any]:
     """Evaluate a model entry ({"kind": "bm25"}, {"kind": "splade", "model": ...}) on a
     collection: a BEIR-format folder (`corpus` as a path), or the dictionaries of the usual
     loaders ({doc id: {"title", "text"}}, {query id: text}, {query id: {doc id: grade}}).
 
-    Runs the workflow's stages in `work_dir` (a temporary folder by default) and returns
+    Runs the workflow's stages in `work_dir` (a temporary folder by default; `search`: how
+    the search runs, sparsebench.search.settings.SearchSettings) and returns
     the metric means (keys like "nDCG@10"), or with per_query=True {"means": ...,
     "per_query": {query id: {metric: value}}}.
     """
@@ -239,7 +253,9 @@ def evaluate_sparse_model(
                 raise ValueError("with a corpus dictionary, give queries and qrels too")
             folder = _write_beir_folder(out / "collection", corpus, queries, qrels)
             dataset = {"source": "local", "path": str(folder), **dataset_options}
-        files = run_pair(dataset, model, out, shard_size=shard_size, k=k, evaluation=evaluation)
+        files = run_pair(
+            dataset, model, out, shard_size=shard_size, k=k, evaluation=evaluation, search=search
+        )
         means = read_json(files.metrics)
         if not per_query:
             return means

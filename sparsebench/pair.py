@@ -17,6 +17,7 @@ from sparsebench.data import stages as data_stages
 from sparsebench.encode import stages as encode_stages
 from sparsebench.evaluate import stages as evaluate_stages
 from sparsebench.retrieve import stages as retrieve_stages
+from sparsebench.search.settings import SearchSettings
 from sparsebench.workflow import layout
 from sparsebench.workflow.config import validate_config
 from sparsebench.workflow.layout import n_shards
@@ -70,10 +71,12 @@ def run_pair(
     shard_size: int = 100_000,
     k: int = 1000,
     evaluation: Mapping[str, Any] | None = None,
+    search: SearchSettings | None = None,
 ) -> PairFiles:
     """Every stage of one (model x dataset) pair, in order, with the settings and files
     the workflow's plan gives them (a model that encodes: bm25, splade, ...); `dataset`
-    and `model` are config entries. Returns where the files are."""
+    and `model` are config entries, `search` how the search runs (default: the config's
+    defaults, one thread). Returns where the files are."""
     config = validate_config(
         {
             "datasets": {"d": dict(dataset)},
@@ -162,7 +165,6 @@ def run_pair(
         files.queries / "query_ids.txt",
         runtime=query_encoder.runtime,
     )
-    speed = config["retrieval"]
     retrieve_stages.retrieve_run(
         files.weights / "postings.npz",
         files.weights / "idf.npy",
@@ -171,10 +173,7 @@ def run_pair(
         files.encoded / "doc_ids.txt",
         files.run,
         tag="m",
-        query_batch_size=speed["query_batch_size"],
-        max_block_mb=speed["max_block_mb"],
-        backend_choice=speed["backend"],
-        device=speed["device"],
+        search=search or SearchSettings.from_config(config["retrieval"]),
         **plan.retrieval_settings("d"),
     )
     evaluate_stages.evaluate(

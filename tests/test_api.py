@@ -12,6 +12,7 @@ from scipy import stats
 from support.snakemake_runs import snakemake
 
 from sparsebench import api
+from sparsebench.core.errors import ConfigError
 from sparsebench.runs.runfile import read_run
 
 
@@ -109,6 +110,19 @@ def test_run_file_of_run_pair_is_the_workflow_format(tmp_path, tiny_collection):
     )
     run = read_run(out.run)
     assert set(run["query_id"]) == {"q1", "q2", "q3", "q4"}
+
+
+def test_search_settings_change_how_a_pair_is_searched_not_its_run(tmp_path, tiny_collection):
+    """One SearchSettings says how run_pair (and evaluate_sparse_model, retrieve_batch)
+    searches; the run is the same bytes whatever it says."""
+    dataset = {"source": "local", "path": str(tiny_collection)}
+    plain = api.run_pair(dataset, {"kind": "bm25"}, tmp_path / "plain", shard_size=3)
+    search = api.SearchSettings(query_batch_size=1, max_block_mb=1, threads=2, strategy="maxscore")
+    other = api.run_pair(dataset, {"kind": "bm25"}, tmp_path / "other", shard_size=3, search=search)
+    assert other.run.read_bytes() == plain.run.read_bytes()
+    with pytest.raises(ConfigError, match="on the CPU"):
+        api.retrieve_batch(np.eye(2), np.eye(2), np.ones(2), ["a", "b"], ["q", "r"],
+                           search=api.SearchSettings(backend="torch"))  # fmt: skip
 
 
 def test_query_ids_that_look_missing_stay_ids(tmp_path):

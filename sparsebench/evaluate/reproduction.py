@@ -26,7 +26,6 @@ BUILTIN = ("beir", "miracl", "msmarco")
 NOT_COMPARABLE = "not comparable (subsampled)"  # the status of a subsampled dataset's figures
 OTHER_ANALYZER = "not comparable (analyzer)"  # made with another analyzer than the published
 OTHER_SCORING = "not comparable (float weights)"  # a float run against integer-impact figures
-ALIASES = {"beir-ndcg10": ("beir", "nDCG@10")}  # the single-metric table of earlier versions
 # `analyzer` (optional): the analyzer that made a published lexical figure; a run made
 # with another one is OTHER_ANALYZER, never FAIL. `scoring` (optional): "integer impacts"
 # for a learned sparse figure of Anserini's impact search; a run that scores other
@@ -55,17 +54,16 @@ def check_expected_tables(expected: str | Sequence[str]) -> None:
     """Refuse a table that is neither built in nor a file when the configuration is read,
     not at the leaderboard, after the whole experiment ran."""
     for name in [expected] if isinstance(expected, str) else expected:
-        if name not in BUILTIN and name not in ALIASES and not Path(name).is_file():
-            known = ", ".join(sorted({*BUILTIN, *ALIASES}))
+        if name not in BUILTIN and not Path(name).is_file():
             raise ConfigError(
                 f"config.reproduction.expected: no table of expected figures at {name!r} "
-                f"(built-in: {known}; or a TSV file's path)"
+                f"(built-in: {', '.join(BUILTIN)}; or a TSV file's path)"
             )
 
 
 def _read_table(name: str) -> pd.DataFrame:
-    """One table of published figures, long; a wide table (rows datasets, columns systems,
-    '# metric: NAME' in a comment, default nDCG@10) is read as long too."""
+    """One table of published figures: long, one row per dataset, system and metric (with
+    its value, and optionally its source and the conditions that made it)."""
     if name in BUILTIN:
         where = f"sparsebench/resources/reference/{name}.tsv"
         text = resources.files("sparsebench").joinpath(f"resources/reference/{name}.tsv")
@@ -78,18 +76,14 @@ def _read_table(name: str) -> pd.DataFrame:
             )
         where, text = str(path), path.read_text(encoding="utf-8")
     table = pd.read_csv(io.StringIO(text), sep="\t", comment="#", dtype=str)
-    if {"dataset", "system", "metric", "value"} <= set(table.columns):
-        if "source" not in table.columns:
-            table["source"] = where
-    else:
-        metric = "nDCG@10"
-        for line in text.splitlines():
-            if line.startswith("# metric:"):
-                metric = line.split(":", 1)[1].strip()
-        first = table.columns[0]
-        table = table.melt(id_vars=first, var_name="system", value_name="value")
-        table = table.rename(columns={first: "dataset"}).dropna(subset=["value"])
-        table["metric"], table["source"] = metric, where
+    missing = [c for c in ("dataset", "system", "metric", "value") if c not in table.columns]
+    if missing:
+        raise DataError(
+            f"{where}: not a table of expected figures: no column {', '.join(missing)} (its "
+            "columns: dataset, system, metric, value, and optionally source)"
+        )
+    if "source" not in table.columns:
+        table["source"] = where
     for condition in CONDITIONS:
         if condition not in table.columns:
             table[condition] = ""
@@ -101,15 +95,7 @@ def _read_table(name: str) -> pd.DataFrame:
 def load_expected(sources: str | Sequence[str]) -> pd.DataFrame:
     """Published figures from built-in tables (by name) and TSV files (by path)."""
     names = [sources] if isinstance(sources, str) else list(sources)
-    tables = []
-    for name in names:
-        if name in ALIASES:
-            table, metric = ALIASES[name]
-            chosen = _read_table(table)
-            tables.append(chosen[chosen["metric"] == metric])
-        else:
-            tables.append(_read_table(name))
-    expected = pd.concat(tables, ignore_index=True)
+    expected = pd.concat([_read_table(name) for name in names], ignore_index=True)
     duplicated = expected.duplicated(["dataset", "system", "metric"], keep=False)
     if duplicated.any():
         first = expected[duplicated].iloc[0]
@@ -227,27 +213,24 @@ def measured_from_leaderboard(board: pd.DataFrame, metric: str) -> pd.DataFrame:
 
 
 def run_conditions(
-    experiment: dict[str, Any], models: Iterable[str]
+    searched: Iterable[Mapping[str, Any]], models: Collection[str]
 ) -> dict[str, dict[tuple[str, str], str]]:
-    """What made each (model, dataset) run, as the reproduction check holds it against
-    published figures: {"analyzer": the lexical models' analyzer (analyzer_label),
+    """What made each (model, dataset) run of `models`, as the reproduction check holds it
+    against published figures: {"analyzer": the lexical models' analyzer (analyzer_label),
     "scoring": the learned models' "integer impacts" (quantised, or pre-encoded vectors)
-    or "float weights"}."""
-    from sparsebench.kinds.registry import kind_of
-
+    or "float weights"}. `searched`: how each pair searched here was made (model, dataset,
+    the settings of its document encoding, its weighting), as the workflow's plan computed
+    it (sparsebench.workflow.plan.Plan.searched_pairs)."""
     analyzers, scorings = {}, {}
-    for model in models:
-        entry = experiment["models"][model]
-        kind = kind_of(entry)
-        if not kind.encodes:
+    for search in searched:
+        pair = (search["model"], search["dataset"])
+        if pair[0] not in models:
             continue
-        weighting = kind.weighting(entry)
-        for dataset, spec in experiment["datasets"].items():
-            encoding = kind.encoding(entry, "documents", spec.get("language", "en"))
-            if "analyzer" in encoding:
-                analyzers[(model, dataset)] = analyzer_label(encoding["analyzer"])
-            elif weighting.get("quantization") or weighting["kind"] == "vectors":
-                scorings[(model, dataset)] = "integer impacts"
-            else:
-                scorings[(model, dataset)] = "float weights"
+        encoding, weighting = search["documents"], search["weighting"]
+        if "analyzer" in encoding:
+            analyzers[pair] = analyzer_label(encoding["analyzer"])
+        elif weighting.get("quantization") or weighting["kind"] == "vectors":
+            scorings[pair] = "integer impacts"
+        else:
+            scorings[pair] = "float weights"
     return {"analyzer": analyzers, "scoring": scorings}

@@ -261,6 +261,7 @@ def leaderboard(
     dataset_infos: list[str],
     corpus_infos: list[str],
     experiment: dict[str, Any],
+    searched: list[dict[str, Any]],
     outputs: dict[str, str],
     started: str,
     significance_tsv: str | Path | None = None,
@@ -270,6 +271,8 @@ def leaderboard(
 ) -> pd.DataFrame:
     """leaderboard.tsv (+ .md, .tex, metrics.tsv, reproduction.tsv, efficiency.tsv, a
     manifest); `experiment`: the settings (workflow.config.experiment_settings);
+    `searched`: how each pair searched here made its run, for the reproduction check
+    (reproduction.run_conditions; the workflow's plan computes it);
     `selections`: every tuned pair's selection.json; `manifests`: every pair's evaluation
     manifest (in the order of `pairs`: they mark the runs that miss queries);
     `cost_sources`: see evaluate.efficiency.efficiency_table."""
@@ -316,7 +319,7 @@ def leaderboard(
         **{
             f"{condition}s": labels
             for condition, labels in reproduction.run_conditions(
-                experiment, section["models"]
+                searched, section["models"]
             ).items()
         },
     )

@@ -35,7 +35,6 @@ from sparsebench.search.exactscores import query_operand
 from sparsebench.search.postings import Postings
 
 SCHEMA = "sparsebench-retrieval-cost-1"
-LATENCY_QUERIES = 100  # queries timed one at a time, unless the config says otherwise
 # the single-query timing stops, after LATENCY_MINIMUM queries, once it has taken this share
 # of the batched search's time or LATENCY_FLOOR_SECONDS, whichever is longer
 LATENCY_SHARE = 0.1

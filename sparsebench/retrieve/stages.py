@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -21,12 +21,13 @@ from sparsebench.core.errors import ConfigError, DataError
 from sparsebench.core.fileio import atomic_path, read_line_array, read_lines
 from sparsebench.core.progress import progress
 from sparsebench.retrieve import costs
-from sparsebench.runs.fusion.fuse import fuse, fusion_of
+from sparsebench.runs.fusion.fuse import Fusion, fuse
 from sparsebench.runs.runfile import RunLines, format_run_lines, read_run
 from sparsebench.runs.text import load_compiled
 from sparsebench.search import compiled_search
 from sparsebench.search.postings import load_postings
 from sparsebench.search.scipy_backend import retrieve
+from sparsebench.search.settings import SearchSettings
 from sparsebench.search.topk import RetrievedBatch
 
 log = logging.getLogger(__name__)
@@ -59,11 +60,10 @@ def import_run(
 
 
 def fuse_runs(
-    runs: Mapping[str, str | Path], entry: Mapping[str, Any], k: int, tag: str, out_run: str | Path
+    runs: Mapping[str, str | Path], fusion: Fusion, k: int, tag: str, out_run: str | Path
 ) -> None:
     """A `kind: fusion` model's run of a dataset: its members' runs (model -> run file)
-    fused, the top k of each query, scores written in full (float64)."""
-    fusion = fusion_of(entry)
+    fused as `fusion` says, the top k of each query, scores written in full (float64)."""
     fused = fuse({name: read_run(path) for name, path in runs.items()}, fusion, k)
     lines = format_run_lines(
         fused["query_id"].to_numpy(),
@@ -123,20 +123,16 @@ def retrieve_run(
     k: int,
     tag: str,
     ignore_identical_ids: bool = False,
-    query_batch_size: int = 256,
-    max_block_mb: float = 1024,
-    threads: int = 1,
-    backend_choice: str = "auto",
-    device: str = "auto",
-    strategy: str = "auto",
+    search: SearchSettings | None = None,
     out_cost: str | Path | None = None,
-    latency_queries: int = costs.LATENCY_QUERIES,
 ) -> None:
     """Write the TREC run of every encoded query over the postings (term_weights'
     postings.npz), queries in id order, and (to `out_cost`) what the search cost
-    (sparsebench.retrieve.costs). The backend (scipy on CPU threads, or torch on a CUDA
-    device), the CPU strategy (exhaustive or MaxScore) and the batch settings change
+    (sparsebench.retrieve.costs). `search` (default: SearchSettings()) says how the search
+    runs: the backend (scipy on CPU threads, or torch on a CUDA device), the CPU strategy
+    (exhaustive or MaxScore), the batch settings and the latency sample; they change
     speed, not results."""
+    search = search or SearchSettings()
     timer = costs.StageTimer()
     load_compiled()  # numba's runtime and the line writer: once a process
     lines_loop.load_compiled()  # and the id lines' reader
@@ -156,28 +152,24 @@ def retrieve_run(
     order = np.argsort(query_ids, kind="stable")
     query_ids, queries = query_ids[order], queries[order]
     doc_ids = read_line_array(doc_ids_path)
-    name = backend_name(backend_choice, device)
-    search = backend(name)
+    name = backend_name(search.backend, search.device)
+    engine = backend(name)
 
-    def searched(rows: np.ndarray | slice, batch_size: int, n_threads: int):
-        return search(
+    def searched(rows: np.ndarray | slice, how: SearchSettings):
+        return engine(
             queries[rows],
             postings,
             term_idf,
             k,
             doc_ids,
             query_ids[rows],
-            query_batch_size=batch_size,
-            max_block_mb=max_block_mb,
             ignore_identical_ids=ignore_identical_ids,
-            threads=n_threads,
-            device=device,
-            strategy=strategy,
+            **how.engine_options(),
         )
 
     timer.lap("load")
     n_lines = 0
-    batches = searched(slice(None), query_batch_size, threads)
+    batches = searched(slice(None), search)
     # the search starts at once; the lines' ids, the file and the progress bar are made
     # while it searches the first batch, and lines are written while it makes the next
     with timer.alongside("retrieval", batches, "write", _READ_AHEAD) as made:
@@ -204,21 +196,23 @@ def retrieve_run(
         seconds["load"],
         seconds["retrieval"],
         len(query_ids) / max(seconds["retrieval"], 1e-9),
-        threads,
+        search.threads,
         seconds["write"],
     )
     if out_cost is None:
         return
-    rows = costs.latency_sample(len(query_ids), latency_queries)
+    rows = costs.latency_sample(len(query_ids), search.latency_queries)
+    one_at_a_time = replace(search, query_batch_size=1, threads=1)
     latencies = costs.single_query_latencies(
-        lambda r: searched(r, 1, 1), rows, costs.latency_budget(seconds["retrieval"])
+        lambda r: searched(r, one_at_a_time), rows, costs.latency_budget(seconds["retrieval"])
     )
     log.info(
         "single-query latency over %d queries: median %.2f ms",
         len(latencies),
         np.median(latencies) if len(latencies) else float("nan"),
     )
-    machine = costs.machine_record(threads, name, resolved_device(name, device), query_batch_size)
+    device = resolved_device(name, search.device)
+    machine = costs.machine_record(search.threads, name, device, search.query_batch_size)
     record = costs.cost_record(
         postings, postings_path, queries, term_idf, latencies, seconds, machine
     )

@@ -299,7 +299,7 @@ def config_from_files(config: Mapping[str, Any], files: Sequence[str | Path]) ->
 def _resolve_expected_tables(config: Mapping[str, Any], base: Path) -> dict[str, Any]:
     """reproduction.expected's own tables (not the built-in names) made absolute against
     the folder of the config file naming them."""
-    from sparsebench.evaluate.reproduction import ALIASES, BUILTIN
+    from sparsebench.evaluate.reproduction import BUILTIN
 
     section = config.get("reproduction")
     if not isinstance(section, Mapping) or "expected" not in section:
@@ -308,8 +308,7 @@ def _resolve_expected_tables(config: Mapping[str, Any], base: Path) -> dict[str,
     names = [expected] if isinstance(expected, str) else expected
     if not isinstance(names, list):
         return dict(config)
-    builtin = {*BUILTIN, *ALIASES}
-    tables = [n if n in builtin else _resolved(n, base, hub=False) for n in names]
+    tables = [n if n in BUILTIN else _resolved(n, base, hub=False) for n in names]
     return {
         **config,
         "reproduction": {**section, "expected": tables[0] if isinstance(expected, str) else tables},

@@ -24,6 +24,7 @@ from sparsebench.kinds.base import ModelKind
 from sparsebench.kinds.registry import kind_of
 from sparsebench.kinds.run import run_path
 from sparsebench.kinds.splade import local_files
+from sparsebench.runs.fusion.fuse import Fusion, fusion_of
 from sparsebench.workflow.config import is_variant, significance_metrics, tuning_metrics
 from sparsebench.workflow.layout import (
     ENCODED,
@@ -86,6 +87,9 @@ class Plan:
         self.models: dict[str, dict[str, Any]] = dict(config["models"])
         self.shard_size = int(config["corpus"]["shard_size"])
         self.partitions = int(config["retrieval"]["partitions"])
+        # documents retrieved per query, by every model (a model has no k of its own: a
+        # fusion's `k` is RRF's constant)
+        self.k = int(config["retrieval"]["k"])
         self.corpora, self.corpus_of = self._corpora()
         self.encodings: dict[str, Encoding] = {}
         self.query_encodings: dict[str, Encoding] = {}
@@ -282,6 +286,11 @@ class Plan:
     def weighting(self, model: str) -> dict[str, Any]:
         return self.kind(model).weighting(self.models[model])
 
+    def fusion(self, model: str) -> Fusion:
+        """How a fusion model (`kind: fusion`, or a sweep's point of one) fuses its
+        members' runs."""
+        return fusion_of(self.models[model])
+
     def fingerprint(self, model: str, dataset: str | None = None) -> dict[str, Any]:
         language = self.language(dataset) if dataset else "en"
         return self.kind(model).fingerprint(self.models[model], language)
@@ -289,9 +298,25 @@ class Plan:
     def retrieval_settings(self, dataset: str) -> dict[str, Any]:
         """What changes a run file (batch size and memory budget only change speed)."""
         return {
-            "k": int(self.config["retrieval"]["k"]),
+            "k": self.k,
             "ignore_identical_ids": bool(self.datasets[dataset]["ignore_identical_ids"]),
         }
+
+    @cached_property
+    def searched_pairs(self) -> list[dict[str, Any]]:
+        """How each evaluated pair searched here made its run, as the reproduction check
+        holds it against published figures: model, dataset, the settings of its document
+        encoding and its weighting."""
+        return [
+            {
+                "model": model,
+                "dataset": dataset,
+                "documents": self.encoding(self.encoders(model, dataset)[0]).settings,
+                "weighting": self.weighting(model),
+            }
+            for model, dataset in self.evaluated_pairs
+            if self.kind(model).encodes
+        ]
 
     def evaluation_settings(self, dataset: str) -> dict[str, Any]:
         """What changes the metric files of `dataset` (its relevance level may be its own)."""

@@ -27,6 +27,7 @@ from sparsebench.encode.statistics import (
     lucene_stored_lengths,
 )
 from sparsebench.runs.runfile import read_run
+from sparsebench.search.settings import SearchSettings
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +178,7 @@ def test_torch_backend_writes_the_same_run(cranfield_run, tmp_path):
 
     out = cranfield_run
 
-    def run_to(name: str, **speed) -> None:
+    def run_to(name: str, search: SearchSettings) -> None:
         stages.retrieve_run(
             out.weights / "postings.npz",
             out.weights / "idf.npy",
@@ -187,10 +188,10 @@ def test_torch_backend_writes_the_same_run(cranfield_run, tmp_path):
             tmp_path / name,
             k=1000,
             tag="m",
-            **speed,
+            search=search,
         )
 
-    run_to("torch.trec", backend_choice="torch", device="cpu", max_block_mb=8)
-    run_to("threads.trec", backend_choice="scipy", threads=2, query_batch_size=16)
+    run_to("torch.trec", SearchSettings(backend="torch", device="cpu", max_block_mb=8))
+    run_to("threads.trec", SearchSettings(backend="scipy", threads=2, query_batch_size=16))
     assert_same_files(tmp_path / "threads.trec", out.run)
     assert_same_files(tmp_path / "torch.trec", out.run)

@@ -17,7 +17,7 @@ from conftest import (
     prepare_entry,
     write_collection,
 )
-from support.snakemake_runs import snakemake
+from support.snakemake_runs import planned_jobs, snakemake
 
 from sparsebench import api
 from sparsebench.core.errors import ConfigError, DataError
@@ -112,6 +112,12 @@ def test_custom_encoder_through_the_dag(tmp_path, encoder_module):
     corpus = corpus_folder(results, "tiny").name
     vocab = next((results / "encode").glob(f"python-*/{corpus}/vocab.txt")).read_text()
     assert vocab.split("\n")[:3] == WORDS[:3]  # the encoder's own column names
+    # the encoder's batch size changes speed only: the shards' jobs get it, and it reruns
+    # nothing
+    config["models"]["words"]["batch_size"] = 2
+    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
+    dry = snakemake(tmp_path / "work", "-n", "results/leaderboard.tsv", configfile=configfile)
+    assert planned_jobs(dry) == set()
 
 
 def test_the_documented_example_encoder(tiny_collection):

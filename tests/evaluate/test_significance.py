@@ -176,9 +176,9 @@ def test_compare_command(tmp_path, capsys):
 
 
 def test_reproduction_check(tmp_path, capsys):
-    expected = load_expected("beir-ndcg10")
-    assert set(expected["metric"]) == {"nDCG@10"}
+    expected = load_expected("beir")
     scifact = expected[(expected["dataset"] == "scifact") & (expected["system"] == "bm25-flat")]
+    scifact = scifact[scifact["metric"] == "nDCG@10"]  # the figure the leaderboard holds
     assert scifact["value"].tolist() == [0.6789]
     board = pd.DataFrame(
         {"scifact": [0.6786, 0.6750, 0.60], "average": [0, 0, 0]},
@@ -232,14 +232,19 @@ def test_reproduction_check_holds_every_published_metric(tmp_path, capsys):
     )
     with pytest.raises(DataError, match="more than once"):
         load_expected(str(twice))
+    wide = tmp_path / "wide.tsv"  # rows datasets, columns systems: not a table here
+    wide.write_text("# metric: nDCG@10\ndataset\tbm25-flat\nscifact\t0.6789\n")
+    with pytest.raises(DataError, match="no column system, metric, value"):
+        load_expected(str(wide))
 
 
-def test_a_run_made_with_another_analyzer_is_not_comparable():
+def test_a_run_made_with_another_analyzer_is_not_comparable(tmp_path):
     """MIRACL's published BM25 figures name the Lucene analyzer that made them: a run
     with another analyzer is 'not comparable (analyzer)', never FAIL; the same analyzer
     is checked as usual."""
     from sparsebench.evaluate.reproduction import run_conditions
     from sparsebench.workflow.config import validate_config
+    from sparsebench.workflow.plan import Plan
 
     expected = load_expected(["miracl"])
     published = expected.set_index(["dataset", "system", "metric"])
@@ -248,8 +253,8 @@ def test_a_run_made_with_another_analyzer_is_not_comparable():
     config = validate_config(
         {
             "datasets": {
-                "sw": {"source": "local", "path": ".", "language": "sw"},
-                "pl": {"source": "local", "path": ".", "language": "pl"},
+                "sw": {"source": "local", "path": str(tmp_path / "sw"), "language": "sw"},
+                "pl": {"source": "local", "path": str(tmp_path / "pl"), "language": "pl"},
             },
             "models": {
                 "bm25": {"kind": "bm25"},
@@ -257,7 +262,7 @@ def test_a_run_made_with_another_analyzer_is_not_comparable():
             },
         }
     )
-    analyzers = run_conditions(config, ["bm25", "snowball"])["analyzer"]
+    analyzers = run_conditions(Plan(config).searched_pairs, ["bm25", "snowball"])["analyzer"]
     assert analyzers[("bm25", "sw")] == "WhitespaceAnalyzer"
     assert analyzers[("snowball", "sw")].startswith("composed (tokenizer standard")
     assert analyzers[("bm25", "pl")].startswith("composed")  # Morfologik is not ported
@@ -279,6 +284,7 @@ def test_a_float_run_against_integer_impact_figures_is_not_comparable():
     impacts: a float run is 'not comparable (float weights)', a quantised one is checked."""
     from sparsebench.evaluate.reproduction import run_conditions
     from sparsebench.workflow.config import validate_config
+    from sparsebench.workflow.plan import Plan
 
     expected = load_expected(["beir"])
     published = expected.set_index(["dataset", "system", "metric"])
@@ -295,7 +301,7 @@ def test_a_float_run_against_integer_impact_figures_is_not_comparable():
             },
         }
     )
-    conditions = run_conditions(config, ["float", "impacts", "bm25"])
+    conditions = run_conditions(Plan(config).searched_pairs, ["float", "impacts", "bm25"])
     assert conditions["scoring"] == {
         ("float", "scifact"): "float weights",
         ("impacts", "scifact"): "integer impacts",
@@ -423,6 +429,7 @@ def test_a_subsampled_dataset_is_not_comparable_and_a_regraded_one_says_so(tmp_p
     from sparsebench.evaluate import stages
     from sparsebench.evaluate.reproduction import NOT_COMPARABLE
     from sparsebench.workflow.config import experiment_settings, validate_config
+    from sparsebench.workflow.plan import Plan
 
     config = validate_config(
         {
@@ -479,6 +486,7 @@ def test_a_subsampled_dataset_is_not_comparable_and_a_regraded_one_says_so(tmp_p
         files["infos"],
         files["corpora"],
         experiment_settings(config),
+        Plan(config).searched_pairs,
         outputs,
         started="now",
     )

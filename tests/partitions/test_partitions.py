@@ -15,6 +15,7 @@ from sparsebench.encode import stages as encode_stages
 from sparsebench.kinds.registry import kind_of
 from sparsebench.partitions import stages as partitions
 from sparsebench.retrieve import stages as retrieve_stages
+from sparsebench.search.settings import SearchSettings
 from sparsebench.workflow.config import validate_config
 from sparsebench.workflow.layout import n_shards, partition_shards
 
@@ -91,7 +92,7 @@ def single_job(out: Path, data: Path, model: dict, npzs, terms, k: int, ignore: 
         k,
         "m",
         ignore_identical_ids=ignore,
-        strategy="exhaustive",
+        search=SearchSettings(strategy="exhaustive"),
     )
     return out / "run.trec"
 
@@ -156,7 +157,7 @@ def partitioned(
             k,
             "m",
             ignore_identical_ids=ignore,
-            strategy=strategy,
+            search=SearchSettings(strategy=strategy),
         )
     partitions.merge_runs(runs, queries / "query_ids.txt", out / "run.trec", k, "m")
     return out / "run.trec"

@@ -20,6 +20,7 @@ from sparsebench.core.fileio import write_lines
 from sparsebench.evaluate import efficiency
 from sparsebench.retrieve import costs, stages
 from sparsebench.search.postings import BLOCK_DOCS, load_postings, save_postings
+from sparsebench.search.settings import SearchSettings
 
 N_TERMS = 300
 
@@ -188,7 +189,7 @@ def test_the_retrieval_stage_records_its_cost_beside_an_unchanged_run(tmp_path):
     stages.retrieve_run(*files, tmp_path / "plain.trec", k=10, tag="m")
     stages.retrieve_run(
         *files, tmp_path / "timed.trec", k=10, tag="m", out_cost=tmp_path / "cost.json",
-        latency_queries=7, threads=2,
+        search=SearchSettings(latency_queries=7, threads=2),
     )  # fmt: skip
     assert (tmp_path / "plain.trec").read_bytes() == (tmp_path / "timed.trec").read_bytes()
     record = costs.read_cost(tmp_path / "cost.json")
@@ -203,6 +204,7 @@ def test_the_retrieval_stage_records_its_cost_beside_an_unchanged_run(tmp_path):
 _IMPORTS_AFTER_STARTUP = """
 import sys
 from sparsebench.retrieve import costs, stages
+from sparsebench.search.settings import SearchSettings
 
 modules = {}
 lap = costs.StageTimer.lap
@@ -214,7 +216,8 @@ def noted(timer, what):
 
 
 costs.StageTimer.lap = noted
-stages.retrieve_run(*sys.argv[1:6], sys.argv[6], k=10, tag="m", threads=int(sys.argv[7]))
+search = SearchSettings(threads=int(sys.argv[7]))
+stages.retrieve_run(*sys.argv[1:6], sys.argv[6], k=10, tag="m", search=search)
 late = modules["write"] - modules["startup"]
 print(" ".join(sorted(name for name in late if not name.startswith("encodings."))))
 """
@@ -233,7 +236,9 @@ def test_the_stage_imports_nothing_once_started(tmp_path, threads):
     save_csr(files[2], queries(25, seed=9))
     write_lines(files[3], [f"q{i}" for i in range(25)])
     write_lines(files[4], [f"d{i}" for i in range(400)])
-    stages.retrieve_run(*files, tmp_path / "warm.trec", k=10, tag="m", threads=threads)
+    stages.retrieve_run(
+        *files, tmp_path / "warm.trec", k=10, tag="m", search=SearchSettings(threads=threads)
+    )
     script = tmp_path / "imports.py"
     script.write_text(_IMPORTS_AFTER_STARTUP)
     run = [sys.executable, str(script), *map(str, files), str(tmp_path / "r.trec"), str(threads)]

@@ -27,6 +27,7 @@ from sparsebench.runs.runfile import RunLines
 from sparsebench.search.exactscores import error_factors, settle
 from sparsebench.search.postings import load_postings, save_postings
 from sparsebench.search.scipy_backend import retrieve
+from sparsebench.search.settings import SearchSettings
 
 
 def splade_like(seed: int, n_docs: int, n_queries: int, vocabulary: int = 2000):
@@ -273,19 +274,14 @@ def test_real_collections_give_one_run_in_every_order(collection_run, tmp_path):
             "queries": tmp_path / "renumbered.npz",
             "idf": tmp_path / "renumbered_idf.npy",
         },
-        "scipy, 2 threads": {
-            "threads": 2,
-            "query_batch_size": 16,
-        },
+        "scipy, 2 threads": {"search": SearchSettings(threads=2, query_batch_size=16)},
         "torch, query terms reversed": {
             "queries": tmp_path / "reversed.npz",
-            "backend_choice": "torch",
-            "device": "cpu",
-            "max_block_mb": 8,
+            "search": SearchSettings(backend="torch", device="cpu", max_block_mb=8),
         },
     }
     for number, (label, setting) in enumerate(settings.items()):
-        if setting.get("backend_choice") == "torch":
+        if "search" in setting and setting["search"].backend == "torch":
             pytest.importorskip("torch")
         setting = dict(setting)
         run = tmp_path / f"variant{number}.trec"

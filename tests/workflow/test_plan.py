@@ -3,12 +3,15 @@ document encoding per corpus and encoding settings, and the jobs that follow."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from dataclasses import asdict
 
 import pytest
 from conftest import REPO
 
 from sparsebench.core.errors import ConfigError
+from sparsebench.runs.fusion.fuse import Fusion
 from sparsebench.workflow.config import load_config_file, validate_config
 from sparsebench.workflow.jobs import pipeline_jobs
 from sparsebench.workflow.plan import Plan
@@ -107,3 +110,49 @@ def test_benchmark_files_are_those_the_rules_write():
         f"results/benchmarks/term_weights/bm25-classic/{corpus}.tsv",
         "results/benchmarks/retrieve/bm25/mini.tsv",
     }
+
+
+def test_k_is_the_plans():
+    """Every rule reads the number of documents retrieved per query from the plan, never
+    from the config (a fusion's `k` is RRF's constant, not this k)."""
+    plan = Plan(
+        validate_config(
+            {
+                "datasets": {"mini": {"source": "builtin", "name": "minibeir"}},
+                "models": {**BM25, "rrf": {"kind": "fusion", "runs": list(BM25), "k": 10}},
+                "retrieval": {"k": 7},
+            }
+        )
+    )
+    assert plan.k == 7 and plan.retrieval_settings("mini")["k"] == 7
+    rules = [*(REPO / "workflow" / "rules").glob("*.smk"), REPO / "Snakefile"]
+    assert not [p.name for p in rules if re.search(r"""\[["']k["']\]""", p.read_text())]
+
+
+def test_no_job_builds_the_plan():
+    """The rule files build the plan once; a job gets what it needs from its rule (what
+    only changes speed as a param derived from its threads, never a rerun trigger)."""
+    scripts = sorted((REPO / "scripts").glob("*.py"))
+    assert scripts
+    assert not [p.name for p in scripts if re.search(r"workflow\.plan|\bPlan\(", p.read_text())]
+
+
+def test_a_fusion_reaches_its_job_as_the_plans_fusion_field_by_field():
+    """The fuse rule hands its job the fields of the plan's Fusion (a param Snakemake
+    compares: changing any of them reruns the fusion), which make the same Fusion again."""
+    plan = Plan(
+        validate_config(
+            {
+                "datasets": {"mini": {"source": "builtin", "name": "minibeir"}},
+                "models": {
+                    **BM25,
+                    "mix": {"kind": "fusion", "runs": list(BM25), "method": "wsum",
+                            "weights": {"bm25": 0.3}, "depth": 20},
+                },
+            }
+        )
+    )  # fmt: skip
+    fusion = plan.fusion("mix")
+    assert fusion == Fusion(("bm25", "bm25-classic"), "wsum", "min-max", 60.0, {"bm25": 0.3}, 20)
+    fields = asdict(fusion)
+    assert Fusion(**fields) == fusion and "Fusion" not in repr(fields)

@@ -88,6 +88,19 @@ def weights(name):
     return lambda wc: PLAN.weights(wc.model, wc.dataset, name)
 
 
+def untracked(value):
+    """A param the job reads that changes no byte of its outputs (what only changes speed,
+    what a job checks early), handed over by the rule without becoming a rerun trigger:
+    Snakemake (>= 9.1.5) leaves out of its params trigger every param whose function takes
+    the job's `threads` (or input, output, resources), as derived from them. `value`: a
+    function of the wildcards and the job's threads."""
+
+    def derived(wildcards, threads):
+        return value(wildcards, threads)
+
+    return derived
+
+
 def library_code(*stages):
     """A param that reruns a rule when the sparsebench code its stages run changes
     (Snakemake's own `code` trigger sees only the thin script). `stages` name the

@@ -75,6 +75,9 @@ checkpoint prepare_corpus:
     params:
         library=library_code("data.stages.prepare_corpus"),
         identity=lambda wc: PLAN.corpora[wc.corpus].identity,
+        # the entries of the datasets that read the documents, whose files are probed
+        # before the corpus is fetched: they change no byte
+        readers=untracked(lambda wc, threads: PLAN.readers(wc.corpus)),
     log:
         log_path("prepare_corpus"),
     benchmark:

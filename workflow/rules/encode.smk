@@ -36,6 +36,8 @@ rule encode_corpus_shard:
         library=library_code("encode.stages.encode_corpus_shard"),
         encoding=lambda wc: encoding_of(wc).settings,
         shard_size=PLAN.shard_size,
+        # batch size, device and threads change speed, not vectors: no rerun trigger
+        runtime=untracked(lambda wc, threads: {**encoding_of(wc).runtime, "threads": threads}),
     threads: lambda wc: encoding_of(wc).threads
     resources:
         # a shard is one job: what it asks for follows the shard size and the encoder
@@ -122,6 +124,9 @@ rule encode_queries:
     params:
         library=library_code("encode.stages.encode_queries"),
         encoding=lambda wc: query_encoding_of(wc).settings,
+        runtime=untracked(
+            lambda wc, threads: {**query_encoding_of(wc).runtime, "threads": threads}
+        ),
     threads: lambda wc: query_encoding_of(wc).threads
     conda:
         lambda wc: ENV_CPU if query_encoding_of(wc).hardware == "lexical" else ENV_GPU

@@ -156,6 +156,7 @@ rule leaderboard:
         models=REPORTED_MODELS,
         datasets=DATASETS,
         experiment=EXPERIMENT,
+        searched=PLAN.searched_pairs,  # how each run searched here was made
     log:
         log_path("leaderboard"),
     benchmark:

@@ -161,7 +161,7 @@ rule partition_postings:
 
 rule retrieve_partition:
     message:
-        f"retrieve_partition: top-{config['retrieval']['k']} of partition "
+        f"retrieve_partition: top-{PLAN.k} of partition "
         "{wildcards.partition} for {wildcards.model} on {wildcards.dataset}, "
         "{wildcards.queryset} queries"
     input:
@@ -195,7 +195,7 @@ rule retrieve_partition:
 
 rule merge_runs:
     message:
-        f"merge_runs: the top-{config['retrieval']['k']} of {{wildcards.model}} on "
+        f"merge_runs: the top-{PLAN.k} of {{wildcards.model}} on "
         "{wildcards.dataset} from its partitions' runs"
     input:
         runs=partition_runs("evaluation"),
@@ -206,7 +206,7 @@ rule merge_runs:
         cost=layout.COST["evaluation"],
     params:
         library=library_code("partitions.stages.merge_runs"),
-        k=config["retrieval"]["k"],
+        k=PLAN.k,
     wildcard_constraints:
         model=_alternatives(PLAN.models_run_by("retrieve")),
     conda:
@@ -221,7 +221,7 @@ rule merge_runs:
 
 use rule merge_runs as merge_runs_tuning with:
     message:
-        f"merge_runs_tuning: the top-{config['retrieval']['k']} of {{wildcards.model}} on "
+        f"merge_runs_tuning: the top-{PLAN.k} of {{wildcards.model}} on "
         "{wildcards.dataset} from its partitions' runs, training queries"
     input:
         runs=partition_runs("tuning"),

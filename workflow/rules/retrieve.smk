@@ -1,4 +1,5 @@
 # Batched exact top-k retrieval into TREC run files; external runs imported beside them.
+from dataclasses import asdict
 
 
 # One job searches the whole corpus (retrieval.partitions: 1); with partitions,
@@ -7,7 +8,7 @@ if PARTITIONS == 1:
 
     rule retrieve:
         message:
-            f"retrieve: top-{config['retrieval']['k']} for {{wildcards.model}} on {{wildcards.dataset}}"
+            f"retrieve: top-{PLAN.k} for {{wildcards.model}} on {{wildcards.dataset}}"
         input:
             postings=weights("postings.npz"),
             idf=weights("idf.npy"),
@@ -39,7 +40,7 @@ if PARTITIONS == 1:
 
     use rule retrieve as retrieve_tuning with:
         message:
-            f"retrieve_tuning: top-{config['retrieval']['k']} for {{wildcards.model}} on "
+            f"retrieve_tuning: top-{PLAN.k} for {{wildcards.model}} on "
             "{wildcards.dataset}, training queries"
         input:
             postings=weights("postings.npz"),
@@ -88,15 +89,16 @@ rule fuse:
     input:
         runs=lambda wc: [
             layout.RUN["evaluation"].format(model=m, dataset=wc.dataset)
-            for m in PLAN.models[wc.model]["runs"]
+            for m in PLAN.fusion(wc.model).runs
         ],
     output:
         run=layout.RUN["evaluation"],
     params:
         library=library_code("retrieve.stages.fuse_runs"),
-        members=lambda wc: list(PLAN.models[wc.model]["runs"]),
-        entry=lambda wc: PLAN.models[wc.model],
-        k=config["retrieval"]["k"],
+        # the fields of the plan's Fusion: a param Snakemake compares (an object would
+        # silently be no rerun trigger)
+        fusion=lambda wc: asdict(PLAN.fusion(wc.model)),
+        k=PLAN.k,
     wildcard_constraints:
         model=_alternatives(PLAN.models_run_by("fuse")),
     log:
@@ -115,7 +117,7 @@ use rule fuse as fuse_tuning with:
     input:
         runs=lambda wc: [
             layout.RUN["tuning"].format(model=m, dataset=wc.dataset)
-            for m in PLAN.models[wc.model]["runs"]
+            for m in PLAN.fusion(wc.model).runs
         ],
     output:
         run=layout.RUN["tuning"],
