@@ -287,6 +287,35 @@ def test_among_lookup_equals_the_vendored_search(language):
             assert found[0] == found[1], (word, start, bound)
 
 
+def test_finnish_tidying_in_closed_form_equals_the_vendored_routine():
+    """The word (its text, to the limit and past it) after the tidying step, and what
+    the step returns, from random cursors, regions and lower limits, as the vendored
+    routine leaves them; and the groupings it tests are the ones the routine passes."""
+    vendored = VENDORED["fi"]
+    assert grouping_bounds(vendored, "g_AEI") == {("97", "228")}
+    assert grouping_bounds(vendored, "g_C") == {("98", "122")}
+    assert grouping_bounds(vendored, "g_V1") == {("97", "246")}
+    assert "find_among_b(FinnishStemmer.a_5)" in routine(vendored, "LONG")
+    rnd = random.Random(9)
+    fast, slow = STEMMERS["fi"](), vendored()
+    letters = "aeiouyäöjkkllmnpsttvhx"
+    for _ in range(30_000):
+        word = "".join(rnd.choice(letters) for _ in range(rnd.randint(0, 10)))
+        limit = rnd.randint(0, len(word))
+        cursor = rnd.randint(0, limit)
+        lower = rnd.randint(0, cursor)
+        p1 = rnd.randint(0, len(word))
+        found = []
+        for program in (fast, slow):
+            program.set_current(word)
+            program.cursor, program.limit, program.limit_backward = cursor, limit, lower
+            program.I_p1 = p1
+            ok = program._FinnishStemmer__r_tidy()
+            found.append((ok, program.current, program.limit))
+            assert program.limit_backward == lower
+        assert found[0] == found[1], (word, cursor, limit, lower, p1)
+
+
 def language_words(language: str, rnd: random.Random, n: int) -> list[str]:
     """Random words of a language: its stemmer's letters and suffixes (among tables),
     other letters, digits and a character outside the BMP (as its code units)."""

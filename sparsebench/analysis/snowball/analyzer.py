@@ -24,8 +24,9 @@ for Dutch, Russian and Turkish PyStemmer's C stemmers give the same stems on wor
 BMP without an apostrophe, and for Hungarian on those words too but for the ones whose
 region R1 Snowball 3 marks differently (PYSTEMMER_SKIPS): PyStemmer takes the rest
 (SAME_IN_PYSTEMMER). A language's stems are remembered across batches (the cache
-restarts past a million words). The stemmers look their suffixes up in dicts
-(snowball/fast_runtime.py) instead of the generated runtime's binary search.
+restarts past a million words). The stemmers look their suffixes up in dicts instead of
+the generated runtime's binary search, and Finnish's tidying step is in closed form
+(snowball/fast_runtime.py).
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ from sparsebench.analysis.snowball.fast_runtime import (
     RussianStemmer,
     SwedishStemmer,
     TurkishStemmer,
+    grouping,
 )
 from sparsebench.analysis.snowball.vendor.basestemmer import BaseStemmer
 from sparsebench.core.errors import ConfigError
@@ -84,16 +86,6 @@ STEMMERS: dict[str, type[BaseStemmer]] = {
     "sv": SwedishStemmer,
     "tr": TurkishStemmer,
 }
-
-
-def grouping(bits: list[int], low: int, high: int) -> frozenset[str]:
-    """The characters of a Snowball grouping as the generated code tests it
-    (in_grouping(bits, low, high)): low <= ch <= high and bit ch - low of `bits` set."""
-    return frozenset(
-        chr(ch)
-        for ch in range(low, high + 1)
-        if (ch - low) >> 3 < len(bits) and bits[(ch - low) >> 3] & (1 << ((ch - low) & 7))
-    )
 
 
 # The vowels of the Russian and Hungarian stemmers (their groupings `v`, with the bounds
@@ -137,12 +129,18 @@ SAME_IN_PYSTEMMER = {"hu": "hungarian", "nl": "dutch_porter", "ru": "russian", "
 # has R1 after its first non-vowel, or after the digraph (among table a_0: cs dzs gy ly ny
 # sz ty zs) that starts there; Snowball 3 (commit 644e14e, "Simplify R1 definition")
 # dropped the digraphs, so "ózstülben" keeps "ózstül" in Lucene and becomes "óz" in
-# PyStemmer 3. The rule is the only change to hungarian.sbl since 2.0.0; every word it
-# can touch (vowels, then a digraph) goes to the Snowball 2.0.0 code.
+# PyStemmer 3. The rule is the only change to hungarian.sbl from v2.0.0 to v3.1.1: every
+# word it can touch (vowels, then a digraph) goes to the Snowball 2.0.0 code.
 _HUNGARIAN_DIGRAPHS = "|".join(sorted((a.s for a in HungarianStemmer.a_0), key=len, reverse=True))
+_OUTSIDE_BMP_OR_APOSTROPHE = "[\U00010000-\U0010ffff']"
 PYSTEMMER_SKIPS = {
-    language: re.compile("[\U00010000-\U0010ffff']") for language in SAME_IN_PYSTEMMER
-} | {"hu": re.compile(f"[\U00010000-\U0010ffff']|^[{HUNGARIAN_VOWELS}]+(?:{_HUNGARIAN_DIGRAPHS})")}
+    "hu": re.compile(
+        f"{_OUTSIDE_BMP_OR_APOSTROPHE}|^[{HUNGARIAN_VOWELS}]+(?:{_HUNGARIAN_DIGRAPHS})"
+    ),
+    "nl": re.compile(_OUTSIDE_BMP_OR_APOSTROPHE),
+    "ru": re.compile(_OUTSIDE_BMP_OR_APOSTROPHE),
+    "tr": re.compile(_OUTSIDE_BMP_OR_APOSTROPHE),
+}
 
 
 class SnowballStems:
