@@ -16,15 +16,17 @@ Their chains, read from the 9.9.1 bytecode (createComponents):
   TurkishStemmer.
 
 Each adds a SetKeywordMarkerFilter only for a non-empty stem exclusion set, which the
-default instance has not. The stemmers are Lucene's own, translated to Python
-(snowball/generated/, snowball/program.py): Lucene generates them from Snowball 2.0.0, and
-later Snowball releases (PyStemmer's) stem Danish, Finnish, Norwegian and Swedish
-differently. For Hungarian, Dutch, Russian and Turkish, PyStemmer's C stemmers give
-the same stems on words of the BMP without an apostrophe and take those
-(SAME_IN_PYSTEMMER). The translation works on UTF-16 code units as Java does; a
-language's stems are remembered across batches (the cache restarts past a million
-words). Where generated routines dominate a stemmer's time, snowball/fast_routines.py gives
-them in closed form (Turkish, Dutch, Russian, Finnish).
+default instance has not. Lucene generates its stemmers with Snowball 2.0.0; here they are
+Snowball 2.0.0's own Python output (snowball/vendor/, written by snowball/regenerate.py
+from the snowballstemmer 2.0.0 sdist), run on UTF-16 code units as Java runs them. Later
+Snowball releases (PyStemmer's) stem Danish, Finnish, Norwegian and Swedish differently;
+for Dutch, Russian and Turkish PyStemmer's C stemmers give the same stems on words of the
+BMP without an apostrophe, and for Hungarian on those words too but for the ones whose
+region R1 Snowball 3 marks differently (PYSTEMMER_SKIPS): PyStemmer takes the rest
+(SAME_IN_PYSTEMMER). A language's stems are remembered across batches (the cache
+restarts past a million words). The stemmers look their suffixes up in dicts instead of
+the generated runtime's binary search, and Finnish's tidying step is in closed form
+(snowball/fast_runtime.py).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import pyarrow.compute as pc
 import Stemmer
 
 from sparsebench.analysis.chains import Chain
+from sparsebench.analysis.code_units import from_units, to_units
 from sparsebench.analysis.fast_distinct_chunks import standard_tokens
 from sparsebench.analysis.filters import (
     EMPTY_TERM,
@@ -53,36 +56,42 @@ from sparsebench.analysis.filters import (
     word_set,
 )
 from sparsebench.analysis.languages import LANGUAGES
-from sparsebench.analysis.snowball.fast_routines import (
-    RUSSIAN_VOWELS,
+from sparsebench.analysis.snowball.fast_runtime import (
+    DanishStemmer,
     DutchStemmer,
     FinnishStemmer,
+    HungarianStemmer,
+    NorwegianStemmer,
     RussianStemmer,
+    SwedishStemmer,
     TurkishStemmer,
+    grouping,
 )
-from sparsebench.analysis.snowball.generated import danish, hungarian, norwegian, swedish
-from sparsebench.analysis.snowball.program import (
-    SnowballProgram,
-    from_utf16_units,
-    to_utf16_units,
-)
+from sparsebench.analysis.snowball.vendor.basestemmer import BaseStemmer
 from sparsebench.core.errors import ConfigError
 
 # DutchAnalyzer.DefaultSetHolder.DEFAULT_STEM_DICT (constants in the class, not a file):
 # token -> its stem, put in this order in a CharArrayMap (ignoreCase false).
 DUTCH_STEM_OVERRIDES = {"fiets": "fiets", "bromfiets": "bromfiets", "ei": "eier", "kind": "kinder"}
 
-# language -> the stemmer of its analyzer (its stopword file: languages.LANGUAGES)
-STEMMERS: dict[str, type[SnowballProgram]] = {
-    "da": danish.DanishStemmer,
+# language -> the stemmer of its analyzer (its stopword file: languages.LANGUAGES):
+# Snowball 2.0.0's, with the among look-up of snowball/fast_runtime.py
+STEMMERS: dict[str, type[BaseStemmer]] = {
+    "da": DanishStemmer,
     "fi": FinnishStemmer,
-    "hu": hungarian.HungarianStemmer,
+    "hu": HungarianStemmer,
     "nl": DutchStemmer,
-    "no": norwegian.NorwegianStemmer,
+    "no": NorwegianStemmer,
     "ru": RussianStemmer,
-    "sv": swedish.SwedishStemmer,
+    "sv": SwedishStemmer,
     "tr": TurkishStemmer,
 }
+
+
+# The vowels of the Russian and Hungarian stemmers (their groupings `v`, with the bounds
+# every call passes: test_snowball.py checks them in the source).
+RUSSIAN_VOWELS = "".join(sorted(grouping(RussianStemmer.g_v, 1072, 1103)))
+HUNGARIAN_VOWELS = "".join(sorted(grouping(HungarianStemmer.g_v, 97, 369)))
 
 # language -> regular expressions a word must all match for its stemmer to change it;
 # other words (numbers, other scripts, ...) skip the stemmer. A Russian word without a
@@ -92,28 +101,46 @@ STEMMERS: dict[str, type[SnowballProgram]] = {
 # else, and check region R1 before changing the word: a word without a vowel has an empty
 # R1, and a word whose last letter ends none of the suffixes fails every look-up.
 # test_snowball.py checks these on random words.
-_HUNGARIAN_SUFFIXES = (
-    hungarian._A_3, hungarian._A_4, hungarian._A_5, hungarian._A_6, hungarian._A_7,
-    hungarian._A_8, hungarian._A_9, hungarian._A_10, hungarian._A_11,
+HUNGARIAN_SUFFIXES = (
+    HungarianStemmer.a_3, HungarianStemmer.a_4, HungarianStemmer.a_5, HungarianStemmer.a_6,
+    HungarianStemmer.a_7, HungarianStemmer.a_8, HungarianStemmer.a_9, HungarianStemmer.a_10,
+    HungarianStemmer.a_11,
 )  # fmt: skip
-_HUNGARIAN_ENDS = "".join(sorted({ch for table in _HUNGARIAN_SUFFIXES for ch in table.last}))
+_HUNGARIAN_ENDS = "".join(sorted({a.s[-1] for table in HUNGARIAN_SUFFIXES for a in table}))
 _STEMMED_ONLY_WITH: dict[str, tuple[str, ...]] = {
     "ru": (f"[{RUSSIAN_VOWELS}\u0451]",),
-    "hu": (f"[{''.join(sorted(hungarian._G_V_97_369))}]", f"[{_HUNGARIAN_ENDS}]$"),
+    "hu": (f"[{HUNGARIAN_VOWELS}]", f"[{_HUNGARIAN_ENDS}]$"),
 }
 _OUTSIDE_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 code units each
-_NOT_FOR_PYSTEMMER = re.compile("[\U00010000-\U0010ffff']")
 
 # language -> the PyStemmer (Snowball C) algorithm that stems as Lucene's stemmer does
 # every word of the BMP without an apostrophe (Java and C count a character outside the
-# BMP differently). Snowball's changes to these scripts since 2.0.0 (git diff -w v2.0.0
-# v3.1.1) are rewrites that keep the result (Hungarian's R1, Dutch's prelude, Turkish's
-# stringdefs and vowel tests) and Turkish's proper-noun suffix removal, which needs an
-# apostrophe (ApostropheFilter has cut every Turkish token at its first one). Snowball
-# 3's "dutch" is another algorithm; "dutch_porter" is the old one. The Danish, Finnish,
-# Norwegian and Swedish scripts changed their results: those stay on the translation.
-# test_snowball.py compares the two on generated words.
+# BMP differently) but those PYSTEMMER_SKIPS names. Snowball's changes to these scripts
+# since 2.0.0 (git diff -w v2.0.0 v3.1.1) are rewrites that keep the result (Dutch's
+# prelude, Turkish's stringdefs and vowel tests), Turkish's proper-noun suffix removal,
+# which needs an apostrophe (ApostropheFilter has cut every Turkish token at its first
+# one), and Hungarian's region R1 (below). Snowball 3's "dutch" is another algorithm;
+# "dutch_porter" is the old one. The Danish, Finnish, Norwegian and Swedish scripts
+# changed their results: those stay on Snowball 2.0.0's code. test_snowball.py compares
+# the two on generated words.
 SAME_IN_PYSTEMMER = {"hu": "hungarian", "nl": "dutch_porter", "ru": "russian", "tr": "turkish"}
+
+# Hungarian's mark_regions in Snowball 2.0.0 (Lucene's): a word that starts with a vowel
+# has R1 after its first non-vowel, or after the digraph (among table a_0: cs dzs gy ly ny
+# sz ty zs) that starts there; Snowball 3 (commit 644e14e, "Simplify R1 definition")
+# dropped the digraphs, so "ózstülben" keeps "ózstül" in Lucene and becomes "óz" in
+# PyStemmer 3. The rule is the only change to hungarian.sbl from v2.0.0 to v3.1.1: every
+# word it can touch (vowels, then a digraph) goes to the Snowball 2.0.0 code.
+_HUNGARIAN_DIGRAPHS = "|".join(sorted((a.s for a in HungarianStemmer.a_0), key=len, reverse=True))
+_OUTSIDE_BMP_OR_APOSTROPHE = "[\U00010000-\U0010ffff']"
+PYSTEMMER_SKIPS = {
+    "hu": re.compile(
+        f"{_OUTSIDE_BMP_OR_APOSTROPHE}|^[{HUNGARIAN_VOWELS}]+(?:{_HUNGARIAN_DIGRAPHS})"
+    ),
+    "nl": re.compile(_OUTSIDE_BMP_OR_APOSTROPHE),
+    "ru": re.compile(_OUTSIDE_BMP_OR_APOSTROPHE),
+    "tr": re.compile(_OUTSIDE_BMP_OR_APOSTROPHE),
+}
 
 
 class SnowballStems:
@@ -121,28 +148,30 @@ class SnowballStems:
     is a StemmerOverrideFilter before it (its tokens are not stemmed). The terms of a
     language's tokens are remembered across batches and chains (each language has one
     stemmer and one set of overrides). Where PyStemmer stems alike (SAME_IN_PYSTEMMER),
-    its C stemmer takes the tokens of the BMP without an apostrophe, the translation the
-    others."""
+    its C stemmer takes the tokens PYSTEMMER_SKIPS does not match, Snowball 2.0.0's code
+    the others."""
 
     _caches: dict[str, dict[str, str]] = {}
 
     def __init__(
-        self, language: str, stemmer: type[SnowballProgram], overrides: dict[str, str] | None
+        self, language: str, stemmer: type[BaseStemmer], overrides: dict[str, str] | None
     ) -> None:
         self._stemmer = stemmer()
         self._overrides = overrides or {}
         algorithm = SAME_IN_PYSTEMMER.get(language)
         self._library = Stemmer.Stemmer(algorithm) if algorithm else None
+        self._skips = PYSTEMMER_SKIPS.get(language)
         self._filter = remembering_all(self.terms, SnowballStems._caches.setdefault(language, {}))
 
     def stem(self, token: str) -> str:
-        """The term of a token (not ""), by the translation: its override, or its stem."""
+        """The term of a token (not ""), by Snowball 2.0.0's code on its UTF-16 code
+        units: its override, or its stem."""
         if token in self._overrides:
             return self._overrides[token]
         if _OUTSIDE_BMP.search(token) is None:
-            stemmed = self._stemmer.stem(token)
+            stemmed = self._stemmer.stemWord(token)
         else:
-            stemmed = from_utf16_units(self._stemmer.stem(to_utf16_units(token)))
+            stemmed = from_units(self._stemmer.stemWord(to_units(token)))
         return stemmed or EMPTY_TERM
 
     def terms(self, tokens: list[str]) -> list[str]:
@@ -150,8 +179,9 @@ class SnowballStems:
         if self._library is None:
             return [self.stem(t) if t else "" for t in tokens]
         terms = self._library.stemWords(tokens)
+        skips = self._skips.search
         for i, token in enumerate(tokens):
-            if not token or token in self._overrides or _NOT_FOR_PYSTEMMER.search(token):
+            if not token or token in self._overrides or skips(token):
                 terms[i] = self.stem(token) if token else ""
             elif not terms[i]:
                 terms[i] = EMPTY_TERM
