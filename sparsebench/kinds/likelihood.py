@@ -19,35 +19,47 @@ from typing import Any, ClassVar
 from sparsebench.kinds.base import Entry
 from sparsebench.kinds.lexical import Lexical
 
+_SHARED = {
+    "analyzer": {"$ref": "#/$defs/analyzer", "default": {}},
+    "statistics": {"$ref": "#/$defs/statistics", "default": "exact"},
+}
 
-class QueryLikelihood(Lexical):
-    name = "qld"
-    description = (
-        "Query likelihood with Dirichlet smoothing, as Lucene's LMDirichletSimilarity "
-        "(Anserini -qld); shares its shards with BM25 models."
-    )
-    schema: ClassVar[dict[str, Any]] = {
-        "properties": {
-            "mu": {"type": "number", "exclusiveMinimum": 0, "default": 1000},
-            "analyzer": {"$ref": "#/$defs/analyzer", "default": {}},
-            "statistics": {"$ref": "#/$defs/statistics", "default": "exact"},
-        }
-    }
+
+class _Smoothed(Lexical):
+    """A query-likelihood kind: its smoothing parameter (`parameter` in the config, `field`
+    in the weighting) and the weighting scheme it names; no IDF."""
+
+    scheme: ClassVar[str]
+    parameter: ClassVar[str]
+    field: ClassVar[str]
 
     def weighting(self, entry: Entry) -> dict[str, Any]:
         return {
-            "kind": "dirichlet",
-            "mu": float(entry["mu"]),
+            "kind": self.scheme,
+            self.field: float(entry[self.parameter]),
             "idf": "none",
             "statistics": entry["statistics"],
         }
 
 
+class QueryLikelihood(_Smoothed):
+    name = "qld"
+    scheme, parameter, field = "dirichlet", "mu", "mu"
+    description = (
+        "Query likelihood with Dirichlet smoothing, as Lucene's LMDirichletSimilarity "
+        "(Anserini -qld); shares its shards with BM25 models."
+    )
+    schema: ClassVar[dict[str, Any]] = {
+        "properties": {"mu": {"type": "number", "exclusiveMinimum": 0, "default": 1000}, **_SHARED}
+    }
+
+
 QLD_KIND = QueryLikelihood()
 
 
-class JelinekMercer(Lexical):
+class JelinekMercer(_Smoothed):
     name = "qljm"
+    scheme, parameter, field = "jelinek-mercer", "lambda", "lam"
     description = (
         "Query likelihood with Jelinek-Mercer smoothing, as Lucene's "
         "LMJelinekMercerSimilarity (Anserini -qljm); shares its shards with BM25 models."
@@ -61,18 +73,9 @@ class JelinekMercer(Lexical):
                 "default": 0.1,
                 "description": "The weight of the collection model.",
             },
-            "analyzer": {"$ref": "#/$defs/analyzer", "default": {}},
-            "statistics": {"$ref": "#/$defs/statistics", "default": "exact"},
+            **_SHARED,
         }
     }
-
-    def weighting(self, entry: Entry) -> dict[str, Any]:
-        return {
-            "kind": "jelinek-mercer",
-            "lam": float(entry["lambda"]),
-            "idf": "none",
-            "statistics": entry["statistics"],
-        }
 
 
 QLJM_KIND = JelinekMercer()

@@ -13,6 +13,7 @@ nor the hub's libraries (tests/data/test_source_registry.py).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -21,7 +22,7 @@ Entry = Mapping[str, Any]
 MEMBERS = ("corpus", "queries", "qrels")
 
 
-class DatasetSource:
+class DatasetSource(ABC):
     """A source of datasets (`source: <name>`). Subclasses set the class attributes and
     override what applies."""
 
@@ -49,6 +50,7 @@ class DatasetSource:
 
     def fill_defaults(self, name: str, entry: dict[str, Any]) -> None:
         """Fill the defaults that depend on the entry (a split that follows the name)."""
+        return None  # a hook: nothing to do unless a source says so
 
     def problems(self, entry: Entry) -> list[tuple[str, str]]:
         """What the schema cannot say about a validated entry, found without reading data,
@@ -75,10 +77,10 @@ class DatasetSource:
 
     # -- the jobs --------------------------------------------------------------------------
 
+    @abstractmethod
     def reader(self, entry: Entry, archive: str | Path | None = None) -> Any:
         """The reader of a validated entry's files (a sparsebench.data.records.Source):
         documents, queries and judgments; `archive` is a downloaded BEIR archive."""
-        raise NotImplementedError
 
     def corpus_reader(self, documents: Entry, archive: str | Path | None = None) -> Any:
         """The reader of the documents a corpus identity names (`documents`), whatever the
@@ -87,10 +89,12 @@ class DatasetSource:
 
     def check_download(self, entry: Entry, archive: str | Path | None) -> None:
         """Check a downloaded file before it is read (BEIR: the archive's md5)."""
+        return None  # a hook: nothing to do unless a source says so
 
     def check_files(self, entry: Entry) -> None:
         """What the entry's local files show when its jobs are planned (a folder's missing
         split named with the splits there are); raises DataError."""
+        return None  # a hook: nothing to do unless a source says so
 
     def input_files(self, entry: Entry, members: Iterable[str]) -> list[Any]:
         """The local files the `members` (corpus, queries, qrels) of an entry are read

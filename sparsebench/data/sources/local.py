@@ -3,6 +3,7 @@ each or gzipped), read by sparsebench.data.collection.FolderSource."""
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,9 @@ from sparsebench.data.sources.base import DatasetSource, Entry
 class Folder(DatasetSource):
     """A BEIR-format folder, wherever `folder` finds it."""
 
+    @abstractmethod
     def folder(self, entry: Entry) -> Path:
         """The folder an entry names."""
-        raise NotImplementedError
 
     def reader(self, entry: Entry, archive: str | Path | None = None) -> Any:
         from sparsebench.data.collection import FolderSource
