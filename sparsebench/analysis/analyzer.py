@@ -39,6 +39,8 @@ from sparsebench.analysis.en.analyzer import LUCENE_ENGLISH_STOPWORDS, strip_pos
 from sparsebench.analysis.en.porter import PorterStemmer
 from sparsebench.analysis.fast_distinct_chunks import standard_tokens
 from sparsebench.analysis.filters import Filter, chained, stop
+from sparsebench.analysis.huggingface import MAX_LENGTH
+from sparsebench.analysis.huggingface import chain as huggingface_chain
 from sparsebench.analysis.languages import PORTED, anserini_language
 from sparsebench.analysis.languages import chain as lucene_chain
 from sparsebench.analysis.scripts.cjk import character_bigrams
@@ -113,6 +115,19 @@ def resolve_analyzer(settings: dict, language: str = "en") -> dict:
     composed = [k for k in _CHAIN_SETTINGS if settings.get(k, "auto") != "auto"]
     if settings.get("lowercase", True) is not True:
         composed.append("lowercase")
+    if settings.get("huggingface"):
+        others = composed + (["lucene"] if lucene != "auto" else [])
+        if others:
+            raise ConfigError(
+                f"analyzer: huggingface: {settings['huggingface']} is a whole analyzer (the "
+                f"tokenizer's pieces); it takes no {', '.join(others)}"
+            )
+        return {
+            "huggingface": settings["huggingface"],
+            "max_length": settings.get("max_length", MAX_LENGTH),
+        }
+    if "max_length" in settings:
+        raise ConfigError("analyzer: max_length applies to a huggingface tokenizer only")
     if lucene not in ("auto", "none") and composed:
         raise ConfigError(
             f"analyzer: lucene: {lucene} is a whole Lucene analyzer; it takes no "
@@ -151,9 +166,10 @@ class AnalyzedBatch:
 
 
 class Analyzer:
-    """Turns texts into terms: a Lucene analyzer (`lucene`: a language code), or the
-    chain the other settings compose (`lucene: none`); one instance per model
-    configuration. The defaults are Anserini's DefaultEnglishAnalyzer."""
+    """Turns texts into terms: a Lucene analyzer (`lucene`: a language code), a Hugging
+    Face tokenizer's pieces (`huggingface`: its folder or hub id), or the chain the other
+    settings compose (`lucene: none`); one instance per model configuration. The defaults
+    are Anserini's DefaultEnglishAnalyzer."""
 
     def __init__(
         self,
@@ -163,8 +179,12 @@ class Analyzer:
         stemmer: str = "porter",
         possessive: bool = True,
         tokenizer: str = "standard",
+        huggingface: str | None = None,
+        max_length: int | None = MAX_LENGTH,
     ) -> None:
-        if lucene != "none":
+        if huggingface:
+            self.chain = huggingface_chain(huggingface, max_length)
+        elif lucene != "none":
             self.chain = lucene_chain(lucene)
         else:
             self.chain = composed_chain(lowercase, stopwords, stemmer, possessive, tokenizer)

@@ -254,6 +254,8 @@ def analyzer_name(language: str) -> str:
 def analyzer_label(resolved: dict) -> str:
     """A resolved analyzer by name: the Lucene class's short name, or the composed
     chain's settings (never a Lucene analyzer's name: it is not one)."""
+    if "huggingface" in resolved:
+        return f"Hugging Face tokenizer {resolved['huggingface']}"
     if resolved.get("lucene", "none") != "none":
         return analyzer_name(resolved["lucene"])
     stopwords = resolved.get("stopwords")

@@ -6,14 +6,12 @@ it at retrieval."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
 import scipy.sparse as sp
 
-from sparsebench.core.errors import ConfigError
+from sparsebench.analysis.huggingface import load_tokenizer, vocabulary
 from sparsebench.encode.encoders import Encoder, TextListEncoder
 from sparsebench.encode.sparse import LabelledCSR
 from sparsebench.encode.splade import set_torch_threads
@@ -24,22 +22,8 @@ class TokenizerQueryEncoder:
     the IDF (the corpus's or the model's idf.json) then weights it at retrieval."""
 
     def __init__(self, model: str) -> None:
-        from transformers import AutoTokenizer
-
-        if Path(model).expanduser().exists() and not Path(model).expanduser().is_dir():
-            raise ConfigError(f"model folder {model} does not exist")
-        try:
-            self.tokenizer = AutoTokenizer.from_pretrained(
-                str(Path(model).expanduser()) if Path(model).expanduser().exists() else model
-            )
-        except (OSError, ValueError) as exc:
-            raise ConfigError(f"cannot load a tokenizer from {model!r}: {exc}") from None
-        size = len(self.tokenizer)
-        tokens = [""] * size
-        for token, index in self.tokenizer.get_vocab().items():
-            if index < size:
-                tokens[index] = token
-        self.terms = pa.array(tokens, type=pa.string())
+        self.tokenizer = load_tokenizer(model)
+        self.terms = vocabulary(self.tokenizer)
         self.special = set(self.tokenizer.all_special_ids)
         self.batch_size = 1024
 

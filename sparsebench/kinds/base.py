@@ -34,7 +34,8 @@ class ModelKind:
     run_rule: ClassVar[str] = "retrieve"
     configurable: ClassVar[bool] = True  # a user writes `kind: <name>` (tuned: made by sweeps)
     # keys of an entry that hold a local path (relative: to the config file naming it), and
-    # keys that hold a local path or a hub id (workflow.config.resolve_relative_paths)
+    # keys that hold a local path or a hub id (workflow.config.resolve_relative_paths); a
+    # dotted key names a nested setting (analyzer.huggingface)
     path_keys: ClassVar[tuple[str, ...]] = ()
     path_or_hub_keys: ClassVar[tuple[str, ...]] = ()
     # keys of an entry that change speed only (runtime): no rerun follows them
@@ -46,7 +47,7 @@ class ModelKind:
 
     def problems(self, entry: Entry) -> list[str]:
         """What the schema cannot say about an entry (one line each, without its path)."""
-        return []
+        return self.missing_folders(entry)
 
     # -- encoding kinds ----------------------------------------------------------------
 

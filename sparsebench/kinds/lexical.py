@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from sparsebench.analysis.analyzer import resolve_analyzer
+from sparsebench.core.errors import ConfigError
 from sparsebench.encode.schemes import SCHEMES
 from sparsebench.kinds.base import Entry, ModelKind
 
@@ -35,9 +36,23 @@ def lexical_schema(scheme: str, idf: str, **more: Any) -> dict[str, Any]:
 class Lexical(ModelKind):
     """Term counts of analyzed text; the kinds differ only in their term weights."""
 
+    path_or_hub_keys = ("analyzer.huggingface",)
+
     def encoding(self, entry: Entry, side: str, language: str) -> dict[str, Any]:
         # queries are analyzed as the documents are
         return {"kind": "bm25", "analyzer": resolve_analyzer(dict(entry["analyzer"]), language)}
+
+    def problems(self, entry: Entry) -> list[str]:
+        try:  # the settings' clashes (the dataset's language changes none of them)
+            resolve_analyzer(dict(entry["analyzer"]))
+        except ConfigError as error:
+            return [str(error)]
+        return super().problems(entry)
+
+    def model_sources(self, entry: Entry, side: str | None = None) -> list[str]:
+        # a Hugging Face tokenizer as the analyzer (its files are the encodings' inputs)
+        tokenizer = entry.get("analyzer", {}).get("huggingface")
+        return [tokenizer] if tokenizer else []
 
 
 class BM25(Lexical):

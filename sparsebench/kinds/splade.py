@@ -127,7 +127,7 @@ class Splade(ModelKind):
     def problems(self, entry: Entry) -> list[str]:
         if not (entry.get("model") or entry.get("doc_model")):
             return ["a splade model needs `model` (or `doc_model`)"]
-        problems = self.missing_folders(entry)
+        problems = super().problems(entry)
         if entry.get("quantization"):
             try:
                 side_rules(entry["quantization"])

@@ -354,6 +354,10 @@ def resolve_relative_paths(config: Mapping[str, Any], base: Path, names=None) ->
             if not isinstance(entry, dict) or (names is not None and name not in names):
                 continue
             for key, hub in _path_keys(section, entry):
-                if key in entry:
-                    entry[key] = _resolved(entry[key], base, hub)
+                *parents, last = key.split(".")
+                holder = entry
+                for parent in parents:
+                    holder = holder.get(parent) if isinstance(holder, dict) else None
+                if isinstance(holder, dict) and last in holder:
+                    holder[last] = _resolved(holder[last], base, hub)
     return resolved
