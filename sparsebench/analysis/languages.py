@@ -11,7 +11,7 @@ entry here.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sparsebench.analysis.chains import Chain
 from sparsebench.core.errors import ConfigError
@@ -32,7 +32,10 @@ class Language:
     data: tuple[str, ...] = ()  # the files under resources/lucene it reads
     exact: bool = True  # token for token Lucene's (tests/analysis hold it to Lucene)
     licence: str = APACHE  # of the module and data (the rest of sparsebench is MIT)
-    anserini: str = "AnalyzerMap"  # how Anserini picks it: AnalyzerMap, whitespace, default
+    # how Anserini picks it: AnalyzerMap, whitespace, default (English's), or never: a
+    # Lucene analyzer Anserini gives no language (its datasets get DefaultEnglishAnalyzer,
+    # as Anserini's do; `analyzer: {lucene: <code>}` picks it by name)
+    anserini: str = "AnalyzerMap"
 
     @property
     def analyzer_name(self) -> str:
@@ -102,6 +105,15 @@ LANGUAGES: dict[str, Language] = {
         ),
         *(_whitespace(code) for code in ("ha", "so", "sw", "yo")),
         _snowball("da", "Danish", "danish_stop.txt"),
+        replace(
+            _snowball(
+                "eu",
+                "Basque",
+                "eu_stopwords.txt",
+                "StandardTokenizer, LowerCase, Stop (Lucene's list), Snowball Basque",
+            ),
+            anserini="never",
+        ),
         _snowball("fi", "Finnish", "finnish_stop.txt"),
         _snowball("hu", "Hungarian", "hungarian_stop.txt"),
         _snowball(
@@ -229,20 +241,20 @@ PORTED = tuple(code for code, entry in LANGUAGES.items() if entry.builder)
 WHITESPACE_LANGUAGES = tuple(c for c, e in LANGUAGES.items() if e.anserini == "whitespace")
 # Anserini 1.7.1's AnalyzerMap (read from its bytecode): language -> Lucene analyzer.
 ANSERINI_ANALYZERS = {
-    code: entry.lucene_class
-    for code, entry in LANGUAGES.items()
-    if entry.anserini == "AnalyzerMap"
+    code: entry.lucene_class for code, entry in LANGUAGES.items() if entry.anserini == "AnalyzerMap"
 }
 
 
 def anserini_language(language: str) -> str | None:
     """The language whose analyzer Anserini gives `language`: its own (AnalyzerMap, or
-    the WhitespaceAnalyzer of ha, so, sw and yo), else English's DefaultEnglishAnalyzer.
+    the WhitespaceAnalyzer of ha, so, sw and yo), else (Basque too: Lucene has an
+    analyzer Anserini does not pick) English's DefaultEnglishAnalyzer.
     None when that analyzer is not ported here (then a dataset gets the composed chain,
     and its figures are not comparable with Anserini's)."""
-    if language in LANGUAGES:
-        return language if LANGUAGES[language].builder else None
-    return "en"
+    entry = LANGUAGES.get(language)
+    if entry is None or entry.anserini == "never":
+        return "en"
+    return language if entry.builder else None
 
 
 def analyzer_name(language: str) -> str:
@@ -286,7 +298,9 @@ def markdown_table() -> str:
     for code, entry in LANGUAGES.items():
         label = "en, and any language not listed" if code == "en" else code
         here = "exact" if entry.exact else "not comparable"
-        rows.append(
-            f"| {label} | {entry.analyzer_name} | {entry.chain} | {here} | {entry.licence} |"
-        )
+        name = entry.analyzer_name
+        if entry.anserini == "never":
+            label += " (`lucene: " + code + "`)"
+            name += " (Anserini: none; the language gets DefaultEnglishAnalyzer)"
+        rows.append(f"| {label} | {name} | {entry.chain} | {here} | {entry.licence} |")
     return "\n".join(rows)

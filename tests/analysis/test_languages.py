@@ -12,6 +12,7 @@ import pytest
 from conftest import REPO
 
 from sparsebench.analysis import languages
+from sparsebench.analysis.analyzer import resolve_analyzer
 from sparsebench.core.errors import ConfigError
 
 BEGIN = re.compile(r"<!-- languages:begin[^>]*-->\n")
@@ -42,7 +43,15 @@ def test_every_entry_names_its_builder_and_files(code):
             languages.chain(code)
     else:
         assert callable(importlib.import_module(entry.builder).chain)
-        assert languages.anserini_language(code) == code
+        # a Lucene analyzer Anserini gives no language: its datasets get English's
+        assert languages.anserini_language(code) == ("en" if entry.anserini == "never" else code)
+
+
+def test_basque_is_picked_by_name_only_as_anserini_gives_basque_english():
+    assert languages.anserini_language("eu") == "en"
+    assert resolve_analyzer({}, "eu") == {"lucene": "en"}
+    assert resolve_analyzer({"lucene": "eu"}, "en") == {"lucene": "eu"}
+    assert languages.analyzer_label({"lucene": "eu"}) == "BasqueAnalyzer"
 
 
 def test_thai_is_the_only_gpl_folder():

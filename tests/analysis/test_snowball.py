@@ -1,4 +1,4 @@
-"""Lucene 9.9.1's Snowball analyzers (da fi hu nl no ru sv tr), term for term.
+"""Lucene 9.9.1's Snowball analyzers (da eu fi hu nl no ru sv tr), term for term.
 
 Every expected term was produced by the real Java: Lucene 9.9.1 (the Anserini 1.7.1
 fatjar), each analyzer's default instance. The hand cases are the hard parts: stopwords
@@ -34,6 +34,7 @@ from sparsebench.analysis.snowball import analyzer as snowball
 from sparsebench.analysis.snowball import fast_runtime
 from sparsebench.analysis.snowball.analyzer import EMPTY_TERM, STEMMERS, chain
 from sparsebench.analysis.snowball.vendor import (
+    basque_stemmer,
     danish_stemmer,
     dutch_stemmer,
     finnish_stemmer,
@@ -52,6 +53,7 @@ LANGUAGES = sorted(STEMMERS)
 # language -> Snowball 2.0.0's stemmer, as vendored (no speed layer)
 VENDORED = {
     "da": danish_stemmer.DanishStemmer,
+    "eu": basque_stemmer.BasqueStemmer,
     "fi": finnish_stemmer.FinnishStemmer,
     "hu": hungarian_stemmer.HungarianStemmer,
     "nl": dutch_stemmer.DutchStemmer,
@@ -67,6 +69,12 @@ HAND = {
         ("løst løsning virkeligheden", ["løst", "løsning", "virk"]),
         ("a\U0001d51egte a\U0001d51egtelse", ["a\U0001d51eg", "a\U0001d51eg"]),
         ("İstanbul ÅRHUS Ærø", ["istanbul", "århus", "ærø"]),
+    ],
+    "eu": [
+        ("Etxeetan ETA mendietan bizi ziren", ["etxe", "mendi", "bizi"]),
+        ("Donostiako hondartzak EZ dira txikiak", ["don", "hon", "txi"]),
+        ("a\U0001d51etxeetan a\U0001d51etxea", ["a\U0001d51etxe", "a\U0001d51etxea"]),
+        ("euskaldunen liburuetatik idazleekin", ["euskal", "liburuetat", "idazlee"]),
     ],
     "fi": [
         ("ajatollahin kirjoissa JA taloissa", ["ajatollahin", "kirj", "talo"]),

@@ -1,6 +1,7 @@
 """Lucene 9.9.1's Snowball-stemmed analyzers: DanishAnalyzer, FinnishAnalyzer,
-HungarianAnalyzer, DutchAnalyzer, NorwegianAnalyzer, RussianAnalyzer, SwedishAnalyzer and
-TurkishAnalyzer, as Anserini builds them (the no-argument constructor).
+HungarianAnalyzer, DutchAnalyzer, NorwegianAnalyzer, RussianAnalyzer, SwedishAnalyzer,
+TurkishAnalyzer and BasqueAnalyzer, as Anserini builds them (the no-argument
+constructor).
 
 Their chains, read from the 9.9.1 bytecode (createComponents):
 
@@ -11,6 +12,7 @@ Their chains, read from the 9.9.1 bytecode (createComponents):
   StemmerOverrideFilter over DutchAnalyzer's default dictionary (below): a token equal to
   one of its words becomes that word's stem and is marked a keyword, which SnowballFilter
   leaves alone;
+- eu: the same with eu/stopwords.txt (WordlistLoader.getWordSet, '#' comments);
 - tr: StandardTokenizer, ApostropheFilter, TurkishLowerCaseFilter, StopFilter over
   tr/stopwords.txt (WordlistLoader.getWordSet, '#' comments), SnowballFilter with
   TurkishStemmer.
@@ -57,6 +59,7 @@ from sparsebench.analysis.filters import (
 )
 from sparsebench.analysis.languages import LANGUAGES
 from sparsebench.analysis.snowball.fast_runtime import (
+    BasqueStemmer,
     DanishStemmer,
     DutchStemmer,
     FinnishStemmer,
@@ -77,6 +80,7 @@ DUTCH_STEM_OVERRIDES = {"fiets": "fiets", "bromfiets": "bromfiets", "ei": "eier"
 # language -> the stemmer of its analyzer (its stopword file: languages.LANGUAGES):
 # Snowball 2.0.0's, with the among look-up of snowball/fast_runtime.py
 STEMMERS: dict[str, type[BaseStemmer]] = {
+    "eu": BasqueStemmer,
     "da": DanishStemmer,
     "fi": FinnishStemmer,
     "hu": HungarianStemmer,
@@ -250,10 +254,12 @@ def token_filter(language: str) -> Filter:
     overrides = DUTCH_STEM_OVERRIDES if language == "nl" else None
     stems = SnowballStems(language, stemmer, overrides)
     steps: list[Callable[[pa.Array], pa.Array]]
+    # Lucene's Snowball lists (<language>_stop.txt) have '|' comments, its own lists '#'
+    words = snowball_word_set(stop_file) if stop_file.endswith("_stop.txt") else word_set(stop_file)
     if language == "tr":
-        steps = [cut_at_apostrophe, turkish_lowercase, stop(word_set(stop_file))]
+        steps = [cut_at_apostrophe, turkish_lowercase, stop(words)]
     else:
-        steps = [lowercase, stop(snowball_word_set(stop_file))]
+        steps = [lowercase, stop(words)]
     if language in _STEMMED_ONLY_WITH:
         return chained(*steps, only(_matching_all(_STEMMED_ONLY_WITH[language]), stems))
     return chained(*steps, stems)

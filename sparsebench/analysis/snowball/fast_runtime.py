@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from sparsebench.analysis.snowball.vendor.among import Among
 from sparsebench.analysis.snowball.vendor.basestemmer import BaseStemmer
+from sparsebench.analysis.snowball.vendor.basque_stemmer import BasqueStemmer as _Basque
 from sparsebench.analysis.snowball.vendor.danish_stemmer import DanishStemmer as _Danish
 from sparsebench.analysis.snowball.vendor.dutch_stemmer import DutchStemmer as _Dutch
 from sparsebench.analysis.snowball.vendor.finnish_stemmer import FinnishStemmer as _Finnish
@@ -118,6 +119,10 @@ class FastAmong(BaseStemmer):
             if ok:
                 return result
         return 0
+
+
+class BasqueStemmer(FastAmong, _Basque):
+    pass
 
 
 class DanishStemmer(FastAmong, _Danish):

@@ -51,7 +51,7 @@ RUNTIME = ("among", "basestemmer")
 # (Porter-style) Dutch algorithm, Lucene 9.9.1's DutchStemmer; Snowball 3 renamed it
 # "dutch_porter".
 STEMMERS = (
-    "danish_stemmer", "dutch_stemmer", "finnish_stemmer", "hungarian_stemmer",
+    "basque_stemmer", "danish_stemmer", "dutch_stemmer", "finnish_stemmer", "hungarian_stemmer",
     "norwegian_stemmer", "russian_stemmer", "swedish_stemmer", "turkish_stemmer",
 )  # fmt: skip
 # sdist member (under ROOT) -> SHA-256 of its bytes
@@ -62,6 +62,7 @@ MEMBERS = {
         for module, digest in {
             "among": "ebed9da6bee0a46b48be26c92714a09d2d903e40a3006e70f2c90fdccf41e7eb",
             "basestemmer": "1cb4fa880d0fbc33853ef74843e74d0b2570a994ae649b36b1564e2ee5df3cec",
+            "basque_stemmer": "a59596513c2b77322b43de8b53214198793f138ca2541d920f94148b10a0b5e1",
             "danish_stemmer": "1a0bd8d4fd2c561bf2f86020f5baf5a60b387e711d8b03bcd11e070bea5dd98d",
             "dutch_stemmer": "221c992deeacfa946fa9f0d2414bd652f8d2542dd19f9f7121000b170f7bd081",
             "finnish_stemmer": "831256c45d74b966be36f1a1f2eab6548cec662a5d66aeb0acef321fc4fb6b23",

@@ -4,6 +4,7 @@ sha256 df3bac3df4c2c01363f3dd2cfa78cce2840a79b9f1c2d2de9ce8d31683992f52): do not
 Written by `python -m sparsebench.analysis.snowball.regenerate`.
 Licence: BSD-3-Clause (LICENSE here).
 
-Modules: among, basestemmer, danish_stemmer, dutch_stemmer, finnish_stemmer,
-hungarian_stemmer, norwegian_stemmer, russian_stemmer, swedish_stemmer, turkish_stemmer.
+Modules: among, basestemmer, basque_stemmer, danish_stemmer, dutch_stemmer,
+finnish_stemmer, hungarian_stemmer, norwegian_stemmer, russian_stemmer, swedish_stemmer,
+turkish_stemmer.
 """
