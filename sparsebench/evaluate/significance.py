@@ -22,7 +22,6 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from sparsebench.core.errors import DataError
 from sparsebench.evaluate.procedures import CORRECTIONS, TESTS
@@ -149,6 +148,8 @@ def paired_tests(
     interval_rng, bootstrap_rng, randomization_rng = (np.random.default_rng(s) for s in seeds)
     interval = mean_interval(differences, resamples, interval_rng)
     constant = bool(np.all(differences == differences[0]))
+
+    from scipy import stats  # here: every evaluate job imports this module, few test
 
     results = []
     for test in tests:
