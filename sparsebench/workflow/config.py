@@ -70,6 +70,25 @@ def _format_error(error: jsonschema.ValidationError) -> str:
     return f"{where}: {error.message}"
 
 
+def _source_problems(datasets: Any, problems: list[str]) -> list[str]:
+    """The schema's problems, with those of a dataset entry that names no known source
+    (every source's required keys, each a line) replaced by the one that matters."""
+    if not isinstance(datasets, Mapping):
+        return problems
+    for name, entry in datasets.items():
+        if not isinstance(entry, Mapping) or sources.named_source(entry.get("source")):
+            continue
+        where = f"config.datasets.{name}"
+        problems = [p for p in problems if not p.startswith((f"{where}:", f"{where}."))]
+        given = entry.get("source")
+        problems.append(
+            f"{where}.source: "
+            + (f"unknown source {given!r}" if "source" in entry else "missing")
+            + f"; the sources are: {', '.join(sources.SOURCES)}"
+        )
+    return problems
+
+
 def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """Return a validated deep copy of `config` with every default filled in.
 
@@ -82,6 +101,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     schema = load_schema()
     validator = _with_defaults(jsonschema.Draft202012Validator)(schema)
     problems = [_format_error(e) for e in sorted(validator.iter_errors(resolved), key=str)]
+    problems = _source_problems(resolved.get("datasets"), problems)
     for name, model in (resolved.get("models") or {}).items():
         kind = model.get("kind") if isinstance(model, dict) else None
         if kind is not None and kind not in configurable_kinds():

@@ -12,7 +12,7 @@ import pytest
 from sparsebench.core.errors import ConfigError
 from sparsebench.data.sources.registry import SOURCES, schema_clauses, source_of
 from sparsebench.workflow import codehash
-from sparsebench.workflow.config import load_schema
+from sparsebench.workflow.config import load_schema, validate_config
 
 READERS = {
     "sparsebench.data.collection",
@@ -86,3 +86,19 @@ def test_reading_a_config_imports_no_reader():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        ({"name": "minibeir"}, "missing"),
+        ({"source": "bier", "name": "scifact"}, "unknown source 'bier'"),
+    ],
+)
+def test_a_dataset_without_a_known_source_is_one_clear_line(entry, said):
+    """Not every source's required keys, one line each: the source is what is wrong."""
+    config = {"datasets": {"d": entry}, "models": {"b": {"kind": "bm25"}}}
+    with pytest.raises(ConfigError) as raised:
+        validate_config(config)
+    lines = str(raised.value).splitlines()[1:]
+    assert lines == [f"  config.datasets.d.source: {said}; the sources are: {', '.join(SOURCES)}"]
