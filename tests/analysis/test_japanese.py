@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 from japanese_port import tokenize as tokenize_step_by_step
+from support.lucene_terms import unescape
 
 from sparsebench.analysis.ja import dictionary as japanese_dictionary
 from sparsebench.analysis.ja import search as japanese_search
@@ -65,18 +66,6 @@ HAND = [
     ("", []),
 ]
 
-
-def unescape(text: str) -> str:
-    """The escapes of the reference files: \\n, \\t, \\r and \\\\."""
-    out, i = [], 0
-    while i < len(text):
-        if text[i] == "\\" and i + 1 < len(text):
-            out.append({"n": "\n", "t": "\t", "r": "\r"}.get(text[i + 1], text[i + 1]))
-            i += 2
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
 
 
 def reference() -> list[tuple[str, list[str]]]:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
+from support.lucene_terms import unescape
 
 from sparsebench.analysis import languages
 from sparsebench.analysis.code_units import from_units, to_units
@@ -404,16 +405,6 @@ def analyze(language: str, texts: list[str]) -> list[list[str]]:
             out[i].append(term_of[token])
     return out
 
-
-def unescape(field: str) -> str:
-    """Analyze.java's escapes: backslash before n, t, r or a backslash."""
-    out, chars = [], iter(field)
-    for c in chars:
-        if c == "\\":
-            c = next(chars, "\\")
-            c = {"n": "\n", "t": "\t", "r": "\r"}.get(c, c)
-        out.append(c)
-    return "".join(out)
 
 
 def first_difference(texts, expected, got) -> tuple | None:

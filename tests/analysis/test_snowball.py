@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 import Stemmer
+from support.lucene_terms import unescape
 
 from sparsebench.analysis.code_units import from_units, to_units
 from sparsebench.analysis.snowball import analyzer as snowball
@@ -133,17 +134,6 @@ def analyze(language: str, texts: list[str]) -> list[list[str]]:
             out[text].append("" if term == EMPTY_TERM else term)
     return out
 
-
-def unescape(text: str) -> str:
-    out, i = [], 0
-    while i < len(text):
-        if text[i] == "\\" and i + 1 < len(text):
-            out.append({"n": "\n", "t": "\t", "r": "\r"}.get(text[i + 1], text[i + 1]))
-            i += 2
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)
 
 
 def lucene_texts(language: str) -> tuple[list[str], list[list[str]]]:

@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
+from support.lucene_terms import unescape
 
 from sparsebench.analysis.filters import decimal_digits, word_set
 from sparsebench.analysis.languages import chain
@@ -87,18 +88,6 @@ def analyze(texts: list[str]) -> list[list[str]]:
             terms[i].append(term[token])
     return terms
 
-
-def unescape(s: str) -> str:
-    """The escapes of the data file (Analyze.java's): \\n, \\t, \\r, \\\\."""
-    out, i = [], 0
-    while i < len(s):
-        if s[i] == "\\" and i + 1 < len(s):
-            out.append({"n": "\n", "t": "\t", "r": "\r"}.get(s[i + 1], s[i + 1]))
-            i += 2
-        else:
-            out.append(s[i])
-            i += 1
-    return "".join(out)
 
 
 def test_hand_cases():
