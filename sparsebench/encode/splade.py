@@ -3,17 +3,8 @@
 w_j(text) = pool over the text's tokens of log(1 + relu(logit_j)), the attention mask
 selecting the tokens (max pooling as SPLADE v2, ++ and v3; sum pooling as an option).
 
-A text's vector depends on the text alone, never on its neighbours: float sums are
-ordered by the shapes of the tensors they run over (a GEMM may pick its kernel and
-blocking by the row count; softmax and attention reduce over the padded length), so every
-text is encoded in a block of exactly `batch_size` rows padded to its own length bucket
-(eight buckets an octave: lengths round up to a multiple of max(8, 2^ceil(log2 length) /
-8), so padding adds at most 1/8). A block holds only texts of one bucket; a partial block
-is filled with copies of its first text, whose rows are dropped. The same text therefore
-gives the same bytes in any shard, batch or partition, in any order, with any thread
-count. The block's row count is part of the encoding (the workflow re-encodes when it
-changes); a small one (8 by default) wastes little on the partial blocks of a small
-corpus, a GPU wants more.
+Every text is encoded in a fixed-shape block (sparsebench.encode.token_blocks), so its
+vector depends on the text alone, never on its neighbours.
 
 Speed, with vectors unchanged:
 - texts are grouped by length bucket within a shard, so batches carry little padding;
@@ -31,28 +22,19 @@ Speed, with vectors unchanged:
 from __future__ import annotations
 
 import functools
-import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import scipy.sparse as sp
 
-from sparsebench.core.devices import select_device
 from sparsebench.core.errors import ConfigError
-from sparsebench.core.progress import progress
 from sparsebench.encode.encoders import Encoder, TextListEncoder
-from sparsebench.encode.pruning import prune_rows
-from sparsebench.encode.sparse import LabelledCSR
+from sparsebench.encode.token_blocks import TokenBlockEncoder, vocabulary_terms
 
-log = logging.getLogger(__name__)
-DTYPES = ("fp32", "fp16", "bf16")
 _LOGIT_BUDGET_BYTES = 32 << 20  # per (batch x length x vocabulary chunk) block
-BUCKETS_PER_OCTAVE = 8  # padded lengths: few buckets (few partial blocks), little padding
-MIN_BUCKET = 8  # tokens: padded lengths are multiples of 8 (tensor-core friendly)
 
 
 @dataclass(frozen=True)
@@ -67,14 +49,6 @@ class SpladeSettings:
     device: str = "auto"
     top_k: int | None = None  # keep the k largest weights of each text (pruning.prune_rows)
     threshold: float = 0.0  # drop weights at or below this
-
-
-def _torch_dtype(name: str):
-    import torch
-
-    if name not in DTYPES:
-        raise ConfigError(f"dtype must be one of {', '.join(DTYPES)}, not {name!r}")
-    return {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[name]
 
 
 def load_masked_lm(model: str):
@@ -150,150 +124,28 @@ def _split_head(network) -> tuple[Callable, Callable, Any] | None:
     return None
 
 
-class SpladeEncoder:
+class SpladeEncoder(TokenBlockEncoder):
     """Encodes texts into vocabulary-sized sparse vectors with a masked LM."""
 
     def __init__(self, settings: SpladeSettings) -> None:
-        import torch
-
         if settings.pooling not in ("max", "sum"):
             raise ConfigError(f"pooling must be 'max' or 'sum', not {settings.pooling!r}")
         self.settings = settings
-        self.device = select_device(settings.device)
-        self.dtype = _torch_dtype(settings.dtype)
+        self.setup(
+            max_length=settings.max_length,
+            batch_size=settings.batch_size,
+            dtype=settings.dtype,
+            device=settings.device,
+            top_k=settings.top_k,
+            threshold=settings.threshold,
+        )
         self.tokenizer, self.network = _loaded_on(settings.model, str(self.device))
-        if self.device.type == "cpu" and self.dtype != torch.float32:
-            log.warning("dtype %s on the CPU is slow or unsupported; using fp32", settings.dtype)
-            self.dtype = torch.float32
         self.head = _split_head(self.network)
-        vocabulary = self.tokenizer.get_vocab()
         size = self.network.get_output_embeddings().out_features
-        tokens = [""] * size
-        for token, index in vocabulary.items():
-            if index < size:
-                tokens[index] = token
-        self.terms = pa.array(tokens, type=pa.string())
-        special = [i for i in self.tokenizer.all_special_ids if i < size]
-        self.special_ids = torch.tensor(sorted(set(special)), dtype=torch.long, device=self.device)
-        self.batch_size = settings.batch_size
-        self.truncated = 0
+        self.terms = vocabulary_terms(self.tokenizer, size)
+        self.removed_ids = self.device_tensor(i for i in self.tokenizer.all_special_ids if i < size)
 
-    @property
-    def vocab_size(self) -> int:
-        return len(self.terms)
-
-    # -- batching ---------------------------------------------------------------------
-
-    def _lengths(self, texts: Sequence[str]) -> np.ndarray:
-        """Token counts (special tokens included), capped at max_length + 1: a count above
-        max_length means the text is truncated."""
-        encoded = self.tokenizer(
-            list(texts),
-            add_special_tokens=True,
-            truncation=True,
-            max_length=self.settings.max_length + 1,
-            return_attention_mask=False,
-            return_token_type_ids=False,
-        )
-        return np.fromiter(
-            (len(ids) for ids in encoded["input_ids"]), dtype=np.int64, count=len(texts)
-        )
-
-    def padded_lengths(self, lengths: np.ndarray) -> np.ndarray:
-        """The padded length of each text: a function of its own token count only."""
-        capped = np.maximum(np.minimum(lengths, self.settings.max_length), 1)
-        octave = 2 ** np.ceil(np.log2(capped)).astype(np.int64)
-        width = np.maximum(MIN_BUCKET, octave // BUCKETS_PER_OCTAVE)
-        return np.minimum(-(-capped // width) * width, self.settings.max_length)
-
-    def blocks(self, lengths: np.ndarray) -> list[tuple[np.ndarray, int]]:
-        """(text positions, padded length) of each block: texts of one length bucket, at
-        most batch_size of them, longest buckets first."""
-        padded = self.padded_lengths(lengths)
-        order = np.argsort(-padded, kind="stable")
-        bounds = np.flatnonzero(np.diff(padded[order])) + 1
-        return [
-            (group[start : start + self.batch_size], int(padded[group[0]]))
-            for group in np.split(order, bounds)
-            for start in range(0, len(group), self.batch_size)
-        ]
-
-    def encode(self, texts: Sequence[str]) -> LabelledCSR:
-        """Sparse vectors of `texts`, rows in input order; empty texts give empty rows."""
-        import torch
-
-        texts = [t if isinstance(t, str) else "" for t in texts]
-        n = len(texts)
-        nonempty = np.array([bool(t.strip()) for t in texts], dtype=bool)
-        rows, cols, vals = [], [], []
-        if nonempty.any():
-            positions = np.nonzero(nonempty)[0]
-            lengths = self._lengths([texts[i] for i in positions])
-            too_long = int((lengths > self.settings.max_length).sum())
-            self.truncated += too_long
-            if too_long:
-                log.info(
-                    "%d of %d texts exceed max_length %d tokens and are truncated",
-                    too_long,
-                    len(positions),
-                    self.settings.max_length,
-                )
-            with torch.inference_mode(), progress(len(positions), "encoding texts") as bar:
-                for members, padded in self.blocks(lengths):
-                    batch = positions[members]
-                    bar.update(len(batch))
-                    weights = self._encode_batch([texts[i] for i in batch], padded)
-                    row, col = torch.nonzero(weights, as_tuple=True)
-                    values = weights[row, col]
-                    rows.append(batch[row.cpu().numpy()])
-                    cols.append(col.cpu().numpy())
-                    vals.append(values.float().cpu().numpy())
-        if (~nonempty).any():
-            log.info("%d empty texts encode to empty vectors", int((~nonempty).sum()))
-        matrix = sp.csr_matrix(
-            (
-                np.concatenate(vals) if vals else np.zeros(0, np.float32),
-                (
-                    np.concatenate(rows) if rows else np.zeros(0, np.int64),
-                    np.concatenate(cols) if cols else np.zeros(0, np.int64),
-                ),
-            ),
-            shape=(n, self.vocab_size),
-            dtype=np.float32,
-        )
-        matrix.sort_indices()
-        matrix = prune_rows(matrix, self.settings.top_k, self.settings.threshold)
-        return LabelledCSR(matrix, self.terms)
-
-    def _encode_batch(self, texts: list[str], padded: int):
-        """(len(texts) x vocabulary) weights on the device, pooled, special tokens zeroed,
-        computed in a block of exactly batch_size rows of `padded` tokens."""
-        import torch
-
-        encoded = self.tokenizer(
-            texts,
-            padding="max_length",
-            truncation=True,
-            max_length=padded,
-            return_tensors="pt",
-        )
-        fill = torch.zeros(self.batch_size, dtype=torch.long)
-        fill[: len(texts)] = torch.arange(len(texts))
-        input_ids = encoded["input_ids"][fill].to(self.device)
-        mask = encoded["attention_mask"][fill].to(self.device)
-        autocast = torch.autocast(
-            device_type="cuda",
-            dtype=self.dtype,
-            enabled=self.device.type == "cuda" and self.dtype != torch.float32,
-        )
-        with autocast:
-            pooled = self._pooled_activation(input_ids, mask)
-        weights = pooled[: len(texts)].float()
-        if len(self.special_ids):
-            weights[:, self.special_ids] = 0.0
-        return weights
-
-    def _pooled_activation(self, input_ids, mask):
+    def block_weights(self, input_ids, mask):
         import torch
 
         if self.head is None:  # unknown head layout: full forward, then pool

@@ -235,7 +235,7 @@ def test_blocks_hold_one_length_bucket_and_at_most_a_batch():
         20,
         20,
     ]
-    encoder.settings = SpladeSettings(model=encoder.settings.model, max_length=512, batch_size=2)
+    encoder.max_length = 512
     assert encoder.padded_lengths(np.array([65, 129, 250, 300, 1000])).tolist() == [
         80,
         160,
@@ -244,7 +244,7 @@ def test_blocks_hold_one_length_bucket_and_at_most_a_batch():
         512,
     ]
     lengths = np.array([3, 8, 9, 30, 16, 5, 21])
-    encoder.settings = SpladeSettings(model=encoder.settings.model, max_length=20, batch_size=2)
+    encoder.max_length = 20
     blocks = encoder.blocks(lengths)
     assert [(members.tolist(), padded) for members, padded in blocks] == [
         ([3, 6], 20),
