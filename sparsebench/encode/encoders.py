@@ -28,6 +28,7 @@ from sparsebench.encode.sparse import LabelledCSR
 ENCODERS: dict[str, str] = {
     "bm25": "sparsebench.encode.term_counts",  # analyzed terms and their counts
     "splade": "sparsebench.encode.splade",  # a SPLADE-family masked LM
+    "unicoil": "sparsebench.encode.unicoil",  # per-token impacts of the text's own tokens
     "tokenizer": "sparsebench.encode.tokenizer_queries",  # inference-free queries
     "python": "sparsebench.encode.custom",  # a user's encoder class
     "vectors": "sparsebench.encode.json_vectors",  # vectors encoded elsewhere

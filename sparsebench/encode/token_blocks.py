@@ -67,6 +67,9 @@ class TokenBlockEncoder:
 
     tokenizer: Any
     network: Any
+    # an empty or blank text: an empty row (SPLADE), or encoded as any text is (what
+    # Pyserini's uniCOIL encoders do: [CLS] [SEP], the [SEP] weighted)
+    encodes_empty_texts: bool = False
 
     def setup(
         self,
@@ -139,12 +142,15 @@ class TokenBlockEncoder:
         ]
 
     def encode(self, texts: Sequence[str]) -> LabelledCSR:
-        """Sparse vectors of `texts`, rows in input order; empty texts give empty rows."""
+        """Sparse vectors of `texts`, rows in input order; empty texts give empty rows
+        unless the encoder encodes them."""
         import torch
 
         texts = [t if isinstance(t, str) else "" for t in texts]
         n = len(texts)
-        nonempty = np.array([bool(t.strip()) for t in texts], dtype=bool)
+        nonempty = np.array(
+            [self.encodes_empty_texts or bool(t.strip()) for t in texts], dtype=bool
+        )
         rows, cols, vals = [], [], []
         if nonempty.any():
             positions = np.nonzero(nonempty)[0]

@@ -15,6 +15,7 @@ from sparsebench.kinds.likelihood import QLD_KIND, QLJM_KIND
 from sparsebench.kinds.run import RUN_KIND
 from sparsebench.kinds.splade import SPLADE_KIND
 from sparsebench.kinds.tuned import TUNED_KIND
+from sparsebench.kinds.unicoil import UNICOIL_KIND
 from sparsebench.kinds.vectors import VECTORS_KIND
 
 KINDS: dict[str, ModelKind] = {
@@ -26,6 +27,7 @@ KINDS: dict[str, ModelKind] = {
         QLD_KIND,
         QLJM_KIND,
         SPLADE_KIND,
+        UNICOIL_KIND,
         PYTHON_KIND,
         VECTORS_KIND,
         RUN_KIND,

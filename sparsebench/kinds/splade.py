@@ -126,7 +126,7 @@ class Splade(ModelKind):
 
     def problems(self, entry: Entry) -> list[str]:
         if not (entry.get("model") or entry.get("doc_model")):
-            return ["a splade model needs `model` (or `doc_model`)"]
+            return [f"a {self.name} model needs `model` (or `doc_model`)"]
         problems = super().problems(entry)
         if entry.get("quantization"):
             try:

@@ -15,11 +15,17 @@ def words_of(texts):
     return sorted({w for t in texts for w in re.findall(r"[a-z]+", t.lower())})
 
 
-def build_masked_lm(folder, architecture="bert", seed=0):
-    """A tiny random masked LM with a made-up vocabulary, saved as a Hugging Face folder."""
+def tiny_tokenizer():
+    """A WordPiece tokenizer of the tiny collection's words (and three suffixes)."""
     texts = [f"{t} {x}" for _, t, x in TINY_DOCS] + [q for _, q in TINY_QUERIES]
     vocab = SPECIAL + words_of(texts) + ["##s", "##ing", "##ed"]
-    tokenizer = transformers.BertTokenizer(vocab={w: i for i, w in enumerate(vocab)})
+    return transformers.BertTokenizer(vocab={w: i for i, w in enumerate(vocab)})
+
+
+def build_masked_lm(folder, architecture="bert", seed=0):
+    """A tiny random masked LM with a made-up vocabulary, saved as a Hugging Face folder."""
+    tokenizer = tiny_tokenizer()
+    vocab = tokenizer.get_vocab()
     torch.manual_seed(seed)
     common = dict(vocab_size=len(vocab), max_position_embeddings=64)
     if architecture == "bert":
