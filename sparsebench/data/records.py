@@ -301,9 +301,14 @@ def record_batches(
         yield from json_batches(handle, fields, what, field_names(source, member))
 
 
-def combine_text(batch: pa.RecordBatch, has_title: bool) -> pa.Array:
-    text = pc.fill_null(batch.column("text"), "")
-    if has_title:
-        title = pc.fill_null(batch.column("title"), "")
-        text = pc.binary_join_element_wise(title, text, " ")
+def join_title(title: Any, text: Any) -> Any:
+    """(title + " " + text).strip(), nulls as empty strings: a document's text as BEIR
+    builds it (arrays or chunked arrays; title None: the text alone, stripped)."""
+    text = pc.fill_null(text, "")
+    if title is not None:
+        text = pc.binary_join_element_wise(pc.fill_null(title, ""), text, " ")
     return pc.utf8_trim_whitespace(text)
+
+
+def combine_text(batch: pa.RecordBatch, has_title: bool) -> pa.Array:
+    return join_title(batch.column("title") if has_title else None, batch.column("text"))

@@ -27,6 +27,7 @@ from sparsebench.encode.sparse import LabelledCSR
 # encoding kind (the `kind` of the encoding settings) -> the module whose build() makes it
 ENCODERS: dict[str, str] = {
     "bm25": "sparsebench.encode.term_counts",  # analyzed terms and their counts
+    "fields": "sparsebench.encode.fields",  # term counts per field (multifield BM25)
     "splade": "sparsebench.encode.splade",  # a SPLADE-family masked LM
     "unicoil": "sparsebench.encode.unicoil",  # per-token impacts of the text's own tokens
     "tokenizer": "sparsebench.encode.tokenizer_queries",  # inference-free queries
@@ -43,7 +44,10 @@ class Encoder(Protocol):
 
 def encode_table(encoder: Encoder, table: pa.Table) -> LabelledCSR:
     """Encode the rows of a corpus or query table: their text, or the column an encoder
-    names as its `input_column` (pre-encoded vectors are looked up by id)."""
+    names as its `input_column` (pre-encoded vectors are looked up by id), or the whole
+    rows where the encoder reads several columns (`encode_table`: a document's fields)."""
+    if hasattr(encoder, "encode_table"):
+        return encoder.encode_table(table)
     return encoder.encode(table.column(getattr(encoder, "input_column", "text")))
 
 

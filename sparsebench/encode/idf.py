@@ -38,8 +38,9 @@ def none(df: np.ndarray, n_docs: int) -> np.ndarray:
 IDF_VARIANTS = {"lucene": lucene, "classic": classic, "robertson": robertson, "none": none}
 
 
-def idf(df: np.ndarray, n_docs: int, variant: str) -> np.ndarray:
-    """IDF per term (float64) by the variant of that name (df: per term, any dtype)."""
+def idf(df: np.ndarray, n_docs: int | np.ndarray, variant: str) -> np.ndarray:
+    """IDF per term (float64) by the variant of that name (df: per term, any dtype; n_docs:
+    the corpus's N, or each term's field's N for a multifield model)."""
     if variant not in IDF_VARIANTS:
         raise ConfigError(f"unknown idf variant {variant!r}; known: {', '.join(IDF_VARIANTS)}")
     return IDF_VARIANTS[variant](df.astype(np.float64), n_docs)

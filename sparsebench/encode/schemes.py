@@ -23,6 +23,7 @@ from sparsebench.encode.statistics import (
     CorpusStatistics,
     document_count,
     document_lengths,
+    field_lengths,
     lucene_stored_lengths,
 )
 
@@ -77,16 +78,45 @@ def bm25_document_weights(
         n_docs = document_count(exact, statistics)
         average = exact.sum() / n_docs if n_docs else 0.0
     lengths = lucene_stored_lengths(exact) if statistics == "lucene" else exact
-    tf = counts.data.astype(np.float64)
     norm = np.ones(len(lengths)) if average == 0 else (1 - b + b * lengths / average)
-    row_norm = np.repeat(norm, np.diff(counts.indptr))
-    weights = tf / (tf + k1 * row_norm)
+    return _saturated(counts, k1, np.repeat(norm, np.diff(counts.indptr)), k1_plus_one)
+
+
+def _saturated(
+    counts: sp.csr_matrix, k1: float, norm: np.ndarray, k1_plus_one: bool
+) -> sp.csr_matrix:
+    """tf / (tf + k1 * norm) of every entry (norm: the entry's length normalisation)."""
+    tf = counts.data.astype(np.float64)
+    weights = tf / (tf + k1 * norm)
     if k1_plus_one:
         weights *= k1 + 1
     return sp.csr_matrix(
         (weights.astype(np.float32), counts.indices.copy(), counts.indptr.copy()),
         shape=counts.shape,
     )
+
+
+def bm25_field_weights(
+    counts: sp.csr_matrix,
+    k1: float,
+    b: float,
+    k1_plus_one: bool,
+    statistics: str,
+    column_fields: np.ndarray,
+    averages: np.ndarray,
+) -> sp.csr_matrix:
+    """BM25's saturated term frequency of a multifield corpus, each field normalised by
+    its own length as Lucene keeps one norm per field (Anserini's `-fields`): for a term of
+    field f, dl is the document's length in f and avgdl the average over f
+    (`averages`, the whole corpus's, per field); otherwise as bm25_document_weights."""
+    exact = field_lengths(counts, column_fields, len(averages))
+    lengths = lucene_stored_lengths(exact) if statistics == "lucene" else exact
+    rows = np.repeat(np.arange(counts.shape[0]), np.diff(counts.indptr))
+    fields = column_fields[counts.indices]
+    average = averages[fields]
+    known = average > 0
+    ratio = lengths[rows, fields] / np.where(known, average, 1.0)
+    return _saturated(counts, k1, np.where(known, 1 - b + b * ratio, 1.0), k1_plus_one)
 
 
 def dirichlet_document_weights(
@@ -152,8 +182,19 @@ def bm25(matrix: sp.csr_matrix, statistics: CorpusStatistics, settings: Settings
 
         d_w = tf / (tf + k1 * (1 - b + b * dl / avgdl))     (times k1 + 1 if k1_plus_one)
 
-    dl and avgdl by the `statistics` flavour (bm25_document_weights). Models of kind
-    binary weigh by it at k1 = b = 0: d_w = 1 for every matching term."""
+    dl and avgdl by the `statistics` flavour (bm25_document_weights), per field for a
+    multifield corpus (bm25_field_weights). Models of kind binary weigh by it at
+    k1 = b = 0: d_w = 1 for every matching term."""
+    if statistics.column_fields is not None:
+        return bm25_field_weights(
+            matrix,
+            settings.k1,
+            settings.b,
+            settings.k1_plus_one,
+            settings.statistics,
+            statistics.column_fields,
+            statistics.field_averages,
+        )
     return bm25_document_weights(
         matrix,
         settings.k1,

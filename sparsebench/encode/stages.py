@@ -120,8 +120,9 @@ def term_weights(
     shipped with the model)."""
     recipe = Weighting.from_params(weighting)
     matrix = recipe.prepared(load_csr(corpus_npz))
-    statistics = recipe.corpus_statistics(matrix)
-    weights = recipe.term_idf(statistics, pa.array(read_lines(vocab), type=pa.string()))
+    terms = pa.array(read_lines(vocab), type=pa.string())
+    statistics = recipe.corpus_statistics(matrix, terms)
+    weights = recipe.term_idf(statistics, terms)
     stats = recipe.record(weighting, statistics, weights, matrix.nnz)
     log.info("term weights: %s", stats)
     save_postings(

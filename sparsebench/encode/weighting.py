@@ -22,6 +22,7 @@ import pyarrow as pa
 import scipy.sparse as sp
 
 from sparsebench.core.errors import ConfigError, DataError
+from sparsebench.encode.fields import column_fields
 from sparsebench.encode.idf import idf
 from sparsebench.encode.pruning import prune_rows
 from sparsebench.encode.quantization import QuantizationRule
@@ -43,6 +44,8 @@ class Weighting:
     pruning     static pruning of each document ({top_k, threshold}), SPLADE only
     quantization  integer impacts (encode.quantization: {scale, rounding, arithmetic}),
                 after pruning, SPLADE only
+    fields      the document fields of a multifield encoding (encode.fields), in their
+                column order: statistics, norms and the IDF per field; BM25 only
     """
 
     kind: str
@@ -56,6 +59,7 @@ class Weighting:
     pruning: Mapping[str, Any] | None = None
     idf_source: str | None = None
     quantization: Mapping[str, Any] | None = None
+    fields: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         scheme = scheme_of(self.kind)
@@ -63,6 +67,8 @@ class Weighting:
             raise ConfigError(
                 f"weighting {self.kind} takes idf {', '.join(scheme.idfs)}, not {self.idf!r}"
             )
+        if self.fields is not None and self.kind != "bm25":
+            raise ConfigError(f"fields are weighed by BM25 only, not by {self.kind}")
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> Weighting:
@@ -90,14 +96,23 @@ class Weighting:
             )
         return matrix
 
-    def corpus_statistics(self, matrix: sp.csr_matrix) -> CorpusStatistics:
-        return corpus_statistics(matrix, self.statistics)
+    def corpus_statistics(
+        self, matrix: sp.csr_matrix, terms: pa.Array | None = None
+    ) -> CorpusStatistics:
+        """The statistics of `matrix`'s documents (with `terms`, its columns' names: per
+        field as well for a multifield model)."""
+        if self.fields is None:
+            return corpus_statistics(matrix, self.statistics)
+        if terms is None:
+            raise DataError("multifield statistics need the corpus vocabulary")
+        columns = column_fields(terms, self.fields)
+        return corpus_statistics(matrix, self.statistics, columns, len(self.fields))
 
     def term_idf(self, statistics: CorpusStatistics, terms: pa.Array | None) -> np.ndarray:
         """The IDF of every term: from the corpus statistics, or shipped with the model
         (aligned with the corpus's `terms`)."""
         if self.idf != MODEL_IDF:
-            return idf(statistics.df, statistics.n_docs, self.idf)
+            return idf(statistics.df, statistics.column_docs(), self.idf)
         from sparsebench.encode.splade import load_idf_json
 
         if terms is None or self.idf_source is None:
@@ -119,6 +134,15 @@ class Weighting:
         postings: int,
     ) -> dict[str, Any]:
         """What term_stats.json says of a weighing (`params`: the settings as given)."""
+        fields = {}
+        if self.fields is not None:
+            docs, averages = statistics.field_docs, statistics.field_averages
+            fields = {
+                "fields": {
+                    name: {"n_docs": int(docs[i]), "avg_length": float(averages[i])}
+                    for i, name in enumerate(self.fields)
+                }
+            }
         return {
             "n_docs": int(statistics.n_docs),
             "statistics": self.statistics,
@@ -129,4 +153,5 @@ class Weighting:
             "idf_min": float(weights.min(initial=0.0)),
             "idf_max": float(weights.max(initial=0.0)),
             "weighting": dict(params),
+            **fields,
         }

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from sparsebench.analysis.analyzer import resolve_analyzer
 from sparsebench.core.errors import ConfigError
+from sparsebench.encode.fields import FIELDS
 from sparsebench.encode.schemes import SCHEMES
 from sparsebench.kinds.base import Entry, ModelKind
 
@@ -40,7 +41,15 @@ class Lexical(ModelKind):
 
     def encoding(self, entry: Entry, side: str, language: str) -> dict[str, Any]:
         # queries are analyzed as the documents are
-        return {"kind": "bm25", "analyzer": resolve_analyzer(dict(entry["analyzer"]), language)}
+        analyzer = resolve_analyzer(dict(entry["analyzer"]), language)
+        fields = entry.get("fields")
+        if not fields:
+            return {"kind": "bm25", "analyzer": analyzer}
+        # documents: the fields' counts (shared whatever the boosts); queries: boosted
+        encoding = {"kind": "fields", "analyzer": analyzer, "fields": sorted(fields)}
+        if side == "queries":
+            encoding["boosts"] = {f: float(fields[f]) for f in sorted(fields)}
+        return encoding
 
     def problems(self, entry: Entry) -> list[str]:
         try:  # the settings' clashes (the dataset's language changes none of them)
@@ -70,9 +79,20 @@ class BM25(Lexical):
             "formula. Lucene >= 8 and bm25s omit the constant factor; rankings are "
             "identical either way.",
         },
+        fields={
+            "type": "object",
+            "minProperties": 1,
+            "additionalProperties": False,
+            "properties": {f: {"type": "number", "exclusiveMinimum": 0} for f in FIELDS},
+            "description": "Multifield BM25 as Anserini's -fields: each field (contents: "
+            "the text, title) with its own statistics and norms, a query scored against "
+            "each and summed, times the field's weight ({contents: 1.0, title: 1.0}). "
+            "A document with a blank text is not indexed, as in Anserini.",
+        },
     )
 
     def weighting(self, entry: Entry) -> dict[str, Any]:
+        fields = {"fields": sorted(entry["fields"])} if entry.get("fields") else {}
         return {
             "kind": "bm25",
             "k1": float(entry["k1"]),
@@ -80,6 +100,7 @@ class BM25(Lexical):
             "idf": entry["idf"],
             "k1_plus_one": bool(entry["k1_plus_one"]),
             "statistics": entry["statistics"],
+            **fields,
         }
 
 

@@ -62,22 +62,36 @@ def partition_matrix(
 
 def save_statistics(path: str | Path, statistics: CorpusStatistics) -> None:
     with atomic_path(path) as tmp, open(tmp, "wb") as handle:
+        fields = {}
+        if statistics.column_fields is not None:  # a multifield model's, per field
+            fields = {
+                "column_fields": statistics.column_fields,
+                "field_docs": statistics.field_docs,
+                "field_lengths": statistics.field_lengths,
+            }
         np.savez(
             handle,
             n_docs=np.int64(statistics.n_docs),
             total_length=np.float64(statistics.total_length),
             df=statistics.df,
             cf=statistics.cf,
+            **fields,
         )
 
 
 def load_statistics(path: str | Path) -> CorpusStatistics:
     with np.load(path) as archive:
+        fielded = "column_fields" in archive.files
         return CorpusStatistics(
             int(archive["n_docs"]),
             float(archive["total_length"]),
             archive["df"].astype(np.int64),
             archive["cf"].astype(np.float64),
+            *(
+                (archive["column_fields"], archive["field_docs"], archive["field_lengths"])
+                if fielded
+                else ()
+            ),
         )
 
 
@@ -213,8 +227,9 @@ def partition_statistics(
 ) -> CorpusStatistics:
     """The statistics of one partition's documents, as the model weighs them (pruned)."""
     recipe = Weighting.from_params(weighting)
-    matrix = recipe.prepared(partition_matrix(shard_npzs, shard_terms, vocab).matrix)
-    statistics = recipe.corpus_statistics(matrix)
+    documents = partition_matrix(shard_npzs, shard_terms, vocab)
+    matrix = recipe.prepared(documents.matrix)
+    statistics = recipe.corpus_statistics(matrix, documents.terms)
     save_statistics(out_statistics, statistics)
     log.info(
         "partition of %d documents: N %d, %d postings",

@@ -19,6 +19,7 @@ from support.samefiles import assert_same_files  # noqa: E402
 
 from sparsebench.analysis.analyzer import Analyzer, resolve_analyzer  # noqa: E402
 from sparsebench.core.errors import ConfigError  # noqa: E402
+from sparsebench.data.prepare import read_corpus  # noqa: E402
 from sparsebench.kinds.registry import kind_of  # noqa: E402
 from sparsebench.workflow.config import validate_config  # noqa: E402
 
@@ -281,6 +282,6 @@ def test_mmarco_passages_that_look_missing_or_numeric_are_read_verbatim(tmp_path
         handle.writelines(f"{100 + i}\t{text}\n" for i, text in enumerate(NA_TEXTS))
     entry = {"source": "mmarco", "language": "pt", "corpus": str(root), "queries": str(root)}
     prepare_entry(entry, tmp_path / "out", "mm")
-    corpus = pq.read_table(tmp_path / "out" / "corpus.parquet").to_pydict()
+    corpus = read_corpus(tmp_path / "out" / "corpus.parquet", ["doc_id", "text"]).to_pydict()
     assert corpus["text"][4:] == NA_TEXTS
     assert corpus["doc_id"][4:] == [str(100 + i) for i in range(len(NA_TEXTS))]

@@ -21,7 +21,7 @@ from conftest import (
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import read_json
 from sparsebench.data.collection import ZipSource
-from sparsebench.data.prepare import read_corpus_slice
+from sparsebench.data.prepare import read_corpus, read_corpus_slice
 
 LOCAL = {"source": "local", "split": "test"}
 
@@ -33,7 +33,7 @@ def prepare(root, out, **entry):
 def test_canonical_files(tiny_collection, tmp_path, caplog):
     caplog.set_level(logging.WARNING)
     summary = prepare(tiny_collection, tmp_path / "out")
-    corpus = pq.read_table(tmp_path / "out" / "corpus.parquet").to_pydict()
+    corpus = read_corpus(tmp_path / "out" / "corpus.parquet", ["doc_id", "text"]).to_pydict()
     assert corpus["doc_id"][:2] == ["d1", "d2"]
     assert corpus["text"][0] == "Solar power Photovoltaic panels convert sunlight into electricity."
     assert corpus["text"][6] == ""  # title and text empty: kept, with a warning
@@ -175,7 +175,7 @@ def test_files_source_reads_tsv_and_trec_qrels(tmp_path):
         "q1 0 d1 1\n",
     )
     prepare_entry(entry, tmp_path / "out")
-    corpus = pq.read_table(tmp_path / "out" / "corpus.parquet").to_pydict()
+    corpus = read_corpus(tmp_path / "out" / "corpus.parquet", ["doc_id", "text"]).to_pydict()
     assert corpus == {
         "doc_id": ["d1", "d2"],
         "text": ["Solar power Panels convert sunlight", "Wind Turbines"],
@@ -238,6 +238,6 @@ def test_tsv_texts_that_look_missing_are_read_verbatim(tmp_path):
     corpus = "".join(f"d{i}\t{t}\n" for i, t in enumerate(texts))
     entry = _files_entry(tmp_path, corpus, "q1\tnull\nq2\tNA\n", "q1 0 d1 1\n")
     prepare_entry(entry, tmp_path / "out")
-    assert pq.read_table(tmp_path / "out" / "corpus.parquet")["text"].to_pylist() == texts
+    assert read_corpus(tmp_path / "out" / "corpus.parquet", ["text"])["text"].to_pylist() == texts
     queries = pq.read_table(tmp_path / "out" / "queries.parquet")["text"].to_pylist()
     assert queries == ["null", "NA"]

@@ -17,6 +17,7 @@ from sparsebench.analysis.analyzer import Analyzer
 from sparsebench.core.csrfiles import load_csr
 from sparsebench.core.errors import ConfigError
 from sparsebench.core.fileio import read_json, read_lines
+from sparsebench.data.prepare import read_corpus
 from sparsebench.data.qrels import read_qrels
 from sparsebench.encode.idf import idf
 from sparsebench.encode.schemes import bm25_document_weights
@@ -40,7 +41,7 @@ def cranfield_run(tmp_path_factory):
 
 def test_scores_equal_bm25s_fed_the_same_tokens(cranfield_run):
     analyzer = Analyzer()
-    corpus = pq.read_table(cranfield_run.corpus / "corpus.parquet").to_pandas()
+    corpus = read_corpus(cranfield_run.corpus / "corpus.parquet").to_pandas()
     queries = pq.read_table(cranfield_run.dataset / "queries.parquet").to_pandas()
     reference = bm25s.BM25(method="lucene", k1=0.9, b=0.4)
     reference.index([analyzer.analyze(t) for t in corpus["text"]], show_progress=False)

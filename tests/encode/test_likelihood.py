@@ -13,6 +13,7 @@ import pytest
 from conftest import run_stages, shared_path
 
 from sparsebench.analysis.analyzer import Analyzer
+from sparsebench.data.prepare import read_corpus
 from sparsebench.encode.statistics import lucene_stored_lengths
 from sparsebench.runs.runfile import read_run
 
@@ -50,7 +51,7 @@ def lucene_qljm(query: list[str], document: Counter, length: float, cf: Counter,
 def analyzed_collection(files, statistics):
     """The collection's analyzed documents, cf, total length, dl and queries."""
     analyzer = Analyzer()
-    corpus = pq.read_table(files.corpus / "corpus.parquet").to_pandas()
+    corpus = read_corpus(files.corpus / "corpus.parquet").to_pandas()
     documents = {
         d: Counter(analyzer.analyze(t))
         for d, t in zip(corpus["doc_id"], corpus["text"], strict=True)

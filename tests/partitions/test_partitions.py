@@ -179,8 +179,9 @@ def cranfield(tmp_path_factory):
         {"kind": "tfidf"},
         {"kind": "qld", "statistics": "lucene"},
         {"kind": "qljm", "lambda": 0.3},
+        {"kind": "bm25", "fields": {"contents": 1.0, "title": 0.5}, "statistics": "lucene"},
     ],
-    ids=["bm25-exact", "bm25-lucene", "bm25-classic", "tfidf", "qld", "qljm"],
+    ids=["bm25-exact", "bm25-lucene", "bm25-classic", "tfidf", "qld", "qljm", "multifield"],
 )
 def test_partitions_merge_into_the_single_job_run(cranfield, tmp_path, model):
     entry = model_entry(model)
