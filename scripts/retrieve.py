@@ -3,6 +3,7 @@ sparsebench.retrieve.stages.retrieve_run."""
 
 from dataclasses import replace
 
+from sparsebench.feedback.expansion import Feedback
 from sparsebench.retrieve import stages
 from sparsebench.search.settings import SearchSettings
 from sparsebench.workflow.logs import stage_logging
@@ -14,6 +15,16 @@ with stage_logging(snakemake.log[0], snakemake.rule):
     # training queries only choose a sweep's point: their search's latency is not reported
     if snakemake.rule == "retrieve_tuning" or snakemake.wildcards.get("queryset") == "tuning":
         search = replace(search, latency_queries=0)
+    expansion = getattr(snakemake.params, "feedback", None)  # retrieve_partition has none
+    feedback = None
+    if expansion:
+        feedback = Feedback(
+            **expansion,
+            corpus_npz=snakemake.input.corpus_npz,
+            vocab=snakemake.input.vocab,
+            corpus_json=snakemake.input.corpus_json,
+            queries_table=snakemake.input.queries_table,
+        )
     stages.retrieve_run(
         snakemake.input.postings,
         snakemake.input.idf,
@@ -24,5 +35,6 @@ with stage_logging(snakemake.log[0], snakemake.rule):
         tag=snakemake.wildcards.model,
         search=search,
         out_cost=snakemake.output.cost,
+        feedback=feedback,
         **snakemake.params.retrieval,
     )

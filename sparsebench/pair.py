@@ -16,6 +16,7 @@ from sparsebench.core.fileio import read_json
 from sparsebench.data import stages as data_stages
 from sparsebench.encode import stages as encode_stages
 from sparsebench.evaluate import stages as evaluate_stages
+from sparsebench.feedback.expansion import Feedback
 from sparsebench.retrieve import stages as retrieve_stages
 from sparsebench.search.settings import SearchSettings
 from sparsebench.workflow import layout
@@ -165,6 +166,16 @@ def run_pair(
         files.queries / "query_ids.txt",
         runtime=query_encoder.runtime,
     )
+    expansion = plan.feedback("m", "d")
+    feedback = None
+    if expansion:
+        feedback = Feedback(
+            **expansion,
+            corpus_npz=files.encoded / "corpus.npz",
+            vocab=files.encoded / "vocab.txt",
+            corpus_json=files.corpus / "corpus.json",
+            queries_table=files.dataset / "queries.parquet",
+        )
     retrieve_stages.retrieve_run(
         files.weights / "postings.npz",
         files.weights / "idf.npy",
@@ -174,6 +185,7 @@ def run_pair(
         files.run,
         tag="m",
         search=search or SearchSettings.from_config(config["retrieval"]),
+        feedback=feedback,
         **plan.retrieval_settings("d"),
     )
     evaluate_stages.evaluate(

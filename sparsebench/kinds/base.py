@@ -64,6 +64,11 @@ class ModelKind:
         """What changes the document weights and the IDF (sparsebench.encode.weighting)."""
         raise ConfigError(f"models of kind {self.name} weigh nothing: they are not searched")
 
+    def feedback(self, entry: Entry) -> dict[str, Any] | None:
+        """Pseudo-relevance feedback before the search (sparsebench.feedback.methods), with
+        its method's defaults; None: the query is searched as encoded."""
+        return None
+
     def pruning(self, entry: Entry) -> dict[str, Any]:
         """Static pruning of each document's weights ({top_k, threshold}; none: {})."""
         return {}
@@ -94,10 +99,12 @@ class ModelKind:
 
     def fingerprint(self, entry: Entry, language: str = "en") -> dict[str, Any]:
         """Every setting of a model that changes its results (not batch sizes or devices)."""
+        feedback = self.feedback(entry)
         return {
             "documents": self.encoding(entry, "documents", language),
             "queries": self.encoding(entry, "queries", language),
             "weighting": self.weighting(entry),
+            **({"feedback": feedback} if feedback else {}),
         }
 
 

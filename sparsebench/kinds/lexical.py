@@ -17,19 +17,45 @@ from sparsebench.analysis.analyzer import resolve_analyzer
 from sparsebench.core.errors import ConfigError
 from sparsebench.encode.fields import FIELDS
 from sparsebench.encode.schemes import SCHEMES
+from sparsebench.feedback.methods import METHODS, feedback_settings
 from sparsebench.kinds.base import Entry, ModelKind
+
+FEEDBACK = {
+    "type": "object",
+    "required": ["method"],
+    "properties": {
+        "method": {"enum": list(METHODS)},
+        "docs": {"type": "integer", "minimum": 1},
+        "terms": {"type": "integer", "minimum": 1},
+        "cutoff": {"type": "integer", "minimum": 1},
+        "original_query_weight": {"type": "number", "minimum": 0, "maximum": 1},
+        "filter_terms": {"type": "boolean"},
+        "alpha": {"type": "number"},
+        "beta": {"type": "number"},
+        "gamma": {"type": "number"},
+        "negative_docs": {"type": "integer", "minimum": 0},
+        "negative_terms": {"type": "integer", "minimum": 1},
+    },
+    "additionalProperties": False,
+    "description": "Pseudo-relevance feedback as Anserini's rerankers: rm3 (docs 10, "
+    "terms 10, original_query_weight 0.5, filter_terms true) or rocchio (docs 10, terms "
+    "10, alpha 1, beta 0.75; negative_docs > 0 adds the bottom documents of the first "
+    "`cutoff` (50) with gamma 0.15 and negative_terms 10). The query is expanded from its "
+    "first retrieval and searched again.",
+}
 
 
 def lexical_schema(scheme: str, idf: str, **more: Any) -> dict[str, Any]:
     """The schema of a lexical kind weighing by `scheme`: its IDF (one the scheme takes,
-    default `idf`), `more` settings, and the analyzer and collection statistics every
-    lexical kind takes."""
+    default `idf`), `more` settings, and the analyzer, collection statistics and feedback
+    every lexical kind takes."""
     return {
         "properties": {
             **more,
             "idf": {"enum": list(SCHEMES[scheme].idfs), "default": idf},
             "analyzer": {"$ref": "#/$defs/analyzer", "default": {}},
             "statistics": {"$ref": "#/$defs/statistics", "default": "exact"},
+            "feedback": FEEDBACK,
         }
     }
 
@@ -54,9 +80,15 @@ class Lexical(ModelKind):
     def problems(self, entry: Entry) -> list[str]:
         try:  # the settings' clashes (the dataset's language changes none of them)
             resolve_analyzer(dict(entry["analyzer"]))
+            self.feedback(entry)
         except ConfigError as error:
             return [str(error)]
+        if entry.get("feedback") and entry.get("fields"):
+            return ["feedback expands a query of one field: a multifield model takes none"]
         return super().problems(entry)
+
+    def feedback(self, entry: Entry) -> dict[str, Any] | None:
+        return feedback_settings(entry["feedback"]) if entry.get("feedback") else None
 
     def model_sources(self, entry: Entry, side: str | None = None) -> list[str]:
         # a Hugging Face tokenizer as the analyzer (its files are the encodings' inputs)

@@ -20,6 +20,7 @@ from sparsebench.core.devices import cuda_available, select_device
 from sparsebench.core.errors import ConfigError, DataError
 from sparsebench.core.fileio import atomic_path, read_line_array, read_lines
 from sparsebench.core.progress import progress
+from sparsebench.feedback.expansion import Feedback
 from sparsebench.retrieve import costs
 from sparsebench.runs.fusion.fuse import Fusion, fuse
 from sparsebench.runs.runfile import RunLines, format_run_lines, read_run
@@ -125,13 +126,15 @@ def retrieve_run(
     ignore_identical_ids: bool = False,
     search: SearchSettings | None = None,
     out_cost: str | Path | None = None,
+    feedback: Feedback | None = None,
 ) -> None:
     """Write the TREC run of every encoded query over the postings (term_weights'
     postings.npz), queries in id order, and (to `out_cost`) what the search cost
     (sparsebench.retrieve.costs). `search` (default: SearchSettings()) says how the search
     runs: the backend (scipy on CPU threads, or torch on a CUDA device), the CPU strategy
     (exhaustive or MaxScore), the batch settings and the latency sample; they change
-    speed, not results."""
+    speed, not results. `feedback`: the queries are first expanded from their first
+    retrieval's top documents (sparsebench.feedback), then searched."""
     search = search or SearchSettings()
     timer = costs.StageTimer()
     load_compiled()  # numba's runtime and the line writer: once a process
@@ -154,6 +157,15 @@ def retrieve_run(
     doc_ids = read_line_array(doc_ids_path)
     name = backend_name(search.backend, search.device)
     engine = backend(name)
+
+    if feedback is not None:  # the first retrieval keeps self-hits, as Anserini's
+        queries = feedback.expanded(
+            query_ids,
+            doc_ids,
+            lambda depth: engine(
+                queries, postings, term_idf, depth, doc_ids, query_ids, **search.engine_options()
+            ),
+        )
 
     def searched(rows: np.ndarray | slice, how: SearchSettings):
         return engine(

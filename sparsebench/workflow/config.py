@@ -134,7 +134,20 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     check_fusions(
         resolved["models"], {n: KINDS[m["kind"]].run_rule for n, m in resolved["models"].items()}
     )
+    _check_feedback_partitions(resolved)
     return resolved
+
+
+def _check_feedback_partitions(config: Mapping[str, Any]) -> None:
+    """Feedback reads the first retrieval over the whole corpus: one search job."""
+    partitions = config["retrieval"]["partitions"]
+    expanded = [n for n, m in config["models"].items() if m.get("feedback")]
+    if partitions > 1 and expanded:
+        raise ConfigError(
+            f"config.models.{expanded[0]}.feedback: feedback expands a query from its first "
+            f"retrieval over the whole corpus, which retrieval.partitions: {partitions} "
+            "splits; use partitions: 1"
+        )
 
 
 def _take_sweeps(config: dict[str, Any]) -> dict[str, Any]:

@@ -49,7 +49,13 @@ MIRACL_LANGUAGES = ["ar", "bn", "en", "es", "fa", "fi", "fr", "hi", "id"] + [
     "de",
     "yo",
 ]
-MSMARCO_SYSTEMS = {"bm25", "splade-pp-ed", "splade-pp-sd", "splade-v3"}
+FEEDBACK_SYSTEMS = {
+    f"{bm25}{feedback}"
+    for bm25 in ("bm25", "bm25-tuned")
+    for feedback in ("-rm3", "-rocchio", "-rocchio-neg")
+}
+MSMARCO_SYSTEMS = {"bm25", "bm25-tuned", "splade-pp-ed", "splade-pp-sd", "splade-v3"}
+MSMARCO_SYSTEMS |= FEEDBACK_SYSTEMS
 MSMARCO_METRICS = {
     "msmarco-passage/dev/small": {"MRR@10", "Recall@1000"},
     "msmarco-passage/trec-dl-2019/judged": {"nDCG@10", "Recall@1000", "MAP"},
@@ -154,6 +160,11 @@ def test_msmarco():
         table["dataset"].str.contains("trec-dl") & table["metric"].isin(["MAP", "Recall@1000"])
     ]
     assert graded["source"].str.contains("-l 2", regex=False).all()
+    # the feedback rows name the Anserini options that made them
+    feedback = table[table["system"].isin(FEEDBACK_SYSTEMS)]
+    assert feedback["source"].str.contains(r"-rm3|-rocchio", regex=True).all()
+    tuned = table[table["system"].str.startswith("bm25-tuned")]
+    assert tuned["source"].str.contains("-bm25.k1 0.82 -bm25.b 0.68", regex=False).all()
 
 
 def test_the_builtin_tables_load():

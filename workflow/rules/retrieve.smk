@@ -10,6 +10,7 @@ if PARTITIONS == 1:
         message:
             f"retrieve: top-{PLAN.k} for {{wildcards.model}} on {{wildcards.dataset}}"
         input:
+            unpack(feedback_inputs),
             postings=weights("postings.npz"),
             idf=weights("idf.npy"),
             queries=encoded_queries("queries.npz", "evaluation"),
@@ -21,6 +22,7 @@ if PARTITIONS == 1:
         params:
             library=library_code("retrieve.stages.retrieve_run"),
             retrieval=lambda wc: PLAN.retrieval_settings(wc.dataset),
+            feedback=lambda wc: PLAN.feedback(wc.model, wc.dataset),
         threads: 2
         resources:
             mem_mb=lambda wc, input: jobresources.retrieve_memory_mb(
@@ -43,6 +45,7 @@ if PARTITIONS == 1:
             f"retrieve_tuning: top-{PLAN.k} for {{wildcards.model}} on "
             "{wildcards.dataset}, training queries"
         input:
+            unpack(feedback_inputs),
             postings=weights("postings.npz"),
             idf=weights("idf.npy"),
             queries=encoded_queries("queries.npz", "tuning"),

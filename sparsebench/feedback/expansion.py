@@ -1,0 +1,124 @@
+"""A retrieve job's queries expanded by feedback: the first retrieval's top documents (in
+Anserini's order: score, then document id ascending), each query's analyzed tokens (all
+of them: terms the corpus lacks count in the query's norm, as in Anserini), the method's
+expanded weights, laid over the corpus vocabulary."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import scipy.sparse as sp
+
+from sparsebench.core.csrfiles import load_csr
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import read_json, read_lines
+from sparsebench.encode.encoders import make_encoder
+from sparsebench.feedback.documents import FeedbackCorpus, FirstRetrieval
+from sparsebench.feedback.methods import METHODS, feedback_settings
+from sparsebench.search.topk import RetrievedBatch
+
+log = logging.getLogger(__name__)
+_MARGIN = 50  # documents searched beyond the cutoff, so ties at it are all seen
+
+FirstStage = Callable[[int], Iterator[tuple[int, RetrievedBatch]]]
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What a retrieve job needs to expand its queries: the method's settings, the query
+    encoding (to read each query's tokens again), and the corpus's files."""
+
+    settings: Mapping[str, Any]  # a model's `feedback`, with its method's defaults
+    query_encoding: Mapping[str, Any]
+    corpus_npz: str | Path  # the stacked term counts (encode/{encoder}/{corpus})
+    vocab: str | Path
+    corpus_json: str | Path  # its counts: the indexed documents (Lucene's numDocs)
+    queries_table: str | Path  # queries.parquet
+
+    def expanded(
+        self, query_ids: np.ndarray, doc_ids: pa.Array, first_stage: FirstStage
+    ) -> sp.csr_matrix:
+        """The expanded queries (rows: `query_ids`), over the corpus vocabulary."""
+        settings = feedback_settings(self.settings)
+        method = METHODS[settings["method"]]
+        terms = pa.array(read_lines(self.vocab), type=pa.string())
+        counts = read_json(self.corpus_json)
+        corpus = FeedbackCorpus.build(
+            load_csr(self.corpus_npz), terms, counts["n_docs"] - counts.get("n_empty_docs", 0)
+        )
+        tokens = self._query_tokens(query_ids)
+        ranked = _anserini_order(first_stage(settings["cutoff"] + _MARGIN), doc_ids)
+        rows, columns, values = [], [], []
+        cut = settings["cutoff"]
+        for row in range(len(query_ids)):
+            docs, scores = ranked.get(row, ([], []))
+            first = FirstRetrieval(tokens[row], docs[:cut], scores[:cut])
+            expanded = method.expand(first, corpus, settings)
+            rows.extend([row] * len(expanded))
+            columns.extend(expanded)
+            values.extend(expanded.values())
+        index = pc.index_in(pa.array(columns, pa.string()), value_set=terms)
+        known = pc.is_valid(index).to_numpy(zero_copy_only=False)
+        matrix = sp.csr_matrix(
+            (
+                np.array(values, np.float32)[known],
+                (np.array(rows, np.int64)[known], index.drop_null().to_numpy().astype(np.int64)),
+            ),
+            shape=(len(query_ids), len(terms)),
+        )
+        log.info(
+            "feedback %s: %d queries expanded to %.1f terms each on average",
+            dict(settings),
+            len(query_ids),
+            matrix.nnz / max(len(query_ids), 1),
+        )
+        return matrix
+
+    def _query_tokens(self, query_ids: np.ndarray) -> list[dict[str, int]]:
+        """Each query's analyzed tokens and their counts, as the query encoder makes them."""
+        table = pq.read_table(self.queries_table)
+        position = {q: i for i, q in enumerate(table.column("query_id").to_pylist())}
+        missing = [q for q in query_ids if q not in position]
+        if missing:
+            raise DataError(f"{self.queries_table} lacks queries {missing[:5]}")
+        texts = table.column("text").take(pa.array([position[q] for q in query_ids]))
+        encoded = make_encoder(dict(self.query_encoding)).encode(texts)
+        names = encoded.terms.to_pylist()
+        matrix = encoded.matrix.tocsr()
+        return [
+            {
+                names[c]: int(v)
+                for c, v in zip(
+                    matrix.indices[matrix.indptr[r] : matrix.indptr[r + 1]],
+                    matrix.data[matrix.indptr[r] : matrix.indptr[r + 1]],
+                    strict=True,
+                )
+            }
+            for r in range(matrix.shape[0])
+        ]
+
+
+def _anserini_order(
+    batches: Iterator[tuple[int, RetrievedBatch]], doc_ids: pa.Array
+) -> dict[int, tuple[list[int], list[float]]]:
+    """Each query row's retrieved documents ordered as Anserini's first retrieval orders
+    them: score descending, then document id ascending."""
+    ranked: dict[int, tuple[list[int], list[float]]] = {}
+    for start, batch in batches:
+        ids = doc_ids.take(pa.array(batch.doc_rows)).to_pylist()
+        for query_row in np.unique(batch.query_rows):
+            where = np.flatnonzero(batch.query_rows == query_row)
+            order = sorted(where, key=lambda i: (-float(batch.scores[i]), ids[i]))
+            ranked[start + int(query_row)] = (
+                [int(batch.doc_rows[i]) for i in order],
+                [float(batch.scores[i]) for i in order],
+            )
+    return ranked
