@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from sparsebench.core.fileio import atomic_path, read_json, write_text
-from sparsebench.evaluate.measures import JUDGED_AT_10
+from sparsebench.evaluate.measures import JUDGED_AT_10, optimistic_name
 
 # Columns of leaderboard.tsv besides the datasets (and their `sig:{dataset}` marks): a
 # dataset of one of these names would be lost among them (workflow.names refuses it).
@@ -24,6 +24,9 @@ PARTIAL = "partial"
 OWN_COLUMNS = (INDEX, AVERAGE, TUNING, PARTIAL)
 MARK_PREFIX = "sig:"
 JUDGED_PREFIX = "judged@10:"  # a dataset's Judged@10 column beside its score
+# a dataset's optimistic score beside it: the primary metric with its unjudged documents
+# (in the top k) counted relevant, the upper end of the band the score is the lower end of
+OPTIMISTIC_PREFIX = "optimistic:"
 # a dataset's cost columns beside its score: prefix -> the efficiency.tsv column shown.
 # Only costs that identical runs repeat exactly: timings vary from run to run, and stay
 # in efficiency.tsv and leaderboard.md, so that leaderboard.tsv stays byte-identical.
@@ -37,7 +40,7 @@ def score_columns(columns: Sequence[str], with_average: bool = True) -> list[str
     """The columns of leaderboard.tsv that hold the primary metric (datasets, and the
     average if asked): not markers, Judged@10, costs, tuning or partial notes."""
     own = set(OWN_COLUMNS) - ({AVERAGE} if with_average else set())
-    others = (MARK_PREFIX, JUDGED_PREFIX, *COST_COLUMNS)
+    others = (MARK_PREFIX, JUDGED_PREFIX, OPTIMISTIC_PREFIX, *COST_COLUMNS)
     return [c for c in columns if c not in own and not str(c).startswith(others)]
 
 
@@ -117,12 +120,16 @@ def write_leaderboard(
     partial = partial or {}
     table = leaderboard_table(long, metric, models, datasets, groups)
     judged = judged_table(long, models, datasets, groups)
+    upper = optimistic_table(long, metric, models, datasets, groups)
     with_marks = table.copy()
     for dataset in (d for d in datasets if d in table.columns):
         with_marks[f"{MARK_PREFIX}{dataset}"] = [marks.get((m, dataset), "") for m in table.index]
     if judged is not None:
         for column in (c for c in judged.columns if c != AVERAGE):
             with_marks[f"{JUDGED_PREFIX}{column}"] = judged[column]
+    if upper is not None:
+        for column in (c for c in upper.columns if c != AVERAGE):
+            with_marks[f"{OPTIMISTIC_PREFIX}{column}"] = upper[column]
     for column, values in (costs or {}).items():
         with_marks[column] = values
     if tuned:
@@ -144,7 +151,8 @@ def write_leaderboard(
     marks = {c: marks.get(c, "") + partial_marks.get(c, "") for c in {*marks, *partial_marks}}
     marks = {(labels.get(m, m), d): v for (m, d), v in marks.items()}
     if judged is not None:
-        sections = [judged_markdown(judged.rename(index=labels)), *sections]
+        bands = None if upper is None else (table.rename(index=labels), upper.rename(index=labels))
+        sections = [judged_markdown(judged.rename(index=labels), metric, bands), *sections]
     write_text(out_md, markdown(labelled, metric, provenance_lines, marks, notes, sections))
     return table
 
@@ -161,19 +169,63 @@ def judged_table(
     return leaderboard_table(long, JUDGED_AT_10, models, datasets, groups)
 
 
-def judged_markdown(judged: pd.DataFrame) -> str:
-    """Judged@10 as a table of its own under the leaderboard."""
+def optimistic_table(
+    long: pd.DataFrame,
+    metric: str,
+    models: Sequence[str],
+    datasets: Sequence[str],
+    groups: Mapping[str, str] | None = None,
+) -> pd.DataFrame | None:
+    """The primary metric's optimistic end per model and column (None when not measured)."""
+    name = optimistic_name(metric)
+    if name is None or not (long["metric"] == name).any():
+        return None
+    return leaderboard_table(long, name, models, datasets, groups)
+
+
+def low_judged(judged: pd.DataFrame, share: float = LOW_JUDGED_SHARE) -> pd.DataFrame:
+    """Cells whose Judged@10 is below `share` of the best-judged model's in the column."""
+    return judged.lt(share * judged.max(axis=0), axis=1)
+
+
+def judged_markdown(
+    judged: pd.DataFrame,
+    metric: str = "",
+    bands: tuple[pd.DataFrame, pd.DataFrame] | None = None,
+) -> str:
+    """Judged@10 as a table of its own under the leaderboard; where a model's Judged@10 is
+    low (below LOW_JUDGED_SHARE of the column's best), the band its score lies in: from
+    the score (unjudged documents non-relevant) to the optimistic one (`bands`: the
+    scores and the optimistic scores)."""
     lines = [
         "## Judged@10",
         "",
         "The share of each model's top 10 that the judgments cover (a judgment of any "
         "grade); an unjudged document counts as non-relevant in every score above.",
+    ]
+    if bands is not None:
+        lines += [
+            "",
+            f"Where a model's Judged@10 is below {LOW_JUDGED_SHARE:g} x the column's best, "
+            f"the cell gives the band of its {metric}: from the score above to the score "
+            "with every unjudged document of its top k counted relevant (with its query's "
+            "best grade).",
+        ]
+    lines += [
         "",
         "| " + " | ".join([INDEX, *judged.columns]) + " |",
         "|" + "|".join(["---"] + ["---:"] * len(judged.columns)) + "|",
     ]
+    low = low_judged(judged)
     for model, row in judged.iterrows():
-        cells = ["" if pd.isna(v) else f"{v:.3f}" for v in row]
+        cells = []
+        for column, value in row.items():
+            cell = "" if pd.isna(value) else f"{value:.3f}"
+            if bands is not None and cell and low.at[model, column]:
+                score, upper = (b.at[model, column] for b in bands)
+                if pd.notna(score) and pd.notna(upper):
+                    cell += f" ({metric} {score:.4f}-{upper:.4f})"
+            cells.append(cell)
         lines.append("| " + " | ".join([str(model), *cells]) + " |")
     return "\n".join(lines)
 

@@ -7,6 +7,15 @@ so a new measure is one entry (and, if it needs one, one method of MeasureCalcul
 
 A query with no relevant document scores 0 on every measure of relevance (gMAP: ln 1e-5);
 Judged@k and Unjudged@k count judgments of any grade, relevant or not.
+
+Every measure of relevance also takes, in ir_measures' parameter notation:
+  rel=r              relevant from grade r on (binary measures: P(rel=2)@10)
+  judged_only=True   on the condensed list, the ranking without the documents the qrels
+                     do not list (Sakai, "Alternatives to Bpref", SIGIR 2007; trec_eval -J;
+                     ir_measures' judged_only); Sakai's prime says the same: nDCG'@10, MAP'
+  unjudged=relevant  as if every unlisted document in the top k (all retrieved, without a
+                     cutoff) were relevant with its query's best grade: the upper end of
+                     the band the plain measure (unlisted = non-relevant) is the lower end of
 JUDGED_AT_10 is computed for every pair whatever the metric list: the leaderboard
 shows it beside the primary metric.
 
@@ -70,19 +79,27 @@ class MeasureCalculator:
     def __init__(self, ranked: RankedJudgments) -> None:
         self.r = ranked
         self.n = ranked.n_queries
-        self._levels: dict[int, MeasureCalculator] = {}
+        self._variants: dict[tuple, MeasureCalculator] = {}
 
     def compute(self, name: str) -> np.ndarray:
         measure, parameter = parse_metric_name(name)
-        level = relevance_level_of(name)
-        if level is not None and level != self.r.relevance_level:
-            return self._at_level(level).compute(name)
-        return MEASURES[measure].values(self, parameter)
+        modifiers = modifiers_of(name)
+        calculator = self
+        if modifiers.level is not None and modifiers.level != self.r.relevance_level:
+            level = modifiers.level
+            calculator = calculator._variant(("level", level), lambda r: r.at_level(level))
+        if modifiers.condensed:
+            calculator = calculator._variant(("condensed",), lambda r: r.condensed())
+        if modifiers.optimistic:
+            k = parameter if MEASURES[measure].takes_cutoff else None
+            calculator = calculator._variant(("optimistic", k), lambda r: r.optimistic(k))
+        return MEASURES[measure].values(calculator, parameter)
 
-    def _at_level(self, level: int) -> MeasureCalculator:
-        if level not in self._levels:
-            self._levels[level] = MeasureCalculator(self.r.at_level(level))
-        return self._levels[level]
+    def _variant(self, key: tuple, make: Callable) -> MeasureCalculator:
+        """The calculator of another view of the ranking (made once)."""
+        if key not in self._variants:
+            self._variants[key] = MeasureCalculator(make(self.r))
+        return self._variants[key]
 
     # -- shared pieces ------------------------------------------------------------------
 
@@ -360,9 +377,23 @@ MEASURES: dict[str, Measure] = {
 }
 
 _NAMED = re.compile(r"^(?P<measure>[^@]+)@(?P<parameter>.+)$")
-_RELEVANCE = re.compile(r"^(?P<measure>[^(@]+)\(rel=(?P<level>[^)]*)\)(?P<rest>@.*)?$")
+_MODIFIED = re.compile(
+    r"^(?P<measure>[^('@]+)(?P<prime>')?(?:\((?P<params>[^)]*)\))?(?P<rest>@.*)?$"
+)
 _CUTOFF = re.compile(r"^[1-9][0-9]*$")
 _LEVEL = re.compile(r"^(?:0(?:\.[0-9]+)?|1(?:\.0+)?)$")
+# measures of the judgments themselves: no condensed list or optimistic band
+_OF_JUDGMENTS = ("Judged", "Unjudged")
+
+
+@dataclass(frozen=True)
+class Modifiers:
+    """What a name's parameters change: the relevance level, the condensed list, the
+    optimistic reading of unlisted documents."""
+
+    level: int | None = None
+    condensed: bool = False
+    optimistic: bool = False
 
 
 def _known_names() -> str:
@@ -370,35 +401,78 @@ def _known_names() -> str:
     names = ", ".join(forms[m.parameter].format(m.name) for m in MEASURES.values())
     return (
         f"{names} (k a positive integer cutoff, x a recall level in [0, 1]); a measure of "
-        "binary relevance also as name(rel=r), relevant from grade r on (e.g. P(rel=2)@10)"
+        "binary relevance also as name(rel=r), relevant from grade r on (e.g. P(rel=2)@10); "
+        "a measure of relevance on the condensed list as name'@k or name(judged_only=True)@k, "
+        "and its optimistic end as name(unjudged=relevant)@k"
     )
+
+
+def _split(name: str) -> tuple[str, Modifiers]:
+    """(the name without its modifiers, the modifiers) of a metric name."""
+    match = _MODIFIED.match(name)
+    if match is None or not (match["prime"] or match["params"] is not None):
+        return name, Modifiers()
+    base = match["measure"] + (match["rest"] or "")
+    measure = MEASURES.get(match["measure"])
+    level, condensed, optimistic = None, bool(match["prime"]), False
+    for param in filter(None, (p.strip() for p in (match["params"] or "").split(","))):
+        key, _, value = param.partition("=")
+        if key == "rel":
+            if not _CUTOFF.match(value):
+                raise ValueError(f"{name!r}: rel= takes a grade of 1 or more, not {value!r}")
+            if measure is not None and not measure.binary:
+                raise ValueError(
+                    f"{name!r}: {match['measure']} does not count documents as relevant from "
+                    "a grade on (graded gains, or judgments of any grade), so it takes no rel="
+                )
+            level = int(value)
+        elif key == "judged_only" and value == "True":
+            condensed = True
+        elif key == "unjudged" and value == "relevant":
+            optimistic = True
+        else:
+            raise ValueError(
+                f"{name!r}: unknown parameter {param!r}; a measure takes rel=r, "
+                "judged_only=True or unjudged=relevant"
+            )
+    if (condensed or optimistic) and match["measure"] in _OF_JUDGMENTS:
+        raise ValueError(f"{name!r}: {match['measure']} counts judgments; it has no condensed list")
+    if condensed and optimistic:
+        raise ValueError(f"{name!r}: a condensed list has no unlisted document to count relevant")
+    return base, Modifiers(level, condensed, optimistic)
+
+
+def modifiers_of(name: str) -> Modifiers:
+    """The modifiers of a name such as 'P(rel=2)@10', "nDCG'@10" or
+    'nDCG(unjudged=relevant)@10' (none for a plain name)."""
+    return _split(name)[1]
+
+
+def optimistic_name(name: str) -> str | None:
+    """The name of a measure's optimistic end (unjudged=relevant): 'nDCG@10' ->
+    'nDCG(unjudged=relevant)@10', 'P(rel=2)@10' -> 'P(rel=2,unjudged=relevant)@10'; None
+    for a measure that has none (of judgments, or on a condensed list)."""
+    match = _MODIFIED.match(name)
+    if match is None or match["measure"] in _OF_JUDGMENTS or modifiers_of(name).condensed:
+        return None
+    params = [p for p in (match["params"] or "").split(",") if p.strip()]
+    if "unjudged=relevant" not in params:
+        params.append("unjudged=relevant")
+    return f"{match['measure']}({','.join(params)}){match['rest'] or ''}"
 
 
 def relevance_level_of(name: str) -> int | None:
     """The r of a name such as 'P(rel=2)@10' (ir_measures' notation: relevant from grade
     r on, for this measure only), None for a name without one."""
-    match = _RELEVANCE.match(name)
-    if match is None:
-        return None
-    if not _CUTOFF.match(match["level"]):
-        raise ValueError(f"{name!r}: rel= takes a grade of 1 or more, not {match['level']!r}")
-    measure = MEASURES.get(match["measure"])
-    if measure is not None and not measure.binary:
-        raise ValueError(
-            f"{name!r}: {match['measure']} does not count documents as relevant from a grade "
-            "on (graded gains, or judgments of any grade), so it takes no rel="
-        )
-    return int(match["level"])
+    return modifiers_of(name).level
 
 
 def parse_metric_name(name: str) -> tuple[str, float | int | None]:
     """Split 'nDCG@10' into ('nDCG', 10), 'MAP' into ('MAP', None), 'IPrec@0.5' into
-    ('IPrec', 0.5), 'P(rel=2)@10' into ('P', 10) (its level: relevance_level_of).
+    ('IPrec', 0.5), 'P(rel=2)@10' into ('P', 10) (its modifiers: modifiers_of).
     Raises ValueError naming the measures there are."""
-    given, relevance = name, _RELEVANCE.match(name)
-    if relevance is not None:
-        relevance_level_of(name)
-        name = relevance["measure"] + (relevance["rest"] or "")
+    given = name
+    name = _split(name)[0]
     match = _NAMED.match(name)
     measure = MEASURES.get(match["measure"] if match else name)
     if measure is not None and match is None and measure.stands_alone:

@@ -73,6 +73,51 @@ class RankedJudgments:
         )
 
 
+    def condensed(self) -> RankedJudgments:
+        """The condensed list (Sakai 2007; trec_eval -J): the ranking without its unjudged
+        documents (absent from the qrels, or with a negative grade), ranks closed up. What
+        nDCG'@10 is measured on."""
+        keep = self.row_judged & (self.row_grade >= 0)
+        query = self.row_query[keep]
+        return replace(
+            self,
+            n_in_run=int((np.bincount(query, minlength=self.n_queries) > 0).sum()),
+            row_query=query,
+            row_rank=group_ranks(query, self.n_queries),
+            row_grade=self.row_grade[keep],
+            row_judged=self.row_judged[keep],
+        )
+
+    def optimistic(self, k: int | None) -> RankedJudgments:
+        """The ranking as if every unjudged document in its top k (all: k None; absent
+        from the qrels, or with a negative grade) were relevant, with its query's best
+        grade (at least the relevance level), and so also one more relevant document of
+        the query: the score's upper end when the judgments miss what a model retrieves."""
+        promote = ~self.row_judged | (self.row_grade < 0)
+        if k is not None:
+            promote &= self.row_rank <= k
+        best = np.full(self.n_queries, float(self.relevance_level))
+        np.maximum.at(best, self.ideal_query, self.ideal_grade)
+        query = self.row_query[promote]
+        grade, judged = self.row_grade.copy(), self.row_judged.copy()
+        grade[promote], judged[promote] = best[query], True
+        added = np.bincount(query, minlength=self.n_queries)
+        ideal_query = np.concatenate([self.ideal_query, query])
+        ideal_grade = np.concatenate([self.ideal_grade, best[query]])
+        order = np.lexsort((-ideal_grade, ideal_query))
+        ideal_query = ideal_query[order]
+        return replace(
+            self,
+            row_grade=grade,
+            row_judged=judged,
+            num_relevant=self.num_relevant + added,
+            num_judged=self.num_judged + added,
+            ideal_query=ideal_query,
+            ideal_rank=group_ranks(ideal_query, self.n_queries),
+            ideal_grade=ideal_grade[order],
+        )
+
+
 def string_ids(values: pd.Series | np.ndarray | pa.Array, what: str) -> pa.ChunkedArray | pa.Array:
     """Ids as an Arrow string array; anything but strings is an error, never a cast."""
     if not isinstance(values, pa.Array | pa.ChunkedArray):

@@ -330,11 +330,18 @@ class Plan:
 
     def evaluation_settings(self, dataset: str) -> dict[str, Any]:
         """What changes the metric files of `dataset` (its relevance level may be its own)."""
-        from sparsebench.evaluate.measures import JUDGED_AT_10, default_metric_names
+        from sparsebench.evaluate.measures import (
+            JUDGED_AT_10,
+            default_metric_names,
+            optimistic_name,
+        )
 
         evaluation = self.config["evaluation"]
         cutoffs = sorted(int(k) for k in evaluation["cutoffs"])
-        extra = [JUDGED_AT_10] + significance_metrics(self.config) + tuning_metrics(self.config)
+        # Judged@10 and the primary metric's optimistic end: the leaderboard shows both
+        upper = optimistic_name(evaluation["primary_metric"])
+        extra = [JUDGED_AT_10, *([upper] if upper else [])]
+        extra += significance_metrics(self.config) + tuning_metrics(self.config)
         return {
             "cutoffs": cutoffs,
             "metrics": list(dict.fromkeys(default_metric_names(cutoffs) + extra)),

@@ -54,3 +54,28 @@ def test_a_model_far_less_judged_than_the_baseline_is_flagged():
     assert board.low_judged_notes(judged, "not-a-model", "nDCG@10") == []
     without = long_metrics().query("metric != 'Judged@10'")
     assert board.judged_table(without, ["bm25"], ["scifact"]) is None
+
+
+def test_the_optimistic_end_stands_beside_a_low_judged_score(tmp_path):
+    """optimistic:{dataset} columns hold the score with unjudged documents relevant; the
+    markdown gives the band where Judged@10 is low (splade on scifact), nowhere else."""
+    upper = [
+        ("bm25", "scifact", "nDCG(unjudged=relevant)@10", 0.670),
+        ("bm25", "nfcorpus", "nDCG(unjudged=relevant)@10", 0.600),
+        ("splade", "scifact", "nDCG(unjudged=relevant)@10", 0.810),
+        ("splade", "nfcorpus", "nDCG(unjudged=relevant)@10", 0.640),
+    ]
+    long = pd.concat(
+        [long_metrics(), pd.DataFrame(upper, columns=["model", "dataset", "metric", "value"])]
+    )
+    out = {name: tmp_path / name for name in ("board.tsv", "long.tsv", "board.md")}
+    files = (out["board.tsv"], out["long.tsv"], out["board.md"])
+    models, datasets = ["bm25", "splade"], ["scifact", "nfcorpus"]
+    board.write_leaderboard(long, "nDCG@10", models, datasets, *files, ["t"])
+    written = pd.read_csv(out["board.tsv"], sep="\t", index_col="model", keep_default_na=False)
+    assert written.at["splade", "optimistic:scifact"] == pytest.approx(0.81)
+    assert board.score_columns(written.columns) == ["scifact", "nfcorpus", "average"]
+    text = out["board.md"].read_text()
+    band = "| splade | 0.700 (nDCG@10 0.6900-0.8100) | 0.450 | 0.575 (nDCG@10 0.5120-0.7250) |"
+    assert band in text
+    assert "| bm25 | 0.950 | 0.500 | 0.725 |" in text

@@ -10,8 +10,11 @@ import pytrec_eval
 CUTOFFS = (1, 3, 5, 10, 20, 100)
 
 
-def trec_eval(run: pd.DataFrame, qrels: pd.DataFrame, level: int = 1) -> pd.DataFrame:
-    """pytrec_eval's per-query values, one row per query of the run with qrels."""
+def trec_eval(
+    run: pd.DataFrame, qrels: pd.DataFrame, level: int = 1, judged_only: bool = False
+) -> pd.DataFrame:
+    """pytrec_eval's per-query values, one row per query of the run with qrels
+    (`judged_only`: trec_eval -J, the condensed lists)."""
     run_dict: dict = {}
     for q, d, s in run[["query_id", "doc_id", "score"]].itertuples(index=False):
         run_dict.setdefault(q, {})[d] = float(s)
@@ -33,7 +36,9 @@ def trec_eval(run: pd.DataFrame, qrels: pd.DataFrame, level: int = 1) -> pd.Data
         "iprec_at_recall",
         "num_rel",
     }
-    evaluator = pytrec_eval.RelevanceEvaluator(qrels_dict, measures, relevance_level=level)
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        qrels_dict, measures, relevance_level=level, judged_docs_only_flag=judged_only
+    )
     return pd.DataFrame(evaluator.evaluate(run_dict)).T
 
 
