@@ -14,10 +14,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from sparsebench.core.errors import ConfigError
+from sparsebench.data.sources.base import absolute
 from sparsebench.data.sources.registry import source_of
 
 # entry keys that change neither the documents nor the judgments
-_NOT_JUDGMENTS = ("group", "relevance_level", "ignore_identical_ids", "tuning_split", "subsample")
+_NOT_JUDGMENTS = (
+    "group",
+    "relevance_level",
+    "ignore_identical_ids",
+    "tuning_split",
+    "subsample",
+    "expansions",
+)
 
 
 def judgments_source(entry: Mapping[str, Any]) -> dict[str, Any]:
@@ -29,6 +37,9 @@ def corpus_identity(entry: Mapping[str, Any]) -> dict[str, Any]:
     """What identifies the corpus a validated dataset entry reads: the settings that
     choose its documents (its source's document keys, sparsebench.data.sources)."""
     documents = source_of(entry).documents(entry)
+    if entry.get("expansions"):  # an expanded collection is other documents
+        expansions = dict(entry["expansions"])
+        documents["expansions"] = {**expansions, "path": absolute(expansions["path"])}
     if not entry.get("subsample"):
         return documents
     return {

@@ -29,6 +29,7 @@ from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import atomic_path, file_digest, write_json
 from sparsebench.core.progress import progress
 from sparsebench.data.collection import FolderSource, ZipSource
+from sparsebench.data.expansions import expanded_batches
 from sparsebench.data.ids import check_ids, member_label
 from sparsebench.data.qrels import check_qrels, parse_qrels, write_qrels
 from sparsebench.data.records import Source, combine_text, join_title, record_batches
@@ -77,14 +78,17 @@ def _counted(batches: Iterator[pa.RecordBatch], bar) -> Iterator[pa.RecordBatch]
         yield batch
 
 
-def write_corpus(source: Source, out_path: str | Path) -> dict[str, Any]:
-    """Stream the corpus into Parquet; return its counts."""
+def write_corpus(
+    source: Source, out_path: str | Path, expansions: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Stream the corpus into Parquet, each text with its `expansions` appended when
+    given (sparsebench.data.expansions); return its counts."""
     ids: list[pa.Array] = []
     lengths: list[pa.Array] = []
     with corpus_batches(source) as batches, atomic_path(out_path) as tmp:
         writer = pq.ParquetWriter(tmp, CORPUS_SCHEMA)
         try:
-            for batch in batches:
+            for batch in expanded_batches(batches, expansions):
                 fields = [batch.column(name) for name in ("_id", "title", "text")]
                 table = pa.Table.from_arrays(fields, schema=CORPUS_SCHEMA)
                 writer.write_table(table, row_group_size=ROW_GROUP_SIZE)
@@ -138,8 +142,11 @@ def write_corpus_files(
             name,
             source.label("corpus") if hasattr(source, "label") else source.fingerprint()["path"],
         )
-        counts = write_corpus(source, out_dir / "corpus.parquet")
+        expansions = identity.get("expansions")
+        counts = write_corpus(source, out_dir / "corpus.parquet", expansions)
         origin = source.fingerprint()
+        if expansions:  # the expansions file read, by its checksum
+            origin = {**origin, "expansions": file_digest(expansions["path"])}
     else:
         counts, origin = {"n_docs": sample["documents"]}, None
     summary = {

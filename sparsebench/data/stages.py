@@ -77,8 +77,9 @@ def prepare_corpus(
         )
         return write_corpus_files(None, out_dir, name, identity, summary)
     source = source_of(identity)
-    source.check_download(identity, archive)
-    reader = source.corpus_reader(identity, archive)
+    documents = {k: v for k, v in identity.items() if k != "expansions"}
+    source.check_download(documents, archive)
+    reader = source.corpus_reader(documents, archive)
     probe_remote_files(reader, (dataset_reader(entry, archive) for entry in readers))
     return write_corpus_files(reader, out_dir, name, identity)
 

@@ -366,7 +366,8 @@ def _path_keys(section: str, entry: Mapping[str, Any]) -> list[tuple[str, bool]]
     """(key, may be a hub id) of the entry's keys that hold paths."""
     if section == "datasets":
         source = sources.named_source(entry.get("source"))
-        return [(key, source.hub) for key in source.path_keys] if source else []
+        expansions = [("expansions.path", False)]  # every source's documents may take them
+        return [(key, source.hub) for key in source.path_keys] + expansions if source else []
     kind = KINDS.get(entry.get("kind"))
     if kind is None:
         return []

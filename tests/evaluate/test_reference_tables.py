@@ -55,7 +55,7 @@ FEEDBACK_SYSTEMS = {
     for feedback in ("-rm3", "-rocchio", "-rocchio-neg")
 }
 MSMARCO_SYSTEMS = {"bm25", "bm25-tuned", "splade-pp-ed", "splade-pp-sd", "splade-v3"}
-MSMARCO_SYSTEMS |= FEEDBACK_SYSTEMS
+MSMARCO_SYSTEMS |= FEEDBACK_SYSTEMS | {"bm25-d2q-t5", "bm25-tuned-d2q-t5"}
 MSMARCO_METRICS = {
     "msmarco-passage/dev/small": {"MRR@10", "Recall@1000"},
     "msmarco-passage/trec-dl-2019/judged": {"nDCG@10", "Recall@1000", "MAP"},
@@ -163,6 +163,8 @@ def test_msmarco():
     # the feedback rows name the Anserini options that made them
     feedback = table[table["system"].isin(FEEDBACK_SYSTEMS)]
     assert feedback["source"].str.contains(r"-rm3|-rocchio", regex=True).all()
+    expanded = table[table["system"].str.endswith("d2q-t5")]
+    assert expanded["source"].str.contains("docTTTTTquery.yaml", regex=False).all()
     tuned = table[table["system"].str.startswith("bm25-tuned")]
     assert tuned["source"].str.contains("-bm25.k1 0.82 -bm25.b 0.68", regex=False).all()
 

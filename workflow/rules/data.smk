@@ -22,7 +22,11 @@ def corpus_inputs(wildcards):
             "documents": f"{CORPUS.format(corpus=corpus.sample_of)}/corpus.parquet",
             "qrels": f"{DATA.format(dataset=corpus.datasets[0])}/qrels.tsv",
         }
-    return source_inputs(corpus.entry, ["corpus"])
+    expansions = corpus.identity.get("expansions")
+    return {
+        **source_inputs(corpus.entry, ["corpus"]),
+        **({"expansions": expansions["path"]} if expansions else {}),
+    }
 
 
 def dataset_inputs(wildcards):

@@ -4,6 +4,7 @@ module with a DatasetSource subclass (sparsebench.data.sources.base) and one ent
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from sparsebench.core.errors import ConfigError
@@ -72,5 +73,18 @@ def dataset_problems(datasets: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return [
         f"config.datasets.{name}.{key}: {text}"
         for name, entry in datasets.items()
-        for key, text in source_of(entry).problems(entry)
+        for key, text in [*source_of(entry).problems(entry), *_expansion_problems(entry)]
     ]
+
+
+def _expansion_problems(entry: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What is wrong with a dataset's `expansions`, seen from the config (any source)."""
+    expansions = entry.get("expansions")
+    if not expansions:
+        return []
+    problems = []
+    if not Path(expansions["path"]).expanduser().is_file():
+        problems.append(("expansions.path", f"no expansions file {expansions['path']}"))
+    if expansions.get("format", "lines") == "lines" and "count" in expansions:
+        problems.append(("expansions.count", "count keeps predictions of jsonl records only"))
+    return problems
