@@ -89,3 +89,17 @@ def test_readme_lists_every_method():
 
     readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     assert methods_table() in readme
+
+
+def test_feedback_settings_are_swept_like_any_parameter(tmp_path):
+    config = validate_config(
+        {
+            "datasets": {"d": {"source": "local", "path": str(tmp_path)}},
+            "models": {
+                "m": {"kind": "bm25", "feedback": {"method": "rm3", "docs": {"grid": [5, 10]}}}
+            },
+        }
+    )
+    variants = {n: e for n, e in config["models"].items() if e.get("variant_of") == "m"}
+    assert sorted(e["feedback"]["docs"] for e in variants.values()) == [5, 10]
+    assert config["models"]["m"]["kind"] == "tuned"
