@@ -12,4 +12,5 @@ with stage_logging(snakemake.log[0], "encode_queries"):
         snakemake.output.queries,
         snakemake.output.query_ids,
         runtime=dict(snakemake.params.runtime),  # batch size, device, threads: speed only
+        out_norms=snakemake.output.norms,
     )

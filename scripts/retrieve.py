@@ -19,11 +19,11 @@ with stage_logging(snakemake.log[0], snakemake.rule):
     feedback = None
     if expansion:
         feedback = Feedback(
-            **expansion,
+            expansion,
+            query_norms=snakemake.input.query_norms,
             corpus_npz=snakemake.input.corpus_npz,
             vocab=snakemake.input.vocab,
             corpus_json=snakemake.input.corpus_json,
-            queries_table=snakemake.input.queries_table,
         )
     stages.retrieve_run(
         snakemake.input.postings,

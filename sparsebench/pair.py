@@ -165,16 +165,17 @@ def run_pair(
         files.queries / "queries.npz",
         files.queries / "query_ids.txt",
         runtime=query_encoder.runtime,
+        out_norms=files.queries / "query_norms.npy",
     )
-    expansion = plan.feedback("m", "d")
+    expansion = plan.feedback("m")
     feedback = None
     if expansion:
         feedback = Feedback(
-            **expansion,
+            expansion,
+            query_norms=files.queries / "query_norms.npy",
             corpus_npz=files.encoded / "corpus.npz",
             vocab=files.encoded / "vocab.txt",
             corpus_json=files.corpus / "corpus.json",
-            queries_table=files.dataset / "queries.parquet",
         )
     retrieve_stages.retrieve_run(
         files.weights / "postings.npz",

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
+import scipy.sparse as sp
 
 from sparsebench.core.csrfiles import load_csr, save_csr
 from sparsebench.core.devices import cpu_name
@@ -143,8 +144,12 @@ def encode_queries(
     out_npz: str | Path,
     out_ids: str | Path,
     runtime: dict[str, Any] | None = None,
+    out_norms: str | Path | None = None,
 ) -> None:
-    """Encode the judged queries in the corpus vocabulary (terms unseen in it drop out)."""
+    """Encode the judged queries in the corpus vocabulary (terms unseen in it drop out);
+    `out_norms`: each query's L1 and L2 norms before they drop out (a lexical query's
+    token count and the root of its squared counts: what feedback scales it by, as
+    Anserini counts every token of the query)."""
     table = pq.read_table(queries)
     judged = set(read_qrels(qrels)["query_id"])
     keep = pc.is_in(table.column("query_id"), value_set=pa.array(sorted(judged), pa.string()))
@@ -158,6 +163,8 @@ def encode_queries(
     )
     table = table.filter(pa.array(keep))
     encoded = encode_table(make_encoder(encoding, runtime), table)
+    if out_norms is not None:
+        save_array(out_norms, query_norms(encoded.matrix))
     vocabulary = pa.array(read_lines(vocab), type=pa.string())
     matrix = align_columns(encoded.matrix, encoded.terms, vocabulary)
     if encoding.get("quantization"):  # integer query weights, as the cached query files
@@ -170,3 +177,11 @@ def encode_queries(
         )
     save_csr(out_npz, matrix)
     write_lines(out_ids, table.column("query_id").to_pylist())
+
+
+def query_norms(matrix: sp.csr_matrix) -> np.ndarray:
+    """(queries x 2): each row's L1 and L2 norm, in float64."""
+    weights = sp.csr_matrix(matrix, dtype=np.float64)
+    l1 = np.asarray(abs(weights).sum(axis=1)).ravel()
+    l2 = np.sqrt(np.asarray(weights.multiply(weights).sum(axis=1)).ravel())
+    return np.column_stack([l1, l2])

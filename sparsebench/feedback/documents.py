@@ -65,9 +65,11 @@ class FeedbackCorpus:
 
 @dataclass(frozen=True)
 class FirstRetrieval:
-    """What feedback expands a query from: its analyzed tokens' counts, and the documents
-    of its first retrieval with their scores, in Anserini's order (score, then id)."""
+    """What feedback expands a query from: its analyzed tokens' counts (those the corpus
+    has), the L1 and L2 norms of all its tokens, and the documents of its first retrieval
+    with their scores, in Anserini's order (score, then id)."""
 
     query: Mapping[str, int]
+    norms: tuple[float, float]
     rows: Sequence[int]
     scores: Sequence[float]

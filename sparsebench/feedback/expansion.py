@@ -1,7 +1,8 @@
 """A retrieve job's queries expanded by feedback: the first retrieval's top documents (in
-Anserini's order: score, then document id ascending), each query's analyzed tokens (all
-of them: terms the corpus lacks count in the query's norm, as in Anserini), the method's
-expanded weights, laid over the corpus vocabulary."""
+Anserini's order: score, then document id ascending), each query's analyzed tokens (the
+encoded counts, scaled by the norms of all its tokens: terms the corpus lacks count in
+them, as in Anserini; encode_queries writes them), the method's expanded weights, laid
+over the corpus vocabulary. No text is analyzed here."""
 
 from __future__ import annotations
 
@@ -14,13 +15,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 import scipy.sparse as sp
 
 from sparsebench.core.csrfiles import load_csr
-from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import read_json, read_lines
-from sparsebench.encode.encoders import make_encoder
 from sparsebench.feedback.documents import FeedbackCorpus, FirstRetrieval
 from sparsebench.feedback.methods import METHODS, feedback_settings
 from sparsebench.search.topk import RetrievedBatch
@@ -33,20 +31,20 @@ FirstStage = Callable[[int], Iterator[tuple[int, RetrievedBatch]]]
 
 @dataclass(frozen=True)
 class Feedback:
-    """What a retrieve job needs to expand its queries: the method's settings, the query
-    encoding (to read each query's tokens again), and the corpus's files."""
+    """What a retrieve job needs to expand its queries: the method's settings, the
+    queries' norms, and the corpus's files."""
 
     settings: Mapping[str, Any]  # a model's `feedback`, with its method's defaults
-    query_encoding: Mapping[str, Any]
+    query_norms: str | Path  # encode_queries' (queries x 2): L1 and L2 of all tokens
     corpus_npz: str | Path  # the stacked term counts (encode/{encoder}/{corpus})
     vocab: str | Path
     corpus_json: str | Path  # its counts: the indexed documents (Lucene's numDocs)
-    queries_table: str | Path  # queries.parquet
 
     def expanded(
-        self, query_ids: np.ndarray, doc_ids: pa.Array, first_stage: FirstStage
+        self, queries: sp.csr_matrix, order: np.ndarray, doc_ids: pa.Array, first_stage: FirstStage
     ) -> sp.csr_matrix:
-        """The expanded queries (rows: `query_ids`), over the corpus vocabulary."""
+        """The expanded `queries` (their token counts over the vocabulary, rows in
+        `order` of the encoded ones, whose norms these are), over the corpus vocabulary."""
         settings = feedback_settings(self.settings)
         method = METHODS[settings["method"]]
         terms = pa.array(read_lines(self.vocab), type=pa.string())
@@ -54,13 +52,20 @@ class Feedback:
         corpus = FeedbackCorpus.build(
             load_csr(self.corpus_npz), terms, counts["n_docs"] - counts.get("n_empty_docs", 0)
         )
-        tokens = self._query_tokens(query_ids)
+        norms = np.load(self.query_norms)[order]
+        names = terms.to_pylist()
         ranked = _anserini_order(first_stage(settings["cutoff"] + _MARGIN), doc_ids)
         rows, columns, values = [], [], []
         cut = settings["cutoff"]
-        for row in range(len(query_ids)):
+        n_queries = queries.shape[0]
+        for row in range(n_queries):
             docs, scores = ranked.get(row, ([], []))
-            first = FirstRetrieval(tokens[row], docs[:cut], scores[:cut])
+            span = slice(queries.indptr[row], queries.indptr[row + 1])
+            tokens = {
+                names[c]: int(v)
+                for c, v in zip(queries.indices[span], queries.data[span], strict=True)
+            }
+            first = FirstRetrieval(tokens, tuple(norms[row]), docs[:cut], scores[:cut])
             expanded = method.expand(first, corpus, settings)
             rows.extend([row] * len(expanded))
             columns.extend(expanded)
@@ -72,38 +77,15 @@ class Feedback:
                 np.array(values, np.float32)[known],
                 (np.array(rows, np.int64)[known], index.drop_null().to_numpy().astype(np.int64)),
             ),
-            shape=(len(query_ids), len(terms)),
+            shape=(n_queries, len(terms)),
         )
         log.info(
             "feedback %s: %d queries expanded to %.1f terms each on average",
             dict(settings),
-            len(query_ids),
-            matrix.nnz / max(len(query_ids), 1),
+            n_queries,
+            matrix.nnz / max(n_queries, 1),
         )
         return matrix
-
-    def _query_tokens(self, query_ids: np.ndarray) -> list[dict[str, int]]:
-        """Each query's analyzed tokens and their counts, as the query encoder makes them."""
-        table = pq.read_table(self.queries_table)
-        position = {q: i for i, q in enumerate(table.column("query_id").to_pylist())}
-        missing = [q for q in query_ids if q not in position]
-        if missing:
-            raise DataError(f"{self.queries_table} lacks queries {missing[:5]}")
-        texts = table.column("text").take(pa.array([position[q] for q in query_ids]))
-        encoded = make_encoder(dict(self.query_encoding)).encode(texts)
-        names = encoded.terms.to_pylist()
-        matrix = encoded.matrix.tocsr()
-        return [
-            {
-                names[c]: int(v)
-                for c, v in zip(
-                    matrix.indices[matrix.indptr[r] : matrix.indptr[r + 1]],
-                    matrix.data[matrix.indptr[r] : matrix.indptr[r + 1]],
-                    strict=True,
-                )
-            }
-            for r in range(matrix.shape[0])
-        ]
 
 
 def _anserini_order(

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from sparsebench.feedback.documents import FeedbackCorpus, FirstRetrieval
-from sparsebench.feedback.javafloat import F32, from_terms, l1_norm, pruned, unit
+from sparsebench.feedback.javafloat import F32, from_terms, l1_norm, pruned, scaled, unit
 
 DEFAULTS = {"docs": 10, "terms": 10, "original_query_weight": 0.5, "filter_terms": True}
 NORM_FLOOR = F32(0.001)  # Anserini skips feedback documents whose norm is below it
@@ -49,7 +49,7 @@ def expand(
     first: FirstRetrieval, corpus: FeedbackCorpus, settings: Mapping[str, Any]
 ) -> dict[str, np.float32]:
     """The expanded query's term weights."""
-    original = unit(from_terms(first.query), l1_norm)
+    original = scaled(from_terms(first.query), first.norms[0])
     docs = settings["docs"]
     model = relevance_model(corpus, first.rows[:docs], first.scores[:docs], settings)
     w = F32(settings["original_query_weight"])

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from sparsebench.feedback.documents import FeedbackCorpus, FirstRetrieval
-from sparsebench.feedback.javafloat import F32, from_terms, l2_norm, pruned, unit
+from sparsebench.feedback.javafloat import F32, from_terms, l2_norm, pruned, scaled, unit
 
 DEFAULTS = {
     "docs": 10,
@@ -51,7 +51,7 @@ def expand(
     first: FirstRetrieval, corpus: FeedbackCorpus, settings: Mapping[str, Any]
 ) -> dict[str, np.float32]:
     """The expanded query's term weights."""
-    original = unit(from_terms(first.query), l2_norm)
+    original = scaled(from_terms(first.query), first.norms[1])
     top = mean_vector(corpus, first.rows[: settings["docs"]], settings["terms"])
     bottom: dict[str, np.float32] = {}
     if settings["negative_docs"]:

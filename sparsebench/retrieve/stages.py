@@ -159,11 +159,13 @@ def retrieve_run(
     engine = backend(name)
 
     if feedback is not None:  # the first retrieval keeps self-hits, as Anserini's
+        first = queries
         queries = feedback.expanded(
-            query_ids,
+            first,
+            order,
             doc_ids,
             lambda depth: engine(
-                queries, postings, term_idf, depth, doc_ids, query_ids, **search.engine_options()
+                first, postings, term_idf, depth, doc_ids, query_ids, **search.engine_options()
             ),
         )
 

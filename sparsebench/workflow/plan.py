@@ -286,15 +286,10 @@ class Plan:
     def weighting(self, model: str) -> dict[str, Any]:
         return self.kind(model).weighting(self.models[model])
 
-    def feedback(self, model: str, dataset: str) -> dict[str, Any] | None:
-        """How a model's queries are expanded before their search on a dataset: the
-        feedback settings and the query encoding that reads a query's tokens again (None:
-        no feedback)."""
-        settings = self.kind(model).feedback(self.models[model])
-        if settings is None:
-            return None
-        query_encoding = self.encoding(self.encoders(model, dataset)[1]).settings
-        return {"settings": settings, "query_encoding": query_encoding}
+    def feedback(self, model: str) -> dict[str, Any] | None:
+        """How a model's queries are expanded before their search (sparsebench.feedback:
+        its method's settings); None: no feedback."""
+        return self.kind(model).feedback(self.models[model])
 
     def fusion(self, model: str) -> Fusion:
         """How a fusion model (`kind: fusion`, or a sweep's point of one) fuses its

@@ -31,12 +31,13 @@ def test_the_msmarco_preset_encodes_its_passages_once_per_model():
     (corpus,) = plan.corpora.values()
     assert corpus.datasets == ("msmarco-dev", "dl19", "dl20")
     assert {plan.corpus_of[d] for d in plan.datasets} == {corpus.name}
-    assert len(plan.encoded_corpora) == 4  # bm25's analysis and three SPLADE models
+    # one analysis for the five BM25 models (default, tuned, with feedback), and three SPLADE
+    assert len(plan.encoded_corpora) == 4
     jobs = Counter(job.rule for job in pipeline_jobs(plan, {corpus.name: 45}, {}))
     assert jobs["prepare_corpus"] == 1 and jobs["prepare"] == 3
     assert jobs["encode_corpus_shard"] == 4 * 45 and jobs["stack_shards"] == 4
-    assert jobs["term_weights"] == 4  # per model and corpus, not per dataset
-    assert jobs["retrieve"] == jobs["evaluate"] == 4 * 3  # per model and dataset
+    assert jobs["term_weights"] == 8  # per model and corpus, not per dataset
+    assert jobs["retrieve"] == jobs["evaluate"] == 8 * 3  # per model and dataset
 
 
 def test_miracl_dev_and_train_of_one_language_share_their_corpus():

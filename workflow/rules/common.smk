@@ -85,15 +85,13 @@ def encoded_queries(name, queryset=None):
 
 def feedback_inputs(wc):
     """Input function: what a model with feedback reads to expand its queries (the corpus's
-    term counts and vocabulary, its counts, the queries' text); nothing for the others."""
-    if PLAN.feedback(wc.model, wc.dataset) is None:
+    term counts, vocabulary and counts); nothing for the others."""
+    if PLAN.feedback(wc.model) is None:
         return {}
-    corpus = CORPUS.format(corpus=PLAN.corpus_of[wc.dataset])
     return {
         "corpus_npz": PLAN.encoded(wc.model, wc.dataset, "corpus.npz"),
         "vocab": PLAN.encoded(wc.model, wc.dataset, "vocab.txt"),
-        "corpus_json": f"{corpus}/corpus.json",
-        "queries_table": f"{DATA.format(dataset=wc.dataset)}/queries.parquet",
+        "corpus_json": f"{CORPUS.format(corpus=PLAN.corpus_of[wc.dataset])}/corpus.json",
     }
 
 

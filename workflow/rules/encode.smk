@@ -121,6 +121,7 @@ rule encode_queries:
     output:
         queries=f"{ENCODED_QUERIES}/queries.npz",
         query_ids=f"{ENCODED_QUERIES}/query_ids.txt",
+        norms=f"{ENCODED_QUERIES}/query_norms.npy",
     params:
         library=library_code("encode.stages.encode_queries"),
         encoding=lambda wc: query_encoding_of(wc).settings,

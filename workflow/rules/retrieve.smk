@@ -15,6 +15,7 @@ if PARTITIONS == 1:
             idf=weights("idf.npy"),
             queries=encoded_queries("queries.npz", "evaluation"),
             query_ids=encoded_queries("query_ids.txt", "evaluation"),
+            query_norms=encoded_queries("query_norms.npy", "evaluation"),
             doc_ids=encoded("doc_ids.txt"),
         output:
             run=layout.RUN["evaluation"],
@@ -22,7 +23,7 @@ if PARTITIONS == 1:
         params:
             library=library_code("retrieve.stages.retrieve_run"),
             retrieval=lambda wc: PLAN.retrieval_settings(wc.dataset),
-            feedback=lambda wc: PLAN.feedback(wc.model, wc.dataset),
+            feedback=lambda wc: PLAN.feedback(wc.model),
         threads: 2
         resources:
             mem_mb=lambda wc, input: jobresources.retrieve_memory_mb(
@@ -50,6 +51,7 @@ if PARTITIONS == 1:
             idf=weights("idf.npy"),
             queries=encoded_queries("queries.npz", "tuning"),
             query_ids=encoded_queries("query_ids.txt", "tuning"),
+            query_norms=encoded_queries("query_norms.npy", "tuning"),
             doc_ids=encoded("doc_ids.txt"),
         output:
             run=layout.RUN["tuning"],
