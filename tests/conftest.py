@@ -31,7 +31,10 @@ for variable, prefix in (
 # runs `scontrol show config` at every Snakemake start and waits about 9 s for it; with
 # an empty configuration scontrol fails at once. The cluster tests restore the real one
 # (tests/workflow/test_slurm.py).
-LOCAL_SLURM_CONF = os.environ.get("SLURM_CONF")
+# The real one is kept for the workers of a parallel run too (pytest -n), which inherit
+# the controller's environment.
+os.environ.setdefault("SPARSEBENCH_TEST_SLURM_CONF", os.environ.get("SLURM_CONF", ""))
+LOCAL_SLURM_CONF = os.environ["SPARSEBENCH_TEST_SLURM_CONF"] or None
 os.environ["SLURM_CONF"] = "/dev/null"
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,9 +42,11 @@ SHARED = Path(os.environ.get("SPARSEBENCH_SHARED", REPO.parent / "shared")).reso
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Cluster tests run last: they may install and start a local SLURM (the slowest
-    set-up of the suite) and stop it afterwards."""
-    items.sort(key=lambda item: item.get_closest_marker("cluster") is not None)
+    """Cluster tests may install and start a local SLURM (the slowest set-up of the
+    suite) and stop it afterwards: in one process they run last, after the quick ones;
+    on workers (pytest -n) first, so that the other worker runs the rest meanwhile."""
+    on_workers = "PYTEST_XDIST_WORKER" in os.environ
+    items.sort(key=lambda item: (item.get_closest_marker("cluster") is None) == on_workers)
 
 
 def shared_path(*parts: str) -> Path:

@@ -140,11 +140,16 @@ def test_leaderboard(experiment):
         "sig:local",
         "judged@10:web",
         "judged@10:local",
+        "optimistic:web",
+        "optimistic:local",
         "flops:web",
         "postings_per_query:web",
         "flops:local",
         "postings_per_query:local",
     ]
+    # the optimistic end of each score's band (unjudged documents relevant) is no lower
+    for dataset in ("web", "local"):
+        assert (table[f"optimistic:{dataset}"] >= table[dataset]).all()
     efficiency = pd.read_csv(workdir / "results" / "efficiency.tsv", sep="\t")
     pairs = sorted(zip(efficiency["model"], efficiency["dataset"], strict=True))
     assert pairs == [(m, d) for m in ("bm25", "bm25-classic-idf") for d in ("local", "web")]
@@ -404,6 +409,7 @@ def test_embedded_default_runs_offline_from_any_directory(tmp_path):
         "average",
         "sig:minibeir",
         "judged@10:minibeir",
+        "optimistic:minibeir",
         "flops:minibeir",
         "postings_per_query:minibeir",
     ]
