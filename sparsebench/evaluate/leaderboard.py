@@ -25,7 +25,9 @@ OWN_COLUMNS = (INDEX, AVERAGE, TUNING, PARTIAL)
 MARK_PREFIX = "sig:"
 JUDGED_PREFIX = "judged@10:"  # a dataset's Judged@10 column beside its score
 # a dataset's optimistic score beside it: the primary metric with its unjudged documents
-# (in the top k) counted relevant, the upper end of the band the score is the lower end of
+# (in the top k) counted relevant; with the score (them non-relevant) it bounds the band
+# complete judgments could give (not always above it: a normalised measure's ideal grows
+# too)
 OPTIMISTIC_PREFIX = "optimistic:"
 # a dataset's cost columns beside its score: prefix -> the efficiency.tsv column shown.
 # Only costs that identical runs repeat exactly: timings vary from run to run, and stay
@@ -120,16 +122,16 @@ def write_leaderboard(
     partial = partial or {}
     table = leaderboard_table(long, metric, models, datasets, groups)
     judged = judged_table(long, models, datasets, groups)
-    upper = optimistic_table(long, metric, models, datasets, groups)
+    optimistic = optimistic_table(long, metric, models, datasets, groups)
     with_marks = table.copy()
     for dataset in (d for d in datasets if d in table.columns):
         with_marks[f"{MARK_PREFIX}{dataset}"] = [marks.get((m, dataset), "") for m in table.index]
     if judged is not None:
         for column in (c for c in judged.columns if c != AVERAGE):
             with_marks[f"{JUDGED_PREFIX}{column}"] = judged[column]
-    if upper is not None:
-        for column in (c for c in upper.columns if c != AVERAGE):
-            with_marks[f"{OPTIMISTIC_PREFIX}{column}"] = upper[column]
+    if optimistic is not None:
+        for column in (c for c in optimistic.columns if c != AVERAGE):
+            with_marks[f"{OPTIMISTIC_PREFIX}{column}"] = optimistic[column]
     for column, values in (costs or {}).items():
         with_marks[column] = values
     if tuned:
@@ -151,7 +153,9 @@ def write_leaderboard(
     marks = {c: marks.get(c, "") + partial_marks.get(c, "") for c in {*marks, *partial_marks}}
     marks = {(labels.get(m, m), d): v for (m, d), v in marks.items()}
     if judged is not None:
-        bands = None if upper is None else (table.rename(index=labels), upper.rename(index=labels))
+        bands = None
+        if optimistic is not None:
+            bands = (table.rename(index=labels), optimistic.rename(index=labels))
         sections = [judged_markdown(judged.rename(index=labels), metric, bands), *sections]
     write_text(out_md, markdown(labelled, metric, provenance_lines, marks, notes, sections))
     return table
@@ -176,7 +180,8 @@ def optimistic_table(
     datasets: Sequence[str],
     groups: Mapping[str, str] | None = None,
 ) -> pd.DataFrame | None:
-    """The primary metric's optimistic end per model and column (None when not measured)."""
+    """The primary metric with unjudged documents counted relevant, per model and column
+    (None when not measured)."""
     name = optimistic_name(metric)
     if name is None or not (long["metric"] == name).any():
         return None
@@ -194,9 +199,9 @@ def judged_markdown(
     bands: tuple[pd.DataFrame, pd.DataFrame] | None = None,
 ) -> str:
     """Judged@10 as a table of its own under the leaderboard; where a model's Judged@10 is
-    low (below LOW_JUDGED_SHARE of the column's best), the band its score lies in: from
-    the score (unjudged documents non-relevant) to the optimistic one (`bands`: the
-    scores and the optimistic scores)."""
+    low (below LOW_JUDGED_SHARE of the column's best), the band its score spans between
+    unjudged documents counted non-relevant (the score) and relevant (`bands`: the scores
+    and the optimistic scores), lower value first."""
     lines = [
         "## Judged@10",
         "",
@@ -207,9 +212,9 @@ def judged_markdown(
         lines += [
             "",
             f"Where a model's Judged@10 is below {LOW_JUDGED_SHARE:g} x the column's best, "
-            f"the cell gives the band of its {metric}: from the score above to the score "
-            "with every unjudged document of its top k counted relevant (with its query's "
-            "best grade).",
+            f"the cell gives the band of its {metric} between every unjudged document of its "
+            "top k counted non-relevant (the score above) and relevant (with its query's "
+            "best grade, as one more relevant document), lower value first.",
         ]
     lines += [
         "",
@@ -222,9 +227,9 @@ def judged_markdown(
         for column, value in row.items():
             cell = "" if pd.isna(value) else f"{value:.3f}"
             if bands is not None and cell and low.at[model, column]:
-                score, upper = (b.at[model, column] for b in bands)
-                if pd.notna(score) and pd.notna(upper):
-                    cell += f" ({metric} {score:.4f}-{upper:.4f})"
+                values = [b.at[model, column] for b in bands]
+                if all(pd.notna(v) for v in values):
+                    cell += f" ({metric} {min(values):.4f}-{max(values):.4f})"
             cells.append(cell)
         lines.append("| " + " | ".join([str(model), *cells]) + " |")
     return "\n".join(lines)

@@ -13,9 +13,11 @@ Every measure of relevance also takes, in ir_measures' parameter notation:
   judged_only=True   on the condensed list, the ranking without the documents the qrels
                      do not list (Sakai, "Alternatives to Bpref", SIGIR 2007; trec_eval -J;
                      ir_measures' judged_only); Sakai's prime says the same: nDCG'@10, MAP'
-  unjudged=relevant  as if every unlisted document in the top k (all retrieved, without a
-                     cutoff) were relevant with its query's best grade: the upper end of
-                     the band the plain measure (unlisted = non-relevant) is the lower end of
+  unjudged=relevant  as if every unjudged document in the top k (all retrieved, without a
+                     cutoff) were relevant with its query's best grade, and one more of the
+                     query's relevant documents: with the plain measure (unjudged =
+                     non-relevant) it bounds what complete judgments could give. Not always
+                     the higher of the two: R, and nDCG's ideal ranking, grow too
 JUDGED_AT_10 is computed for every pair whatever the metric list: the leaderboard
 shows it beside the primary metric.
 
@@ -403,7 +405,7 @@ def _known_names() -> str:
         f"{names} (k a positive integer cutoff, x a recall level in [0, 1]); a measure of "
         "binary relevance also as name(rel=r), relevant from grade r on (e.g. P(rel=2)@10); "
         "a measure of relevance on the condensed list as name'@k or name(judged_only=True)@k, "
-        "and its optimistic end as name(unjudged=relevant)@k"
+        "and with unjudged documents counted relevant as name(unjudged=relevant)@k"
     )
 
 
@@ -449,7 +451,7 @@ def modifiers_of(name: str) -> Modifiers:
 
 
 def optimistic_name(name: str) -> str | None:
-    """The name of a measure's optimistic end (unjudged=relevant): 'nDCG@10' ->
+    """The name of a measure with unjudged documents relevant (unjudged=relevant): 'nDCG@10' ->
     'nDCG(unjudged=relevant)@10', 'P(rel=2)@10' -> 'P(rel=2,unjudged=relevant)@10'; None
     for a measure that has none (of judgments, or on a condensed list)."""
     match = _MODIFIED.match(name)

@@ -72,7 +72,6 @@ class RankedJudgments:
             relevance_level=relevance_level,
         )
 
-
     def condensed(self) -> RankedJudgments:
         """The condensed list (Sakai 2007; trec_eval -J): the ranking without its unjudged
         documents (absent from the qrels, or with a negative grade), ranks closed up. What
@@ -92,7 +91,9 @@ class RankedJudgments:
         """The ranking as if every unjudged document in its top k (all: k None; absent
         from the qrels, or with a negative grade) were relevant, with its query's best
         grade (at least the relevance level), and so also one more relevant document of
-        the query: the score's upper end when the judgments miss what a model retrieves."""
+        the query: the other end of the score's band when the judgments miss what a
+        model retrieves (higher for precision; not always for recall, AP or nDCG, whose
+        denominators grow too)."""
         promote = ~self.row_judged | (self.row_grade < 0)
         if k is not None:
             promote &= self.row_rank <= k

@@ -113,3 +113,14 @@ def test_ir_measures_judged_only_agrees():
                 assert ours.at[query, name] == pytest.approx(theirs[(theirs_name, query)], abs=1e-9)
                 compared += 1
     assert compared > 150
+
+
+def test_counting_unjudged_relevant_can_lower_a_normalised_score():
+    """One relevant document at rank 1, a judged non-relevant one at 2, an unjudged one at
+    3: nDCG@3 is 1; counted relevant, the unjudged one also joins the ideal ranking (at
+    rank 2), so nDCG@3 drops to (1 + 1/2) / (1 + 1/log2(3)). The band is the two values."""
+    run = pd.DataFrame({"query_id": ["q"] * 3, "doc_id": ["a", "b", "x"], "score": [3.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "grade": [1, 0]})
+    got = evaluate_run(run, qrels, ["nDCG@3", "nDCG(unjudged=relevant)@3"]).means
+    assert got["nDCG@3"] == pytest.approx(1.0)
+    assert got["nDCG(unjudged=relevant)@3"] == pytest.approx(1.5 / (1 + 1 / np.log2(3)))
