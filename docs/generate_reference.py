@@ -1,0 +1,222 @@
+"""Write the docs site's reference pages (docs/reference/) from the code: the config
+schema, the model kinds, measures, fusion and feedback methods, dataset sources, encoders
+and languages, each read from its registry, so that the pages cannot drift from the code.
+
+    python docs/generate_reference.py          # rewrite the pages
+    python docs/generate_reference.py --check  # exit 1 when a page is stale
+
+tests/test_docs.py runs the check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+REFERENCE = Path(__file__).parent / "reference"
+NOTE = "<!-- made by docs/generate_reference.py from the code: do not edit -->"
+
+
+def _cell(value: Any) -> str:
+    return " ".join(str(value).split()).replace("|", "\\|")
+
+
+def _type(spec: Mapping[str, Any]) -> str:
+    if "enum" in spec:
+        return " \\| ".join(f"`{v}`" for v in spec["enum"])
+    if "$ref" in spec:
+        return spec["$ref"].rsplit("/", 1)[-1]
+    kind = spec.get("type")
+    if isinstance(kind, list):
+        return " \\| ".join(kind)
+    if kind is None and "oneOf" in spec:
+        return " or ".join(_type(s) for s in spec["oneOf"])
+    return str(kind or "")
+
+
+def _properties(properties: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """Table rows (key, type, default, description) of a schema's properties, nested
+    objects flattened as key.sub."""
+    rows = []
+    for key, spec in properties.items():
+        name = f"{prefix}{key}"
+        default = f"`{spec['default']}`" if "default" in spec else ""
+        about = _cell(spec.get("description", ""))
+        rows.append(f"| `{name}` | {_type(spec)} | {_cell(default)} | {about} |")
+        if spec.get("type") == "object" and "properties" in spec:
+            rows += _properties(spec["properties"], f"{name}.")
+    return rows
+
+
+def _table(rows: list[str]) -> list[str]:
+    return ["| key | type | default | description |", "|---|---|---|---|", *rows]
+
+
+def _first_paragraph(text: str | None) -> str:
+    return _cell((text or "").strip().split("\n\n")[0])
+
+
+def configuration() -> str:
+    from sparsebench.workflow.config import load_schema
+
+    schema = load_schema()
+    lines = [
+        "# Configuration",
+        "",
+        "Every key of a config file, from the schema (sparsebench/schemas/config.schema.yaml);",
+        "a model's keys are its kind's ([model kinds](model-kinds.md)), a dataset's its",
+        "source's ([dataset sources](sources.md)) beside those every dataset takes.",
+        "",
+    ]
+    for section, spec in schema["properties"].items():
+        if section in ("datasets", "models"):
+            continue
+        about = _first_paragraph(spec.get("description"))
+        lines += [f"## `{section}`", "", *([about, ""] if about else [])]
+        lines += _table(_properties(spec.get("properties", {}))) + [""]
+    dataset = schema["$defs"]["dataset"]
+    lines += ["## Every dataset", ""] + _table(_properties(dataset["properties"])) + [""]
+    return "\n".join(lines)
+
+
+def model_kinds() -> str:
+    from sparsebench.kinds.registry import KINDS
+
+    lines = ["# Model kinds", "", "One section per `kind:` (sparsebench/kinds/registry.py).", ""]
+    for name, kind in KINDS.items():
+        if not kind.configurable:
+            continue
+        lines += [f"## `{name}`", "", _cell(kind.description), ""]
+        lines += _table(_properties(kind.schema.get("properties", {}))) + [""]
+    return "\n".join(lines)
+
+
+def measures() -> str:
+    from sparsebench.evaluate.measures import MEASURES
+
+    forms = {"cutoff": "{}@k", "recall level": "{}@x", "none": "{}", "optional cutoff": "{}[@k]"}
+    lines = [
+        "# Measures",
+        "",
+        "Every measure (sparsebench/evaluate/measures.py), as trec_eval computes it. A",
+        "measure of relevance also takes `(rel=r)`, `(judged_only=True)` (or a prime:",
+        "`nDCG'@10`) and `(unjudged=relevant)`.",
+        "",
+        "| name | formula | source |",
+        "|---|---|---|",
+    ]
+    for measure in MEASURES.values():
+        name = forms[measure.parameter].format(measure.name)
+        lines.append(f"| `{name}` | {_cell(measure.formula)} | {_cell(measure.source)} |")
+    return "\n".join(lines) + "\n"
+
+
+def fusion_methods() -> str:
+    from sparsebench.runs.fusion.registry import METHODS
+
+    lines = ["# Fusion methods", "", "`method:` of a `kind: fusion` model.", ""]
+    for name, method in METHODS.items():
+        module = inspect.getmodule(method.combine) or inspect.getmodule(method.values)
+        lines += [f"## `{name}`", "", (module.__doc__ or "").strip(), ""]
+        lines += [f"Reads normalised scores: {method.norm}; weighted: {method.weighted}.", ""]
+    return "\n".join(lines)
+
+
+def feedback_methods() -> str:
+    from sparsebench.feedback.methods import METHODS, methods_table
+
+    lines = ["# Feedback methods", "", "`feedback: {method: ...}` of a lexical model.", ""]
+    lines += [methods_table(), ""]
+    for name, method in METHODS.items():
+        doc = importlib.import_module(method.module).__doc__ or ""
+        lines += [f"## `{name}`", "", doc.strip(), ""]
+    return "\n".join(lines)
+
+
+def sources() -> str:
+    from sparsebench.data.sources.registry import SOURCES
+
+    lines = ["# Dataset sources", "", "`source:` of a dataset (sparsebench/data/sources/).", ""]
+    for name, source in SOURCES.items():
+        lines += [f"## `{name}`", "", _cell(source.description), ""]
+        lines += _table(_properties(source.schema.get("properties", {}))) + [""]
+    return "\n".join(lines)
+
+
+def encoders() -> str:
+    from sparsebench.encode.encoders import ENCODERS
+
+    lines = [
+        "# Encoders",
+        "",
+        "The encoding kinds a model kind's encoding settings name",
+        "(sparsebench/encode/encoders.py).",
+        "",
+        "| encoding | module | what it does |",
+        "|---|---|---|",
+    ]
+    for name, module in ENCODERS.items():
+        doc = _first_paragraph(importlib.import_module(module).__doc__)
+        lines.append(f"| `{name}` | `{module}` | {doc} |")
+    return "\n".join(lines) + "\n"
+
+
+def languages() -> str:
+    from sparsebench.analysis.languages import markdown_table
+
+    return "\n".join(
+        [
+            "# Languages and analyzers",
+            "",
+            "The BM25 analyzer of each language, as Anserini 1.7.1 picks it "
+            "(sparsebench/analysis/languages.py).",
+            "",
+            markdown_table(),
+            "",
+        ]
+    )
+
+
+PAGES: dict[str, Callable[[], str]] = {
+    "configuration.md": configuration,
+    "model-kinds.md": model_kinds,
+    "measures.md": measures,
+    "fusion.md": fusion_methods,
+    "feedback.md": feedback_methods,
+    "sources.md": sources,
+    "encoders.md": encoders,
+    "languages.md": languages,
+}
+
+
+def pages() -> dict[str, str]:
+    """Each reference page's text."""
+    return {name: f"{NOTE}\n\n{make().rstrip()}\n" for name, make in PAGES.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 when a page is stale")
+    args = parser.parse_args()
+    stale = []
+    REFERENCE.mkdir(exist_ok=True)
+    for name, text in pages().items():
+        path = REFERENCE / name
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(name)
+        if not args.check:
+            path.write_text(text, encoding="utf-8")
+    if args.check and stale:
+        print(f"stale reference pages: {', '.join(stale)}; run python docs/generate_reference.py")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
