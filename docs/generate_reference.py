@@ -182,7 +182,53 @@ def languages() -> str:
     )
 
 
+def _subcommands(
+    parser: argparse.ArgumentParser, path: str
+) -> list[tuple[str, argparse.ArgumentParser]]:
+    """(command line, parser) of a parser and all its subcommands, depth first."""
+    found = [(path, parser)]
+    for action in parser._actions:  # argparse keeps subcommands only there
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += _subcommands(sub, f"{path} {name}")
+    return found
+
+
+# defaults the machine sets (the cores): their help says what they are
+MACHINE_DEFAULTS = {"threads"}
+
+
+def _argument_rows(parser: argparse.ArgumentParser) -> list[str]:
+    """A table row per argument: its flags (or name), choices, default and help."""
+    rows = []
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
+            continue
+        flags = ", ".join(f"`{f}`" for f in action.option_strings) or f"`{action.dest}`"
+        choices = ", ".join(f"`{c}`" for c in action.choices or ())
+        default = action.default
+        if default in (None, False, argparse.SUPPRESS) or action.dest in MACHINE_DEFAULTS:
+            default = ""
+        default = f"`{default}`" if default != "" else ""
+        required = " (required)" if action.required and action.option_strings else ""
+        rows.append(f"| {flags}{required} | {choices} | {default} | {_cell(action.help or '')} |")
+    return rows
+
+
+def command_line() -> str:
+    from sparsebench.cli_arguments import build_parser
+
+    lines = ["# Command line", "", "Every command of `sparsebench`, from its parser.", ""]
+    for path, parser in _subcommands(build_parser(), "sparsebench"):
+        rows = _argument_rows(parser)
+        lines += [f"## `{path}`", "", _cell(parser.description or ""), ""]
+        if rows:
+            lines += ["| argument | choices | default | what |", "|---|---|---|---|", *rows, ""]
+    return "\n".join(lines)
+
+
 PAGES: dict[str, Callable[[], str]] = {
+    "cli.md": command_line,
     "configuration.md": configuration,
     "model-kinds.md": model_kinds,
     "measures.md": measures,
