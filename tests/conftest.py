@@ -63,6 +63,20 @@ def write_text(path: Path, text: str) -> Path:
     return path
 
 
+def planned_encoding(configfile: Path, models: str):
+    """The document encoding (workflow.plan.Encoding) of the one model of a config file on
+    the built-in collection (`models`: the YAML of its `models:` mapping), its paths read
+    as a user's."""
+    from sparsebench.workflow.config import config_from_files, load_config_file
+    from sparsebench.workflow.plan import Plan
+
+    text = f"datasets: {{d: {{source: builtin, name: minibeir}}}}\nmodels: {models}\n"
+    write_text(configfile, text)
+    plan = Plan(config_from_files(load_config_file(configfile), [configfile]))
+    (encoding,) = plan.encodings.values()
+    return encoding
+
+
 def write_collection(
     root: Path, docs, queries, qrels, split: str = "test", qrels_header: bool = True
 ) -> Path:

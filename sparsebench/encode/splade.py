@@ -131,14 +131,7 @@ class SpladeEncoder(TokenBlockEncoder):
         if settings.pooling not in ("max", "sum"):
             raise ConfigError(f"pooling must be 'max' or 'sum', not {settings.pooling!r}")
         self.settings = settings
-        self.setup(
-            max_length=settings.max_length,
-            batch_size=settings.batch_size,
-            dtype=settings.dtype,
-            device=settings.device,
-            top_k=settings.top_k,
-            threshold=settings.threshold,
-        )
+        self.setup(settings)
         self.tokenizer, self.network = _loaded_on(settings.model, str(self.device))
         self.head = _split_head(self.network)
         size = self.network.get_output_embeddings().out_features

@@ -21,8 +21,9 @@ here.
 from __future__ import annotations
 
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -58,12 +59,24 @@ def vocabulary_terms(tokenizer: Any, size: int) -> pa.Array:
     return pa.array(tokens, type=pa.string())
 
 
-class TokenBlockEncoder:
+class BlockSettings(Protocol):
+    """The settings every block encoder's settings have (SpladeSettings, UniCoilSettings)."""
+
+    max_length: int
+    batch_size: int
+    dtype: str
+    device: str
+    top_k: int | None
+    threshold: float
+
+
+class TokenBlockEncoder(ABC):
     """Encodes texts into vocabulary-sized sparse vectors, block by block.
 
-    A subclass sets, before calling `setup`: tokenizer, network (on `device`),
-    `vocab_size`, and implements `block_weights`; `removed_ids` lists the token ids whose
-    columns are zeroed (the SPLADE family: every special token)."""
+    A subclass calls `setup` with its settings, then loads its tokenizer and network on
+    `device`, sets `terms` (the output columns) and `removed_ids` (the token ids whose
+    columns are zeroed: the SPLADE family's special tokens), and implements
+    `block_weights`."""
 
     tokenizer: Any
     network: Any
@@ -71,27 +84,18 @@ class TokenBlockEncoder:
     # Pyserini's uniCOIL encoders do: [CLS] [SEP], the [SEP] weighted)
     encodes_empty_texts: bool = False
 
-    def setup(
-        self,
-        *,
-        max_length: int,
-        batch_size: int,
-        dtype: str,
-        device: str,
-        top_k: int | None,
-        threshold: float,
-    ) -> None:
+    def setup(self, settings: BlockSettings) -> None:
         """The settings every block encoder has; picks the device and dtype."""
         import torch
 
-        self.max_length = max_length
-        self.batch_size = batch_size
-        self.top_k = top_k
-        self.threshold = threshold
-        self.device = select_device(device)
-        self.dtype = torch_dtype(dtype)
+        self.max_length = settings.max_length
+        self.batch_size = settings.batch_size
+        self.top_k = settings.top_k
+        self.threshold = settings.threshold
+        self.device = select_device(settings.device)
+        self.dtype = torch_dtype(settings.dtype)
         if self.device.type == "cpu" and self.dtype != torch.float32:
-            log.warning("dtype %s on the CPU is slow or unsupported; using fp32", dtype)
+            log.warning("dtype %s on the CPU is slow or unsupported; using fp32", settings.dtype)
             self.dtype = torch.float32
         self.truncated = 0
 
@@ -219,6 +223,6 @@ class TokenBlockEncoder:
             weights[:, self.removed_ids] = 0.0
         return weights
 
+    @abstractmethod
     def block_weights(self, input_ids, mask):
         """(block x vocabulary) weights of one block of token ids and attention mask."""
-        raise NotImplementedError

@@ -136,14 +136,7 @@ class UniCoilEncoder(TokenBlockEncoder):
                 f"aggregate must be one of {', '.join(AGGREGATES)}, not {settings.aggregate!r}"
             )
         self.settings = settings
-        self.setup(
-            max_length=settings.max_length,
-            batch_size=settings.batch_size,
-            dtype=settings.dtype,
-            device=settings.device,
-            top_k=settings.top_k,
-            threshold=settings.threshold,
-        )
+        self.setup(settings)
         self.tokenizer, self.network, self.projection = _loaded_on(settings.model, str(self.device))
         self.terms = vocabulary_terms(self.tokenizer, self.network.config.vocab_size)
         self.removed_ids = self.device_tensor([])  # [CLS] and [PAD] are masked per position

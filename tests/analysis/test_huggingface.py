@@ -9,15 +9,14 @@ import json
 
 import pytest
 import yaml
-from conftest import shared_path, write_text
+from conftest import planned_encoding, shared_path, write_text
 from tokenizers import Tokenizer
 
 from sparsebench import api
 from sparsebench.analysis.analyzer import Analyzer, resolve_analyzer
 from sparsebench.analysis.languages import analyzer_label
 from sparsebench.core.errors import ConfigError
-from sparsebench.workflow.config import config_from_files, load_config_file
-from sparsebench.workflow.plan import Plan
+from sparsebench.workflow.config import load_config_file
 
 TEXTS = [
     "The unbelievable Running-dogs' résumé, 3.14 ﬁsh 東京 don't",
@@ -136,13 +135,8 @@ def test_the_tokenizer_folder_is_relative_to_the_config_and_an_input_of_the_enco
     folder = tmp_path / "exp" / "tok"
     for name in ("tokenizer.json", "tokenizer_config.json"):
         write_text(folder / name, (tokenizer_folder / name).read_text())
-    configfile = write_text(
-        tmp_path / "exp" / "c.yaml",
-        "datasets: {d: {source: builtin, name: minibeir}}\n"
-        "models: {b: {kind: bm25, analyzer: {huggingface: ./tok}}}\n",
-    )
-    plan = Plan(config_from_files(load_config_file(configfile), [configfile]))
-    (encoding,) = plan.encodings.values()
+    models = "{b: {kind: bm25, analyzer: {huggingface: ./tok}}}"
+    encoding = planned_encoding(tmp_path / "exp" / "c.yaml", models)
     assert encoding.settings["analyzer"] == {"huggingface": str(folder), "max_length": 512}
     assert set(encoding.model_files) == {
         str(folder / n) for n in ("tokenizer.json", "tokenizer_config.json")

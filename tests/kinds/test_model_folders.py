@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from conftest import write_text
+from conftest import planned_encoding, write_text
 
 from sparsebench.core.errors import ConfigError
 from sparsebench.workflow.config import load_config_file
-from sparsebench.workflow.plan import Plan
 
 MINI = {"source": "builtin", "name": "minibeir"}
 
@@ -43,17 +42,10 @@ def test_model_folders_are_relative_to_the_config_file_and_hub_ids_stay(tmp_path
 
 
 def test_a_model_folder_is_an_input_of_its_encoding_wherever_snakemake_runs(tmp_path):
-    from sparsebench.workflow.config import config_from_files
-
     folder = tmp_path / "exp" / "models" / "tiny"
     write_text(folder / "config.json", "{}")
-    configfile = write_text(
-        tmp_path / "exp" / "c.yaml",
-        "datasets: {d: {source: builtin, name: minibeir}}\n"
-        "models: {s: {kind: splade, model: ./models/tiny}}\n",
-    )
-    plan = Plan(config_from_files(load_config_file(configfile), [configfile]))
-    (encoding,) = plan.encodings.values()
+    models = "{s: {kind: splade, model: ./models/tiny}}"
+    encoding = planned_encoding(tmp_path / "exp" / "c.yaml", models)
     assert encoding.settings["model"] == str(folder)
     assert encoding.model_files == (str(folder / "config.json"),)
 
