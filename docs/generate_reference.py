@@ -1,6 +1,7 @@
 """Write the docs site's reference pages (docs/reference/) from the code: the config
-schema, the model kinds, measures, fusion and feedback methods, dataset sources, encoders
-and languages, each read from its registry, so that the pages cannot drift from the code.
+schema, the model kinds, measures, fusion and feedback methods, dataset sources, encoders,
+languages, the files under results/ and the published figures, each read from its
+registry, so that the pages cannot drift from the code.
 
     python docs/generate_reference.py          # rewrite the pages
     python docs/generate_reference.py --check  # exit 1 when a page is stale
@@ -16,7 +17,12 @@ import inspect
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from sparsebench.workflow.outputs import Output
 
 REFERENCE = Path(__file__).parent / "reference"
 NOTE = "<!-- made by docs/generate_reference.py from the code: do not edit -->"
@@ -227,6 +233,134 @@ def command_line() -> str:
     return "\n".join(lines)
 
 
+def _fields(output: Output) -> str:
+    """An output's columns or keys, each with the configuration that adds it, if any."""
+    return ", ".join(
+        f"`{field.name}`" + (f" (only with {field.when})" if field.when else "")
+        for field in output.fields
+    )
+
+
+def outputs() -> str:
+    from sparsebench.workflow.outputs import AREAS, OUTPUTS, WILDCARDS
+
+    lines = [
+        "# Outputs",
+        "",
+        "Every file the workflow writes under `results/` (sparsebench/workflow/outputs.py,",
+        "which a test holds against the files of a real run), with the rules that write it.",
+        "A file, column or key marked *only with* is made by that configuration alone. The",
+        "braces of a path, a column or a key stand for:",
+        "",
+        "| wildcard | what |",
+        "|---|---|",
+        *(f"| `{{{name}}}` | {_cell(about)} |" for name, about in WILDCARDS.items()),
+        "",
+    ]
+    for area, title in AREAS.items():
+        entries = [o for o in OUTPUTS if o.area == area]
+        lines += [f"## {title}", "", "| path | written by | what | only with |"]
+        lines.append("|---|---|---|---|")
+        for o in entries:
+            rules = ", ".join(f"`{rule}`" for rule in o.rules)
+            lines.append(f"| `{o.path}` | {rules} | {_cell(o.about)} | {_cell(o.when)} |")
+        described = [o for o in entries if o.fields]
+        if described:
+            lines += ["", "Columns of the tables, in order, and keys of the JSON records:", ""]
+            lines += [f"- `{o.path}`, {o.field_kind}: {_fields(o)}" for o in described]
+        lines.append("")
+    return "\n".join(_html_safe(line) for line in lines)
+
+
+def _html_safe(line: str) -> str:
+    """Angle brackets outside code spans as entities: `miracl-<language>` is text to
+    show, not an HTML tag to hide."""
+    parts = line.split("`")
+    return "`".join(p if i % 2 else p.replace("<", "&lt;") for i, p in enumerate(parts))
+
+
+def _published(rows: pd.DataFrame) -> list[str]:
+    """One system's published figures: a row per dataset, a column per metric, what
+    made the figures (analyzer, scoring) and where they were read."""
+    metrics = list(dict.fromkeys(rows["metric"]))
+    lines = [
+        f"| dataset | {' | '.join(metrics)} | made with | source |",
+        "|---|" + "---:|" * len(metrics) + "---|---|",
+    ]
+    for dataset, figures in rows.groupby("dataset", sort=False):
+        values = dict(zip(figures["metric"], figures["value"], strict=True))
+        made = dict.fromkeys(v for c in ("analyzer", "scoring") for v in figures[c] if v)
+        sources: dict[str, list[str]] = {}
+        for metric, where in zip(figures["metric"], figures["source"], strict=True):
+            sources.setdefault(where, []).append(metric)
+        source = "; ".join(
+            where if len(sources) == 1 else f"{', '.join(of)}: {where}"
+            for where, of in sources.items()
+        )
+        cells = [values.get(metric, "") for metric in metrics]
+        lines.append(
+            f"| `{dataset}` | {' | '.join(cells)} | {_cell('; '.join(made))} | {_cell(source)} |"
+        )
+    return lines
+
+
+def reproduction() -> str:
+    import io
+
+    import pandas as pd
+
+    from sparsebench.evaluate import reproduction as published
+    from sparsebench.evaluate.stages import reference_row
+    from sparsebench.workflow.config import load_schema
+
+    section = load_schema()["properties"]["reproduction"]
+    example = next(iter(published.TABLES))
+    system = next(iter(published.TABLES[example].systems))
+    lines = [
+        "# Published figures",
+        "",
+        *(_cell(p) + "\n" for p in (published.__doc__ or "").strip().split("\n\n")),
+        "Every row of the built-in tables (sparsebench/resources/reference/), system by",
+        "system, with the file each figure was read from; the tables' comments say more.",
+        "",
+        "## Holding an experiment against them",
+        "",
+        "Map a model of the config to a system (`reproduction.models`).",
+        _first_paragraph(reference_row.__doc__),
+        "`reproduction.datasets` maps any other dataset. The leaderboard stage then writes",
+        "`results/reproduction.tsv` (see [outputs](outputs.md)) and a table in",
+        "`results/leaderboard.md`:",
+        "",
+        "```yaml",
+        "reproduction:",
+        f"  expected: [{example}]",
+        f"  models: {{mymodel: {system}}}",
+        "```",
+        "",
+        "or, for the metrics of any finished run,",
+        "[`sparsebench check-reproduction`](cli.md#sparsebench-check-reproduction):",
+        "",
+        "```bash",
+        "sparsebench check-reproduction --leaderboard results/metrics.tsv "
+        f"--expected {example} --model mymodel={system}",
+        "```",
+        "",
+        *_table(_properties(section["properties"], "reproduction.")),
+        "",
+    ]
+    for name, table in published.TABLES.items():
+        text = published.builtin_text(name)
+        rows = pd.read_csv(
+            io.StringIO(text), sep="\t", comment="#", dtype=str, keep_default_na=False
+        )
+        lines += [f"## `{name}`", "", _cell(table.about), "", "| system | what it is |"]
+        lines += ["|---|---|", *(f"| `{s}` | {_cell(a)} |" for s, a in table.systems.items()), ""]
+        for system, about in table.systems.items():
+            lines += [f"### `{name}`: `{system}`", "", _cell(about), ""]
+            lines += [*_published(rows[rows["system"] == system]), ""]
+    return "\n".join(_html_safe(line) for line in lines)
+
+
 PAGES: dict[str, Callable[[], str]] = {
     "cli.md": command_line,
     "configuration.md": configuration,
@@ -237,6 +371,8 @@ PAGES: dict[str, Callable[[], str]] = {
     "sources.md": sources,
     "encoders.md": encoders,
     "languages.md": languages,
+    "outputs.md": outputs,
+    "reproduction.md": reproduction,
 }
 
 

@@ -5,11 +5,15 @@ from the navigation fail), offline."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from conftest import REPO
+from support.browser import HeadlessBrowser, find_browser
 
 
 def generator():
@@ -52,15 +56,102 @@ def test_every_registry_entry_has_its_reference_section():
         assert f"| `{name}" in pages["measures.md"], name
 
 
-def test_the_site_builds_strictly(tmp_path):
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
+    """The site, built once for the tests that read it: mkdocs's outcome and the folder."""
+    folder = tmp_path_factory.mktemp("site")
     environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(folder)],
         cwd=REPO,
         capture_output=True,
         text=True,
         env=environment,
         timeout=300,
     )
+    return built, folder
+
+
+def test_the_site_builds_strictly(site):
+    built, folder = site
     assert built.returncode == 0, built.stderr[-3000:]
-    assert (tmp_path / "site" / "reference" / "measures" / "index.html").is_file()
+    assert (folder / "reference" / "measures" / "index.html").is_file()
+
+
+def test_every_output_and_published_system_has_its_row():
+    from sparsebench.evaluate.reproduction import TABLES, load_expected
+    from sparsebench.workflow.outputs import OUTPUTS
+
+    pages = generator().pages()
+    for output in OUTPUTS:
+        assert f"| `{output.path}` |" in pages["outputs.md"], output.path
+    for name, table in TABLES.items():
+        assert set(load_expected(name)["system"]) == set(table.systems), name
+        for system in table.systems:
+            assert f"### `{name}`: `{system}`" in pages["reproduction.md"], (name, system)
+
+
+# What a reference page shows in a browser, once Material's script has wrapped its tables:
+# the title, the links of the navigation drawn, the rows of the tables whose first header
+# is `first`, and what sticks out of the page sideways outside a table's scrolling wrapper.
+SHOWN = """first => new Promise(resolve => {
+    const until = Date.now() + 10000;
+    (function poll() {
+        const tables = [...document.querySelectorAll("article table")];
+        const wrapped = tables.every(t => t.closest(".md-typeset__scrollwrap"));
+        if (!(tables.length && wrapped) && Date.now() < until) return setTimeout(poll, 50);
+        const width = document.documentElement.clientWidth;
+        const outside = box =>
+            box.width && box.height && (box.left < -0.5 || box.right > width + 0.5);
+        const sticking = [...document.body.querySelectorAll("*")].filter(e => {
+            if (e.closest(".md-typeset__scrollwrap")) return false;
+            const contents = document.createRange();
+            contents.selectNodeContents(e);
+            return outside(e.getBoundingClientRect()) || outside(contents.getBoundingClientRect());
+        });
+        const main = tables.filter(t => t.tHead.rows[0].cells[0].textContent.trim() === first);
+        resolve({
+            title: document.title,
+            wrapped,
+            navigation: [...document.querySelectorAll(".md-sidebar--primary .md-nav__link")]
+                .filter(link => link.offsetWidth > 0).map(link => link.textContent.trim()),
+            active: [...document.querySelectorAll(".md-sidebar--primary .md-nav__link--active")]
+                .map(link => link.textContent.trim()),
+            rows: main.reduce((n, t) => n + t.tBodies[0].rows.length, 0),
+            page_width: [document.documentElement.scrollWidth, width],
+            sticking: sticking.map(e => e.tagName + "." + e.className),
+        });
+    })();
+})"""
+
+
+def test_a_browser_shows_the_reference_pages(site):
+    """The measures and outputs pages as a reader sees them: their title, Material's
+    navigation, a table row per registry entry, nothing wider than the page but the
+    tables, which scroll."""
+    from sparsebench.evaluate.measures import MEASURES
+    from sparsebench.workflow.outputs import OUTPUTS
+
+    executable = find_browser()
+    if executable is None:
+        pytest.skip(
+            "no headless Chromium on PATH (e.g. apt-get install chromium-headless-shell); "
+            "the site was built, not looked at"
+        )
+    built, folder = site
+    assert built.returncode == 0, built.stderr[-3000:]
+    pages = {
+        "measures": ("Measures", "name", len(MEASURES)),
+        "outputs": ("Outputs", "path", len(OUTPUTS)),
+    }
+    with HeadlessBrowser(executable) as browser:
+        for page, (title, first, rows) in pages.items():
+            browser.open((folder / "reference" / page / "index.html").as_uri())
+            shown = browser.evaluate(f"({SHOWN})({json.dumps(first)})")
+            assert shown["title"] == f"{title} - sparsebench", shown["title"]
+            assert shown["wrapped"], page
+            assert {"Measures", "Outputs"} <= set(shown["navigation"]), shown["navigation"]
+            assert set(shown["active"]) == {title}, shown["active"]
+            assert shown["rows"] == rows, (page, shown["rows"])
+            assert shown["page_width"][0] <= shown["page_width"][1], (page, shown["page_width"])
+            assert shown["sticking"] == [], (page, shown["sticking"][-3:])

@@ -22,6 +22,22 @@ from sparsebench.core.fileio import atomic_path, read_json
 from sparsebench.evaluate.leaderboard import COST_COLUMNS
 from sparsebench.retrieve.costs import read_cost, summary
 
+# The columns of efficiency.tsv (a header even when no pair was searched here): the pair,
+# the variant measured, what retrieve.costs.summary gives of its search (kept here, not
+# there, so that naming a column reruns the leaderboard and not every retrieval) and what
+# encoding_summary gives of its encoding.
+SUMMARY_COLUMNS = (
+    *("documents", "postings", "index_mb", "doc_nonzeros_mean", "doc_nonzeros_median"),
+    *("queries", "query_nonzeros_mean", "query_nonzeros_median", "flops"),
+    *("postings_touched_mean", "postings_touched_p50", "postings_touched_p99"),
+    *("queries_per_second", "latency_mean_ms", "latency_p50_ms", "latency_p99_ms"),
+    *("latency_queries", "startup_seconds", "load_seconds", "retrieval_seconds"),
+    *("write_seconds", "threads", "query_batch_size", "backend", "device", "cpu"),
+    "partitions",
+)
+ENCODING_COLUMNS = ("encoding_docs_per_second", "encoding_device", "encoding_threads")
+COLUMNS = ("model", "dataset", "measured_on", *SUMMARY_COLUMNS, *ENCODING_COLUMNS)
+
 
 def chosen_variant(selection: Mapping[str, Any]) -> str:
     """The variant a tuned run holds for the most evaluated queries (ties by name)."""
@@ -73,7 +89,7 @@ def efficiency_table(
                 **encoding_summary(files["encoded"][measured]),
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
 def write_efficiency(table: pd.DataFrame, path: str | Path) -> None:

@@ -33,6 +33,8 @@ OPTIMISTIC_PREFIX = "optimistic:"
 # Only costs that identical runs repeat exactly: timings vary from run to run, and stay
 # in efficiency.tsv and leaderboard.md, so that leaderboard.tsv stays byte-identical.
 COST_COLUMNS = {"flops:": "flops", "postings_per_query:": "postings_touched_mean"}
+# metrics.tsv: every metric of every pair, long
+LONG_COLUMNS = ("model", "dataset", "metric", "value")
 # A model whose Judged@10 is below this share of the baseline's is flagged: its score
 # counts more unjudged documents as non-relevant than the baseline's does.
 LOW_JUDGED_SHARE = 0.8
@@ -52,13 +54,13 @@ def tuned_labels(tuned: Iterable[str]) -> dict[str, str]:
 
 
 def collect_metrics(entries: Sequence[tuple[str, str, str | Path]]) -> pd.DataFrame:
-    """Long table (model, dataset, metric, value) from (model, dataset, metrics.json)."""
+    """Long table (LONG_COLUMNS) from (model, dataset, metrics.json)."""
     rows = [
         {"model": model, "dataset": dataset, "metric": metric, "value": float(value)}
         for model, dataset, path in entries
         for metric, value in read_json(path).items()
     ]
-    return pd.DataFrame(rows, columns=["model", "dataset", "metric", "value"])
+    return pd.DataFrame(rows, columns=list(LONG_COLUMNS))
 
 
 def leaderboard_table(
