@@ -16,6 +16,13 @@ STRICT_HELP = (
     "warning names them and they score 0 (or are left out with --query-set run)"
 )
 EXIT_STATUS = "exit status: 0 done; 1 an error in the input (or --strict refused); 2 bad usage"
+# the help of the arguments `evaluate` and `compare` share
+QRELS_HELP = "BEIR TSV (query-id corpus-id score, header optional) or TREC qrels"
+QUERY_SET_HELP = (
+    "complete: every qrels query counts, missing ones score 0 (trec_eval -c; default); "
+    "run: only queries in both"
+)
+RELEVANCE_LEVEL_HELP = "minimum grade that counts as relevant (trec_eval -l)"
 
 
 def _metric_list(text: str) -> list[str]:
@@ -56,11 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         "and the queries of the run without judgments.",
         epilog=EXIT_STATUS,
     )
-    evaluate.add_argument(
-        "--qrels",
-        required=True,
-        help="BEIR TSV (query-id corpus-id score, header optional) or TREC qrels",
-    )
+    evaluate.add_argument("--qrels", required=True, help=QRELS_HELP)
     evaluate.add_argument("--run", required=True, help="TREC run file: qid Q0 docid rank score tag")
     evaluate.add_argument(
         "--metrics",
@@ -76,20 +79,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="cutoffs of the default metric set (default: 1,3,5,10,20,100,1000)",
     )
     evaluate.add_argument("--per-query", action="store_true", help="print per-query values")
-    evaluate.add_argument("--format", choices=("json", "tsv"), default="json")
     evaluate.add_argument(
-        "--query-set",
-        choices=("complete", "run"),
-        default="complete",
-        help="complete: every qrels query counts, missing ones score 0 "
-        "(trec_eval -c; default); run: only queries in both",
+        "--format",
+        choices=("json", "tsv"),
+        default="json",
+        help="json: each metric's mean (with --per-query, each query's values); tsv: a "
+        "metric and its mean a line (with --per-query, query_id, metric, value lines)",
     )
     evaluate.add_argument(
-        "--relevance-level",
-        type=int,
-        default=1,
-        help="minimum grade that counts as relevant (trec_eval -l)",
+        "--query-set", choices=("complete", "run"), default="complete", help=QUERY_SET_HELP
     )
+    evaluate.add_argument("--relevance-level", type=int, default=1, help=RELEVANCE_LEVEL_HELP)
     evaluate.add_argument("--strict", action="store_true", help=STRICT_HELP)
     _add_threads(evaluate)
     evaluate.add_argument(
@@ -103,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         "unless --baseline), as the workflow's significance report does.",
         epilog=EXIT_STATUS,
     )
-    compare.add_argument("--qrels", required=True)
+    compare.add_argument("--qrels", required=True, help=QRELS_HELP)
     compare.add_argument("--runs", nargs="+", required=True, help="two or more TREC run files")
     compare.add_argument(
         "--names",
@@ -118,16 +118,60 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compare.add_argument("--baseline", help="name of the baseline run (default: the first)")
     compare.add_argument("--all-pairs", action="store_true", help="test every pair of runs")
-    compare.add_argument("--metrics", type=_metric_list, default=["nDCG@10"])
-    compare.add_argument("--tests", nargs="+", choices=TESTS, default=list(TESTS))
-    compare.add_argument("--primary-test", choices=TESTS, default="t-test")
-    compare.add_argument("--correction", choices=CORRECTIONS, default="holm")
-    compare.add_argument("--alpha", type=float, default=0.05)
-    compare.add_argument("--resamples", type=int, default=10_000)
-    compare.add_argument("--seed", type=int, default=42)
-    compare.add_argument("--query-set", choices=("complete", "run"), default="complete")
-    compare.add_argument("--relevance-level", type=int, default=1)
-    compare.add_argument("--format", choices=("md", "tsv"), default="md")
+    compare.add_argument(
+        "--metrics",
+        type=_metric_list,
+        default=["nDCG@10"],
+        help="the metrics tested, comma-separated, e.g. nDCG@10,MAP",
+    )
+    compare.add_argument(
+        "--tests",
+        nargs="+",
+        choices=TESTS,
+        default=list(TESTS),
+        help="the paired tests run on each comparison (default: all)",
+    )
+    compare.add_argument(
+        "--primary-test",
+        choices=TESTS,
+        default="t-test",
+        help="the test whose verdict marks a run better or worse than the baseline; run "
+        "even when --tests leaves it out",
+    )
+    compare.add_argument(
+        "--correction",
+        choices=CORRECTIONS,
+        default="holm",
+        help="family-wise correction of the p-values over each table's comparisons",
+    )
+    compare.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="significance level: a corrected p-value below it is significant",
+    )
+    compare.add_argument(
+        "--resamples",
+        type=int,
+        default=10_000,
+        help="draws of the bootstrap and randomization tests and of the confidence intervals",
+    )
+    compare.add_argument(
+        "--seed",
+        type=int,
+        default=42,
+        help="seed of every random draw, with the names compared: a rerun prints the same",
+    )
+    compare.add_argument(
+        "--query-set", choices=("complete", "run"), default="complete", help=QUERY_SET_HELP
+    )
+    compare.add_argument("--relevance-level", type=int, default=1, help=RELEVANCE_LEVEL_HELP)
+    compare.add_argument(
+        "--format",
+        choices=("md", "tsv"),
+        default="md",
+        help="md: the significance report; tsv: its table, a line per test (not with --latex)",
+    )
     compare.add_argument("--latex", action="store_true", help="print a paper's table (LaTeX)")
     compare.add_argument("--strict", action="store_true", help=STRICT_HELP)
     _add_threads(compare)
@@ -168,8 +212,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DATASET=ROW",
         help="leaderboard dataset and the expected tables' dataset (default: same)",
     )
-    reproduce.add_argument("--ok", type=float, default=0.0005)
-    reproduce.add_argument("--okish", type=float, default=0.005)
+    reproduce.add_argument(
+        "--ok",
+        type=float,
+        default=0.0005,
+        help="the largest difference from a published figure that is OK",
+    )
+    reproduce.add_argument(
+        "--okish",
+        type=float,
+        default=0.005,
+        help="the largest difference that is OKISH; a larger one is FAIL",
+    )
 
     datasets = commands.add_parser("datasets", help="inspect collections")
     datasets_commands = datasets.add_subparsers(dest="datasets_command", required=True)
@@ -177,11 +231,18 @@ def build_parser() -> argparse.ArgumentParser:
         "stats", help="documents, queries, judged queries, qrels lines, grade histogram"
     )
     stats.add_argument("folders", nargs="+", help="BEIR-format folders (or .zip archives)")
-    stats.add_argument("--split", default="test")
-    stats.add_argument("--format", choices=("md", "json"), default="md")
+    stats.add_argument("--split", default="test", help="the judgments counted: qrels/{split}.tsv")
+    stats.add_argument(
+        "--format",
+        choices=("md", "json"),
+        default="md",
+        help="md: a table, a row per collection; json: a record per collection",
+    )
 
     check = commands.add_parser("check-config", help="validate a config file and print it resolved")
-    check.add_argument("config")
+    check.add_argument(
+        "config", help="a config file (YAML); its relative paths are read from its folder"
+    )
     return parser
 
 

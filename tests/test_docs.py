@@ -155,3 +155,51 @@ def test_a_browser_shows_the_reference_pages(site):
             assert shown["rows"] == rows, (page, shown["rows"])
             assert shown["page_width"][0] <= shown["page_width"][1], (page, shown["page_width"])
             assert shown["sticking"] == [], (page, shown["sticking"][-3:])
+
+
+def _undescribed(schema, where: str) -> list[str]:
+    """The keys at and below a JSON schema node without a description, as dotted paths;
+    a key given as `true` is described by the clause that owns it."""
+    if not isinstance(schema, dict):
+        return []
+    found = []
+    for key, spec in schema.get("properties", {}).items():
+        if spec is True:
+            continue
+        if not spec.get("description"):
+            found.append(f"{where}.{key}")
+        found += _undescribed(spec, f"{where}.{key}")
+    for branch in schema.get("oneOf", []) + schema.get("anyOf", []):
+        found += _undescribed(branch, where)
+    for key in ("items", "additionalProperties"):
+        found += _undescribed(schema.get(key), f"{where}[]")
+    for name, spec in schema.get("$defs", {}).items():
+        found += _undescribed(spec, f"$defs.{name}")
+    return found
+
+
+def test_every_setting_and_argument_says_what_it_does():
+    """Every key of the config schema (nested ones and the shared definitions included),
+    of each model kind's and dataset source's schema, and every argument of each command
+    has a description (help): no reference page has an empty cell for it."""
+    import argparse
+
+    from sparsebench.cli_arguments import build_parser
+    from sparsebench.data.sources.registry import SOURCES
+    from sparsebench.kinds.registry import KINDS
+    from sparsebench.workflow.config import load_schema
+
+    missing = _undescribed(load_schema(), "config")
+    for name, kind in KINDS.items():
+        missing += _undescribed(kind.schema, f"kinds.{name}")
+    for name, source in SOURCES.items():
+        missing += _undescribed(source.schema, f"sources.{name}")
+    parsers = [("sparsebench", build_parser())]
+    while parsers:
+        command, parser = parsers.pop()
+        for action in parser._actions:  # argparse keeps subcommands only there
+            if isinstance(action, argparse._SubParsersAction):
+                parsers += [(f"{command} {n}", sub) for n, sub in action.choices.items()]
+            elif not isinstance(action, argparse._HelpAction) and not action.help:
+                missing.append(f"{command} {'/'.join(action.option_strings) or action.dest}")
+    assert not missing, "no description (or help): " + ", ".join(missing)

@@ -11,9 +11,23 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sparsebench.core.errors import ConfigError
+from sparsebench.encode.schemes import SCHEMES
 
 Entry = Mapping[str, Any]
 SIDES = ("documents", "queries")
+IDF = (
+    "The IDF each query term's weight is multiplied by, from the term's document frequency "
+    "df and the corpus's N (sparsebench.encode.idf): lucene = ln(1 + (N - df + 0.5) / (df "
+    "+ 0.5)), as Lucene and bm25s; classic = log2(N / df); robertson = ln((N - df + 0.5) / "
+    "(df + 0.5)), 0 where df > N/2; none = no IDF. Applied at search time: models that "
+    "differ only in it share their encoding."
+)
+
+
+def idf_setting(scheme: str, default: str) -> dict[str, Any]:
+    """The `idf` key of a kind weighing by `scheme` (sparsebench.encode.schemes): the IDF
+    variants the scheme takes, `default` when none is given."""
+    return {"enum": list(SCHEMES[scheme].idfs), "default": default, "description": IDF}
 
 
 class ModelKind:

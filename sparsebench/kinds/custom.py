@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from sparsebench.encode.custom import source_digest
-from sparsebench.encode.schemes import SCHEMES
-from sparsebench.kinds.base import Entry, ModelKind
+from sparsebench.kinds.base import Entry, ModelKind, idf_setting
 
 
 class Python(ModelKind):
@@ -27,8 +26,14 @@ class Python(ModelKind):
                 "default": {},
                 "description": "Keyword arguments of the class.",
             },
-            "idf": {"enum": list(SCHEMES["python"].idfs), "default": "none"},
-            "batch_size": {"type": "integer", "minimum": 1, "default": 1024},
+            "idf": idf_setting("python", "none"),
+            "batch_size": {
+                "type": "integer",
+                "minimum": 1,
+                "default": 1024,
+                "description": "Texts handed to encode_documents or encode_queries at a "
+                "time. Speed and memory only: nothing is encoded again.",
+            },
         },
     }
 

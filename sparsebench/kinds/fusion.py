@@ -29,7 +29,13 @@ class FusionKind(ModelKind):
                 "uniqueItems": True,
                 "description": "The models whose runs are fused (two or more).",
             },
-            "method": {"enum": list(METHODS), "default": "rrf"},
+            "method": {
+                "enum": list(METHODS),
+                "default": "rrf",
+                "description": "How the values a document gets from the runs that retrieved "
+                f"it (its ranks, or for {', '.join(normalising())} its scores normalised by "
+                "`norm`) combine into its fused score; formulas on the fusion methods page.",
+            },
             "norm": {
                 "enum": list(NORMS),
                 "default": "min-max",

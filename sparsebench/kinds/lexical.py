@@ -16,25 +16,91 @@ from typing import Any, ClassVar
 from sparsebench.analysis.analyzer import resolve_analyzer
 from sparsebench.core.errors import ConfigError
 from sparsebench.encode.fields import FIELDS
-from sparsebench.encode.schemes import SCHEMES
 from sparsebench.feedback.methods import METHODS, feedback_settings
-from sparsebench.kinds.base import Entry, ModelKind
+from sparsebench.kinds.base import Entry, ModelKind, idf_setting
 
+# The settings every lexical kind takes, described once here.
+ANALYZER = {
+    "$ref": "#/$defs/analyzer",
+    "default": {},
+    "description": "How documents and queries alike become terms. By default the Lucene "
+    "analyzer Anserini gives the dataset's language, token for token (`lucene: auto`; "
+    "`lucene: <language>` picks another language's); `huggingface` makes a tokenizer's "
+    "pieces the terms instead. Setting any of stopwords, stemmer, tokenizer, possessive or "
+    "lowercase composes a chain instead, its 'auto' settings following the language: "
+    "Lucene's English stopwords and Porter stemmer for English; for other languages no "
+    "stopwords, the PyStemmer (Snowball) stemmer of the language where there is one, and "
+    "character bigrams for Chinese, Japanese, Korean and Thai. Part of the encoding.",
+}
+STATISTICS = {
+    "$ref": "#/$defs/statistics",
+    "default": "exact",
+    "description": "The collection statistics the weights are computed from. exact = N "
+    "and avgdl over every document, exact lengths (bm25s, Robertson). lucene = as a Lucene "
+    "index keeps them (Anserini, Pyserini): N and avgdl over documents with at least one "
+    "term, and each document's length stored in one byte (SmallFloat.intToByte4), exact "
+    "below 24, then 4 significant bits.",
+}
 FEEDBACK = {
     "type": "object",
     "required": ["method"],
     "properties": {
-        "method": {"enum": list(METHODS)},
-        "docs": {"type": "integer", "minimum": 1},
-        "terms": {"type": "integer", "minimum": 1},
-        "cutoff": {"type": "integer", "minimum": 1},
-        "original_query_weight": {"type": "number", "minimum": 0, "maximum": 1},
-        "filter_terms": {"type": "boolean"},
-        "alpha": {"type": "number"},
-        "beta": {"type": "number"},
-        "gamma": {"type": "number"},
-        "negative_docs": {"type": "integer", "minimum": 0},
-        "negative_terms": {"type": "integer", "minimum": 1},
+        "method": {
+            "enum": list(METHODS),
+            "description": "The feedback method (see feedback methods); the other keys "
+            "default to its settings, and a key of the other method is refused.",
+        },
+        "docs": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Top documents of the first retrieval the query is expanded from.",
+        },
+        "terms": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Expansion terms kept: rm3 cuts each feedback document and the "
+            "relevance model to their `terms` largest weights, rocchio the mean of the "
+            "documents' vectors.",
+        },
+        "cutoff": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Depth of the first retrieval (Anserini's -rerankCutoff): the "
+            "feedback documents are its top, rocchio's negative ones its last.",
+        },
+        "original_query_weight": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "description": "rm3: the weight w of the original query in w * q + (1 - w) * "
+            "P(t | R); 1 keeps the query as it is.",
+        },
+        "filter_terms": {
+            "type": "boolean",
+            "description": "rm3: only terms of [a-z0-9]+ become expansion terms, as "
+            "Anserini filters them; false lets any term in.",
+        },
+        "alpha": {"type": "number", "description": "rocchio: the weight of the original query."},
+        "beta": {
+            "type": "number",
+            "description": "rocchio: the weight of the top documents' mean vector, added.",
+        },
+        "gamma": {
+            "type": "number",
+            "description": "rocchio: the weight of the bottom documents' mean vector, "
+            "subtracted (with negative_docs > 0).",
+        },
+        "negative_docs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "rocchio: the last documents of the first `cutoff` used as "
+            "negative feedback; 0 = none.",
+        },
+        "negative_terms": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "rocchio: terms kept of the bottom documents' mean vector.",
+        },
     },
     "additionalProperties": False,
     "description": "Pseudo-relevance feedback as Anserini's rerankers: rm3 (docs 10, "
@@ -42,6 +108,14 @@ FEEDBACK = {
     "10, alpha 1, beta 0.75; negative_docs > 0 adds the bottom documents of the first "
     "`cutoff` (50) with gamma 0.15 and negative_terms 10). The query is expanded from its "
     "first retrieval and searched again.",
+}
+
+# A multifield model's weight of each field (sparsebench.encode.fields.FIELDS).
+FIELD_WEIGHTS = {
+    "contents": "The weight of the document's text, scored with the text's own statistics "
+    "and norms (left out: the text is not searched).",
+    "title": "The weight of the title, scored with the titles' own statistics and norms "
+    "(left out: the title is not searched).",
 }
 
 
@@ -52,9 +126,9 @@ def lexical_schema(scheme: str, idf: str, **more: Any) -> dict[str, Any]:
     return {
         "properties": {
             **more,
-            "idf": {"enum": list(SCHEMES[scheme].idfs), "default": idf},
-            "analyzer": {"$ref": "#/$defs/analyzer", "default": {}},
-            "statistics": {"$ref": "#/$defs/statistics", "default": "exact"},
+            "idf": idf_setting(scheme, idf),
+            "analyzer": ANALYZER,
+            "statistics": STATISTICS,
             "feedback": FEEDBACK,
         }
     }
@@ -102,8 +176,23 @@ class BM25(Lexical):
     schema: ClassVar[dict[str, Any]] = lexical_schema(
         "bm25",
         "lucene",
-        k1={"type": "number", "minimum": 0, "default": 0.9},
-        b={"type": "number", "minimum": 0, "maximum": 1, "default": 0.4},
+        k1={
+            "type": "number",
+            "minimum": 0,
+            "default": 0.9,
+            "description": "BM25's term-frequency saturation: 0 ignores tf (a match counts "
+            "its IDF once); larger lets repeated terms count longer. 0.9 is Anserini's "
+            "default.",
+        },
+        b={
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "default": 0.4,
+            "description": "BM25's length normalisation, 0 to 1: 0 ignores the document's "
+            "length; 1 normalises tf by dl / avgdl in full, so a match in a long document "
+            "counts less. 0.4 is Anserini's default.",
+        },
         k1_plus_one={
             "type": "boolean",
             "default": False,
@@ -115,7 +204,10 @@ class BM25(Lexical):
             "type": "object",
             "minProperties": 1,
             "additionalProperties": False,
-            "properties": {f: {"type": "number", "exclusiveMinimum": 0} for f in FIELDS},
+            "properties": {
+                f: {"type": "number", "exclusiveMinimum": 0, "description": FIELD_WEIGHTS[f]}
+                for f in FIELDS
+            },
             "description": "Multifield BM25 as Anserini's -fields: each field (contents: "
             "the text, title) with its own statistics and norms, a query scored against "
             "each and summed, times the field's weight ({contents: 1.0, title: 1.0}). "

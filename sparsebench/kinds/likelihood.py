@@ -17,12 +17,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from sparsebench.kinds.base import Entry
-from sparsebench.kinds.lexical import Lexical
+from sparsebench.kinds.lexical import ANALYZER, STATISTICS, Lexical
 
-_SHARED = {
-    "analyzer": {"$ref": "#/$defs/analyzer", "default": {}},
-    "statistics": {"$ref": "#/$defs/statistics", "default": "exact"},
-}
+_SHARED = {"analyzer": ANALYZER, "statistics": STATISTICS}
 
 
 class _Smoothed(Lexical):
@@ -50,7 +47,17 @@ class QueryLikelihood(_Smoothed):
         "(Anserini -qld); shares its shards with BM25 models."
     )
     schema: ClassVar[dict[str, Any]] = {
-        "properties": {"mu": {"type": "number", "exclusiveMinimum": 0, "default": 1000}, **_SHARED}
+        "properties": {
+            "mu": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "default": 1000,
+                "description": "The Dirichlet prior, in tokens: how much the collection "
+                "model counts against a document's own counts; larger smooths more. 1000 is "
+                "Anserini's default.",
+            },
+            **_SHARED,
+        }
     }
 
 

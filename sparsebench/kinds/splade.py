@@ -11,11 +11,37 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sparsebench.core.errors import ConfigError
-from sparsebench.encode.quantization import side_rules
+from sparsebench.encode.quantization import ARITHMETICS, DEFAULT_RULE, ROUNDINGS, side_rules
 from sparsebench.encode.schemes import SCHEMES
 from sparsebench.kinds.base import Entry, ModelKind
 
-DEVICE = {"type": "string", "default": "auto", "pattern": "^(auto|cpu|cuda(:[0-9]+)?)$"}
+DEVICE = {
+    "type": "string",
+    "default": "auto",
+    "pattern": "^(auto|cpu|cuda(:[0-9]+)?)$",
+    "description": "Where the encoder runs: auto = the first CUDA device when there is one, "
+    "else the CPU; cpu; cuda or cuda:N. Speed only: nothing is encoded again. Its encoding "
+    "jobs ask the cluster for a GPU unless it is cpu.",
+}
+# A quantization rule (sparsebench.encode.quantization): the documents' with its defaults;
+# the queries' own, without (what it leaves out takes the default, not the documents').
+RULE = {
+    "scale": {
+        "type": ["number", "string"],
+        "description": "The factor: a positive number, or 'a/b' (divided by b, then times "
+        "a: 256/5 as Pyserini).",
+    },
+    "rounding": {
+        "enum": list(ROUNDINGS),
+        "description": "half_even (np.rint, Python's round), half_up (Java's Math.round) or "
+        "down (truncation, as JsonVectorCollection's asInt).",
+    },
+    "arithmetic": {
+        "enum": list(ARITHMETICS),
+        "description": "float32 (numpy on float32 weights, Java floats) or float64 (Python "
+        "floats).",
+    },
+}
 
 
 class Splade(ModelKind):
@@ -51,7 +77,12 @@ class Splade(ModelKind):
                 "default": 256,
                 "description": "Document tokens kept.",
             },
-            "query_max_length": {"type": "integer", "minimum": 4, "default": 64},
+            "query_max_length": {
+                "type": "integer",
+                "minimum": 4,
+                "default": 64,
+                "description": "Query tokens kept (max_length of the queries).",
+            },
             "batch_size": {
                 "type": "integer",
                 "minimum": 1,
@@ -66,7 +97,13 @@ class Splade(ModelKind):
                 "default": 32,
                 "description": "batch_size of the queries.",
             },
-            "pooling": {"enum": ["max", "sum"], "default": "max"},
+            "pooling": {
+                "enum": ["max", "sum"],
+                "default": "max",
+                "description": "How a text's token activations log(1 + relu(logit)) become "
+                "its vector: max over the tokens (SPLADE v2, ++ and v3) or their sum (the "
+                "first SPLADE).",
+            },
             "dtype": {
                 "enum": ["fp32", "fp16", "bf16"],
                 "default": "fp32",
@@ -88,23 +125,16 @@ class Splade(ModelKind):
                 "type": "object",
                 "additionalProperties": False,
                 "properties": {
-                    "scale": {"type": ["number", "string"], "default": 100},
-                    "rounding": {"enum": ["half_even", "half_up", "down"], "default": "half_even"},
-                    "arithmetic": {"enum": ["float32", "float64"], "default": "float32"},
+                    **{k: {**spec, "default": DEFAULT_RULE[k]} for k, spec in RULE.items()},
                     "queries": {
                         "oneOf": [
                             {"enum": ["same", "none"]},
-                            {
-                                "type": "object",
-                                "additionalProperties": False,
-                                "properties": {
-                                    "scale": {"type": ["number", "string"]},
-                                    "rounding": {"enum": ["half_even", "half_up", "down"]},
-                                    "arithmetic": {"enum": ["float32", "float64"]},
-                                },
-                            },
+                            {"type": "object", "additionalProperties": False, "properties": RULE},
                         ],
                         "default": "same",
+                        "description": "same = the documents' rule; none = the query weights "
+                        "stay floats; or a rule of their own, {scale, rounding, arithmetic}, "
+                        "each key it leaves out at its default.",
                     },
                 },
                 "description": "Integer impacts, scored by the integer dot product as "

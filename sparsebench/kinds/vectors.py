@@ -8,8 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
-from sparsebench.encode.schemes import SCHEMES
-from sparsebench.kinds.base import Entry, ModelKind
+from sparsebench.kinds.base import Entry, ModelKind, idf_setting
 
 
 class Vectors(ModelKind):
@@ -30,7 +29,7 @@ class Vectors(ModelKind):
                 "description": "The queries' vectors: a topic file of repeated tokens "
                 "(TsvString, as the .cached conditions) or JSON vectors (.jsonl).",
             },
-            "idf": {"enum": list(SCHEMES["vectors"].idfs), "default": "none"},
+            "idf": idf_setting("vectors", "none"),
         },
     }
 

@@ -26,7 +26,7 @@ READERS = {
 
 def test_every_source_has_its_schema_clause():
     schema = load_schema()["$defs"]["dataset"]
-    assert schema["properties"]["source"] == {"enum": list(SOURCES)}
+    assert schema["properties"]["source"]["enum"] == list(SOURCES)
     assert schema["allOf"] == schema_clauses(schema["properties"])
     clauses = {c["if"]["properties"]["source"]["const"]: c["then"] for c in schema["allOf"]}
     assert list(clauses) == list(SOURCES)

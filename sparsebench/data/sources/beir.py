@@ -43,13 +43,27 @@ class Beir(DatasetSource):
     description = "A BEIR archive by name (the entry's name by default), read without unpacking."
     schema = {
         "properties": {
-            "name": {"type": "string", "pattern": "^[A-Za-z0-9._-]+$"},
+            "name": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9._-]+$",
+                "description": "The BEIR dataset, its archive {base_url}/{name}.zip (default: "
+                "the entry's name); cqadupstack without a `subset` stands for its 12 forums.",
+            },
             "subset": {
                 "type": "string",
                 "description": "A sub-collection of the archive (cqadupstack's forums).",
             },
-            "base_url": {"type": "string"},
-            "md5": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+            "base_url": {
+                "type": "string",
+                "description": "Where this archive is downloaded from instead of "
+                "download.beir_base_url; an archive BEIR does not publish needs its `md5`.",
+            },
+            "md5": {
+                "type": "string",
+                "pattern": "^[0-9a-f]{32}$",
+                "description": "The archive's md5 instead of the built-in table's: needed for "
+                "a name with no public archive; an archive that does not match is refused.",
+            },
         },
     }
     document_keys = ("name", "subset", "md5")

@@ -12,7 +12,16 @@ from sparsebench.data.sources.local import Folder
 class Builtin(Folder):
     name = "builtin"
     description = "A collection shipped in the package (minibeir: the default run's)."
-    schema = {"required": ["name"], "properties": {"name": {"type": "string"}}}
+    schema = {
+        "required": ["name"],
+        "properties": {
+            "name": {
+                "type": "string",
+                "description": "A collection under sparsebench/resources/collections/ "
+                "(minibeir), read as `source: local` reads a folder.",
+            }
+        },
+    }
     document_keys = ("name",)
 
     def folder(self, entry: Entry) -> Path:

@@ -34,7 +34,12 @@ PROPERTIES = {
         "type": "string",
         "description": "mMARCO: path or URL of the MS MARCO qrels (TREC format).",
     },
-    "qrels_md5": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+    "qrels_md5": {
+        "type": "string",
+        "pattern": "^[0-9a-f]{32}$",
+        "description": "mMARCO: the md5 of `qrels` given as a URL (needed then): a download "
+        "that does not match is refused.",
+    },
     "corpus_files": {
         "type": "string",
         "description": "Glob of the corpus files in the source (default the hub layout).",

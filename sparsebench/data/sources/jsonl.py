@@ -43,9 +43,16 @@ class Jsonl(Files):
                     "the text as BEIR's are. Default: Pyserini's JsonCollection (id, contents)."
                 ),
                 "properties": {
-                    "id": {**_FIELD, "default": "id"},
-                    "title": _FIELD,
-                    "text": {**_FIELD, "default": "contents"},
+                    "id": {**_FIELD, "default": "id", "description": "The key of the document id."},
+                    "title": {
+                        **_FIELD,
+                        "description": "The key of the title, if the documents have one.",
+                    },
+                    "text": {
+                        **_FIELD,
+                        "default": "contents",
+                        "description": "The key of the document's text.",
+                    },
                 },
             },
             "query_fields": {
@@ -53,7 +60,10 @@ class Jsonl(Files):
                 "additionalProperties": False,
                 "required": ["id", "text"],
                 "description": "The fields of queries given as JSON lines (query_id, query).",
-                "properties": {"id": _FIELD, "text": _FIELD},
+                "properties": {
+                    "id": {**_FIELD, "description": "The key of the query id."},
+                    "text": {**_FIELD, "description": "The key of the query's text."},
+                },
             },
         },
     }

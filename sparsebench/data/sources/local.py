@@ -47,7 +47,14 @@ class Local(Folder):
     description = "A BEIR-format folder: corpus.jsonl, queries.jsonl, qrels/{split}.tsv."
     schema = {
         "required": ["path"],
-        "properties": {"path": {"type": "string", "minLength": 1}},
+        "properties": {
+            "path": {
+                "type": "string",
+                "minLength": 1,
+                "description": "The folder (corpus.jsonl, queries.jsonl, qrels/{split}.tsv, "
+                "each may be gzipped), relative to the config file.",
+            }
+        },
     }
     document_keys = ("path",)
     path_keys = ("path",)
