@@ -1,7 +1,8 @@
-"""Write the docs site's reference pages (docs/reference/) from the code: the config
-schema, the model kinds, measures, fusion and feedback methods, dataset sources, encoders,
-languages, the files under results/ and the published figures, each read from its
-registry, so that the pages cannot drift from the code.
+"""Write the docs site's pages that are made, not written: the reference pages
+(docs/reference/) from the code (the config schema, the model kinds, measures, fusion and
+feedback methods, dataset sources, encoders, languages, the files under results/ and the
+published figures, each read from its registry), and the benchmarks page from the
+headline table of benchmarks/RESULTS.md, so that none can drift from its source.
 
     python docs/generate_reference.py          # rewrite the pages
     python docs/generate_reference.py --check  # exit 1 when a page is stale
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import inspect
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -24,12 +24,15 @@ if TYPE_CHECKING:
 
     from sparsebench.workflow.outputs import Output
 
-REFERENCE = Path(__file__).parent / "reference"
+DOCS = Path(__file__).parent
+RESULTS = DOCS.parent / "benchmarks" / "RESULTS.md"
+HEADLINE = ("<!-- headline:begin -->", "<!-- headline:end -->")
 NOTE = "<!-- made by docs/generate_reference.py from the code: do not edit -->"
 
 
 def _cell(value: Any) -> str:
-    return " ".join(str(value).split()).replace("|", "\\|")
+    """A table cell: one line, pipes escaped, angle brackets shown (_html_safe)."""
+    return _html_safe(" ".join(str(value).split()).replace("|", "\\|"))
 
 
 def _type(spec: Mapping[str, Any]) -> str:
@@ -122,12 +125,22 @@ def measures() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _defining_module(entry: object) -> Any:
+    """The module that defines a registry entry (its docstring is the entry's)."""
+    return next(
+        module
+        for name, module in sorted(sys.modules.items())
+        if name.startswith("sparsebench.") and any(v is entry for v in vars(module).values())
+        and not name.endswith("registry")
+    )
+
+
 def fusion_methods() -> str:
     from sparsebench.runs.fusion.registry import METHODS
 
     lines = ["# Fusion methods", "", "`method:` of a `kind: fusion` model.", ""]
     for name, method in METHODS.items():
-        module = inspect.getmodule(method.combine) or inspect.getmodule(method.values)
+        module = _defining_module(method)
         lines += [f"## `{name}`", "", (module.__doc__ or "").strip(), ""]
         lines += [f"Reads normalised scores: {method.norm}; weighted: {method.weighted}.", ""]
     return "\n".join(lines)
@@ -361,23 +374,45 @@ def reproduction() -> str:
     return "\n".join(_html_safe(line) for line in lines)
 
 
+def benchmarks() -> str:
+    text = RESULTS.read_text(encoding="utf-8")
+    begin, end = HEADLINE
+    if begin not in text or end not in text:
+        raise SystemExit(f"{RESULTS} has no {begin} ... {end} section")
+    table = text.split(begin, 1)[1].split(end, 1)[0].strip()
+    return "\n".join(
+        [
+            "# Benchmarks",
+            "",
+            "Speed and memory, each measured by a script in `benchmarks/` against a reference",
+            "implementation run beside it (ratios from the same run, on the machine named).",
+            "This table is the head of `benchmarks/RESULTS.md`, which keeps every",
+            "measurement as it was made, with its command and the reasons behind it.",
+            "",
+            table,
+        ]
+    )
+
+
+# each made page, by its path under docs/
 PAGES: dict[str, Callable[[], str]] = {
-    "cli.md": command_line,
-    "configuration.md": configuration,
-    "model-kinds.md": model_kinds,
-    "measures.md": measures,
-    "fusion.md": fusion_methods,
-    "feedback.md": feedback_methods,
-    "sources.md": sources,
-    "encoders.md": encoders,
-    "languages.md": languages,
-    "outputs.md": outputs,
-    "reproduction.md": reproduction,
+    "reference/cli.md": command_line,
+    "reference/configuration.md": configuration,
+    "reference/model-kinds.md": model_kinds,
+    "reference/measures.md": measures,
+    "reference/fusion.md": fusion_methods,
+    "reference/feedback.md": feedback_methods,
+    "reference/sources.md": sources,
+    "reference/encoders.md": encoders,
+    "reference/languages.md": languages,
+    "reference/outputs.md": outputs,
+    "reference/reproduction.md": reproduction,
+    "benchmarks.md": benchmarks,
 }
 
 
 def pages() -> dict[str, str]:
-    """Each reference page's text."""
+    """Each made page's text, by its path under docs/."""
     return {name: f"{NOTE}\n\n{make().rstrip()}\n" for name, make in PAGES.items()}
 
 
@@ -386,16 +421,16 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 when a page is stale")
     args = parser.parse_args()
     stale = []
-    REFERENCE.mkdir(exist_ok=True)
     for name, text in pages().items():
-        path = REFERENCE / name
+        path = DOCS / name
+        path.parent.mkdir(exist_ok=True)
         if path.exists() and path.read_text(encoding="utf-8") == text:
             continue
         stale.append(name)
         if not args.check:
             path.write_text(text, encoding="utf-8")
     if args.check and stale:
-        print(f"stale reference pages: {', '.join(stale)}; run python docs/generate_reference.py")
+        print(f"stale pages: {', '.join(stale)}; run python docs/generate_reference.py")
         return 1
     return 0
 

@@ -25,15 +25,25 @@ def generator():
     return module
 
 
-def test_the_reference_pages_are_made_from_the_code():
+def test_the_made_pages_are_made_from_the_code():
+    """Every page under docs/reference/, and docs/benchmarks.md, is what the generator
+    makes today."""
     made = generator().pages()
-    folder = REPO / "docs" / "reference"
-    assert sorted(p.name for p in folder.glob("*.md")) == sorted(made)
+    docs = REPO / "docs"
+    listed = [p.relative_to(docs).as_posix() for p in (docs / "reference").glob("*.md")]
+    assert sorted([*listed, "benchmarks.md"]) == sorted(made)
     for name, text in made.items():
-        on_disk = (folder / name).read_text(encoding="utf-8")
-        assert on_disk == text, (
-            f"docs/reference/{name} is stale: run python docs/generate_reference.py"
-        )
+        on_disk = (docs / name).read_text(encoding="utf-8")
+        assert on_disk == text, f"docs/{name} is stale: run python docs/generate_reference.py"
+
+
+def test_the_benchmarks_page_shows_the_headline_table_of_the_results():
+    results = (REPO / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    table = results.split("<!-- headline:begin -->")[1].split("<!-- headline:end -->")[0]
+    rows = [line for line in table.splitlines() if line.startswith("| ")]
+    assert len(rows) > 10
+    page = generator().pages()["benchmarks.md"]
+    assert all(row in page for row in rows)
 
 
 def test_every_registry_entry_has_its_reference_section():
@@ -45,15 +55,15 @@ def test_every_registry_entry_has_its_reference_section():
 
     pages = generator().pages()
     for page, names in [
-        ("model-kinds.md", configurable_kinds()),
-        ("sources.md", SOURCES),
-        ("fusion.md", FUSION),
-        ("feedback.md", FEEDBACK),
+        ("reference/model-kinds.md", configurable_kinds()),
+        ("reference/sources.md", SOURCES),
+        ("reference/fusion.md", FUSION),
+        ("reference/feedback.md", FEEDBACK),
     ]:
         for name in names:
             assert f"## `{name}`" in pages[page], (page, name)
     for name in MEASURES:
-        assert f"| `{name}" in pages["measures.md"], name
+        assert f"| `{name}" in pages["reference/measures.md"], name
 
 
 @pytest.fixture(scope="module")
@@ -84,11 +94,11 @@ def test_every_output_and_published_system_has_its_row():
 
     pages = generator().pages()
     for output in OUTPUTS:
-        assert f"| `{output.path}` |" in pages["outputs.md"], output.path
+        assert f"| `{output.path}` |" in pages["reference/outputs.md"], output.path
     for name, table in TABLES.items():
         assert set(load_expected(name)["system"]) == set(table.systems), name
         for system in table.systems:
-            assert f"### `{name}`: `{system}`" in pages["reproduction.md"], (name, system)
+            assert f"### `{name}`: `{system}`" in pages["reference/reproduction.md"], (name, system)
 
 
 # What a reference page shows in a browser, once Material's script has wrapped its tables:

@@ -2,8 +2,8 @@
 the module here that builds it, the data it reads, whether it is exact and its licence.
 
 This table is the one place a language is named: `chain` builds an analyzer from it, the
-reproduction check labels runs by it, and README's language table is made from it
-(`markdown_table`; tests/analysis/test_languages.py fails when the README drifts).
+reproduction check labels runs by it, and the docs' languages page is made from it
+(`markdown_table`, read by docs/generate_reference.py).
 Adding a language is a module (or a folder) with a `chain(language) -> Chain` and one
 entry here.
 """
@@ -27,7 +27,7 @@ class Language:
 
     code: str  # ISO 639-1
     lucene_class: str  # the analyzer's class, as Anserini builds it
-    chain: str  # its tokenizer and filters, in order (the README's words)
+    chain: str  # its tokenizer and filters, in order (the docs' words)
     builder: str | None  # the module whose chain(code) builds it; None: not ported
     data: tuple[str, ...] = ()  # the files under resources/lucene it reads
     exact: bool = True  # token for token Lucene's (tests/analysis hold it to Lucene)
@@ -290,7 +290,7 @@ def chain(language: str) -> Chain:
 
 
 def markdown_table() -> str:
-    """README's language table: one row per language, made from LANGUAGES."""
+    """The docs' language table: one row per language, made from LANGUAGES."""
     rows = [
         "| language | Lucene analyzer (Anserini) | chain | here | licence |",
         "|---|---|---|---|---|",

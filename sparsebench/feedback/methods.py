@@ -64,7 +64,7 @@ def feedback_settings(feedback: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def methods_table() -> str:
-    """README's table of the feedback methods, made from METHODS."""
+    """The docs' table of the feedback methods, made from METHODS."""
     rows = ["| method | what | settings (defaults) | as |", "|---|---|---|---|"]
     for method in METHODS.values():
         defaults = ", ".join(f"{k}: {v}" for k, v in method.defaults.items())

@@ -1,11 +1,10 @@
 """The language table (sparsebench/analysis/languages.py) is the one place a language is
-named: every entry's module builds its chain, every data file it names exists, and the
-README's language table is the one made from it."""
+named: every entry's module builds its chain and every data file it names exists (the
+docs' languages page is made from it: tests/test_docs.py)."""
 
 from __future__ import annotations
 
 import importlib
-import re
 from importlib import resources
 
 import pytest
@@ -14,20 +13,6 @@ from conftest import REPO
 from sparsebench.analysis import languages
 from sparsebench.analysis.analyzer import resolve_analyzer
 from sparsebench.core.errors import ConfigError
-
-BEGIN = re.compile(r"<!-- languages:begin[^>]*-->\n")
-END = "\n<!-- languages:end -->"
-
-
-def test_readme_language_table_is_made_from_the_table():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    start = BEGIN.search(readme)
-    assert start, "README.md has no <!-- languages:begin --> marker"
-    shown = readme[start.end() : readme.index(END, start.end())]
-    assert shown == languages.markdown_table(), (
-        "README.md's language table differs from sparsebench/analysis/languages.py; paste:\n"
-        + languages.markdown_table()
-    )
 
 
 @pytest.mark.parametrize("code", sorted(languages.LANGUAGES))

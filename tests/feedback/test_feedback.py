@@ -84,13 +84,6 @@ def test_settings_and_refusals(tmp_path):
             validate_config({"datasets": dataset, "models": models, **extra})
 
 
-def test_readme_lists_every_method():
-    from sparsebench.feedback.methods import methods_table
-
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    assert methods_table() in readme
-
-
 def test_feedback_settings_are_swept_like_any_parameter(tmp_path):
     config = validate_config(
         {

@@ -1,5 +1,5 @@
-"""The same DAG on a real SLURM cluster through profiles/slurm: results byte-identical to a
-local run's.
+"""The same DAG on a real SLURM cluster through profiles/slurm, as the SLURM tutorial
+(docs/tutorials/slurm.md) runs it: results byte-identical to a local run's.
 
 The cluster is one already running (sbatch answers), or the single-node SLURM on
 127.0.0.1 that ../shared/tools/slurm/start-local-slurm.sh installs and starts (as root;
@@ -13,18 +13,18 @@ import json
 import os
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 import yaml
 from conftest import LOCAL_SLURM_CONF, REPO, SHARED, shared_path
 from support.samefiles import assert_same_trees
-from support.snakemake_runs import snakemake, snakemake_command
+from support.snakemake_runs import snakemake
+from support.tutorials import follow, reader_environment, reader_folder, steps
 
 pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 SLURM_TOOLS = SHARED / "tools" / "slurm"
-# A hung Snakemake ignores SIGTERM: interrupt it, then kill it.
-TIME_LIMIT = ["timeout", "-s", "INT", "-k", "30", "900"]
 # Outputs that name the command or the time they were made, and logs
 VARYING = (
     "logs/",
@@ -86,64 +86,40 @@ def _results(workdir: Path) -> dict[str, bytes]:
     }
 
 
-def start_on_slurm(workdir: Path, configfile: Path) -> subprocess.Popen:
-    """The workflow through profiles/slurm, started (it mostly waits for the cluster, so
-    the local runs go on meanwhile)."""
-    command = TIME_LIMIT + snakemake_command(
-        workdir,
-        "--profile",
-        str(REPO / "profiles" / "slurm"),
-        # a local cluster answers at once: ask it after a second (the plugin then waits
-        # 10 s longer after each check that finds no job finished)
-        "--slurm-init-seconds-before-status-checks",
-        "1",
-        "--seconds-between-status-checks",
-        "1",
-        configfile=configfile,
-    )
-    workdir.parent.mkdir(parents=True, exist_ok=True)
-    return subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=workdir.parent
-    )
+TUTORIAL = REPO / "docs" / "tutorials" / "slurm.md"
 
 
-def finished(process: subprocess.Popen) -> str:
-    """The output of a SLURM run (it must succeed)."""
-    log, _ = process.communicate()
-    assert process.returncode == 0, log[-6000:]
-    return log
-
-
-ADI = {"source": "local", "path": str(SHARED / "data" / "adi")}
-# 82 documents in shards of 41: 2 shards, 2 encode jobs and 2 partitions. One model: the
-# cluster's scheduling latency, not the work, sets this test's time (sharing an encoding
-# between models is tested locally, tests/workflow/test_workflow.py).
-EXPERIMENT = {
-    "datasets": {"adi": ADI},
-    "models": {"bm25": {"kind": "bm25"}},
-    "corpus": {"shard_size": 41},
-    "retrieval": {"partitions": 2},
-}
+def tutorial_config() -> dict:
+    """The experiment the SLURM tutorial writes (cluster.yaml)."""
+    written = next(s for s in steps(TUTORIAL) if s.kind == "file" and s.name == "cluster.yaml")
+    return yaml.safe_load(written.text)
 
 
 @pytest.fixture(scope="module")
 def runs(slurm_cluster, tmp_path_factory):
-    """The experiment on the cluster and, meanwhile, locally; and its runs as single
-    jobs (no partitions) make them. -> (its folder, the SLURM run's output)."""
+    """The SLURM tutorial followed on the cluster and, meanwhile, its experiment run
+    locally, and as single jobs (no partitions) -> (the folder holding the three, the
+    SLURM run's log). All three read ../shared from the same place, so that their
+    records of it agree."""
     shared_path("data", "adi")
     base = tmp_path_factory.mktemp("slurm")
-    configfile = base / "experiment.yaml"
-    configfile.write_text(yaml.safe_dump(EXPERIMENT))
-    started = start_on_slurm(base / "slurm", configfile)
-    try:
-        snakemake(base / "local", configfile=configfile)
-        single = base / "single.yaml"
-        single.write_text(yaml.safe_dump({**EXPERIMENT, "retrieval": {}}))
-        targets = [f"results/runs/{model}/adi.trec" for model in EXPERIMENT["models"]]
-        snakemake(base / "single", *targets, configfile=single)
-    finally:
-        log = finished(started)
-    return base, log
+    clone = reader_folder(base, REPO, SHARED)
+    experiment = tutorial_config()
+    with ThreadPoolExecutor(1) as pool:
+        on_slurm = pool.submit(follow, TUTORIAL, clone, reader_environment())
+        for name, config in (
+            ("local", experiment),
+            ("single", {**experiment, "retrieval": {}}),
+        ):
+            folder = base / name
+            folder.mkdir()
+            configfile = folder / "cluster.yaml"
+            configfile.write_text(yaml.safe_dump(config))
+            targets = [] if name == "local" else ["results/runs/bm25/adi.trec"]
+            snakemake(folder, *targets, configfile=configfile)
+        on_slurm.result()
+    (base / "slurm").symlink_to(clone)
+    return base, (clone / "slurm.log").read_text()
 
 
 def test_slurm_profile_gives_the_local_results_byte_for_byte(runs):
@@ -170,6 +146,6 @@ def test_partitioned_retrieval_on_slurm_gives_the_single_jobs_runs(runs):
     base, _ = runs
     model_dir = next((base / "slurm" / "results" / "models" / "bm25").iterdir())
     assert sorted(p.name for p in (model_dir / "partitions").iterdir()) == ["0", "1"]
-    for model in EXPERIMENT["models"]:
+    for model in tutorial_config()["models"]:
         run = f"results/runs/{model}/adi.trec"
         assert (base / "slurm" / run).read_bytes() == (base / "single" / run).read_bytes()
