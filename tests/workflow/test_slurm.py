@@ -114,7 +114,7 @@ def runs(slurm_cluster, tmp_path_factory):
             folder = base / name
             folder.mkdir()
             configfile = folder / "cluster.yaml"
-            configfile.write_text(yaml.safe_dump(config))
+            configfile.write_text(yaml.safe_dump(config, sort_keys=False))  # as the page
             targets = [] if name == "local" else ["results/runs/bm25/adi.trec"]
             snakemake(folder, *targets, configfile=configfile)
         on_slurm.result()
