@@ -43,10 +43,17 @@ SHARED = Path(os.environ.get("SPARSEBENCH_SHARED", REPO.parent / "shared")).reso
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Cluster tests may install and start a local SLURM (the slowest set-up of the
-    suite) and stop it afterwards: in one process they run last, after the quick ones;
-    on workers (pytest -n) first, so that the other worker runs the rest meanwhile."""
-    on_workers = "PYTEST_XDIST_WORKER" in os.environ
-    items.sort(key=lambda item: (item.get_closest_marker("cluster") is None) == on_workers)
+    suite) and stop it afterwards: in one process they run last, after the quick ones.
+    On workers (pytest -n, a file each) they run first, then the files with Snakemake
+    runs end to end (slow), then the quick files, which fill in wherever a worker is
+    free: the longest work first, so that no worker ends with a long file alone."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        items.sort(key=lambda item: item.get_closest_marker("cluster") is not None)
+        return
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(
+        key=lambda item: (item.get_closest_marker("cluster") is None, item.path not in slow_files)
+    )
 
 
 def shared_path(*parts: str) -> Path:
