@@ -36,6 +36,8 @@ def _cell(value: Any) -> str:
 
 
 def _type(spec: Mapping[str, Any]) -> str:
+    if "$ref" in spec and spec["$ref"].endswith("/analyzer"):
+        return "[analyzer](#analyzer)"
     if "enum" in spec:
         return " \\| ".join(f"`{v}`" for v in spec["enum"])
     if "$ref" in spec:
@@ -102,7 +104,23 @@ def model_kinds() -> str:
             continue
         lines += [f"## `{name}`", "", _cell(kind.description), ""]
         lines += _table(_properties(kind.schema.get("properties", {}))) + [""]
-    return "\n".join(lines)
+    return "\n".join(lines + _shared_settings())
+
+
+def _shared_settings() -> list[str]:
+    """The settings several kinds share by reference (a type named like `analyzer`
+    above), each with its own keys."""
+    from sparsebench.workflow.config import load_schema
+
+    shared = load_schema()["$defs"]
+    lines = ["## Shared settings", ""]
+    for name, spec in shared.items():
+        if name in ("model", "dataset") or "properties" not in spec:
+            continue
+        about = [_cell(spec["description"]), ""] if "description" in spec else []
+        lines += [f"### `{name}`", "", *about]
+        lines += _table(_properties(spec["properties"])) + [""]
+    return lines
 
 
 def measures() -> str:

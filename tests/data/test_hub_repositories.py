@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import json
 
-import pandas as pd
 import pytest
 import yaml
-from conftest import corpus_folder
 from support.hubserver import HubServer, hub_env, serve_hub
 from support.snakemake_runs import snakemake
-from test_hub_datasets import SW_QRELS, build_miracl, build_mmarco
+from test_hub_datasets import build_miracl, build_mmarco
 
 from sparsebench.core.errors import DataError
 
@@ -64,53 +62,30 @@ def test_datasets_refuses_a_repository_with_a_loading_script(tmp_path, monkeypat
 
 
 @pytest.mark.slow
-def test_miracl_and_mmarco_run_from_the_hub_through_the_dag(tmp_path):
+def test_mmarco_runs_from_the_hub_through_the_dag(tmp_path):
+    """mMARCO from the hub, its default judgments fetched (MIRACL's run from the hub:
+    tests/workflow/test_tutorial_miracl.py)."""
     root = hub_repositories(tmp_path / "hub")
     config = {
         "datasets": {
-            "miracl-sw": {"source": "miracl", "language": "sw"},
             "mmarco-pt-en": {"source": "mmarco", "language": "pt", "query_language": "en"},
         },
         "models": {"bm25": {"kind": "bm25"}},
-        "significance": {"resamples": 200},
     }
     configfile = tmp_path / "c.yaml"
     configfile.write_text(yaml.safe_dump(config, sort_keys=False))
-    workdir = tmp_path / "work"
-    cache = tmp_path / "cache"
-    pairs = [f"results/eval/bm25/{d}/metrics.json" for d in config["datasets"]]
+    pair = "results/eval/bm25/mmarco-pt-en/metrics.json"
     with HubServer(root) as server:
-        snakemake(workdir, *pairs, configfile=configfile, env=hub_env(server, cache))
+        snakemake(tmp_path / "work", pair, configfile=configfile, env=hub_env(server, tmp_path))
         fetched = server.downloads()
-        commits = {r: server.commit(r) for r in ("miracl/miracl-corpus", "miracl/miracl")}
-        mmarco_commit = server.commit("unicamp-dl/mmarco")
+        commit = server.commit("unicamp-dl/mmarco")
     assert not [f for f in fetched if f.endswith((".py", "README.md"))], fetched
     assert "unicamp-dl/mmarco/data/qrels.dev.small.tsv" in fetched  # the default judgments
-    results = workdir / "results"
-    for pair in pairs:  # both evaluated (the leaderboard: test_hub_datasets.py)
-        assert json.loads((workdir / pair).read_text())["nDCG@10"] >= 0
-    info = json.loads((results / "data" / "miracl-sw" / "dataset.json").read_text())
-    corpus = corpus_folder(results, "miracl-sw")
-    # the dataset records the topics it read, its corpus the documents
-    assert info["source"]["commits"] == {"miracl/miracl": commits["miracl/miracl"]}
-    prepared = json.loads((corpus / "corpus.json").read_text())
-    assert prepared["source"]["commits"] == {
-        "miracl/miracl-corpus": commits["miracl/miracl-corpus"]
-    }
-    assert prepared["n_docs"] == 6
-    qrels = pd.read_csv(results / "data" / "miracl-sw" / "qrels.tsv", sep="\t", dtype=str)
-    assert len(qrels) == len(SW_QRELS)
-    mm = json.loads((results / "data" / "mmarco-pt-en" / "dataset.json").read_text())
-    assert mm["source"]["commits"] == {"unicamp-dl/mmarco": mmarco_commit}
-
-    # offline, with the server gone, the cached files prepare the same data again
-    offline = hub_env("http://127.0.0.1:9", cache)
-    offline.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
-    before = (corpus / "corpus.parquet").read_bytes()
-    snakemake(
-        workdir, "--forcerun", "prepare_corpus", "prepare", configfile=configfile, env=offline
+    assert json.loads((tmp_path / "work" / pair).read_text())["nDCG@10"] >= 0
+    mm = json.loads(
+        (tmp_path / "work" / "results" / "data" / "mmarco-pt-en" / "dataset.json").read_text()
     )
-    assert (corpus / "corpus.parquet").read_bytes() == before
+    assert mm["source"]["commits"] == {"unicamp-dl/mmarco": commit}
 
 
 def test_a_cut_download_never_counts_as_complete(tmp_path, monkeypatch):

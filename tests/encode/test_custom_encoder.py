@@ -5,19 +5,12 @@ from __future__ import annotations
 
 import sys
 
-import pandas as pd
 import pytest
-import yaml
 from conftest import (
     REPO,
     TINY_DOCS,
-    TINY_QRELS,
-    TINY_QUERIES,
-    corpus_folder,
     prepare_entry,
-    write_collection,
 )
-from support.snakemake_runs import planned_jobs, snakemake
 
 from sparsebench import api
 from sparsebench.core.errors import ConfigError, DataError
@@ -65,61 +58,6 @@ def encoder_module(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-def test_custom_encoder_through_the_dag(tmp_path, encoder_module):
-    collection = write_collection(tmp_path / "c", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
-    other = write_collection(tmp_path / "o", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
-    runs = tmp_path / "runs"
-    runs.mkdir()
-    # a run made elsewhere, for one of the two datasets: judged documents by grade
-    lines = [
-        f"{q} Q0 {d} {r} {10 - r} elsewhere\n"
-        for q in ("q1", "q2", "q3", "q4")
-        for r, (_, d, _) in enumerate(
-            sorted((x for x in TINY_QRELS if x[0] == q), key=lambda x: -x[2]), 1
-        )
-    ]
-    (runs / "tiny.trec").write_text("".join(lines))
-    config = {
-        "datasets": {
-            "tiny": {"source": "local", "path": str(collection)},
-            "other": {"source": "local", "path": str(other)},
-        },
-        "models": {
-            "bm25": {"kind": "bm25"},
-            "words": {
-                "kind": "python",
-                "encoder": f"{encoder_module}:WordEncoder",
-                "options": {"words": WORDS},
-                "idf": "lucene",
-            },
-            "elsewhere": {"kind": "run", "path": str(runs / "{dataset}.trec")},
-        },
-        "corpus": {"shard_size": 3},
-        "significance": {"resamples": 200},
-    }
-    configfile = tmp_path / "c.yaml"
-    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
-    snakemake(tmp_path / "work", "results/leaderboard.tsv", configfile=configfile)
-    results = tmp_path / "work" / "results"
-    board = pd.read_csv(results / "leaderboard.tsv", sep="\t", index_col="model")
-    assert list(board.index) == ["bm25", "words", "elsewhere"] and board.loc["words", "tiny"] > 0
-    assert board.loc["elsewhere", "tiny"] == 1.0  # the judged documents in grade order
-    assert pd.isna(board.loc["elsewhere", "other"]) and pd.isna(board.loc["elsewhere", "average"])
-    significance = pd.read_csv(results / "significance.tsv", sep="\t")
-    assert set(significance["model"]) == {"words", "elsewhere"}
-    assert set(significance[significance["model"] == "elsewhere"]["dataset"]) == {"tiny"}
-    assert significance["p"].between(0, 1).all()
-    corpus = corpus_folder(results, "tiny").name
-    vocab = next((results / "encode").glob(f"python-*/{corpus}/vocab.txt")).read_text()
-    assert vocab.split("\n")[:3] == WORDS[:3]  # the encoder's own column names
-    # the encoder's batch size changes speed only: the shards' jobs get it, and it reruns
-    # nothing
-    config["models"]["words"]["batch_size"] = 2
-    configfile.write_text(yaml.safe_dump(config, sort_keys=False))
-    dry = snakemake(tmp_path / "work", "-n", "results/leaderboard.tsv", configfile=configfile)
-    assert planned_jobs(dry) == set()
-
-
 def test_the_documented_example_encoder(tiny_collection):
     sys.path.insert(0, str(REPO / "docs" / "examples"))
     try:
