@@ -32,8 +32,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
         yield temporary
         os.replace(temporary, target)
     except OSError as exc:
-        if exc.filename is not None:
-            raise
+        if exc.filename is not None or type(exc) is not OSError:
+            raise  # it names its file, or is a network error (URLError, ...) to retry
         # a write that failed (ENOSPC: the disk is full) names no file: name the output
         raise OSError(exc.errno, exc.strerror or str(exc), str(target)) from exc
     finally:

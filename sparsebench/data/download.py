@@ -58,12 +58,18 @@ def beir_archive(name: str, base_url: str, md5: str | None = None) -> tuple[str,
 
 
 def download(
-    url: str, target: str | os.PathLike, md5: str, retries: int = 3, timeout_s: float = 60.0
+    url: str,
+    target: str | os.PathLike,
+    md5: str,
+    retries: int = 3,
+    timeout_s: float = 60.0,
+    hint: str = "",
 ) -> str:
     """Download `url` to `target` if its md5 matches; return the md5.
 
     Retries network errors with backoff; a checksum mismatch is not retried (the source
-    itself is wrong) and leaves no file behind.
+    itself is wrong) and leaves no file behind. `hint`: what the user can do instead,
+    added to the error when the download fails.
     """
     target = Path(target)
     for attempt in range(retries + 1):
@@ -77,7 +83,7 @@ def download(
         ) as exc:
             client_error = isinstance(exc, urllib.error.HTTPError) and 400 <= exc.code < 500
             if attempt == retries or client_error:
-                raise DownloadError(f"could not download {url}: {exc}") from exc
+                raise DownloadError(f"could not download {url}: {exc}{hint}") from exc
             wait = 2.0**attempt
             log.warning("download of %s failed (%s); retrying in %.0f s", url, exc, wait)
             time.sleep(wait)

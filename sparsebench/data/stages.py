@@ -26,7 +26,13 @@ def download_beir(
     timeout_s: float = 60.0,
 ) -> str:
     url, expected = beir_archive(name, base_url, md5)
-    return download(url, out_zip, expected, retries=retries, timeout_s=timeout_s)
+    hint = (
+        f". Without access to it: put the archive at {out_zip} yourself (it is checked"
+        " against the same md5), point `download.beir_base_url` (or the dataset's"
+        " `base_url`) at a mirror that has it, or read an unpacked copy with"
+        " `source: local` and `path:`"
+    )
+    return download(url, out_zip, expected, retries=retries, timeout_s=timeout_s, hint=hint)
 
 
 def dataset_reader(entry: dict[str, Any], archive: str | Path | None = None):

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from sparsebench.evaluate.comparisons import SignificanceSettings
-from sparsebench.evaluate.leaderboard import tuned_labels
+from sparsebench.evaluate.leaderboard import AVERAGE, tuned_labels
 from sparsebench.evaluate.measures import aggregate
 
 # booktabs' rules; the user's preamble needs \usepackage{booktabs}
@@ -62,6 +62,9 @@ def beaten(
     return found
 
 
+PARTIAL_MARK = r"$^{\dagger}$"
+
+
 def latex_table(
     scores: pd.DataFrame,
     beats: Mapping[tuple[str, str], set[str]],
@@ -69,9 +72,11 @@ def latex_table(
     comments: Sequence[str] = (),
     digits: int = 4,
     label: str = "tab:results",
+    partial: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The table: rows the models of `scores`' index, columns its columns (datasets or
-    metrics, and an average if there is one); `beats`: see `beaten`."""
+    metrics, and an average if there is one); `beats`: see `beaten`; `partial`: the
+    (model, column) cells of runs that miss queries, marked with a dagger."""
     models = [str(m) for m in scores.index]
     letters = {m: letter(i) for i, m in enumerate(models)}
     rounded = scores.round(digits)
@@ -99,7 +104,8 @@ def latex_table(
             marks = "".join(
                 sorted(letters[m] for m in beats.get((model, column), ()) if m in letters)
             )
-            cells.append(text + (rf"$^{{{marks}}}$" if marks else ""))
+            dagger = PARTIAL_MARK if (model, column) in partial else ""
+            cells.append(text + (rf"$^{{{marks}}}$" if marks else "") + dagger)
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
     return "\n".join(lines)
@@ -122,10 +128,12 @@ def leaderboard_latex(
     settings: Mapping,
     tuned: Mapping[str, str],
     comments: Sequence[str],
+    partial: Mapping[tuple[str, str], str] | None = None,
 ) -> str:
     """results/leaderboard.tex: the leaderboard's scores (datasets and average), letters
     from the significance table's primary test on `metric`; `settings`: the significance
-    section; tuned models are labelled so."""
+    section; tuned models are labelled so; `partial`: (model, column) -> how much of the
+    queries a partial run covers, its cells and its average daggered and explained."""
     beats = beaten(tests, settings["primary_test"], "dataset", metric) if tests is not None else {}
     label = tuned_labels(tuned)
     beats = {
@@ -139,7 +147,17 @@ def leaderboard_latex(
         settings["alpha"],
         "the models of each dataset",
     )
-    return latex_table(scores.rename(index=label), beats, text, comments, label="tab:leaderboard")
+    partial = partial or {}
+    daggered = {(label.get(m, m), c) for m, c in partial}
+    daggered |= {(label.get(m, m), AVERAGE) for m, _ in partial if AVERAGE in scores.columns}
+    if partial:
+        covered = "; ".join(f"{m} on {c}, {n}" for (m, c), n in partial.items())
+        text += (
+            " " + PARTIAL_MARK + escape(f"Partial run, results for only some queries: {covered}.")
+        )
+    return latex_table(
+        scores.rename(index=label), beats, text, comments, label="tab:leaderboard", partial=daggered
+    )
 
 
 def runs_latex(

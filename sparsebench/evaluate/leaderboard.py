@@ -288,8 +288,11 @@ def markdown(
     return "\n".join(lines)
 
 
-def significance_note(settings: Mapping, any_marks: bool) -> str:
-    """The line under the table that explains the markers."""
+def significance_note(settings: Mapping, any_marks: bool, models: int) -> str:
+    """The line under the table that explains the markers (with one model there is
+    nothing to test, and no baseline to name)."""
+    if models < 2:
+        return "One model: no significance test."
     return (
         f"▲ / ▼: significantly better / worse than the baseline ({settings['baseline']}) by a "
         f"paired two-sided {settings['primary_test']}, {settings['correction']} correction over "

@@ -325,7 +325,7 @@ def leaderboard(
     )
     with atomic_path(outputs["reproduction"]) as tmp:
         checks.to_csv(tmp, sep="\t", index=False, lineterminator="\n", float_format="%.6f")
-    notes = board.significance_note(experiment["significance"], bool(marks))
+    notes = board.significance_note(experiment["significance"], bool(marks), len(models))
     judged = board.judged_table(long, models, datasets, groups)
     for line in board.low_judged_notes(judged, experiment["significance"]["baseline"], metric):
         log.warning(line)
@@ -367,6 +367,7 @@ def leaderboard(
         reproduction.markdown(checks, section["ok"], section["okish"]),
         efficiency.markdown(costs),
     ]
+    partial_cells = {k: c.describe() for k, c in coverage.by_column(partial, groups).items()}
     table = board.write_leaderboard(
         long,
         metric,
@@ -381,18 +382,14 @@ def leaderboard(
         sections=extra_sections,
         groups=groups,
         tuned=tuned,
-        partial={k: c.describe() for k, c in coverage.by_column(partial, groups).items()},
+        partial=partial_cells,
         costs=efficiency.leaderboard_columns(costs, models, datasets, groups),
     )
     write_text(
         outputs["latex"],
         latex.leaderboard_latex(
-            table,
-            tests,
-            metric,
-            experiment["significance"],
-            tuned,
-            board.provenance_summary(content),
+            table, tests, metric, experiment["significance"], tuned,
+            board.provenance_summary(content), partial=partial_cells,
         ),
     )
     provenance.write_manifest(outputs["manifest"], content)

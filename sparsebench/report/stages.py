@@ -49,7 +49,7 @@ def report_leaderboard(
     comparisons = read_significance(significance_tsv)
     marks = markers(comparisons, metric, settings["primary_test"])
     notes = [
-        significance_note(settings, bool(marks)),
+        significance_note(settings, bool(marks), len(table.index)),
         "Error bars and [low, high]: 95% bootstrap intervals of the mean over the queries "
         f"({settings['resamples']:,} resamples, seed {settings['seed']}).",
     ]

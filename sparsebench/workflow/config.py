@@ -24,6 +24,7 @@ from sparsebench.data.sources import registry as sources
 from sparsebench.kinds.base import is_local_path
 from sparsebench.kinds.fusion import check_fusions
 from sparsebench.kinds.registry import KINDS, configurable_kinds, schema_clauses
+from sparsebench.kinds.run import check_run_files
 from sparsebench.workflow.names import UniqueNames, name_problems
 from sparsebench.workflow.yamlfile import parse_yaml, read_yaml
 
@@ -250,7 +251,9 @@ def _check_significance(config: dict[str, Any]) -> None:
             f"the tests run ({', '.join(significance['tests'])})"
         )
     models = reported_models(config)
-    if not significance["all_pairs"] and len(models) > 1 and significance["baseline"] not in models:
+    if significance["baseline"] is None:
+        significance["baseline"] = models[0]  # the first model listed
+    elif significance["baseline"] not in models:
         raise ConfigError(
             f"config.significance.baseline: {significance['baseline']!r} is not a model; "
             f"models: {', '.join(models)}"
@@ -326,7 +329,7 @@ def config_from_files(config: Mapping[str, Any], files: Sequence[str | Path]) ->
         resolved = resolve_relative_paths(resolved, base, names=names)
     if tables_base is not None:
         resolved = _resolve_expected_tables(resolved, tables_base)
-    return validate_config(resolved)
+    return check_run_files(validate_config(resolved))  # the files the runs name, too
 
 
 def _resolve_expected_tables(config: Mapping[str, Any], base: Path) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from support.samefiles import assert_same_bytes
 
 from sparsebench.core.errors import DownloadError
 from sparsebench.data.download import beir_archive, beir_checksums, download
+from sparsebench.data.stages import download_beir
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -42,6 +43,19 @@ def test_truncated_download_leaves_nothing(server, tmp_path):
 def test_missing_file_is_reported(server, tmp_path):
     with pytest.raises(DownloadError, match="404"):
         download(f"{server}/nope.zip", tmp_path / "a.zip", "0" * 32, retries=3)
+    assert leftovers(tmp_path) == []
+
+
+def test_a_beir_download_without_network_says_what_to_do_instead(tmp_path):
+    """No server answers (port 9, discard): the error names the URL and the ways round it,
+    not only urllib's words."""
+    target = tmp_path / "scifact.zip"
+    with pytest.raises(DownloadError) as raised:
+        download_beir("scifact", target, "http://127.0.0.1:9/beir", retries=0, timeout_s=5)
+    message = str(raised.value)
+    assert "could not download http://127.0.0.1:9/beir/scifact.zip" in message
+    for way in (str(target), "download.beir_base_url", "base_url", "source: local"):
+        assert way in message, way
     assert leftovers(tmp_path) == []
 
 

@@ -77,6 +77,10 @@ def test_the_workflow_marks_a_partial_run_everywhere(tmp_path):
     assert pd.isna(table.loc["full", "partial"])
     report = (work / "results/significance.md").read_text()
     assert "PARTIAL: part on col" in report and "| part (PARTIAL run) | full |" in report
+    tex = (work / "results/leaderboard.tex").read_text()  # the table for a paper too
+    assert r"b & part & 0.2376$^{\dagger}$ & 0.2376$^{\dagger}$ \\" in tex
+    assert r"a & full & \textbf{" in tex and r"$^{\dagger}$Partial run" in tex
+    assert "part on col, 1 of 4 queries" in tex
 
 
 def test_only_runs_made_elsewhere_or_averaged_over_their_own_queries_are_marked(tmp_path):

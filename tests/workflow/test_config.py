@@ -383,3 +383,52 @@ def test_the_workflow_refuses_more_partitions_than_shards_before_a_partition_job
         "config.retrieval.partitions: 2 partitions, but the corpus" in result.stdout + result.stderr
     )
     assert not (work / "results" / "models").exists()
+
+
+def test_the_baseline_is_the_first_model_unless_named_and_must_name_one():
+    """By default the first model listed; a baseline naming no model is refused whatever
+    the number of models (a typo would otherwise be printed under the leaderboard)."""
+    two = {**MINIMAL, "models": {"splade": {"kind": "bm25"}, "bm25": {"kind": "bm25"}}}
+    assert validate_config(two)["significance"]["baseline"] == "splade"
+    for models in (MINIMAL["models"], two["models"]):
+        for all_pairs in (False, True):
+            config = {**MINIMAL, "models": models}
+            config["significance"] = {"baseline": "bm26", "all_pairs": all_pairs}
+            with pytest.raises(ConfigError, match="significance.baseline: 'bm26' is not a model"):
+                validate_config(config)
+
+
+def test_one_model_has_no_significance_note_naming_a_baseline():
+    from sparsebench.evaluate.leaderboard import significance_note
+
+    settings = validate_config(MINIMAL)["significance"]
+    assert significance_note(settings, False, 1) == "One model: no significance test."
+    assert "baseline (bm25)" in significance_note(settings, False, 2)
+
+
+def test_a_run_model_whose_path_names_no_file_is_refused_and_a_partial_one_said(tmp_path, caplog):
+    from sparsebench.workflow.config import load_config_file
+
+    config = {
+        "datasets": {
+            "mini": {"source": "builtin", "name": "minibeir"},
+            "again": {"source": "builtin", "name": "minibeir"},
+        },
+        "models": {
+            "bm25": {"kind": "bm25"},
+            "pyserini": {"kind": "run", "path": "rns/{dataset}.trec"},
+        },
+    }
+    configfile = write_text(tmp_path / "c.yaml", yaml.safe_dump(config))
+    with pytest.raises(
+        ConfigError,
+        match=r"models.pyserini.path: no run file for any dataset \(looked for .*rns/mini.trec",
+    ):
+        load_config_file(configfile)
+    write_text(tmp_path / "rns" / "mini.trec", "q1 Q0 d1 1 1.0 x\n")
+    with caplog.at_level("WARNING"):
+        load_config_file(configfile)
+    assert (
+        "config.models.pyserini.path: no run file for again; pyserini covers only mini"
+        in caplog.text
+    )

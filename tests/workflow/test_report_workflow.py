@@ -222,3 +222,14 @@ def test_the_front_page_counts_in_words(reported):
     }
     text = " ".join(template.render(snakemake=types.SimpleNamespace(config=config)).split())
     assert text.startswith("sparsebench: 1 model on 1 dataset, ranked by")
+    # a tuned model's grid points are run, not reported: not counted as models
+    config["models"] = {
+        "bm25": {},
+        "tuned": {"kind": "tuned"},
+        "tuned+k1_0.9": {"variant_of": "tuned"},
+        "tuned+k1_1.2": {"variant_of": "tuned"},
+    }
+    text = " ".join(template.render(snakemake=types.SimpleNamespace(config=config)).split())
+    assert text.startswith("sparsebench: 2 models on 1 dataset") and "Models: bm25, tuned." in text
+    sections = [line for line in text.split("- **")[1:]]
+    assert [s.split(".")[0] for s in sections] == ["1", "2", "3", "4", "5", "6"]
