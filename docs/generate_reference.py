@@ -13,6 +13,7 @@ tests/test_docs.py runs the check.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import sys
 from collections.abc import Callable, Mapping
@@ -35,13 +36,25 @@ def _cell(value: Any) -> str:
     return _html_safe(" ".join(str(value).split()).replace("|", "\\|"))
 
 
+@functools.cache
+def _shared_definitions() -> dict[str, Any]:
+    """The schema's definitions with keys of their own that the kinds share by reference
+    (the analyzer), each given its own section of the model-kinds page."""
+    from sparsebench.workflow.config import load_schema
+
+    return {
+        name: spec
+        for name, spec in load_schema()["$defs"].items()
+        if name not in ("model", "dataset") and "properties" in spec
+    }
+
+
 def _type(spec: Mapping[str, Any]) -> str:
-    if "$ref" in spec and spec["$ref"].endswith("/analyzer"):
-        return "[analyzer](#analyzer)"
     if "enum" in spec:
         return " \\| ".join(f"`{v}`" for v in spec["enum"])
     if "$ref" in spec:
-        return spec["$ref"].rsplit("/", 1)[-1]
+        name = spec["$ref"].rsplit("/", 1)[-1]
+        return f"[{name}](model-kinds.md#{name})" if name in _shared_definitions() else name
     kind = spec.get("type")
     if isinstance(kind, list):
         return " \\| ".join(kind)
@@ -108,15 +121,10 @@ def model_kinds() -> str:
 
 
 def _shared_settings() -> list[str]:
-    """The settings several kinds share by reference (a type named like `analyzer`
+    """The settings several kinds share by reference (a type linked like `analyzer`
     above), each with its own keys."""
-    from sparsebench.workflow.config import load_schema
-
-    shared = load_schema()["$defs"]
     lines = ["## Shared settings", ""]
-    for name, spec in shared.items():
-        if name in ("model", "dataset") or "properties" not in spec:
-            continue
+    for name, spec in _shared_definitions().items():
         about = [_cell(spec["description"]), ""] if "description" in spec else []
         lines += [f"### `{name}`", "", *about]
         lines += _table(_properties(spec["properties"])) + [""]

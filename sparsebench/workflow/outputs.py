@@ -142,6 +142,15 @@ _runs = partial(Output, area="runs")
 _evaluation = partial(Output, area="evaluation")
 _reports = partial(Output, area="reports")
 
+
+def _figure(stem: str, rule: str, about: str, when: str = "") -> tuple[Output, Output]:
+    """A report figure: its PNG, and the SVG copy every figure has beside it."""
+    return (
+        _reports(f"{stem}.png", (rule,), about, when=when),
+        _reports(f"{stem}.svg", (rule,), "the same, as SVG", when=when),
+    )
+
+
 CORPUS = _under(layout.CORPUS)
 DATA = _under(layout.DATA)
 ENCODED = _under(layout.ENCODED)
@@ -554,70 +563,49 @@ REPORT_OUTPUTS = [
         fields=_fields(*efficiency.COLUMNS),
     ),
     _reports(f"{REPORT}/leaderboard.html", ("report_leaderboard",), "the leaderboard table"),
-    _reports(
-        f"{REPORT}/leaderboard.png",
-        ("report_leaderboard",),
+    *_figure(
+        f"{REPORT}/leaderboard",
+        "report_leaderboard",
         "the primary metric as bars per dataset with 95% intervals",
     ),
-    _reports(f"{REPORT}/leaderboard.svg", ("report_leaderboard",), "the same, as SVG"),
-    _reports(
-        f"{REPORT}/precision_recall/{{dataset}}.png",
-        ("report_precision_recall",),
+    *_figure(
+        f"{REPORT}/precision_recall/{{dataset}}",
+        "report_precision_recall",
         "11-point precision-recall curves of every model on the dataset",
     ),
-    _reports(
-        f"{REPORT}/precision_recall/{{dataset}}.svg",
-        ("report_precision_recall",),
-        "the same, as SVG",
-    ),
-    _reports(
-        f"{REPORT}/query_differences/{{model}}/{{dataset}}.png",
-        ("report_query_differences",),
+    *_figure(
+        f"{REPORT}/query_differences/{{model}}/{{dataset}}",
+        "report_query_differences",
         "the model minus the baseline, query by query, sorted",
         when=COMPARED,
     ),
-    _reports(
-        f"{REPORT}/query_differences/{{model}}/{{dataset}}.svg",
-        ("report_query_differences",),
-        "the same, as SVG",
-        when=COMPARED,
-    ),
-    _reports(
-        f"{REPORT}/efficiency.png",
-        ("report_efficiency",),
+    *_figure(
+        f"{REPORT}/efficiency",
+        "report_efficiency",
         "the primary metric of every model against its FLOPS and latency",
         when=SEARCHED,
     ),
-    _reports(f"{REPORT}/efficiency.svg", ("report_efficiency",), "the same, as SVG", when=SEARCHED),
     _reports(
         f"{REPORT}/costs.tsv",
         ("report_costs",),
         "wall time, CPU time and peak memory of every pipeline job, from its benchmark file",
         fields=JOB_COST_COLUMNS,
     ),
-    _reports(f"{REPORT}/costs.png", ("report_costs",), "those costs per rule"),
-    _reports(f"{REPORT}/costs.svg", ("report_costs",), "the same, as SVG"),
-    _reports(
-        f"{REPORT}/costs/{{dataset}}.png",
-        ("report_dataset_costs",),
+    *_figure(f"{REPORT}/costs", "report_costs", "those costs per rule"),
+    *_figure(
+        f"{REPORT}/costs/{{dataset}}",
+        "report_dataset_costs",
         "the costs of each stage on the dataset, per model",
     ),
-    _reports(f"{REPORT}/costs/{{dataset}}.svg", ("report_dataset_costs",), "the same, as SVG"),
     _reports(
         f"{REPORT}/provenance.html",
         ("report_provenance",),
         "command, versions, dataset and model checksums and configuration",
     ),
-    _reports(
-        f"{REPORT}/sweeps/{{model}}/{{dataset}}.png",
-        ("report_sweep",),
+    *_figure(
+        f"{REPORT}/sweeps/{{model}}/{{dataset}}",
+        "report_sweep",
         "a tuned model's grid and its chosen point",
-        when=SWEEP,
-    ),
-    _reports(
-        f"{REPORT}/sweeps/{{model}}/{{dataset}}.svg",
-        ("report_sweep",),
-        "the same, as SVG",
         when=SWEEP,
     ),
 ]

@@ -13,26 +13,9 @@ from pathlib import Path
 
 from conftest import REPO, SHARED
 
-LANGUAGES = [
-    "ar",
-    "bn",
-    "en",
-    "es",
-    "fa",
-    "fi",
-    "fr",
-    "hi",
-    "id",
-    "ja",
-    "ko",
-    "ru",
-    "sw",
-    "te",
-    "th",
-    "zh",
-    "de",
-    "yo",
-]
+from sparsebench.data.miracl import MIRACL_SPLITS
+
+LANGUAGES = list(MIRACL_SPLITS)  # all 18
 DOCUMENTS = 24
 QUERIES = 8
 _SENTENCES = {
