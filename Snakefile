@@ -15,7 +15,6 @@ import shlex
 import sys
 from pathlib import Path
 
-from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version
 
 # Plan with the library the jobs run (PYTHONPATH below): the one beside this Snakefile.
@@ -42,7 +41,7 @@ sys.path[1:1] = [*_module_folders, os.getcwd()]
 try:
     _validated = config_from_files(config, _configfiles)
 except ConfigError as error:
-    raise WorkflowError(str(error)) from None
+    sys.exit(f"Error: {error}")  # the message alone: no traceback of this file
 config.clear()
 config.update(_validated)
 
@@ -52,7 +51,7 @@ os.environ.setdefault(COMMAND_VARIABLE, shlex.join(sys.argv))
 if any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv):
     _other = other_experiment(experiment_settings(config), "results/leaderboard.manifest.json")
     if _other:
-        raise WorkflowError(f"cannot package the report: {_other}")
+        sys.exit(f"Error: cannot package the report: {_other}")
 # Jobs import the library from this checkout, installed or not (e.g. in a conda env),
 # and a custom encoder module from the config files' folders or the working directory.
 os.environ["PYTHONPATH"] = os.pathsep.join(

@@ -371,18 +371,26 @@ class IrDatasetsSource:
         definitions = _grade_definitions(_load(self.dataset_id))
         return {"meaning": {str(g): m for g, m in sorted(definitions.items())}}
 
-    def fingerprint(self) -> dict[str, Any]:
+    def corpus_fingerprint(self) -> dict[str, Any]:
+        """What the documents alone are read from (a corpus's corpus.json): no split,
+        grades or query field."""
         irds = _ir_datasets()
         dataset = _load(self.dataset_id)
         title_field, text_field = doc_fields(dataset.docs_cls())
         return {
             "kind": "ir_datasets",
             "path": self.dataset_id,
-            "split": self.split,
             "ir_datasets_version": irds.__version__,
             "docs_count": published_docs_count(dataset),
             "doc_title_field": title_field,
             "doc_text_field": text_field,
+        }
+
+    def fingerprint(self) -> dict[str, Any]:
+        dataset = _load(self.dataset_id)
+        return {
+            **self.corpus_fingerprint(),
+            "split": self.split,
             "grades": self.grades(),
             "query_field": (
                 query_field(dataset.queries_cls(), self.query_field)

@@ -139,6 +139,18 @@ class MiraclSource:
         )
         return queries, pd.DataFrame(rows, columns=["query_id", "doc_id", "grade"])
 
+    def corpus_fingerprint(self) -> dict[str, Any]:
+        """What the documents alone are read from (a corpus's corpus.json): no split, no
+        topics."""
+        return {
+            "kind": "miracl",
+            "path": self.corpus,
+            "files": self._corpus_pattern(),
+            "language": self.language,
+            "revision": self.revision,
+            "commits": hub.resolved_commits(self.revision, self.corpus),
+        }
+
     def fingerprint(self) -> dict[str, Any]:
         return {
             "kind": "miracl",

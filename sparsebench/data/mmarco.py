@@ -169,6 +169,18 @@ class MmarcoSource:
                 raise DataError(f"mMARCO qrels {path} does not exist")
             yield path
 
+    def corpus_fingerprint(self) -> dict[str, Any]:
+        """What the passages alone are read from (a corpus's corpus.json): no split, no
+        queries or judgments."""
+        return {
+            "kind": "mmarco",
+            "path": self.corpus,
+            "files": self._corpus_pattern(),
+            "language": self.language,
+            "revision": self.revision,
+            "commits": hub.resolved_commits(self.revision, self.corpus),
+        }
+
     def fingerprint(self) -> dict[str, Any]:
         qrels_repo = (self._hub_qrels() or (self.queries,))[0]
         return {

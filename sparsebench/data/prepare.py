@@ -109,10 +109,14 @@ def read_queries_and_qrels(source: Source) -> tuple[pa.Table, pd.DataFrame]:
         queries, qrels = source.queries_and_qrels()
         check_ids(queries.column("query_id"), "queries")
         return queries.cast(QUERIES_SCHEMA), qrels
+    return read_queries(source), read_source_qrels(source)
+
+
+def read_source_qrels(source: Source) -> pd.DataFrame:
+    """The judgments of a source that opens its qrels file as a stream."""
     with source.open("qrels") as handle:
         what = getattr(source, "label", lambda m: None)("qrels") or f"qrels/{source.split}.tsv"
-        qrels = parse_qrels(handle, what=what)
-    return read_queries(source), qrels
+        return parse_qrels(handle, what=what)
 
 
 def read_queries(source: Source) -> pa.Table:
@@ -144,7 +148,8 @@ def write_corpus_files(
         )
         expansions = identity.get("expansions")
         counts = write_corpus(source, out_dir / "corpus.parquet", expansions)
-        origin = source.fingerprint()
+        # what the documents alone are read from (a hub reader also knows its topics)
+        origin = getattr(source, "corpus_fingerprint", source.fingerprint)()
         if expansions:  # the expansions file read, by its checksum
             origin = {**origin, "expansions": file_digest(expansions["path"])}
     else:
@@ -230,7 +235,7 @@ def prepare_dataset(
 TUNING_SPLITS = ("train", "dev")  # looked for, in this order, by tuning_split: auto
 
 
-def _tuning_source(source: Source, tuning_split: str) -> Source | None:
+def tuning_source(source: Source, tuning_split: str) -> Source | None:
     """The same collection opened on its training split: the one named, or with `auto` the
     first of train and dev that a BEIR folder or archive has (other than the evaluated
     split); None for `none`."""
@@ -264,7 +269,7 @@ def _tuning_judgments(
 ) -> tuple[pa.Table, pd.DataFrame, str | None]:
     """(every query, the training split's judgments, its name or None): the queries of a
     training split are added to the evaluated ones, its judgments checked like theirs."""
-    tuning = _tuning_source(source, tuning_split)
+    tuning = tuning_source(source, tuning_split)
     if tuning is None:
         return queries, qrels.iloc[:0], None
     try:

@@ -332,13 +332,19 @@ def sweep_chart(
     return figure
 
 
-class _WithinADecade(Formatter):
-    """Minor ticks of a log axis as plain numbers, when the axis spans less than a decade
-    (there are then few of them); none otherwise."""
+class _FewDecades(Formatter):
+    """Minor ticks of a log axis as plain numbers where the decades' own ticks are too few
+    to read it by: every one within a decade, 2 and 5 times a power of ten within two
+    (an axis from 3 to 80 has one decade tick, 10); none over wider spans."""
 
     def __call__(self, value: float, pos: int | None = None) -> str:
         low, high = sorted(self.axis.get_view_interval())
-        return f"{value:.3g}" if low > 0 and high / low < 10 else ""
+        if low <= 0 or value <= 0 or high / low >= 100:
+            return ""
+        if high / low < 10:
+            return f"{value:.3g}"
+        leading = round(value / 10 ** math.floor(math.log10(value) + 1e-9), 6)
+        return f"{value:g}" if leading in (2.0, 5.0) else ""
 
 
 # the costs the efficiency chart sets the primary metric against: (column, axis label)
@@ -380,7 +386,7 @@ def efficiency_chart(
                     )  # fmt: skip
             ax.set_xscale("log")
             ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
-            ax.xaxis.set_minor_formatter(_WithinADecade())
+            ax.xaxis.set_minor_formatter(_FewDecades())
             ax.set_xlabel(label)
             ax.set_ylabel(metric)
             ax.set_title(dataset)

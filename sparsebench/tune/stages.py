@@ -32,7 +32,7 @@ def tune(
         dict(zip(variants, per_query_files, strict=True)), settings.metric
     )
     info = read_json(dataset_info)
-    split = info["tuning_split"] if sweeps.uses_training_split(sweep, info) else None
+    split = info["tuning_split"] if sweeps.uses_training_split(model, sweep, info) else None
     if split:
         result = sweeps.choose_on_split(scores, settings, split)
         chosen: dict[str, list[str] | None] = {result.choices[0]["variant"]: None}

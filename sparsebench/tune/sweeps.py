@@ -208,22 +208,26 @@ def describe(sweep: Mapping[str, Any], methods: Mapping[str, str] | None = None)
     )
 
 
-def uses_training_split(sweep: Mapping[str, Any], dataset_info: Mapping[str, Any]) -> bool:
-    """Whether a sweep chooses on the dataset's training split (else cross-validation,
-    refused here, once prepare has counted the queries and before any variant runs, when
-    there are more folds than queries)."""
+def uses_training_split(
+    model: str, sweep: Mapping[str, Any], dataset_info: Mapping[str, Any]
+) -> bool:
+    """Whether the sweep of `model` chooses on the dataset's training split (else
+    cross-validation, refused here when there are more folds than judged queries: by the
+    plan when the dataset's files are at hand, else once prepare has counted them, before
+    any variant runs)."""
     split = dataset_info.get("tuning_split")
     if sweep["method"] == "split" and not split:
-        raise DataError(
-            f"tune.method is split, but dataset {dataset_info['name']} has no training split "
-            "(set the dataset's tuning_split, or use method auto or cv)"
+        raise ConfigError(
+            f"config.models.{model}.tune.method: split, but dataset {dataset_info['name']} "
+            "has no training split (set the dataset's tuning_split, or use method auto or cv)"
         )
     on_split = sweep["method"] != "cv" and bool(split)
     judged = dataset_info.get("n_judged_queries")
     if not on_split and judged is not None and sweep["folds"] > judged:
         raise ConfigError(
-            f"tune.folds: {sweep['folds']} folds, but dataset {dataset_info['name']} has "
-            f"{judged} judged queries to cross-validate over; use at most {judged} folds"
+            f"config.models.{model}.tune.folds: {sweep['folds']} folds, but dataset "
+            f"{dataset_info['name']} has {judged} judged queries to cross-validate over; "
+            f"use at most {judged} folds"
         )
     return on_split
 

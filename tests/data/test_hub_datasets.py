@@ -285,3 +285,24 @@ def test_mmarco_passages_that_look_missing_or_numeric_are_read_verbatim(tmp_path
     corpus = read_corpus(tmp_path / "out" / "corpus.parquet", ["doc_id", "text"]).to_pydict()
     assert corpus["text"][4:] == NA_TEXTS
     assert corpus["doc_id"][4:] == [str(100 + i) for i in range(len(NA_TEXTS))]
+
+
+def test_a_corpus_records_only_what_its_documents_are_read_from():
+    """corpus.json held placeholders of the datasets' side (a split "test", qrels
+    "unicamp-dl/mmarco:None"): a corpus is read whatever the split."""
+    from sparsebench.data.miracl import MiraclSource
+    from sparsebench.data.mmarco import MmarcoSource
+
+    miracl = MiraclSource("sw", "dev").corpus_fingerprint()
+    assert miracl == {
+        "kind": "miracl",
+        "path": "miracl/miracl-corpus",
+        "files": "miracl-corpus-v1.0-sw/*.jsonl*",
+        "language": "sw",
+        "revision": "main",
+        "commits": {},  # none read in this process
+    }
+    mmarco = MmarcoSource("fr", split="test").corpus_fingerprint()
+    assert mmarco["path"] == "unicamp-dl/mmarco" and mmarco["language"] == "fr"
+    assert mmarco["files"] == "data/google/collections/french_collection.tsv"
+    assert not {"split", "qrels", "query_language"} & set(mmarco)

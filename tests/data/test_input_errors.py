@@ -254,4 +254,8 @@ def test_a_missing_split_in_the_workflow_lists_the_splits_there(tmp_path):
     )
     output = result.stdout + result.stderr
     assert result.returncode != 0
-    assert "no qrels for split 'dev' (qrels/dev.tsv); available splits: test, train" in output
+    assert (
+        f"Error: config.datasets.cran: {root}: no qrels for split 'dev' (qrels/dev.tsv); "
+        "available splits: test, train"
+    ) in output.splitlines()
+    assert "Traceback" not in output

@@ -310,6 +310,34 @@ def test_efficiency_points_are_each_models_score_against_its_costs(n_datasets):
         figures.efficiency_chart(points.iloc[:0], "nDCG@10", LONG_MODELS, datasets, "")
 
 
+@pytest.mark.parametrize(
+    ("flops", "expected"),
+    [
+        ([3.0, 80.0], ["5", "10", "20", "50"]),  # one decade tick (10) within the view
+        ([2.0, 6.0], ["2", "3", "4", "5", "6"]),  # within a decade: none
+        ([1.0, 1e6], ["1", "10", "100", "1000", "10000", "100000", "1e+06"]),
+    ],
+)
+def test_a_log_axis_always_has_labels_to_read_it_by(flops, expected):
+    """An axis from 3 to 80 labelled 10 alone: nothing to read a point's cost by."""
+    points = pd.DataFrame(
+        [
+            {"model": m, "dataset": "d", "score": 0.5, "flops": f, "latency_p50_ms": 1.0}
+            for m, f in zip(["a", "b"], flops, strict=True)
+        ]
+    )
+    figure = figures.efficiency_chart(points, "nDCG@10", ["a", "b"], ["d"], "")
+    figure.canvas.draw()
+    ax = next(ax for ax in figure.axes if "FLOPS" in ax.get_xlabel())
+    low, high = ax.get_xlim()
+    labels = [
+        (tick.get_position()[0], tick.get_text())
+        for tick in ax.get_xticklabels(which="both")
+        if tick.get_text() and low <= tick.get_position()[0] <= high
+    ]
+    assert [text for _, text in sorted(labels)] == expected
+
+
 def test_a_leaderboard_without_intervals_of_the_metric_is_refused():
     intervals = intervals_table(["bm25"], ["adi"], metric="MAP")
     with pytest.raises(DataError, match="no scores with intervals of nDCG@10"):

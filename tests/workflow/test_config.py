@@ -333,19 +333,6 @@ def test_variants_of_two_sweeps_with_the_same_name_are_refused():
         validate_config({**MINIMAL, "models": models})
 
 
-def test_more_folds_than_judged_queries_is_refused_before_the_variants_run():
-    """Cross-validation over 4 judged queries cannot make 5 folds: refused once prepare
-    has counted them (the tune rule's inputs), not by the tune job after every variant."""
-    from sparsebench.tune.sweeps import uses_training_split
-
-    sweep = {"method": "auto", "folds": 5}
-    info = {"name": "d", "n_judged_queries": 4}
-    with pytest.raises(ConfigError, match="tune.folds: 5 folds, but dataset d has 4 judged"):
-        uses_training_split(sweep, info)
-    assert uses_training_split(sweep, {**info, "tuning_split": "train"})  # folds unused
-    assert not uses_training_split({**sweep, "folds": 4}, info)
-
-
 def test_more_partitions_than_shards_is_refused():
     """Today 4 partitions of a 1-shard corpus quietly run as 1."""
     config = validate_config(
@@ -364,25 +351,6 @@ def test_more_partitions_than_shards_is_refused():
     expected = r"config.retrieval.partitions: 4 partitions, but the corpus .* makes 3 shard\(s\)"
     with pytest.raises(ConfigError, match=expected):
         plan.partition_groups(corpus, 48)
-
-
-def test_the_workflow_refuses_more_partitions_than_shards_before_a_partition_job(tmp_path):
-    from conftest import TINY_DOCS, TINY_QRELS, TINY_QUERIES, write_collection
-    from support.snakemake_runs import snakemake
-
-    write_collection(tmp_path / "exp" / "col", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
-    configfile = write_text(
-        tmp_path / "exp" / "c.yaml",
-        "datasets: {col: {source: local, path: col}}\n"
-        "models: {bm25: {kind: bm25}}\nretrieval: {partitions: 2}\n",
-    )
-    work = tmp_path / "work"
-    result = snakemake(work, "results/runs/bm25/col.trec", configfile=configfile, check=False)
-    assert result.returncode != 0
-    assert (
-        "config.retrieval.partitions: 2 partitions, but the corpus" in result.stdout + result.stderr
-    )
-    assert not (work / "results" / "models").exists()
 
 
 def test_the_baseline_is_the_first_model_unless_named_and_must_name_one():

@@ -40,6 +40,8 @@ def test_miracl_in_18_languages(tmp_path):
     assert prepared["source"]["commits"] == {
         "miracl/miracl-corpus": commits["miracl/miracl-corpus"]
     }
+    assert prepared["source"]["path"] == "miracl/miracl-corpus"  # no split, no topics
+    assert "split" not in prepared["source"]
     before = (corpus / "corpus.parquet").read_bytes()
     offline = hub_env("http://127.0.0.1:9", cache, base=reader_environment())
     offline.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")

@@ -10,8 +10,15 @@ from sparsebench.workflow.codehash import stage_code_digest
 from sparsebench.workflow.jobs import corpus_jobs, pipeline_jobs
 from sparsebench.workflow.layout import benchmark_path, log_path
 from sparsebench.workflow.plan import Plan
+from sparsebench.workflow.preflight import preflight_problems, refusal
 
 PLAN = Plan(config)
+# The config against what this machine already holds (dataset files, earlier runs, the hub
+# cache): refused here, before any job. Cluster jobs parse this file again: checked once.
+if workflow.is_main_process:
+    _problems = preflight_problems(PLAN)
+    if _problems:
+        sys.exit(refusal(_problems))
 DATASETS = list(PLAN.datasets)
 MODELS = list(PLAN.models)  # with the variants of parameter sweeps
 REPORTED_MODELS = PLAN.reported_models  # on the leaderboard: without them

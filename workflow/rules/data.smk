@@ -1,6 +1,5 @@
 # Download collections; prepare each corpus once (Parquet), and each dataset's queries and
 # normalised qrels, checked against its corpus.
-from sparsebench.core.errors import DataError
 from sparsebench.data.sources.registry import source_of
 
 
@@ -33,10 +32,6 @@ def dataset_inputs(wildcards):
     """The files a dataset's queries and judgments are read from, and the documents its
     judgments are checked against."""
     entry = PLAN.datasets[wildcards.dataset]
-    try:  # a folder's missing split names the splits there are, not only the missing file
-        source_of(entry).check_files(entry)
-    except DataError as error:
-        raise WorkflowError(f"dataset {wildcards.dataset}: {error}") from None
     documents = PLAN.corpus(wildcards.dataset).documents
     return {
         **source_inputs(entry, ["queries", "qrels"]),
@@ -102,6 +97,9 @@ checkpoint prepare:
         qrels=f"{DATA}/qrels.tsv",
         tuning_qrels=f"{DATA}/qrels.tuning.tsv",
         info=f"{DATA}/dataset.json",
+    # before the encoding jobs ready beside it: what it counts (judged queries, a training
+    # split) is checked before the corpus is encoded (workflow/rules/tune.smk)
+    priority: 1
     params:
         library=library_code("data.stages.prepare"),
         entry=lambda wc: PLAN.datasets[wc.dataset],

@@ -10,7 +10,7 @@ def tuning_inputs(wildcards):
     their runs on the evaluated queries."""
     info = checkpoints.prepare.get(dataset=wildcards.dataset).output.info
     sweep = PLAN.models[wildcards.model]["sweep"]
-    scored = "tuning" if uses_training_split(sweep, read_json(info)) else "evaluation"
+    scored = "tuning" if uses_training_split(wildcards.model, sweep, read_json(info)) else "evaluation"
     variants = PLAN.variants(wildcards.model)
     return {
         "info": info,

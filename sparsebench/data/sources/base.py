@@ -87,6 +87,12 @@ class DatasetSource(ABC):
         datasets' splits."""
         return self.reader({**documents, "split": "test"}, archive)
 
+    def at_hand(self, entry: Entry, archive: str | Path | None = None) -> bool:
+        """Whether the entry's files can be read now, without a download (its local copies,
+        or a downloaded BEIR `archive`): what the plan reads to refuse a mistake before any
+        job (sparsebench.workflow.preflight)."""
+        return False
+
     def check_download(self, entry: Entry, archive: str | Path | None) -> None:
         """Check a downloaded file before it is read (BEIR: the archive's md5)."""
         return None  # a hook: nothing to do unless a source says so

@@ -130,6 +130,9 @@ class Beir(DatasetSource):
             raise DataError("a BEIR dataset needs its downloaded archive")
         return ZipSource(Path(archive), entry.get("split", "test"), entry.get("subset"))
 
+    def at_hand(self, entry: Entry, archive: str | Path | None = None) -> bool:
+        return archive is not None and Path(archive).is_file()
+
     def check_download(self, entry: Entry, archive: str | Path | None) -> None:
         """The archive's md5: the entry's, else the built-in table's."""
         from sparsebench.data.download import beir_md5, verify_archive

@@ -56,5 +56,8 @@ class Files(DatasetSource):
     def input_files(self, entry: Entry, members: Iterable[str]) -> list[Any]:
         return [entry[m] for m in members]
 
+    def at_hand(self, entry: Entry, archive: str | Path | None = None) -> bool:
+        return True
+
 
 FILES_SOURCE = Files()

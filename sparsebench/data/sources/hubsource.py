@@ -62,8 +62,9 @@ PROPERTIES = {
         "type": "string",
         "default": "main",
         "description": (
-            "A branch, tag or commit of the hub repositories; the commit read is recorded "
-            "in dataset.json."
+            "A branch, tag or commit of the hub repositories; the commits read are "
+            "recorded: the documents' in corpus.json, the topics' and judgments' in "
+            "dataset.json."
         ),
     },
 }

@@ -37,6 +37,9 @@ class Folder(DatasetSource):
     def check_files(self, entry: Entry) -> None:
         self.reader(entry).check()
 
+    def at_hand(self, entry: Entry, archive: str | Path | None = None) -> bool:
+        return True
+
     def input_files(self, entry: Entry, members: Iterable[str]) -> list[Any]:
         found = self.reader(entry)
         return [found.member_file(m) for m in members]
