@@ -7,11 +7,16 @@ workflow's provenance.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 import threading
 
 from tqdm import tqdm  # imported with the stage, not at its first bar
+
+with contextlib.suppress(ImportError):  # (no termios on Windows)
+    # tqdm imports it at the first bar written to a terminal, inside the stage's work
+    import termios  # noqa: F401
 
 # Bars write to their own stage's log: a lock between threads is all they need. tqdm's
 # default one also makes a multiprocessing lock (importing multiprocessing) at

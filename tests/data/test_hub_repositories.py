@@ -9,7 +9,7 @@ import json
 
 import pytest
 import yaml
-from support.hubserver import HubServer, hub_env, serve_hub
+from support.hubserver import NEEDS_SCRIPT_REFUSAL, HubServer, hub_env, serve_hub
 from support.snakemake_runs import snakemake
 from test_hub_datasets import build_miracl, build_mmarco
 
@@ -47,6 +47,7 @@ def hub_repositories(root):
     return root
 
 
+@NEEDS_SCRIPT_REFUSAL
 def test_datasets_refuses_a_repository_with_a_loading_script(tmp_path, monkeypatch):
     """The failure this project avoids: `load_dataset(repo, data_files=...)` on such a
     repository raises, whatever data_files says."""

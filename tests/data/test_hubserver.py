@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from support.hubserver import HubServer, hub_env, serve_hub
+from support.hubserver import NEEDS_SCRIPT_REFUSAL, HubServer, hub_env, serve_hub
 
 REPO = "miracl/miracl-corpus"
 DATA = "miracl-corpus-v1.0-sw/docs-0.jsonl.gz"
@@ -282,6 +282,7 @@ def test_datasets_streams_json_from_hf_paths(hub: HubServer):
     assert not [p for p in hub.paths() if p.endswith(".py")]
 
 
+@NEEDS_SCRIPT_REFUSAL
 def test_datasets_refuses_a_repository_with_a_loading_script(hub: HubServer):
     import datasets
 
@@ -302,6 +303,7 @@ def test_datasets_refuses_a_repository_with_a_loading_script(hub: HubServer):
     ]
 
 
+@NEEDS_SCRIPT_REFUSAL
 def test_datasets_streams_a_repository_without_script(hub: HubServer):
     import datasets
 
@@ -327,6 +329,7 @@ def test_snapshot_download_fetches_only_the_matching_files(hub: HubServer, hub_r
     assert hub.downloads() == [f"{REPO}/{DATA}"]
 
 
+@NEEDS_SCRIPT_REFUSAL
 def test_a_subprocess_uses_the_server_through_hub_env(hub: HubServer, hub_root, tmp_path):
     code = f"""
 import datasets, huggingface_hub
