@@ -26,19 +26,19 @@ EMPTY_TERM = "\u2205"
 
 # The first code point (digit zero) of each run of ten decimal digits beyond ASCII: the
 # code points of Java's Character.isDigit (general category Nd), each run's in order, as
-# Java 17 has them (Unicode 13.0; printed by that JDK). Java 11 (Unicode 10.0) lacks the
-# runs at 0x10D30, 0x11950, 0x11DA0, 0x1E140, 0x1E2F0 and 0x1FBF0 (all but 0x11950 can be
-# in StandardTokenizer's tokens: there Java 11 leaves them as they are); Java 21 (Unicode
-# 15.0) adds 0x11F50, 0x16AC0 and 0x1E4F0, which StandardTokenizer (Unicode 12.1) puts in
-# no token, so Java 17 and 21 give the same terms.
+# Java 21 has them (Unicode 15.0; printed by that JDK), the Java Anserini 1.x runs on.
+# Java 17 (Unicode 13.0) lacks 0x11F50, 0x16AC0 and 0x1E4F0: StandardTokenizer (Unicode
+# 12.1) puts them in no token, so its languages' terms are the same on Java 17, while
+# ThaiTokenizer keeps them (Java 21's isLetterOrDigit). Java 11 (Unicode 10.0) also lacks
+# the runs at 0x10D30, 0x11950, 0x11DA0, 0x1E140, 0x1E2F0 and 0x1FBF0.
 JAVA_DIGIT_ZEROS = (
     0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6,
     0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0,
     0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0,
     0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0,
     0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50,
-    0x11DA0, 0x16A60, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140,
-    0x1E2F0, 0x1E950, 0x1FBF0,
+    0x11DA0, 0x11F50, 0x16A60, 0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC,
+    0x1D7F6, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E950, 0x1FBF0,
 )  # fmt: skip
 # A decimal digit beyond ASCII -> its ASCII digit (str.translate's table).
 _DIGITS = {zero + k: str(k) for zero in JAVA_DIGIT_ZEROS for k in range(10)}

@@ -226,10 +226,10 @@ LANGUAGES: dict[str, Language] = {
             "th",
             f"{LUCENE}th.ThaiAnalyzer",
             "ThaiTokenizer (the JDK's sentence and Thai dictionary BreakIterators, ported with "
-            "OpenJDK 17's tables and 31,992-word dictionary), LowerCase, DecimalDigit, "
+            "Java 21's tables and the JDK's 31,992-word dictionary), LowerCase, DecimalDigit, "
             "Stop (115 words)",
             "sparsebench.analysis.th.analyzer",
-            ("th/break_iterator_jdk17.npz", "th/thai_dict.txt.gz", "th/stopwords.txt"),
+            ("th/break_iterator_jdk21.npz", "th/thai_dict.txt.gz", "th/stopwords.txt"),
             licence=THAI_LICENCE,
         ),
         _not_ported("pl", f"{LUCENE}morfologik.MorfologikAnalyzer"),

@@ -75,6 +75,21 @@ HAND = [
     ("", []),
 ]  # fmt: skip
 
+# Java 21 (Unicode 15.0), the Java Anserini 1.7.1 runs on. Lucene 9.9.1's ThaiAnalyzer
+# (the Anserini fatjar): texts of characters Unicode 14 and 15 added, on Temurin 25 (where
+# each of these characters has its Java 21 type; Java 17 leaves them out of every term);
+# texts of characters Unicode 16 added (unassigned in Java 21), on OpenJDK 17.
+JAVA_21_CASES = [
+    ("ภาษาไทย\u0870\u0871ข้อความ", ["ภาษา", "ไทย", "\u0870\u0871", "ข้อความ"]),  # Arabic Lo
+    ("สวัสดี\u0890ครับ", ["สวัสดี\u0890ครับ"]),  # ARABIC POUND MARK ABOVE (Cf)
+    ("ราคา \U00011f51\U00011f52 บาท", ["ราคา", "12", "บาท"]),  # Kawi digits (Nd)
+    ("\U0001e4d0\U0001e4d1 ไทย", ["\U0001e4d0\U0001e4d1", "ไทย"]),  # Nag Mundari (Lo)
+    ("เมือง\U00011f00\U00011f04ไทย", ["เมือง\U00011f00", "\U00011f04", "ไทย"]),  # Kawi Mn, Lo
+    ("ไทย\u0870ไทย\U0001e4d0ไทย", ["ไทย", "\u0870", "ไทย", "\U0001e4d0", "ไทย"]),
+    ("กิน\u0897ข้าว", ["กิน", "ข้าว"]),  # ARABIC PEPET (Unicode 16)
+    ("\U00011380\U00011381 ไทย", ["ไทย"]),  # Tulu-Tigalari letters (Unicode 16)
+]  # fmt: skip
+
 
 def analyze(texts: list[str]) -> list[list[str]]:
     """ThaiAnalyzer's terms of each text, as BM25 indexes them."""
@@ -94,6 +109,16 @@ def test_hand_cases():
     texts = [text for text, _ in HAND]
     for (text, expected), got in zip(HAND, analyze(texts), strict=True):
         assert got == expected, text[:80]
+
+
+def test_characters_of_unicode_14_and_15_as_java_21():
+    """Java 17's tables (Unicode 13) left U+0870, U+0890, Kawi and Nag Mundari out of
+    every term."""
+    texts = [text for text, _ in JAVA_21_CASES]
+    for (text, expected), got in zip(JAVA_21_CASES, analyze(texts), strict=True):
+        assert got == expected, text
+    assert jdk_break_data.is_letter_or_digit(0x1E4D0)  # Unicode 15.0
+    assert not jdk_break_data.is_letter_or_digit(0x11380)  # Unicode 16
 
 
 def test_real_texts_term_for_term():

@@ -1,8 +1,8 @@
 """Lucene's ThaiAnalyzer (the analyzer of Thai in Anserini): ThaiTokenizer (the JDK's
 sentence and Thai word BreakIterators: th/tokenizer, th/fast_batch), LowerCaseFilter,
 DecimalDigitFilter (Thai digits become ASCII ones), StopFilter with Lucene's 115 Thai
-stopwords (th/stopwords.txt in the Lucene jar). Exact: term for term Lucene's on OpenJDK
-17 (tests/analysis/test_thai.py). Licences of the JDK's data and of the port:
+stopwords (th/stopwords.txt in the Lucene jar). Exact: term for term Lucene's on Java 21,
+the Java Anserini runs on (tests/analysis/test_thai.py). Licences of the JDK's data and of the port:
 sparsebench/resources/lucene/th/NOTICE."""
 
 from __future__ import annotations

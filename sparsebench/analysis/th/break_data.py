@@ -1,8 +1,9 @@
 """The data of the JDK's sentence and Thai word BreakIterators, and the Java character
-facts ThaiTokenizer uses, read from OpenJDK 17's own files (resources/lucene/th, see the
-README there): the DFA tables of sun.text.RuleBasedBreakIterator (word rules of
-BreakIteratorRules_th, sentence rules of BreakIteratorRules), the words of the Thai
-dictionary of sun.text.BreakDictionary (thai_dict), and Character.isLetterOrDigit.
+facts ThaiTokenizer uses, as Java 21 (the Java Anserini runs on) has them
+(resources/lucene/th, made by th/regenerate.py; see the README there): the DFA tables of
+sun.text.RuleBasedBreakIterator (word rules of BreakIteratorRules_th, sentence rules of
+BreakIteratorRules), the words of the Thai dictionary of sun.text.BreakDictionary
+(thai_dict), and Character.isLetterOrDigit.
 
 Texts are strings of UTF-16 code units (`utf16_units`: a character beyond U+FFFF as its
 two surrogates), the JDK's indices.
@@ -27,10 +28,10 @@ import numpy as np
 from sparsebench.core.errors import DataError
 
 RESOURCE_DIR = ("resources", "lucene", "th")
-TABLES = "break_iterator_jdk17.npz"
+TABLES = "break_iterator_jdk21.npz"
 # SHA-256 of the tables (arrays in sorted name order, name then raw bytes): an edit of the
 # resource must come with an edit of this module, which reruns the stages using it.
-TABLES_SHA256 = "1021b4024e449dd01f970b30feb5ceb8e36205195dfcbd7ad25db9e489229685"
+TABLES_SHA256 = "af21f92fe436bdd4d199953104f87276d41372b828b3e187982fb7644cdb9e0c"
 DICTIONARY = "thai_dict.txt.gz"
 DICTIONARY_WORDS = 31_992
 
@@ -257,7 +258,7 @@ def letters_or_digits_bmp() -> np.ndarray:
 
 
 def is_letter_or_digit(code_point: int) -> bool:
-    """Character.isLetterOrDigit (Java 17, Unicode 13)."""
+    """Character.isLetterOrDigit (Java 21, Unicode 15.0)."""
     bmp, starts, ends = _letter_or_digit()
     if code_point < 0x10000:
         return bmp[code_point] == 1
