@@ -7,6 +7,7 @@ with stage_logging(snakemake.log[0], "report_efficiency"):
     stages.report_efficiency(
         snakemake.input.efficiency,
         snakemake.input.metrics,
+        snakemake.input.leaderboard,
         metric=snakemake.params.metric,
         models=list(snakemake.params.models),
         datasets=list(snakemake.params.datasets),

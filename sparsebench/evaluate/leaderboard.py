@@ -21,6 +21,8 @@ INDEX = "model"
 AVERAGE = "average"
 TUNING = "tuning"
 PARTIAL = "partial"
+PARTIAL_SEPARATOR = "; "  # between the cells of a model's `partial` entry
+PARTIAL_MARK = "†"  # beside a partial run's score in the report
 OWN_COLUMNS = (INDEX, AVERAGE, TUNING, PARTIAL)
 MARK_PREFIX = "sig:"
 JUDGED_PREFIX = "judged@10:"  # a dataset's Judged@10 column beside its score
@@ -46,6 +48,19 @@ def score_columns(columns: Sequence[str], with_average: bool = True) -> list[str
     own = set(OWN_COLUMNS) - ({AVERAGE} if with_average else set())
     others = (MARK_PREFIX, JUDGED_PREFIX, OPTIMISTIC_PREFIX, *COST_COLUMNS)
     return [c for c in columns if c not in own and not str(c).startswith(others)]
+
+
+def partial_cells(table: pd.DataFrame) -> dict[tuple[str, str], str]:
+    """(model, column) -> how much of the queries the run covers, read back from the
+    `partial` column of leaderboard.tsv (`table` indexed by model)."""
+    if PARTIAL not in table.columns:
+        return {}
+    found = {}
+    for model, cell in table[PARTIAL].items():
+        for part in str(cell).split(PARTIAL_SEPARATOR) if cell else ():
+            column, _, covered = part.partition(": ")
+            found[(str(model), column)] = covered
+    return found
 
 
 def tuned_labels(tuned: Iterable[str]) -> dict[str, str]:
@@ -140,7 +155,9 @@ def write_leaderboard(
         with_marks[TUNING] = [tuned.get(m, "") for m in table.index]
     if partial:
         with_marks[PARTIAL] = [
-            "; ".join(f"{c}: {partial[(m, c)]}" for c in table.columns if (m, c) in partial)
+            PARTIAL_SEPARATOR.join(
+                f"{c}: {partial[(m, c)]}" for c in table.columns if (m, c) in partial
+            )
             for m in table.index
         ]
     with atomic_path(out_tsv) as tmp:

@@ -7,7 +7,7 @@ or jobs it shows, so that no text overlaps (style.layout_problems checks it)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 import numpy as np
@@ -356,10 +356,16 @@ EFFICIENCY_AXES = (
 
 @styled
 def efficiency_chart(
-    points: pd.DataFrame, metric: str, models: Sequence[str], datasets: Sequence[str], note: str
+    points: pd.DataFrame,
+    metric: str,
+    models: Sequence[str],
+    datasets: Sequence[str],
+    note: str,
+    partial: Set[tuple[str, str]] = frozenset(),
 ) -> Figure:
     """Effectiveness against cost: a panel per dataset and cost (FLOPS, latency), a point
-    per model. points: columns model, dataset, score and the EFFICIENCY_AXES columns."""
+    per model, a partial run's (`partial`: (model, dataset)) marked with a dagger.
+    points: columns model, dataset, score and the EFFICIENCY_AXES columns."""
     models = [m for m in models if m in set(points["model"])]
     datasets = [d for d in datasets if d in set(points["dataset"])]
     if not models or not datasets:
@@ -384,6 +390,11 @@ def efficiency_chart(
                         marker=style["marker"], color=style["color"], markersize=7,
                         label=wrap(model, 30) if i == 0 and j == 0 else None,
                     )  # fmt: skip
+                    if (model, dataset) in partial:
+                        ax.annotate(
+                            "†", (here.at[model, cost], here.at[model, "score"]),
+                            xytext=(5, 3), textcoords="offset points", fontsize=9,
+                        )  # fmt: skip
             ax.set_xscale("log")
             ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
             ax.xaxis.set_minor_formatter(_FewDecades())

@@ -13,7 +13,12 @@ import pandas as pd
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import read_json, write_text
 from sparsebench.evaluate.comparisons import markers, read_significance
-from sparsebench.evaluate.leaderboard import score_columns, significance_note
+from sparsebench.evaluate.leaderboard import (
+    PARTIAL_MARK,
+    partial_cells,
+    score_columns,
+    significance_note,
+)
 from sparsebench.report import costs, data, figures, tables
 from sparsebench.report.style import save_figure
 
@@ -24,6 +29,17 @@ def _read_intervals(path: str | Path) -> pd.DataFrame:
     return pd.read_csv(
         path, sep="\t", keep_default_na=False, dtype={"dataset": str, "model": str, "metric": str}
     )
+
+
+def _read_leaderboard(path: str | Path) -> pd.DataFrame:
+    return pd.read_csv(
+        path, sep="\t", index_col="model", dtype={"model": str}, keep_default_na=False
+    )
+
+
+def _partial_note(partial: dict[tuple[str, str], str]) -> str:
+    covered = "; ".join(f"{model} on {column}, {n}" for (model, column), n in partial.items())
+    return f"{PARTIAL_MARK} Partial run, results for only some queries: {covered}."
 
 
 def report_leaderboard(
@@ -41,9 +57,8 @@ def report_leaderboard(
     """The leaderboard as an HTML table and as bars per dataset, with each score's 95%
     bootstrap interval and the leaderboard's significance marks (`metric`: the primary
     metric; `settings`: the significance section)."""
-    table = pd.read_csv(
-        leaderboard_tsv, sep="\t", index_col="model", dtype={"model": str}, keep_default_na=False
-    )
+    table = _read_leaderboard(leaderboard_tsv)
+    partial = partial_cells(table)
     table = table[score_columns(table.columns)]
     intervals = _read_intervals(intervals_tsv)
     comparisons = read_significance(significance_tsv)
@@ -53,6 +68,10 @@ def report_leaderboard(
         "Error bars and [low, high]: 95% bootstrap intervals of the mean over the queries "
         f"({settings['resamples']:,} resamples, seed {settings['seed']}).",
     ]
+    if partial:
+        for cell in partial:
+            marks[cell] = marks.get(cell, "") + PARTIAL_MARK
+        notes.append(_partial_note(partial))
     write_text(out_html, tables.leaderboard_html(table, intervals, marks, metric, notes))
     chart = figures.leaderboard_chart(intervals, marks, models, datasets, metric, " ".join(notes))
     save_figure(chart, out_png, out_svg)
@@ -133,6 +152,7 @@ def report_query_differences(
 def report_efficiency(
     efficiency_tsv: str | Path,
     metrics_tsv: str | Path,
+    leaderboard_tsv: str | Path,
     metric: str,
     models: list[str],
     datasets: list[str],
@@ -140,7 +160,8 @@ def report_efficiency(
     out_svg: str | Path,
 ) -> None:
     """The primary metric of every model against its FLOPS and its single-query latency,
-    per dataset (results/efficiency.tsv beside results/metrics.tsv)."""
+    per dataset (results/efficiency.tsv beside results/metrics.tsv; leaderboard.tsv says
+    which runs are partial)."""
     costs_table = pd.read_csv(efficiency_tsv, sep="\t", dtype={"model": str, "dataset": str})
     long = pd.read_csv(metrics_tsv, sep="\t", dtype={"model": str, "dataset": str})
     scores = long[long["metric"] == metric].rename(columns={"value": "score"})
@@ -153,7 +174,14 @@ def report_efficiency(
         f"the retrieval stage's own clock ({where}). Fused runs and runs made elsewhere "
         "have no cost here."
     )
-    chart = figures.efficiency_chart(points, metric, models, datasets, note)
+    partial = {
+        cell: covered
+        for cell, covered in partial_cells(_read_leaderboard(leaderboard_tsv)).items()
+        if cell[1] in datasets
+    }
+    if partial:
+        note += " " + _partial_note(partial)
+    chart = figures.efficiency_chart(points, metric, models, datasets, note, set(partial))
     save_figure(chart, out_png, out_svg)
 
 

@@ -63,7 +63,8 @@ def test_the_workflow_marks_a_partial_run_everywhere(tmp_path):
         )
     )
     work = tmp_path / "work"
-    targets = ["results/leaderboard.md", "results/significance.md", "--quiet"]
+    html = "results/report/leaderboard.html"
+    targets = ["results/leaderboard.md", "results/significance.md", html, "--quiet"]
     result = snakemake(work, *targets, configfile=configfile)
     assert "PARTIAL RUN, results for 1 of 4 queries" in result.stderr
     log = (work / "results/logs/evaluate/part/col.log").read_text()
@@ -81,6 +82,8 @@ def test_the_workflow_marks_a_partial_run_everywhere(tmp_path):
     assert r"b & part & 0.2376$^{\dagger}$ & 0.2376$^{\dagger}$ \\" in tex
     assert r"a & full & \textbf{" in tex and r"$^{\dagger}$Partial run" in tex
     assert "part on col, 1 of 4 queries" in tex
+    page = (work / html).read_text()  # the visual report's table (and its bars)
+    assert "0.2376†" in page and "† Partial run, results for only some queries: part on col" in page
 
 
 def test_only_runs_made_elsewhere_or_averaged_over_their_own_queries_are_marked(tmp_path):

@@ -310,6 +310,18 @@ def test_efficiency_points_are_each_models_score_against_its_costs(n_datasets):
         figures.efficiency_chart(points.iloc[:0], "nDCG@10", LONG_MODELS, datasets, "")
 
 
+def test_a_partial_runs_point_carries_a_dagger():
+    points = pd.DataFrame(
+        [
+            {"model": m, "dataset": "d", "score": 0.5, "flops": f, "latency_p50_ms": 1.0}
+            for m, f in (("a", 2.0), ("b", 4.0))
+        ]
+    )
+    figure = figures.efficiency_chart(points, "nDCG@10", ["a", "b"], ["d"], "", {("b", "d")})
+    daggers = [t.xy for ax in figure.axes for t in ax.texts if t.get_text() == "†"]
+    assert daggers == [(4.0, 0.5), (1.0, 0.5)]  # the FLOPS panel's point, the latency one's
+
+
 @pytest.mark.parametrize(
     ("flops", "expected"),
     [

@@ -173,6 +173,7 @@ rule report_efficiency:
     input:
         efficiency="results/efficiency.tsv",
         metrics="results/metrics.tsv",
+        leaderboard="results/leaderboard.tsv",
     output:
         png=report(
             f"{REPORT}/efficiency.png",
