@@ -3,10 +3,11 @@
 from pathlib import Path
 
 from sparsebench.data import stages
+from sparsebench.tune.sweeps import uses_training_split
 from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "prepare"):
-    stages.prepare(
+    summary = stages.prepare(
         snakemake.wildcards.dataset,
         dict(snakemake.params.entry),
         Path(snakemake.output.info).parent,
@@ -14,3 +15,6 @@ with stage_logging(snakemake.log[0], "prepare"):
         corpus=snakemake.params.corpus,
         archive=snakemake.input.get("archive"),
     )
+    # a sweep that cannot choose on these queries fails here, before any variant runs
+    for model, sweep in snakemake.params.sweeps.items():
+        uses_training_split(model, sweep, summary)

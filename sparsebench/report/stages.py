@@ -19,7 +19,7 @@ from sparsebench.evaluate.leaderboard import (
     score_columns,
     significance_note,
 )
-from sparsebench.report import costs, data, figures, tables
+from sparsebench.report import costs, data, efficiency_figure, figures, tables
 from sparsebench.report.style import save_figure
 
 log = logging.getLogger(__name__)
@@ -181,7 +181,9 @@ def report_efficiency(
     }
     if partial:
         note += " " + _partial_note(partial)
-    chart = figures.efficiency_chart(points, metric, models, datasets, note, set(partial))
+    chart = efficiency_figure.efficiency_chart(
+        points, metric, models, datasets, note, set(partial)
+    )
     save_figure(chart, out_png, out_svg)
 
 

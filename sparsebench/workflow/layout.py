@@ -98,6 +98,20 @@ def n_shards(n_docs: int, shard_size: int) -> int:
     return max(1, math.ceil(n_docs / shard_size))
 
 
+def partition_problem(corpus: str, n_docs: int, partitions: int, shard_size: int) -> str | None:
+    """Why a corpus of `n_docs` documents cannot be split into `partitions` partitions
+    (a partition is one encoding shard or more); None when it can."""
+    shards = n_shards(n_docs, shard_size)
+    if partitions <= shards:
+        return None
+    return (
+        f"config.retrieval.partitions: {partitions} partitions, but the corpus {corpus} "
+        f"({n_docs:,} documents) makes {shards} shard(s) of corpus.shard_size "
+        f"{shard_size:,}, and a partition is one shard or more: use at most {shards} "
+        "partitions, or a smaller shard_size"
+    )
+
+
 def partition_shards(n_shards: int, partitions: int) -> list[range]:
     """The encoding shards of each partition: consecutive, as even as can be, never an
     empty partition (at most one partition per shard)."""

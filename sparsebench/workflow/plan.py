@@ -31,6 +31,7 @@ from sparsebench.workflow.layout import (
     ENCODED_QUERIES,
     WEIGHTS,
     n_shards,
+    partition_problem,
     partition_shards,
 )
 
@@ -179,6 +180,12 @@ class Plan:
             if self.kind(model).run_rule == "tune":
                 pairs += [(v, dataset) for v in self.variants(model)]
         return pairs
+
+    def sweeps_on(self, dataset: str) -> dict[str, dict[str, Any]]:
+        """The sweep of every tuned model evaluated on the dataset, by model."""
+        tuned = set(self.models_run_by("tune"))
+        pairs = [m for m, d in self.evaluated_pairs if m in tuned and d == dataset]
+        return {m: self.models[m]["sweep"] for m in pairs}
 
     def variants(self, model: str) -> list[str]:
         """The variants of a tuned model, in grid order."""
@@ -350,15 +357,10 @@ class Plan:
         """The encoding shards of each of the corpus's `retrieval.partitions` partitions,
         once its size is known (prepare_corpus); more partitions than shards is refused,
         before any partition job, rather than quietly running fewer."""
-        shards = n_shards(n_docs, self.shard_size)
-        if self.partitions > shards:
-            raise ConfigError(
-                f"config.retrieval.partitions: {self.partitions} partitions, but the corpus "
-                f"{corpus} ({n_docs:,} documents) makes {shards} shard(s) of "
-                f"corpus.shard_size {self.shard_size:,}, and a partition is one shard or "
-                f"more: use at most {shards} partitions, or a smaller shard_size"
-            )
-        return partition_shards(shards, self.partitions)
+        problem = partition_problem(corpus, n_docs, self.partitions, self.shard_size)
+        if problem:
+            raise ConfigError(problem)
+        return partition_shards(n_shards(n_docs, self.shard_size), self.partitions)
 
     @cached_property
     def beir_archives(self) -> list[str]:

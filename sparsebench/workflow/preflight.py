@@ -8,10 +8,10 @@ it meets the files it names, the earlier runs' prepared files and the hub cache:
 - more partitions than a corpus makes shards;
 - with HF_HUB_OFFLINE=1, a hub model or dataset the hub cache lacks.
 
-What only a download shows is checked again by the rules once prepare has run
-(workflow/rules/tune.smk, partitions.smk), so nothing passes unchecked; here it is found
-before the corpus is encoded, each problem on one line naming the key and the model or
-dataset.
+What only a download shows is checked by the jobs that count it (prepare_corpus the
+documents, prepare the judged queries: scripts/prepare*.py), before any encoding job, and
+once more where the rules read the counts (workflow/rules/tune.smk, partitions.smk), so
+nothing passes unchecked. Each problem is one line naming the key and the model or dataset.
 """
 
 from __future__ import annotations
@@ -93,19 +93,14 @@ def _fold_problems(plan: Plan) -> list[str]:
     from sparsebench.tune.sweeps import uses_training_split
 
     problems = []
-    tuned = set(plan.models_run_by("tune"))
-    facts: dict[str, dict[str, Any] | None] = {}
-    for model, dataset in plan.evaluated_pairs:
-        if model not in tuned:
-            continue
-        if dataset not in facts:
-            facts[dataset] = dataset_facts(plan, dataset)
-        if facts[dataset] is None:
-            continue
-        try:
-            uses_training_split(model, plan.models[model]["sweep"], facts[dataset])
-        except SparsebenchError as error:
-            problems.append(str(error))
+    for dataset in plan.datasets:
+        sweeps = plan.sweeps_on(dataset)
+        facts = dataset_facts(plan, dataset) if sweeps else None
+        for model, sweep in sweeps.items() if facts else ():
+            try:
+                uses_training_split(model, sweep, facts)
+            except SparsebenchError as error:
+                problems.append(str(error))
     return problems
 
 

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from support.archive_server import PAYLOAD
+from support.archive_server import PAYLOAD, tiny_beir_zip
 from support.samefiles import assert_same_bytes
 
 from sparsebench.core.errors import DownloadError
@@ -69,21 +69,6 @@ def test_beir_checksums_are_the_corrected_ones():
         beir_archive("not-a-beir-set", "https://x")
 
 
-def _tiny_zip(path: Path, docs) -> str:
-    """A BEIR-layout archive of a tiny collection; its md5."""
-    import zipfile
-
-    from conftest import TINY_QRELS, TINY_QUERIES, write_collection
-
-    folder = write_collection(path.parent / f"src-{path.stem}", docs, TINY_QUERIES, TINY_QRELS)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(path, "w") as archive:
-        for member in sorted(folder.rglob("*")):
-            if member.is_file():
-                archive.write(member, "tinybeir/" + member.relative_to(folder).as_posix())
-    return hashlib.md5(path.read_bytes()).hexdigest()
-
-
 @pytest.mark.slow
 def test_an_archive_put_in_place_by_hand_is_checked_and_never_deleted(tmp_path):
     """Offline, an archive copied into results/downloads/beir/ is used (once its md5 is
@@ -96,7 +81,7 @@ def test_an_archive_put_in_place_by_hand_is_checked_and_never_deleted(tmp_path):
 
     workdir = tmp_path / "work"
     archive = workdir / "results" / "downloads" / "beir" / "tinybeir.zip"
-    md5 = _tiny_zip(archive, TINY_DOCS)
+    md5 = tiny_beir_zip(archive, TINY_DOCS)
     placed = archive.read_bytes()
     entry = {"source": "beir", "name": "tinybeir", "base_url": "http://127.0.0.1:9", "md5": md5}
     config = {"datasets": {"tiny": entry}, "models": {"bm25": {"kind": "bm25"}}}
@@ -111,7 +96,7 @@ def test_an_archive_put_in_place_by_hand_is_checked_and_never_deleted(tmp_path):
     assert f"tinybeir.zip: md5 {md5} OK" in log.read_text()
 
     # another archive under the same name: refused when the corpus is read, left in place
-    wrong = _tiny_zip(tmp_path / "other" / "tinybeir.zip", TINY_DOCS[:-1])
+    wrong = tiny_beir_zip(tmp_path / "other" / "tinybeir.zip", TINY_DOCS[:-1])
     archive.write_bytes((tmp_path / "other" / "tinybeir.zip").read_bytes())
     result = snakemake(workdir, prepared, configfile=configfile, check=False)
     assert result.returncode != 0

@@ -16,6 +16,7 @@ from support.samefiles import assert_same_bytes
 from sparsebench.core.errors import DataError
 from sparsebench.evaluate.measures import RECALL_LEVELS
 from sparsebench.report import costs, data, figures, tables
+from sparsebench.report.efficiency_figure import efficiency_chart
 from sparsebench.report.style import layout_problems, new_figure, save_figure, wrap
 from sparsebench.workflow.config import validate_config
 from sparsebench.workflow.jobs import pipeline_jobs
@@ -291,7 +292,7 @@ def test_efficiency_points_are_each_models_score_against_its_costs(n_datasets):
             for m, model in enumerate(LONG_MODELS)
         ]
     )
-    figure = figures.efficiency_chart(points, "nDCG@10", LONG_MODELS, datasets, "a note " * 30)
+    figure = efficiency_chart(points, "nDCG@10", LONG_MODELS, datasets, "a note " * 30)
     check_layout(figure)
     visible = [ax for ax in figure.axes if ax.get_visible()]
     assert len(visible) == 2 * n_datasets
@@ -307,7 +308,7 @@ def test_efficiency_points_are_each_models_score_against_its_costs(n_datasets):
     )
     assert figure.get_figwidth() <= figures.MAX_WIDTH
     with pytest.raises(DataError, match="no \\(model x dataset\\)"):
-        figures.efficiency_chart(points.iloc[:0], "nDCG@10", LONG_MODELS, datasets, "")
+        efficiency_chart(points.iloc[:0], "nDCG@10", LONG_MODELS, datasets, "")
 
 
 def test_a_partial_runs_point_carries_a_dagger():
@@ -317,7 +318,7 @@ def test_a_partial_runs_point_carries_a_dagger():
             for m, f in (("a", 2.0), ("b", 4.0))
         ]
     )
-    figure = figures.efficiency_chart(points, "nDCG@10", ["a", "b"], ["d"], "", {("b", "d")})
+    figure = efficiency_chart(points, "nDCG@10", ["a", "b"], ["d"], "", {("b", "d")})
     daggers = [t.xy for ax in figure.axes for t in ax.texts if t.get_text() == "†"]
     assert daggers == [(4.0, 0.5), (1.0, 0.5)]  # the FLOPS panel's point, the latency one's
 
@@ -338,7 +339,7 @@ def test_a_log_axis_always_has_labels_to_read_it_by(flops, expected):
             for m, f in zip(["a", "b"], flops, strict=True)
         ]
     )
-    figure = figures.efficiency_chart(points, "nDCG@10", ["a", "b"], ["d"], "")
+    figure = efficiency_chart(points, "nDCG@10", ["a", "b"], ["d"], "")
     figure.canvas.draw()
     ax = next(ax for ax in figure.axes if "FLOPS" in ax.get_xlabel())
     low, high = ax.get_xlim()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import http.server
 import threading
+import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -38,3 +41,16 @@ def server():
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
+
+
+def tiny_beir_zip(path: Path, docs) -> str:
+    """A BEIR-layout archive of a tiny collection; its md5."""
+    from conftest import TINY_QRELS, TINY_QUERIES, write_collection
+
+    folder = write_collection(path.parent / f"src-{path.stem}", docs, TINY_QUERIES, TINY_QRELS)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as archive:
+        for member in sorted(folder.rglob("*")):
+            if member.is_file():
+                archive.write(member, "tinybeir/" + member.relative_to(folder).as_posix())
+    return hashlib.md5(path.read_bytes()).hexdigest()

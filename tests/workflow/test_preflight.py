@@ -194,3 +194,46 @@ def test_the_tune_rule_still_refuses_what_only_prepare_shows():
         uses_training_split("m", sweep, info)
     assert uses_training_split("m", sweep, {**info, "tuning_split": "train"})  # folds unused
     assert not uses_training_split("m", {**sweep, "folds": 4}, info)
+
+
+@pytest.mark.slow
+def test_what_only_a_download_shows_is_refused_by_the_job_that_counts_it(tmp_path):
+    """A BEIR archive not yet fetched: prepare_corpus refuses the partitions (prepare the
+    folds) in its own log, before any encoding job, with no traceback of Snakemake's; the
+    next run has the archive at hand and refuses both before any job."""
+    import functools
+    import http.server
+    import threading
+
+    from conftest import TINY_DOCS
+    from support.archive_server import tiny_beir_zip
+
+    served = tmp_path / "served"
+    md5 = tiny_beir_zip(served / "tinybeir.zip", TINY_DOCS)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+    handler.log_message = lambda *args: None
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    entry = {"source": "beir", "name": "tinybeir", "md5": md5}
+    entry["base_url"] = f"http://127.0.0.1:{httpd.server_address[1]}"
+    spec = {
+        "datasets": {"tiny": entry},
+        "models": {"bm25-cv": {**SWEEP, "tune": {"folds": 5}}},
+        "retrieval": {"partitions": 2},
+    }
+    configfile = tmp_path / "c.yaml"
+    configfile.write_text(yaml.safe_dump(spec))
+    work = tmp_path / "work"
+    try:
+        first = snakemake(work, configfile=configfile, check=False)
+    finally:
+        httpd.shutdown()
+    output = first.stdout + first.stderr
+    assert first.returncode != 0
+    assert "config.retrieval.partitions: 2 partitions, but the corpus tinybeir-" in output
+    assert "InputFunctionException" not in output and "Traceback" not in output
+    assert not (work / "results" / "encode").exists()
+    lines = _error_lines(snakemake(work, "-n", configfile=configfile, check=False))
+    assert lines[0] == "Error: 2 problems, found before any job:"
+    assert lines[1].strip().startswith("config.models.bm25-cv.tune.folds: 5 folds, but dataset")
+    assert lines[2].strip().startswith("config.retrieval.partitions: 2 partitions")

@@ -77,6 +77,9 @@ checkpoint prepare_corpus:
         # the entries of the datasets that read the documents, whose files are probed
         # before the corpus is fetched: they change no byte
         readers=untracked(lambda wc, threads: PLAN.readers(wc.corpus)),
+        # what the count of documents is held against at once (workflow.preflight does
+        # it before any job when the documents are at hand)
+        partitions=untracked(lambda wc, threads: [PLAN.partitions, PLAN.shard_size]),
     log:
         log_path("prepare_corpus"),
     benchmark:
@@ -104,6 +107,8 @@ checkpoint prepare:
         library=library_code("data.stages.prepare"),
         entry=lambda wc: PLAN.datasets[wc.dataset],
         corpus=lambda wc: PLAN.corpus_of[wc.dataset],
+        # the sweeps the judged queries are held against at once (as partitions above)
+        sweeps=untracked(lambda wc, threads: PLAN.sweeps_on(wc.dataset)),
     log:
         log_path("prepare"),
     benchmark:
