@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import logging
 import sys
@@ -216,6 +218,22 @@ def _check_config(args: argparse.Namespace) -> str:
     return yaml.safe_dump(load_config_file(args.config), sort_keys=False)
 
 
+def _compile(args: argparse.Namespace) -> str:
+    from sparsebench.core.jit import cache_folders
+    from sparsebench.warmup import warm
+
+    with contextlib.redirect_stderr(io.StringIO()):  # the steps' progress bars and logs
+        previous = logging.getLogger().level
+        logging.getLogger().setLevel(logging.WARNING)
+        try:
+            timings = warm(args.languages)
+        finally:
+            logging.getLogger().setLevel(previous)
+    steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in timings)
+    folders = sorted({str(folder.parent) for folder in cache_folders()})
+    return f"compiled code in numba's cache ({steps}), under {', '.join(folders)}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     quiet = getattr(args, "quiet", False)
@@ -234,6 +252,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             output = _dataset_stats(args)
         elif args.command == "check-reproduction":
             output, status = _check_reproduction(args)
+        elif args.command == "compile":
+            output = _compile(args)
         else:
             output = _check_config(args)
     except SparsebenchError as exc:

@@ -8,6 +8,7 @@ import os
 
 from sparsebench.evaluate.measures import DEFAULT_CUTOFFS, parse_metric_name
 from sparsebench.evaluate.procedures import CORRECTIONS, TESTS
+from sparsebench.warmup import LANGUAGES as COMPILED_LANGUAGES
 
 DESCRIPTION = "The `sparsebench` command: evaluate run files and check configs without Snakemake."
 STRICT_HELP = (
@@ -237,6 +238,19 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("md", "json"),
         default="md",
         help="md: a table, a row per collection; json: a record per collection",
+    )
+
+    compile_ = commands.add_parser(
+        "compile",
+        help="build the stages' compiled code into numba's cache (once per installation; "
+        "with NUMBA_CACHE_DIR, into that shared folder), so that no job compiles",
+    )
+    compile_.add_argument(
+        "--languages",
+        nargs="+",
+        default=list(COMPILED_LANGUAGES),
+        help="the languages whose analyzers to build (those with compiled code of their "
+        "own; default: all of them)",
     )
 
     check = commands.add_parser("check-config", help="validate a config file and print it resolved")

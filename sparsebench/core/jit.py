@@ -9,7 +9,10 @@ upgraded code would run as before (and tests would test the old). So every compi
 function of sparsebench is made by `compiled`, which first drops the package's numba
 caches whenever the source of any module that uses numba differs from the one they were
 built from (a digest of those sources kept beside them, checked once a process; its cost:
-benchmarks/RESULTS.md, "Measurements behind the code").
+benchmarks/RESULTS.md, "Measurements behind the code"). The caches are wherever numba
+keeps them: each module folder's __pycache__, or NUMBA_CACHE_DIR (one cache shared by the
+nodes of a cluster), or numba's user-wide folder where the package cannot be written.
+`sparsebench compile` (sparsebench.warmup) fills them once per installation.
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ from numba import njit
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
-PACKAGE = Path(__file__).resolve().parent
-_MARKER = "numba-sources.sha256"  # in the package's __pycache__: the caches' sources
+PACKAGE = Path(__file__).resolve().parents[1]  # sparsebench, every subpackage
+_MARKER = "numba-sources.sha256"  # in each cache folder: the sources its caches come from
 _checked: set[Path] = set()  # packages checked by this process
 
 
@@ -41,36 +44,61 @@ def compiled(function: Function | None = None, *, inline: bool = False) -> Any:
     return njit(**options)(function)
 
 
+def _numba_modules(package: Path) -> list[Path]:
+    return [path for path in sorted(package.rglob("*.py")) if b"numba" in path.read_bytes()]
+
+
 def sources_digest(package: Path = PACKAGE) -> str:
     """A digest of the source of every module of the package that uses numba."""
     digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        text = path.read_bytes()
-        if b"numba" in text:
-            digest.update(str(path.relative_to(package)).encode() + b"\0")
-            digest.update(hashlib.sha256(text).digest())
+    for path in _numba_modules(package):
+        digest.update(str(path.relative_to(package)).encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
+
+
+def _probe() -> None:
+    """A function for numba's cache locators to place (they read its line number)."""
+
+
+def cache_folders(package: Path = PACKAGE) -> list[Path]:
+    """Where numba keeps the caches of the package's compiled modules, as numba itself
+    chooses (its locators, in its order): NUMBA_CACHE_DIR's folder for each module folder
+    when it is set, else the module folder's __pycache__ when it can be written, else
+    the user-wide folder."""
+    from numba.core.caching import CacheImpl
+
+    found: dict[Path, None] = {}
+    for path in _numba_modules(package):
+        for locator_class in CacheImpl._locator_classes:
+            locator = locator_class.from_function(_probe, str(path))
+            if locator is not None:
+                found[Path(locator.get_cache_path())] = None
+                break
+    return list(found)
 
 
 def drop_stale_caches(package: Path = PACKAGE) -> bool:
     """Delete the package's numba cache files (*.nbi, *.nbc) unless they were built from
-    the sources it holds now; once a process. Returns whether it deleted them. Where the
-    package cannot be written (numba then caches in its user-wide directory) there is
-    nothing of ours to drop."""
+    the sources it holds now (a marker beside them, in every cache folder); once a
+    process. Returns whether it deleted any."""
     if package in _checked:
         return False
     _checked.add(package)
-    marker = package / "__pycache__" / _MARKER
     current = sources_digest(package)
-    with contextlib.suppress(OSError):
-        if marker.read_text() == current:
-            return False
-    for cache in (*package.rglob("*.nbi"), *package.rglob("*.nbc")):
-        with contextlib.suppress(OSError):  # another process dropped it first
-            cache.unlink()
-    with contextlib.suppress(OSError):
-        marker.parent.mkdir(exist_ok=True)
-        temporary = marker.with_name(f"{_MARKER}.{os.getpid()}")
-        temporary.write_text(current)
-        os.replace(temporary, marker)
-    return True
+    dropped = False
+    for folder in cache_folders(package):
+        marker = folder / _MARKER
+        with contextlib.suppress(OSError):
+            if marker.read_text() == current:
+                continue
+        dropped = True
+        for cache in (*folder.glob("*.nbi"), *folder.glob("*.nbc")):
+            with contextlib.suppress(OSError):  # another process dropped it first
+                cache.unlink()
+        with contextlib.suppress(OSError):
+            folder.mkdir(parents=True, exist_ok=True)
+            temporary = marker.with_name(f"{_MARKER}.{os.getpid()}")
+            temporary.write_text(current)
+            os.replace(temporary, marker)
+    return dropped

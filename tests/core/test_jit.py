@@ -46,6 +46,15 @@ def test_caches_are_dropped_when_a_numba_module_changes_and_kept_otherwise(tmp_p
     assert all(p.exists() for p in made)
 
 
+def test_the_check_covers_every_module_of_the_package():
+    """jit.py moved into core/ once, and its package became core/ alone: the search
+    loops' caches then outlived their edits."""
+    modules = {p.relative_to(jit.PACKAGE).as_posix() for p in jit._numba_modules(jit.PACKAGE)}
+    assert jit.PACKAGE.name == "sparsebench"
+    assert {"search/maxscore_loop.py", "search/rows_loop.py", "core/lines_loop.py"} <= modules
+    assert "analysis/fast_distinct_chunks.py" in modules
+
+
 def test_every_compiled_function_is_made_by_jit_compiled():
     """A function compiled by numba.njit directly would escape the check."""
     raw = re.compile(r"(?<![\w.])(numba\.)?njit\(|@njit\b")
@@ -55,3 +64,22 @@ def test_every_compiled_function_is_made_by_jit_compiled():
         if path.name != "jit.py" and raw.search(path.read_text())
     ]
     assert offenders == []
+
+
+def test_a_shared_cache_directory_is_checked_as_the_packages_own(tmp_path, monkeypatch):
+    """With NUMBA_CACHE_DIR (one cache for a cluster's nodes) numba keeps the caches
+    there, and a stale one would outlive an upgrade: it is dropped the same way."""
+    import numba
+
+    root = package(tmp_path)
+    shared = tmp_path / "shared-cache"
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(shared))
+    folders = jit.cache_folders(root)
+    assert len(folders) == 2 and all(shared in f.parents for f in folders)
+    checked_again(root)
+    stale = [f / "callee.f-1.py311.nbi" for f in folders]
+    for path in stale:
+        path.write_bytes(b"compiled")
+    assert not checked_again(root) and all(p.exists() for p in stale)
+    (root / "sub" / "callee.py").write_text("import numba\nVALUE = 3\n")
+    assert checked_again(root) and not any(p.exists() for p in stale)
