@@ -6,7 +6,7 @@ blocks, so memory follows the block size plus the id column, not the corpus text
 dataset: queries.parquet (query_id, text), qrels.tsv (query-id, corpus-id, score) and
 dataset.json, its judgments checked against the documents of its corpus. Ids are strings
 end to end; a document's text is (title + " " + body).strip(), as BEIR builds it
-(read_corpus_slice adds it); multifield models read the fields apart.
+(corpusfile.read_corpus_slice adds it); multifield models read the fields apart.
 """
 
 from __future__ import annotations
@@ -29,15 +29,14 @@ from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import atomic_path, file_digest, write_json
 from sparsebench.core.progress import progress
 from sparsebench.data.collection import FolderSource, ZipSource
+from sparsebench.data.corpusfile import CORPUS_SCHEMA
 from sparsebench.data.expansions import expanded_batches
 from sparsebench.data.ids import check_ids, member_label
 from sparsebench.data.qrels import check_qrels, parse_qrels, write_qrels
-from sparsebench.data.records import Source, combine_text, join_title, record_batches
+from sparsebench.data.records import Source, combine_text, record_batches
 
 log = logging.getLogger(__name__)
 
-CORPUS_SCHEMA = pa.schema([("doc_id", pa.string()), ("title", pa.string()), ("body", pa.string())])
-TEXT = "text"  # the derived column: (title + " " + body).strip()
 QUERIES_SCHEMA = pa.schema([("query_id", pa.string()), ("text", pa.string())])
 ROW_GROUP_SIZE = 10_000
 _SAMPLE = 5
@@ -347,32 +346,3 @@ def subsample_corpus(
             writer.write_table(table.filter(pa.array(mask)), row_group_size=ROW_GROUP_SIZE)
         writer.close()
     return {"documents": kept, "of": len(keep), "judged": n_judged, "seed": seed}
-
-
-def read_corpus(path: str | Path, columns: list[str] | None = None) -> pa.Table:
-    """The whole of corpus.parquet (only `columns`, default all and `text`)."""
-    return read_corpus_slice(path, 0, pq.ParquetFile(path).metadata.num_rows, columns)
-
-
-def read_corpus_slice(
-    path: str | Path, start: int, stop: int, columns: list[str] | None = None
-) -> pa.Table:
-    """Rows [start, stop) of corpus.parquet (only `columns`, default all, and `text`, the
-    document's text), reading only the row groups that hold them."""
-    wanted = columns or [*CORPUS_SCHEMA.names, TEXT]
-    stored = [c for c in CORPUS_SCHEMA.names if c in wanted or (TEXT in wanted and c != "doc_id")]
-    parquet = pq.ParquetFile(path)
-    tables, offset = [], 0
-    for group in range(parquet.num_row_groups):
-        rows = parquet.metadata.row_group(group).num_rows
-        if offset + rows > start and offset < stop:
-            table = parquet.read_row_group(group, columns=stored)
-            lo, hi = max(start - offset, 0), min(stop - offset, rows)
-            tables.append(table.slice(lo, hi - lo))
-        offset += rows
-        if offset >= stop:
-            break
-    table = pa.concat_tables(tables) if tables else CORPUS_SCHEMA.empty_table().select(stored)
-    if TEXT in wanted:
-        table = table.append_column(TEXT, join_title(table["title"], table["body"]))
-    return table.select(wanted)

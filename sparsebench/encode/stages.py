@@ -20,7 +20,7 @@ from sparsebench.core.csrfiles import load_csr, save_csr
 from sparsebench.core.devices import cpu_name
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import read_line_array, read_lines, save_array, write_json, write_lines
-from sparsebench.data.prepare import read_corpus_slice
+from sparsebench.data.corpusfile import read_corpus_slice
 from sparsebench.data.qrels import read_qrels
 from sparsebench.encode.encoders import encode_table, make_encoder
 from sparsebench.encode.quantization import QuantizationRule

@@ -31,7 +31,7 @@ import pyarrow.csv as pacsv
 
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import atomic_path, read_lines, save_array, write_json, write_lines
-from sparsebench.data.prepare import read_corpus_slice
+from sparsebench.data.corpusfile import read_corpus_slice
 from sparsebench.encode.sparse import LabelledCSR, stack_npz_files, union_vocabulary
 from sparsebench.encode.statistics import CorpusStatistics
 from sparsebench.encode.weighting import Weighting

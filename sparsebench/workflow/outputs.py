@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from sparsebench.data.prepare import CORPUS_SCHEMA, QUERIES_SCHEMA
+from sparsebench.data.corpusfile import CORPUS_SCHEMA
+from sparsebench.data.prepare import QUERIES_SCHEMA
 from sparsebench.evaluate import comparisons, efficiency, reproduction
 from sparsebench.evaluate import leaderboard as board
 from sparsebench.evaluate.coverage import MANIFEST_KEY

@@ -19,7 +19,7 @@ from support.samefiles import assert_same_files  # noqa: E402
 
 from sparsebench.analysis.analyzer import Analyzer, resolve_analyzer  # noqa: E402
 from sparsebench.core.errors import ConfigError  # noqa: E402
-from sparsebench.data.prepare import read_corpus  # noqa: E402
+from sparsebench.data.corpusfile import read_corpus  # noqa: E402
 from sparsebench.kinds.registry import kind_of  # noqa: E402
 from sparsebench.workflow.config import validate_config  # noqa: E402
 

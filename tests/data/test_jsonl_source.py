@@ -13,7 +13,7 @@ import yaml
 from conftest import prepare_entry, shared_path
 
 from sparsebench.core.errors import ConfigError, DataError
-from sparsebench.data.prepare import read_corpus
+from sparsebench.data.corpusfile import read_corpus
 from sparsebench.pair import run_pair
 from sparsebench.workflow.config import config_from_files, validate_config
 from sparsebench.workflow.plan import Plan

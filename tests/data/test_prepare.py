@@ -21,7 +21,7 @@ from conftest import (
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import read_json
 from sparsebench.data.collection import ZipSource
-from sparsebench.data.prepare import read_corpus, read_corpus_slice
+from sparsebench.data.corpusfile import read_corpus, read_corpus_slice
 
 LOCAL = {"source": "local", "split": "test"}
 

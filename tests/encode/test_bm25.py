@@ -17,7 +17,7 @@ from sparsebench.analysis.analyzer import Analyzer
 from sparsebench.core.csrfiles import load_csr
 from sparsebench.core.errors import ConfigError
 from sparsebench.core.fileio import read_json, read_lines
-from sparsebench.data.prepare import read_corpus
+from sparsebench.data.corpusfile import read_corpus
 from sparsebench.data.qrels import read_qrels
 from sparsebench.encode.idf import idf
 from sparsebench.encode.schemes import bm25_document_weights

@@ -13,7 +13,7 @@ import pytest
 from conftest import run_stages, shared_path
 
 from sparsebench.analysis.analyzer import Analyzer
-from sparsebench.data.prepare import read_corpus
+from sparsebench.data.corpusfile import read_corpus
 from sparsebench.encode.statistics import lucene_stored_lengths
 from sparsebench.runs.runfile import read_run
 
