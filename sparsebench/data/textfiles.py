@@ -7,14 +7,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from sparsebench.core.errors import DataError
 from sparsebench.data.delimited import GZIP_MAGIC, GZIP_PROBLEM, refuse_gzip
+
+if TYPE_CHECKING:  # pandas: imported by read_fields, the one function that reads with it
+    import pandas as pd
 
 
 def read_fields(source: str | Path | IO, what: str) -> tuple[pd.DataFrame, np.ndarray]:
@@ -23,6 +25,8 @@ def read_fields(source: str | Path | IO, what: str) -> tuple[pd.DataFrame, np.nd
     Raises DataError naming `what` and the line when a line has a different number of
     fields than the first one.
     """
+    import pandas as pd
+
     refuse_gzip(source, what)
     try:
         frame = pd.read_csv(

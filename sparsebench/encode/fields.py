@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import scipy.sparse as sp
 
-from sparsebench.analysis.analyzer import Analyzer
 from sparsebench.core.errors import ConfigError, DataError
 from sparsebench.encode.sparse import LabelledCSR
 from sparsebench.encode.term_counts import TermCountEncoder
@@ -36,6 +35,9 @@ log = logging.getLogger(__name__)
 FIELDS = {"contents": "body", "title": "title"}
 SEPARATOR = ":"
 _JAVA_BLANK = "".join(chr(c) for c in range(0x21))  # what String.trim strips
+
+if TYPE_CHECKING:  # the analyzers (compiled code) are imported by build(), when one is made
+    from sparsebench.analysis.analyzer import Analyzer
 
 
 def _check(fields: Sequence[str]) -> list[str]:
@@ -110,6 +112,8 @@ def build(
     """The encoder of `kind: fields` encoding settings: {analyzer, fields} of the
     documents, with `boosts` ({field: weight}) of the queries."""
     fields = _check(encoding["fields"])
+    from sparsebench.analysis.analyzer import Analyzer
+
     analyzer = Analyzer.from_config(encoding["analyzer"])
     if "boosts" not in encoding:
         return FieldCountEncoder(analyzer, fields)

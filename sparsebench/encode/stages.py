@@ -21,7 +21,6 @@ from sparsebench.core.devices import cpu_name
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import read_line_array, read_lines, save_array, write_json, write_lines
 from sparsebench.data.corpusfile import read_corpus_slice
-from sparsebench.data.qrels import read_qrels
 from sparsebench.encode.encoders import encode_table, make_encoder
 from sparsebench.encode.quantization import QuantizationRule
 from sparsebench.encode.sparse import LabelledCSR, align_columns, stack_npz_files
@@ -158,6 +157,8 @@ def encode_queries(
     token count and the root of its squared counts: what feedback scales it by, as
     Anserini counts every token of the query)."""
     table = pq.read_table(queries)
+    from sparsebench.data.qrels import read_qrels  # pandas: this stage's alone
+
     judged = set(read_qrels(qrels)["query_id"])
     keep = pc.is_in(table.column("query_id"), value_set=pa.array(sorted(judged), pa.string()))
     keep = keep.to_numpy(zero_copy_only=False)

@@ -5,14 +5,16 @@ statistics, so they come after stacking (sparsebench.encode.weighting)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from sparsebench.analysis.analyzer import Analyzer
 from sparsebench.core.progress import progress
 from sparsebench.core.strings import as_string_array
 from sparsebench.encode.sparse import LabelledCSR, counts_matrix, iter_row_blocks, stack_labelled
+
+if TYPE_CHECKING:  # the analyzers (compiled code) are imported by build(), when one is made
+    from sparsebench.analysis.analyzer import Analyzer
 
 
 class TermCountEncoder:
@@ -40,4 +42,6 @@ class TermCountEncoder:
 
 def build(encoding: Mapping[str, Any], runtime: Mapping[str, Any]) -> TermCountEncoder:
     """The encoder of `kind: bm25` encoding settings ({analyzer})."""
+    from sparsebench.analysis.analyzer import Analyzer
+
     return TermCountEncoder(Analyzer.from_config(encoding["analyzer"]))
