@@ -26,7 +26,6 @@ from sparsebench.runs.stream import (
     finite,
     refuse_empty_or_gzip,
 )
-from sparsebench.runs.text import FAST_HIGH, FAST_LOW, assembled
 
 if TYPE_CHECKING:
     from sparsebench.search.topk import RetrievedBatch
@@ -128,6 +127,10 @@ class RunLines:
         scores: np.ndarray,
         digits: int,
     ) -> memoryview:
+        # the compiled writer (numba): imported by the stages that write runs, not by
+        # every reader of one (the retrieve stage loads it at its start-up)
+        from sparsebench.runs.text import FAST_HIGH, FAST_LOW, assembled
+
         if digits == 9:
             with np.errstate(invalid="ignore"):  # a signalling NaN stays a NaN
                 values = np.asarray(scores, dtype=np.float32).astype(np.float64)
