@@ -44,16 +44,22 @@ def compiled(function: Function | None = None, *, inline: bool = False) -> Any:
     return njit(**options)(function)
 
 
+def _numba_sources(package: Path) -> dict[Path, bytes]:
+    """The source of every module of the package that uses numba, by path (read once)."""
+    sources = {path: path.read_bytes() for path in sorted(package.rglob("*.py"))}
+    return {path: text for path, text in sources.items() if b"numba" in text}
+
+
 def _numba_modules(package: Path) -> list[Path]:
-    return [path for path in sorted(package.rglob("*.py")) if b"numba" in path.read_bytes()]
+    return list(_numba_sources(package))
 
 
-def sources_digest(package: Path = PACKAGE) -> str:
+def sources_digest(package: Path = PACKAGE, sources: dict[Path, bytes] | None = None) -> str:
     """A digest of the source of every module of the package that uses numba."""
     digest = hashlib.sha256()
-    for path in _numba_modules(package):
+    for path, text in (sources if sources is not None else _numba_sources(package)).items():
         digest.update(str(path.relative_to(package)).encode() + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
+        digest.update(hashlib.sha256(text).digest())
     return digest.hexdigest()
 
 
@@ -61,15 +67,15 @@ def _probe() -> None:
     """A function for numba's cache locators to place (they read its line number)."""
 
 
-def cache_folders(package: Path = PACKAGE) -> list[Path]:
-    """Where numba keeps the caches of the package's compiled modules, as numba itself
-    chooses (its locators, in its order): NUMBA_CACHE_DIR's folder for each module folder
-    when it is set, else the module folder's __pycache__ when it can be written, else
-    the user-wide folder."""
+def cache_folders(package: Path = PACKAGE, modules: list[Path] | None = None) -> list[Path]:
+    """Where numba keeps the caches of the package's compiled modules (`modules`, default
+    all), as numba itself chooses (its locators, in its order): NUMBA_CACHE_DIR's folder
+    for each module folder when it is set, else the module folder's __pycache__ when it
+    can be written, else the user-wide folder."""
     from numba.core.caching import CacheImpl
 
     found: dict[Path, None] = {}
-    for path in _numba_modules(package):
+    for path in modules if modules is not None else _numba_modules(package):
         for locator_class in CacheImpl._locator_classes:
             locator = locator_class.from_function(_probe, str(path))
             if locator is not None:
@@ -85,9 +91,10 @@ def drop_stale_caches(package: Path = PACKAGE) -> bool:
     if package in _checked:
         return False
     _checked.add(package)
-    current = sources_digest(package)
+    sources = _numba_sources(package)  # the package read once a process
+    current = sources_digest(package, sources)
     dropped = False
-    for folder in cache_folders(package):
+    for folder in cache_folders(package, list(sources)):
         marker = folder / _MARKER
         with contextlib.suppress(OSError):
             if marker.read_text() == current:
