@@ -5,6 +5,8 @@ the path patterns the rule files declare and the plan (sparsebench.workflow.plan
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 QUERYSETS = ("evaluation", "tuning")  # the evaluated queries; a training split's (sweeps)
@@ -96,6 +98,12 @@ REPORT = "results/report"
 def n_shards(n_docs: int, shard_size: int) -> int:
     """Encoding jobs of a corpus of n_docs documents."""
     return max(1, math.ceil(n_docs / shard_size))
+
+
+def downloaded_archive(entry: Mapping[str, Any]) -> Path | None:
+    """Where the download_beir rule puts the archive a dataset entry reads (None: the
+    entry reads no archive)."""
+    return Path(DOWNLOAD.format(name=entry["name"])) if entry["source"] == "beir" else None
 
 
 def partition_problem(corpus: str, n_docs: int, partitions: int, shard_size: int) -> str | None:

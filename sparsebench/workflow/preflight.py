@@ -23,7 +23,7 @@ from sparsebench.core.errors import SparsebenchError
 from sparsebench.core.fileio import read_json
 from sparsebench.data.sources.registry import source_of
 from sparsebench.kinds.base import is_local_path
-from sparsebench.workflow.layout import CORPUS, DATA, DOWNLOAD
+from sparsebench.workflow.layout import CORPUS, DATA, downloaded_archive
 from sparsebench.workflow.plan import Plan
 
 HUB_MODEL_FILES = ("config.json", "tokenizer_config.json", "tokenizer.json")
@@ -48,11 +48,6 @@ def refusal(problems: list[str]) -> str:
     return f"Error: {len(problems)} problems, found before any job:\n  " + "\n  ".join(problems)
 
 
-def _archive(entry: dict[str, Any]) -> Path | None:
-    """Where the download_beir rule puts the archive an entry reads (None: no archive)."""
-    return Path(DOWNLOAD.format(name=entry["name"])) if entry["source"] == "beir" else None
-
-
 def _split_problems(plan: Plan) -> list[str]:
     """A local folder's missing split, named with the splits there are."""
     problems = []
@@ -73,7 +68,7 @@ def dataset_facts(plan: Plan, dataset: str) -> dict[str, Any] | None:
 
     entry = plan.datasets[dataset]
     source = source_of(entry)
-    archive = _archive(entry)
+    archive = downloaded_archive(entry)
     if source.at_hand(entry, archive):
         try:
             facts = judged_facts(source.reader(entry, archive), entry.get("tuning_split", "auto"))
@@ -119,7 +114,7 @@ def corpus_documents(plan: Plan, corpus: str, at_most: int) -> int | None:
 
     documents = {k: v for k, v in found.identity.items() if k != "expansions"}
     source = source_of(documents)
-    archive = _archive(found.entry)
+    archive = downloaded_archive(found.entry)
     if not source.at_hand(found.entry, archive):
         return None
     try:
@@ -192,11 +187,9 @@ def uncached_model(repo: str) -> str | None:
 
 
 def _probe_cache(entry: dict[str, Any]) -> None:
-    """Offline, every hub file the dataset reads must be in the cache (hubrepo.probe)."""
-    from sparsebench.data import hubrepo
+    """Offline, every hub file the dataset reads must be in the cache: the probe the
+    prepare_corpus job makes before a download (hubrepo.probe, offline)."""
+    from sparsebench.data.stages import probe_remote_files
 
     reader = source_of(entry).reader(entry)
-    files = getattr(reader, "remote_corpus_files", list)()
-    files += getattr(reader, "remote_files", list)()
-    if files:
-        hubrepo.probe(list(dict.fromkeys(files)))
+    probe_remote_files(reader, [reader])

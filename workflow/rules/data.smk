@@ -7,8 +7,9 @@ def source_inputs(entry, members):
     """The files a dataset entry's `members` (corpus, queries, qrels) are read from, so
     that touching them reruns what they make: a BEIR archive (download_beir fetches it),
     else the local files its source names."""
-    if entry["source"] == "beir":
-        return {"archive": layout.DOWNLOAD.format(name=entry["name"])}
+    archive = layout.downloaded_archive(entry)
+    if archive is not None:
+        return {"archive": str(archive)}
     return {"files": source_of(entry).input_files(entry, members)}
 
 
