@@ -97,5 +97,5 @@ rule all:
         "results/efficiency.tsv",
         "results/metrics.tsv",
         "results/significance.md",
-        REPORT_FILES,
+        REPORT_TARGETS,
     default_target: True

@@ -1,5 +1,5 @@
-"""The report stages (rules in workflow/rules/report.smk): the figures and tables of
-`snakemake --report`.
+"""The report stage (rule visual_report in workflow/rules/report.smk): the figures and tables of
+`snakemake --report`, each written by a function of its own, all by write_report.
 """
 
 from __future__ import annotations
@@ -20,7 +20,15 @@ from sparsebench.evaluate.leaderboard import (
     significance_note,
 )
 from sparsebench.report import costs, data, efficiency_figure, figures, tables
+from sparsebench.report.contents import (
+    TABLES,
+    ReportContents,
+    evaluated_file,
+    report_file,
+    tuning_file,
+)
 from sparsebench.report.style import save_figure
+from sparsebench.workflow.layout import REPORT
 
 log = logging.getLogger(__name__)
 
@@ -181,9 +189,7 @@ def report_efficiency(
     }
     if partial:
         note += " " + _partial_note(partial)
-    chart = efficiency_figure.efficiency_chart(
-        points, metric, models, datasets, note, set(partial)
-    )
+    chart = efficiency_figure.efficiency_chart(points, metric, models, datasets, note, set(partial))
     save_figure(chart, out_png, out_svg)
 
 
@@ -222,3 +228,74 @@ def report_provenance(
         out_html,
         tables.provenance_html(read_json(leaderboard_manifest), read_json(significance_manifest)),
     )
+
+
+def write_report(contents: ReportContents, jobs: list[dict[str, str]]) -> None:
+    """Every file of the experiment's report (contents.files()), in one process: the
+    tables' and figures' libraries load once, not once a figure. `jobs`: the plan's jobs
+    as records (report_costs)."""
+    settings, metric = dict(contents.significance), contents.metric
+    models, datasets = list(contents.models), list(contents.datasets)
+    board = report_file("leaderboard")
+    report_leaderboard(
+        TABLES["leaderboard"],
+        TABLES["intervals"],
+        TABLES["significance"],
+        models,
+        datasets,
+        metric,
+        settings,
+        report_file("leaderboard_table").path,
+        board.path,
+        board.svg,
+    )
+    for dataset, curves in contents.curve_models().items():
+        figure = report_file("precision_recall", dataset=dataset)
+        metrics = [evaluated_file(m, dataset, "metrics.json") for m in curves]
+        report_precision_recall(dataset, curves, metrics, figure.path, figure.svg)
+    for model, dataset in contents.differences():
+        figure = report_file("query_differences", model=model, dataset=dataset)
+        report_query_differences(
+            model,
+            dataset,
+            evaluated_file(model, dataset, "per_query.tsv"),
+            evaluated_file(contents.baseline, dataset, "per_query.tsv"),
+            TABLES["significance"],
+            metric,
+            settings,
+            figure.path,
+            figure.svg,
+        )
+    if contents.searched:
+        figure = report_file("efficiency")
+        report_efficiency(
+            TABLES["efficiency"],
+            TABLES["metrics"],
+            TABLES["leaderboard"],
+            metric,
+            models,
+            datasets,
+            figure.path,
+            figure.svg,
+        )
+    costs_table, figure = report_file("costs_table").path, report_file("costs")
+    report_costs(jobs, costs_table, figure.path, figure.svg)
+    for dataset in datasets:
+        figure = report_file("dataset_costs", dataset=dataset)
+        report_dataset_costs(costs_table, dataset, figure.path, figure.svg)
+    report_provenance(
+        TABLES["leaderboard_manifest"],
+        TABLES["significance_manifest"],
+        report_file("provenance").path,
+    )
+    for model, dataset in contents.tuned:
+        figure = report_file("sweep", model=model, dataset=dataset)
+        report_sweep(
+            model,
+            dataset,
+            tuning_file(model, dataset, "surface.tsv"),
+            tuning_file(model, dataset, "selection.json"),
+            figure.path,
+            figure.svg,
+        )
+    log.info("%d files in %s", len(contents.paths()), REPORT)

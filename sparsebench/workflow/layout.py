@@ -38,16 +38,8 @@ RULES: dict[str, tuple[str, ...]] = {
     "tune": ("model", "dataset"),
     "significance": (),
     "leaderboard": (),
-    "report_leaderboard": (),
-    "report_precision_recall": ("dataset",),
-    "report_query_differences": ("model", "dataset"),
-    "report_efficiency": (),
-    "report_costs": (),
-    "report_dataset_costs": ("dataset",),
-    "report_provenance": (),
-    "report_sweep": ("model", "dataset"),
+    "visual_report": (),
 }
-REPORT_RULES = tuple(rule for rule in RULES if rule.startswith("report_"))
 
 
 def job_file(folder: str, rule: str, suffix: str, **wildcards: Any) -> str:
@@ -93,6 +85,21 @@ EVAL = {
 QRELS = {"evaluation": "qrels.tsv", "tuning": "qrels.tuning.tsv"}
 TUNING = "results/tuning/{model}/{dataset}"  # selection.json, surface.tsv
 REPORT = "results/report"
+# The visual report's files by kind (rule visual_report, sparsebench.report.contents):
+# each path pattern and whether it is a figure, whose pattern has no suffix (a .png with an
+# .svg copy beside it).
+REPORT_FILES: dict[str, tuple[str, bool]] = {
+    "leaderboard_table": (f"{REPORT}/leaderboard.html", False),
+    "leaderboard": (f"{REPORT}/leaderboard", True),
+    "precision_recall": (f"{REPORT}/precision_recall/{{dataset}}", True),
+    "query_differences": (f"{REPORT}/query_differences/{{model}}/{{dataset}}", True),
+    "efficiency": (f"{REPORT}/efficiency", True),
+    "costs_table": (f"{REPORT}/costs.tsv", False),
+    "costs": (f"{REPORT}/costs", True),
+    "dataset_costs": (f"{REPORT}/costs/{{dataset}}", True),
+    "provenance": (f"{REPORT}/provenance.html", False),
+    "sweep": (f"{REPORT}/sweeps/{{model}}/{{dataset}}", True),
+}
 
 
 def n_shards(n_docs: int, shard_size: int) -> int:

@@ -61,9 +61,6 @@ RULE_WHEN = {
     "fuse_tuning": f"{FUSED} and {ON_SPLIT}",
     "evaluate_tuning": ON_SPLIT,
     "tune": SWEEP,
-    "report_query_differences": COMPARED,
-    "report_efficiency": SEARCHED,
-    "report_sweep": SWEEP,
 }
 
 # what the braces of a path, a column or a key stand for
@@ -158,7 +155,6 @@ ENCODED = _under(layout.ENCODED)
 QUERIES = _under(layout.ENCODED_QUERIES)
 WEIGHTS = _under(layout.WEIGHTS)
 PARTITION = _under(layout.PARTITION)
-REPORT = _under(layout.REPORT)
 # a cost record of one search (retrieve.costs.cost_record)
 COST_KEYS = _fields(
     "schema",
@@ -506,6 +502,47 @@ def _per_dataset(*prefixes: str) -> tuple[Field, ...]:
     return _fields(*(f"{prefix}{{dataset}}" for prefix in prefixes))
 
 
+# what each kind of file of the visual report (layout.REPORT_FILES) shows, its
+# fields, and the configuration that makes it
+VISUAL_REPORT: dict[str, tuple[str, tuple[Field, ...], str]] = {
+    "leaderboard_table": ("the leaderboard table", (), ""),
+    "leaderboard": ("the primary metric as bars per dataset with 95% intervals", (), ""),
+    "precision_recall": ("11-point precision-recall curves of every model on the dataset", (), ""),
+    "query_differences": ("the model minus the baseline, query by query, sorted", (), COMPARED),
+    "efficiency": ("the primary metric of every model against its FLOPS and latency", (), SEARCHED),
+    "costs_table": (
+        "wall time, CPU time and peak memory of every pipeline job, from its benchmark file",
+        JOB_COST_COLUMNS,
+        "",
+    ),
+    "costs": ("those costs per rule", (), ""),
+    "dataset_costs": ("the costs of each stage on the dataset, per model", (), ""),
+    "provenance": ("command, versions, dataset and model checksums and configuration", (), ""),
+    "sweep": ("a tuned model's grid and its chosen point", (), SWEEP),
+}
+
+
+def _report_file(
+    path: str, figure: bool, about: str, fields: tuple[Field, ...], when: str
+) -> tuple[Output, ...]:
+    """A file of the visual report (rule visual_report); a figure's PNG with its SVG copy;
+    a kind drawn per dataset or pair fills a folder that the job declares, and that
+    Snakemake marks with the time it was written."""
+    files = (
+        _figure(path, "visual_report", about, when)
+        if figure
+        else (_reports(path, ("visual_report",), about, fields=fields, when=when),)
+    )
+    if "{" not in path:
+        return files
+    folder = path.partition("/{")[0]
+    stamp = "Snakemake's mark of when the job wrote the folder"
+    return (
+        *files,
+        _reports(f"{folder}/.snakemake_timestamp", ("visual_report",), stamp, when=when),
+    )
+
+
 REPORT_OUTPUTS = [
     _reports(
         "leaderboard.tsv",
@@ -563,51 +600,10 @@ REPORT_OUTPUTS = [
         "touched, throughput, latency, encoding speed (a tuned model: its chosen variant's)",
         fields=_fields(*efficiency.COLUMNS),
     ),
-    _reports(f"{REPORT}/leaderboard.html", ("report_leaderboard",), "the leaderboard table"),
-    *_figure(
-        f"{REPORT}/leaderboard",
-        "report_leaderboard",
-        "the primary metric as bars per dataset with 95% intervals",
-    ),
-    *_figure(
-        f"{REPORT}/precision_recall/{{dataset}}",
-        "report_precision_recall",
-        "11-point precision-recall curves of every model on the dataset",
-    ),
-    *_figure(
-        f"{REPORT}/query_differences/{{model}}/{{dataset}}",
-        "report_query_differences",
-        "the model minus the baseline, query by query, sorted",
-        when=COMPARED,
-    ),
-    *_figure(
-        f"{REPORT}/efficiency",
-        "report_efficiency",
-        "the primary metric of every model against its FLOPS and latency",
-        when=SEARCHED,
-    ),
-    _reports(
-        f"{REPORT}/costs.tsv",
-        ("report_costs",),
-        "wall time, CPU time and peak memory of every pipeline job, from its benchmark file",
-        fields=JOB_COST_COLUMNS,
-    ),
-    *_figure(f"{REPORT}/costs", "report_costs", "those costs per rule"),
-    *_figure(
-        f"{REPORT}/costs/{{dataset}}",
-        "report_dataset_costs",
-        "the costs of each stage on the dataset, per model",
-    ),
-    _reports(
-        f"{REPORT}/provenance.html",
-        ("report_provenance",),
-        "command, versions, dataset and model checksums and configuration",
-    ),
-    *_figure(
-        f"{REPORT}/sweeps/{{model}}/{{dataset}}",
-        "report_sweep",
-        "a tuned model's grid and its chosen point",
-        when=SWEEP,
+    *(
+        output
+        for kind, (pattern, figure) in layout.REPORT_FILES.items()
+        for output in _report_file(_under(pattern), figure, *VISUAL_REPORT[kind])
     ),
 ]
 

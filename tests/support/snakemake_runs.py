@@ -46,15 +46,7 @@ def snakemake(
     return result
 
 
-REPORT_RULES = {
-    "report_leaderboard",
-    "report_precision_recall",
-    "report_query_differences",
-    "report_efficiency",
-    "report_costs",
-    "report_dataset_costs",
-    "report_provenance",
-}
+REPORT_RULES = {"visual_report"}
 
 
 def planned_jobs(result: subprocess.CompletedProcess) -> set[tuple[str, str]]:

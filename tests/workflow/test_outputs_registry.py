@@ -144,16 +144,19 @@ def test_every_file_has_its_entrys_columns_or_keys(workdir, written):
 
 def test_every_file_is_written_by_a_rule_of_its_entry(workdir, written):
     """Snakemake's record of each output (and of its job's log) names the rule of the
-    job; a benchmark file's path does."""
-    records = workdir / ".snakemake" / "metadata"
+    job, a folder's record its files'; a benchmark file's path does."""
+    records, results = workdir / ".snakemake" / "metadata", workdir / "results"
     recorded = set()
     for record in (p for p in records.rglob("*") if p.is_file()):
         parts = record.relative_to(records).parts
         path = base64.urlsafe_b64decode("".join(p.removeprefix("@") for p in parts)).decode()
         job = json.loads(record.read_text())
         for name in (path, *job["log"]):
-            recorded.add(name.removeprefix("results/"))
-            assert job["rule"] in entry_of(name.removeprefix("results/")).rules, (name, job)
+            folder = workdir / name
+            files = sorted(folder.rglob("*")) if folder.is_dir() else [folder]
+            for file in (f.relative_to(results).as_posix() for f in files if f.is_file()):
+                recorded.add(file)
+                assert job["rule"] in entry_of(file).rules, (file, job)
     benchmarks = {name for name in written if name.startswith("benchmarks/")}
     assert set(written) - benchmarks == recorded
 

@@ -132,7 +132,7 @@ def test_stage_costs_cover_every_pipeline_job(reported):
 def test_jobs_say_what_they_do_and_logs_show_progress(reported):
     workdir, _, output = reported
     assert re.search(r"Job \d+: retrieve: top-1000 for bm25-classic-idf on adi", output)
-    assert re.search(r"Job \d+: report_precision_recall: .* on minibeir", output)
+    assert re.search(r"Job \d+: visual_report: the figures and tables of results/report/", output)
     log = (workdir / "results" / "logs" / "retrieve" / "bm25" / "adi.log").read_text()
     assert re.search(r"retrieving: 100%.*35/35 \[.*query/s\]", log)
 
