@@ -110,9 +110,9 @@ def leaderboard_columns(
     for dataset in datasets:
         columns.setdefault(groups.get(dataset, dataset), []).append(dataset)
     indexed = efficiency.set_index(["model", "dataset"]) if len(efficiency) else None
-    out = {}
-    for column, members in columns.items():
-        for prefix, field in COST_COLUMNS.items():
+    out = {}  # a cost's columns together, as leaderboard.tsv groups each kind of column
+    for prefix, field in COST_COLUMNS.items():
+        for column, members in columns.items():
             values = []
             for model in models:
                 found = [

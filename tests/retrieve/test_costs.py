@@ -286,6 +286,13 @@ def test_the_efficiency_table_reads_each_pairs_records(tmp_path):
     assert columns["postings_per_query:d"][0] == row["postings_touched_mean"]
     grouped = efficiency.leaderboard_columns(table, ["bm25"], ["d", "e"], {"d": "g", "e": "g"})
     assert np.isnan(grouped["flops:g"][0])  # a group's mean needs every member's row
+    # a cost's columns stand together, as the docs list them (outputs.py)
+    assert list(efficiency.leaderboard_columns(table, ["bm25"], ["d", "e"])) == [
+        "flops:d",
+        "flops:e",
+        "postings_per_query:d",
+        "postings_per_query:e",
+    ]
     assert "| bm25 | d |" in efficiency.markdown(table)
     with pytest.raises(DataError, match="no cost record of 'other'"):
         efficiency.efficiency_table({"other/d": {"searched": {}, "encoded": {}}})

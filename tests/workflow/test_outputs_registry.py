@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-import yaml
-from support.snakemake_runs import snakemake
+from support.shared_runs import REPORTED, reported_experiment
 
 from sparsebench.evaluate.efficiency import ENCODING_COLUMNS, SUMMARY_COLUMNS, encoding_summary
 from sparsebench.retrieve.costs import read_cost, summary
@@ -25,16 +24,10 @@ from sparsebench.workflow.outputs import OUTPUTS, RULE_WHEN, WILDCARDS, Field, O
 
 pytestmark = pytest.mark.slow
 
-# The default target on the built-in collection: two models (the baseline and one compared
-# with it) that share their document encoding, so that every job of a default run is there.
-CONFIG = {
-    "datasets": {"minibeir": {"source": "builtin", "name": "minibeir"}},
-    "models": {
-        "bm25": {"kind": "bm25", "k1": 0.9, "b": 0.4},
-        "bm25-classic-idf": {"kind": "bm25", "k1": 0.9, "b": 0.4, "idf": "classic"},
-    },
-    "significance": {"resamples": 1000},
-}
+# The default target on adi and the built-in minibeir (the run the report's tests read):
+# two models (the baseline and one compared with it) that share their document encoding,
+# so that every job of a default run is there.
+CONFIG = REPORTED
 # what the run's names stand for in a column or key pattern; other braces match any name
 NAMES = {"dataset": list(CONFIG["datasets"]), "model": list(CONFIG["models"])}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -42,11 +35,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory) -> Path:
-    base = tmp_path_factory.mktemp("outputs")
-    configfile = base / "config.yaml"
-    configfile.write_text(yaml.safe_dump(CONFIG))
-    snakemake(base / "work", configfile=configfile)
-    return base / "work"
+    return reported_experiment(tmp_path_factory)[0]
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ import re
 import struct
 
 import pytest
-import yaml
-from conftest import REPO, shared_path
+from conftest import REPO
 from support.browser import HeadlessBrowser, find_browser
 from support.samefiles import assert_same_bytes
+from support.shared_runs import reported_experiment
 from support.snakemake_runs import snakemake
 
 pytestmark = pytest.mark.slow
@@ -28,27 +28,9 @@ CATEGORIES = [
 
 @pytest.fixture(scope="module")
 def reported(tmp_path_factory):
-    """adi (from ../shared) and the built-in minibeir; two BM25 variants that share their
-    document encoding."""
-    base = tmp_path_factory.mktemp("report")
-    config = {
-        "datasets": {
-            "adi": {"source": "local", "path": str(shared_path("data", "adi"))},
-            "minibeir": {"source": "builtin", "name": "minibeir"},
-        },
-        "models": {
-            "bm25": {"kind": "bm25", "k1": 0.9, "b": 0.4},
-            "bm25-classic-idf": {"kind": "bm25", "k1": 0.9, "b": 0.4, "idf": "classic"},
-        },
-        "significance": {"resamples": 1000},
-    }
-    configfile = base / "config.yaml"
-    configfile.write_text(yaml.safe_dump(config))
-    workdir = base / "work"
-    run = snakemake(workdir, configfile=configfile)
-    page = base / "report.html"
-    snakemake(workdir, "--report", str(page), configfile=configfile)
-    return workdir, page, run.stdout + run.stderr
+    """adi and minibeir, two BM25 variants (support/shared_runs.py: REPORTED), run once
+    for the session and packaged."""
+    return reported_experiment(tmp_path_factory)
 
 
 def expected_results() -> dict[str, str]:

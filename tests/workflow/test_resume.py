@@ -33,12 +33,15 @@ def finished_shards(encode_dir):
     return sorted(p for p in encode_dir.glob("*/*/shards/*.npz") if not p.name.startswith("."))
 
 
+SHARDS = 6
+
+
 def npl_config(tmp_path):
     tmp_path.mkdir(exist_ok=True)
     config = {
         "datasets": {"npl": {"source": "local", "path": str(shared_path("data", "npl"))}},
         "models": {"bm25": {"kind": "bm25"}},
-        "corpus": {"shard_size": 1000},  # 12 shards
+        "corpus": {"shard_size": 2000},  # 11,429 documents: SHARDS shards
         "significance": {"resamples": 200},
     }
     configfile = tmp_path / "c.yaml"
@@ -85,7 +88,7 @@ def clean_outputs(clean_run):
 
 
 def test_a_shard_without_its_benchmark_is_redone_before_the_shards_are_stacked(tmp_path, clean_run):
-    """The state a hard kill leaves when it lands between shard 6's last output and its
+    """The state a hard kill leaves when it lands between shard 4's last output and its
     benchmark file, before the dataset's queries are prepared: the rerun must plan the
     shard from the start, so that stacking waits for it instead of reading the files
     the shard's rerun deletes (Snakemake would otherwise find the shard to redo only
@@ -97,12 +100,12 @@ def test_a_shard_without_its_benchmark_is_redone_before_the_shards_are_stacked(t
         shutil.copytree(found, work / found.relative_to(clean_run))
     benchmarks = clean_run / "results/benchmarks/encode_corpus_shard"
     for found in benchmarks.glob("*/*/*.tsv"):
-        if found.name != "6.tsv":
+        if found.name != "4.tsv":
             (work / found.relative_to(clean_run)).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(found, work / found.relative_to(clean_run))
     jobs = planned_jobs(snakemake(work, "-n", configfile=npl_config(tmp_path)))
     shards = {what for rule, what in jobs if rule == "encode_corpus_shard"}
-    assert len(shards) == 1 and "shard 6 of" in shards.pop(), sorted(jobs)
+    assert len(shards) == 1 and "shard 4 of" in shards.pop(), sorted(jobs)
 
 
 def test_ctrl_c_then_a_plain_rerun_gives_identical_outputs(tmp_path, clean_outputs):
@@ -111,7 +114,7 @@ def test_ctrl_c_then_a_plain_rerun_gives_identical_outputs(tmp_path, clean_outpu
     configfile = npl_config(tmp_path)
     stopped = tmp_path / "stopped"
     interrupt_during_encoding(stopped, configfile, signal.SIGINT)
-    assert 0 < len(finished_shards(stopped / "results" / "encode")) < 12
+    assert 0 < len(finished_shards(stopped / "results" / "encode")) < SHARDS
     snakemake(stopped, configfile=configfile)
     assert_same_trees(outputs(stopped), clean_outputs)
 
@@ -122,7 +125,7 @@ def test_kill_during_encoding_then_rerun_gives_identical_outputs(tmp_path, clean
     interrupt_during_encoding(killed, configfile, signal.SIGKILL)
     shards = killed / "results" / "encode"
     finished = finished_shards(shards)
-    assert 0 < len(finished) < 12, len(finished)  # killed in the middle of encoding
+    assert 0 < len(finished) < SHARDS, len(finished)  # killed in the middle of encoding
     for shard in finished:  # a file under its final name is always complete
         sp.load_npz(shard)
     snakemake(killed, "--unlock", configfile=configfile)  # a hard kill leaves the lock
