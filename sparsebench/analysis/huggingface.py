@@ -17,9 +17,8 @@ import pyarrow.compute as pc
 
 from sparsebench.analysis import whitespace
 from sparsebench.analysis.chains import Chain
+from sparsebench.analysis.settings import MAX_LENGTH
 from sparsebench.core.errors import ConfigError
-
-MAX_LENGTH = 512  # Anserini's maxLength: its DJL tokenizer cuts every text there
 
 
 def load_tokenizer(model: str) -> Any:

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from sparsebench.analysis.chains import Chain
 from sparsebench.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    from sparsebench.analysis.chains import Chain
 
 LUCENE = "org.apache.lucene.analysis."
 APACHE = "Apache-2.0"

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
-import scipy.sparse as sp
 
 from sparsebench.core.errors import ConfigError
 from sparsebench.encode.idf import IDF_VARIANTS
@@ -26,6 +25,9 @@ from sparsebench.encode.statistics import (
     field_lengths,
     lucene_stored_lengths,
 )
+
+if TYPE_CHECKING:  # the config reads this registry: only weighing needs scipy
+    import scipy.sparse as sp
 
 MODEL_IDF = "model"  # the idf.json an inference-free model ships (splade.load_idf_json)
 CORPUS_IDFS = tuple(IDF_VARIANTS)  # lucene, classic, robertson, none
@@ -43,7 +45,7 @@ class Settings(Protocol):
     statistics: str
 
 
-DocumentWeights = Callable[[sp.csr_matrix, CorpusStatistics, Settings], sp.csr_matrix]
+DocumentWeights = Callable[["sp.csr_matrix", CorpusStatistics, Settings], "sp.csr_matrix"]
 
 
 @dataclass(frozen=True)
@@ -90,10 +92,7 @@ def _saturated(
     weights = tf / (tf + k1 * norm)
     if k1_plus_one:
         weights *= k1 + 1
-    return sp.csr_matrix(
-        (weights.astype(np.float32), counts.indices.copy(), counts.indptr.copy()),
-        shape=counts.shape,
-    )
+    return _reweighted(counts, weights)
 
 
 def bm25_field_weights(
@@ -141,10 +140,7 @@ def dirichlet_document_weights(
     p = probability.astype(np.float64)[counts.indices]
     row_length = np.repeat(lengths, np.diff(counts.indptr))
     weights = np.log1p(tf / (mu * p)) + np.log(mu / (row_length + mu))
-    return sp.csr_matrix(
-        (np.maximum(weights, 0.0).astype(np.float32), counts.indices.copy(), counts.indptr.copy()),
-        shape=counts.shape,
-    )
+    return _reweighted(counts, np.maximum(weights, 0.0))
 
 
 def jelinek_mercer_document_weights(
@@ -170,10 +166,7 @@ def jelinek_mercer_document_weights(
     p = probability.astype(np.float64)[counts.indices]
     row_length = np.repeat(lengths, np.diff(counts.indptr))
     weights = np.log1p(kept * tf / row_length / (np.float64(smoothing) * p))
-    return sp.csr_matrix(
-        (weights.astype(np.float32), counts.indices.copy(), counts.indptr.copy()),
-        shape=counts.shape,
-    )
+    return _reweighted(counts, weights)
 
 
 def bm25(matrix: sp.csr_matrix, statistics: CorpusStatistics, settings: Settings) -> sp.csr_matrix:
@@ -273,3 +266,13 @@ def scheme_of(name: str) -> Scheme:
         raise ConfigError(
             f"unknown weighting {name!r}; known weightings: {', '.join(SCHEMES)}"
         ) from None
+
+
+def _reweighted(counts: sp.csr_matrix, weights: np.ndarray) -> sp.csr_matrix:
+    """The entries of `counts` with `weights` (as float32) in their place."""
+    import scipy.sparse as sp
+
+    return sp.csr_matrix(
+        (weights.astype(np.float32), counts.indices.copy(), counts.indptr.copy()),
+        shape=counts.shape,
+    )

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from sparsebench.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 STATISTICS = ("exact", "lucene")
 # SmallFloat.intToByte4 stores lengths below this exactly (255 - longToInt4(2**31 - 1))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from sparsebench.analysis.analyzer import resolve_analyzer
+from sparsebench.analysis.settings import resolve_analyzer
 from sparsebench.core.errors import ConfigError
 from sparsebench.encode.fields import FIELDS
 from sparsebench.feedback.methods import METHODS, feedback_settings

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from sparsebench.analysis.analyzer import Analyzer, resolve_analyzer
+from sparsebench.analysis.analyzer import Analyzer
 from sparsebench.analysis.en.analyzer import LUCENE_ENGLISH_STOPWORDS
+from sparsebench.analysis.settings import resolve_analyzer
 from sparsebench.core.errors import ConfigError
 
 

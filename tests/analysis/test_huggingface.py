@@ -13,8 +13,9 @@ from conftest import planned_encoding, shared_path, write_text
 from tokenizers import Tokenizer
 
 from sparsebench import api
-from sparsebench.analysis.analyzer import Analyzer, resolve_analyzer
+from sparsebench.analysis.analyzer import Analyzer
 from sparsebench.analysis.languages import analyzer_label
+from sparsebench.analysis.settings import resolve_analyzer
 from sparsebench.core.errors import ConfigError
 from sparsebench.workflow.config import load_config_file
 

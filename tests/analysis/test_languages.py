@@ -11,7 +11,7 @@ import pytest
 from conftest import REPO
 
 from sparsebench.analysis import languages
-from sparsebench.analysis.analyzer import resolve_analyzer
+from sparsebench.analysis.settings import resolve_analyzer
 from sparsebench.core.errors import ConfigError
 
 

@@ -17,7 +17,8 @@ datasets = pytest.importorskip("datasets")
 from conftest import corpus_folder, prepare_entry  # noqa: E402
 from support.samefiles import assert_same_files  # noqa: E402
 
-from sparsebench.analysis.analyzer import Analyzer, resolve_analyzer  # noqa: E402
+from sparsebench.analysis.analyzer import Analyzer  # noqa: E402
+from sparsebench.analysis.settings import resolve_analyzer  # noqa: E402
 from sparsebench.core.errors import ConfigError  # noqa: E402
 from sparsebench.data.corpusfile import read_corpus  # noqa: E402
 from sparsebench.kinds.registry import kind_of  # noqa: E402
