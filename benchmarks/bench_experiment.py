@@ -124,7 +124,7 @@ def ours(folder: Path, shared: Path, cores: int, splade: bool) -> dict:
     benchmarks = whole / "results" / "benchmarks"
     found["whole_jobs"] = sum(1 for _ in benchmarks.rglob("*.tsv"))
     rules = [p.relative_to(benchmarks).parts[0] for p in benchmarks.rglob("*.tsv")]
-    found["whole_report_jobs"] = sum(rule.startswith("report") for rule in rules)
+    found["whole_report_jobs"] = rules.count("visual_report.tsv")
     return found
 
 

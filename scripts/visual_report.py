@@ -6,5 +6,7 @@ from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "visual_report"):
     stages.write_report(
-        ReportContents.of(snakemake.params.contents), [dict(j) for j in snakemake.params.jobs]
+        ReportContents.of(snakemake.params.contents),
+        [dict(j) for j in snakemake.params.jobs],
+        workers=snakemake.threads,
     )

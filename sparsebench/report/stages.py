@@ -27,6 +27,7 @@ from sparsebench.report.contents import (
     report_file,
     tuning_file,
 )
+from sparsebench.report.drawing import Task, run_all
 from sparsebench.report.style import save_figure
 from sparsebench.workflow.layout import REPORT
 
@@ -230,32 +231,40 @@ def report_provenance(
     )
 
 
-def write_report(contents: ReportContents, jobs: list[dict[str, str]]) -> None:
-    """Every file of the experiment's report (contents.files()), in one process: the
-    tables' and figures' libraries load once, not once a figure. `jobs`: the plan's jobs
-    as records (report_costs)."""
+def write_report(contents: ReportContents, jobs: list[dict[str, str]], workers: int = 1) -> None:
+    """Every file of the experiment's report (contents.files()), in one job: the tables'
+    and figures' libraries load once, not once a figure, and the figures are drawn by up
+    to `workers` processes forked from this one (report/drawing.py). `jobs`: the plan's
+    jobs as records (report_costs)."""
     settings, metric = dict(contents.significance), contents.metric
     models, datasets = list(contents.models), list(contents.datasets)
+    costs_table, figure = report_file("costs_table").path, report_file("costs")
+    report_costs(jobs, costs_table, figure.path, figure.svg)  # the dataset figures read it
     board = report_file("leaderboard")
-    report_leaderboard(
-        TABLES["leaderboard"],
-        TABLES["intervals"],
-        TABLES["significance"],
-        models,
-        datasets,
-        metric,
-        settings,
-        report_file("leaderboard_table").path,
-        board.path,
-        board.svg,
-    )
+    tasks: list[Task] = [
+        (
+            report_leaderboard,
+            (
+                TABLES["leaderboard"],
+                TABLES["intervals"],
+                TABLES["significance"],
+                models,
+                datasets,
+                metric,
+                settings,
+                report_file("leaderboard_table").path,
+                board.path,
+                board.svg,
+            ),
+        )
+    ]
     for dataset, curves in contents.curve_models().items():
         figure = report_file("precision_recall", dataset=dataset)
         metrics = [evaluated_file(m, dataset, "metrics.json") for m in curves]
-        report_precision_recall(dataset, curves, metrics, figure.path, figure.svg)
+        tasks.append((report_precision_recall, (dataset, curves, metrics, figure.path, figure.svg)))
     for model, dataset in contents.differences():
         figure = report_file("query_differences", model=model, dataset=dataset)
-        report_query_differences(
+        arguments = (
             model,
             dataset,
             evaluated_file(model, dataset, "per_query.tsv"),
@@ -266,9 +275,10 @@ def write_report(contents: ReportContents, jobs: list[dict[str, str]]) -> None:
             figure.path,
             figure.svg,
         )
+        tasks.append((report_query_differences, arguments))
     if contents.searched:
         figure = report_file("efficiency")
-        report_efficiency(
+        arguments = (
             TABLES["efficiency"],
             TABLES["metrics"],
             TABLES["leaderboard"],
@@ -278,19 +288,15 @@ def write_report(contents: ReportContents, jobs: list[dict[str, str]]) -> None:
             figure.path,
             figure.svg,
         )
-    costs_table, figure = report_file("costs_table").path, report_file("costs")
-    report_costs(jobs, costs_table, figure.path, figure.svg)
+        tasks.append((report_efficiency, arguments))
     for dataset in datasets:
         figure = report_file("dataset_costs", dataset=dataset)
-        report_dataset_costs(costs_table, dataset, figure.path, figure.svg)
-    report_provenance(
-        TABLES["leaderboard_manifest"],
-        TABLES["significance_manifest"],
-        report_file("provenance").path,
-    )
+        tasks.append((report_dataset_costs, (costs_table, dataset, figure.path, figure.svg)))
+    provenance = (TABLES["leaderboard_manifest"], TABLES["significance_manifest"])
+    tasks.append((report_provenance, (*provenance, report_file("provenance").path)))
     for model, dataset in contents.tuned:
         figure = report_file("sweep", model=model, dataset=dataset)
-        report_sweep(
+        arguments = (
             model,
             dataset,
             tuning_file(model, dataset, "surface.tsv"),
@@ -298,4 +304,6 @@ def write_report(contents: ReportContents, jobs: list[dict[str, str]]) -> None:
             figure.path,
             figure.svg,
         )
+        tasks.append((report_sweep, arguments))
+    run_all(tasks, workers)
     log.info("%d files in %s", len(contents.paths()), REPORT)

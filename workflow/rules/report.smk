@@ -115,6 +115,7 @@ rule visual_report:
         every=lambda wc: [job["benchmark"] for job in pipeline_job_records(wc)],
     output:
         report_outputs(),
+    threads: 8  # processes drawing figures at once, as many as the cores allow
     params:
         library=library_code("report.stages.write_report"),
         contents=REPORT_CONTENTS.as_settings(),
