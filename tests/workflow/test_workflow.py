@@ -143,8 +143,8 @@ def test_leaderboard(experiment):
         "optimistic:web",
         "optimistic:local",
         "flops:web",
-        "postings_per_query:web",
         "flops:local",
+        "postings_per_query:web",
         "postings_per_query:local",
     ]
     # the primary metric with unjudged documents counted relevant: a score of its own
