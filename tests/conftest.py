@@ -14,6 +14,10 @@ from support.archive_server import server  # noqa: F401 (a fixture: an archive s
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+# Two workers each running torch on a 2-core machine: OpenMP's idle threads would spin
+# for the other worker's cores (a SPLADE test took 115 s beside itself against 23 s
+# alone, 37-41 s with passive waits). Inherited by every job the tests start.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # Fresh folders per session, removed when it ends: ir_datasets's cache (made when it is
 # imported, as config checks do), never the user's ~/.ir_datasets, and what sparsebench
 # remembers (the code digests every Snakemake start needs, shared by the session's
