@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sparsebench.workflow.layout import EVAL, REPORT_FILES, TUNING
+from sparsebench.workflow.layout import EVAL, REPORT_FILES, TUNING, report_folder
 
 # the experiment-wide tables the report reads
 TABLES = {
@@ -130,14 +130,14 @@ class ReportContents:
         declared, folders = [], set()
         for file in self.files():
             pattern, figure = REPORT_FILES[file.kind]
-            if "{" not in pattern:
+            folder = report_folder(pattern)
+            if folder is None:
                 declared.append(ReportOutput(file.path, file.kind))
                 declared += [ReportOutput(file.svg)] if file.svg else []
             elif file.kind not in folders:
                 folders.add(file.kind)
-                folder, _, inside = pattern.partition("/{")
-                suffix = ".png" if figure else ""
-                declared.append(ReportOutput(folder, file.kind, "{" + inside + suffix))
+                inside = folder[1] + (".png" if figure else "")
+                declared.append(ReportOutput(folder[0], file.kind, inside))
         return declared
 
     def inputs(self) -> dict[str, list[str]]:

@@ -102,6 +102,15 @@ REPORT_FILES: dict[str, tuple[str, bool]] = {
 }
 
 
+def report_folder(pattern: str) -> tuple[str, str] | None:
+    """The folder a kind of report file drawn per dataset or pair fills, and its files'
+    pattern within it; None for a kind drawn once (a pattern without wildcards)."""
+    if "{" not in pattern:
+        return None
+    folder, _, inside = pattern.partition("/{")
+    return folder, "{" + inside
+
+
 def n_shards(n_docs: int, shard_size: int) -> int:
     """Encoding jobs of a corpus of n_docs documents."""
     return max(1, math.ceil(n_docs / shard_size))

@@ -533,13 +533,13 @@ def _report_file(
         if figure
         else (_reports(path, ("visual_report",), about, fields=fields, when=when),)
     )
-    if "{" not in path:
+    folder = layout.report_folder(path)
+    if folder is None:
         return files
-    folder = path.partition("/{")[0]
     stamp = "Snakemake's mark of when the job wrote the folder"
     return (
         *files,
-        _reports(f"{folder}/.snakemake_timestamp", ("visual_report",), stamp, when=when),
+        _reports(f"{folder[0]}/.snakemake_timestamp", ("visual_report",), stamp, when=when),
     )
 
 

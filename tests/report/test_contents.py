@@ -6,6 +6,14 @@ from __future__ import annotations
 from sparsebench.report.contents import ReportContents
 
 SIGNIFICANCE = {"baseline": "bm25", "primary_test": "t-test"}
+PAIRS = (
+    ("bm25", "web"),
+    ("splade", "web"),
+    ("bm25", "local"),
+    ("splade", "local"),
+    ("mix", "local"),
+    ("splade", "solo"),
+)
 
 
 def contents(**changes) -> ReportContents:
@@ -14,14 +22,7 @@ def contents(**changes) -> ReportContents:
     settings = {
         "models": ("bm25", "splade", "mix"),
         "datasets": ("web", "local", "solo", "empty"),
-        "pairs": (
-            ("bm25", "web"),
-            ("splade", "web"),
-            ("bm25", "local"),
-            ("splade", "local"),
-            ("mix", "local"),
-            ("splade", "solo"),
-        ),
+        "pairs": PAIRS,
         "metric": "nDCG@10",
         "significance": SIGNIFICANCE,
         "tuned": (("mix", "local"),),
@@ -64,17 +65,7 @@ def test_without_a_searched_model_there_is_no_efficiency_figure():
 
 def test_it_reads_the_evaluations_its_figures_draw():
     inputs = contents().inputs()
-    assert inputs["metrics_files"] == [
-        f"results/eval/{m}/{d}/metrics.json"
-        for m, d in (
-            ("bm25", "web"),
-            ("splade", "web"),
-            ("bm25", "local"),
-            ("splade", "local"),
-            ("mix", "local"),
-            ("splade", "solo"),
-        )
-    ]
+    assert inputs["metrics_files"] == [f"results/eval/{m}/{d}/metrics.json" for m, d in PAIRS]
     assert inputs["per_query"] == sorted(
         f"results/eval/{m}/{d}/per_query.tsv"
         for m, d in (("bm25", "web"), ("splade", "web"), ("bm25", "local"))
