@@ -1,5 +1,5 @@
-"""Compiled functions (numba) whose on-disk caches never outlive the code they were built
-from.
+"""Compiled functions (numba) whose on-disk caches never outlive the code, or the
+compiler, they were built from.
 
 numba keys a cached function by its own source file (modification time and size). A
 function that calls another module's compiled function has the callee's code compiled
@@ -9,7 +9,11 @@ upgraded code would run as before (and tests would test the old). So every compi
 function of sparsebench is made by `compiled`, which first drops the package's numba
 caches whenever the source of any module that uses numba differs from the one they were
 built from (a digest of those sources kept beside them, checked once a process; its cost:
-benchmarks/RESULTS.md, "Measurements behind the code"). The caches are wherever numba
+benchmarks/RESULTS.md, "Measurements behind the code"), or were built by another numba or
+llvmlite: two environments of different numba sharing one checkout (an editable install)
+share its __pycache__, and numba's own version check is not enough there, since one
+process can rewrite an index between another's reading it and its data file (an LLVM
+"bitcode parsing error"). The caches are wherever numba
 keeps them: each module folder's __pycache__, or NUMBA_CACHE_DIR (one cache shared by the
 nodes of a cluster), or numba's user-wide folder where the package cannot be written.
 `sparsebench compile` (sparsebench.warmup) fills them once per installation.
@@ -29,7 +33,7 @@ from numba import njit
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 PACKAGE = Path(__file__).resolve().parents[1]  # sparsebench, every subpackage
-_MARKER = "numba-sources.sha256"  # in each cache folder: the sources its caches come from
+_MARKER = "numba-build.txt"  # in each cache folder: the sources and compiler its caches come from
 _checked: set[Path] = set()  # packages checked by this process
 
 
@@ -63,6 +67,15 @@ def sources_digest(package: Path = PACKAGE, sources: dict[Path, bytes] | None = 
     return digest.hexdigest()
 
 
+def marker_text(package: Path = PACKAGE, sources: dict[Path, bytes] | None = None) -> str:
+    """What a cache folder's marker holds: the sources' digest and the compiler's versions."""
+    import llvmlite
+    import numba
+
+    digest = sources_digest(package, sources)
+    return f"{digest} numba {numba.__version__} llvmlite {llvmlite.__version__}\n"
+
+
 def _probe() -> None:
     """A function for numba's cache locators to place (they read its line number)."""
 
@@ -86,13 +99,13 @@ def cache_folders(package: Path = PACKAGE, modules: list[Path] | None = None) ->
 
 def drop_stale_caches(package: Path = PACKAGE) -> bool:
     """Delete the package's numba cache files (*.nbi, *.nbc) unless they were built from
-    the sources it holds now (a marker beside them, in every cache folder); once a
-    process. Returns whether it deleted any."""
+    the sources it holds now by the numba it runs now (a marker beside them, in every
+    cache folder); once a process. Returns whether it deleted any."""
     if package in _checked:
         return False
     _checked.add(package)
     sources = _numba_sources(package)  # the package read once a process
-    current = sources_digest(package, sources)
+    current = marker_text(package, sources)
     dropped = False
     for folder in cache_folders(package, list(sources)):
         marker = folder / _MARKER

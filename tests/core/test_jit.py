@@ -83,3 +83,24 @@ def test_a_shared_cache_directory_is_checked_as_the_packages_own(tmp_path, monke
     assert not checked_again(root) and all(p.exists() for p in stale)
     (root / "sub" / "callee.py").write_text("import numba\nVALUE = 3\n")
     assert checked_again(root) and not any(p.exists() for p in stale)
+
+
+def test_caches_built_by_another_numba_are_dropped(tmp_path, monkeypatch):
+    """Two environments of different numba sharing one editable checkout share its
+    __pycache__: numba 0.60 once read an index the other had half rewritten and loaded
+    its LLVM 22 bitcode ("bitcode parsing error"). A change of numba or llvmlite drops
+    the caches as a change of source does."""
+    import llvmlite
+    import numba
+
+    root = package(tmp_path)
+    checked_again(root)
+    made = caches(root)
+    assert not checked_again(root) and all(p.exists() for p in made)
+    monkeypatch.setattr(numba, "__version__", "0.60.0")
+    assert checked_again(root) and not any(p.exists() for p in made)
+    made = caches(root)
+    monkeypatch.setattr(llvmlite, "__version__", "0.43.0")
+    assert checked_again(root) and not any(p.exists() for p in made)
+    marker = root / "sub" / "__pycache__" / jit._MARKER
+    assert "numba 0.60.0 llvmlite 0.43.0" in marker.read_text()
