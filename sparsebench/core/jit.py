@@ -7,8 +7,9 @@ into it (rows_loop.search_rows calls maxscore_loop.walk_row), and after the call
 module changes it keeps loading the old code from its cache, silently: edited or
 upgraded code would run as before (and tests would test the old). So every compiled
 function of sparsebench is made by `compiled`, which first drops the package's numba
-caches whenever the source of any module that uses numba differs from the one they were
-built from (a digest of those sources kept beside them, checked once a process; its cost:
+caches whenever the source of any module that compiles code, or that such a module
+imports, differs from the one they were built from (a digest of those sources kept
+beside them, checked once a process; its cost:
 benchmarks/RESULTS.md, "Measurements behind the code"), or were built by another numba or
 llvmlite: two environments of different numba sharing one checkout (an editable install)
 share its __pycache__, and numba's own version check is not enough there, since one
@@ -24,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -48,10 +50,45 @@ def compiled(function: Function | None = None, *, inline: bool = False) -> Any:
     return njit(**options)(function)
 
 
+_IMPORT = re.compile(  # from a import (b, c) | from a import b, c | import a
+    rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(?:\(([\w, \t\n]+)\)|([\w, \t]+))"
+    rb"|import[ \t]+([\w.]+))",
+    re.M,
+)
+_COMPILES = re.compile(rb"@compiled\b|\bcompiled\(|\bnjit\b")  # a module that compiles
+
+
 def _numba_sources(package: Path) -> dict[Path, bytes]:
-    """The source of every module of the package that uses numba, by path (read once)."""
+    """The source of every module of the package that uses numba or compiles code
+    (through `compiled`), and of the modules of the package that one that compiles
+    imports (read once): a compiled
+    function has the functions it calls and the constants it reads compiled into it,
+    whichever module they come from (candidates_loop compiles exactscores's
+    candidate_floor)."""
     sources = {path: path.read_bytes() for path in sorted(package.rglob("*.py"))}
-    return {path: text for path, text in sources.items() if b"numba" in text}
+    compiling = [
+        path
+        for path, text in sources.items()
+        if (b"core.jit" in text or b"numba" in text) and _COMPILES.search(text)
+    ]
+    kept = set(compiling) | {path for path, text in sources.items() if b"numba" in text}
+    for path in compiling:
+        kept.update(m for m in _imported(package, sources[path]) if m in sources)
+    return {path: text for path, text in sources.items() if path in kept}
+
+
+def _imported(package: Path, text: bytes) -> list[Path]:
+    """The files of the package's modules that `text` imports (a name imported from a
+    package may be its submodule)."""
+    found = []
+    for source, grouped, listed, plain in _IMPORT.findall(text):
+        module, names = (source or plain).decode(), grouped or listed
+        if module.split(".")[0] != package.name:
+            continue
+        folder = package.parent.joinpath(*module.split("."))
+        found += [folder.with_suffix(".py"), folder / "__init__.py"]
+        found += [folder / f"{name.strip()}.py" for name in names.decode().split(",")]
+    return found
 
 
 def _numba_modules(package: Path) -> list[Path]:

@@ -53,6 +53,13 @@ def test_the_check_covers_every_module_of_the_package():
     assert jit.PACKAGE.name == "sparsebench"
     assert {"search/maxscore_loop.py", "search/rows_loop.py", "core/lines_loop.py"} <= modules
     assert "analysis/fast_distinct_chunks.py" in modules
+    # modules that compile without naming numba, and what they compile from elsewhere
+    # (candidates_loop compiles exactscores.candidate_floor): both once escaped it
+    assert {
+        "search/candidates_loop.py",
+        "search/exactscores.py",
+        "analysis/ja/chunks.py",
+    } <= modules
 
 
 def test_every_compiled_function_is_made_by_jit_compiled():
@@ -104,3 +111,24 @@ def test_caches_built_by_another_numba_are_dropped(tmp_path, monkeypatch):
     assert checked_again(root) and not any(p.exists() for p in made)
     marker = root / "sub" / "__pycache__" / jit._MARKER
     assert f"numba {numba.__version__} llvmlite {llvmlite.__version__}\n" in marker.read_text()
+
+
+def test_a_module_that_a_compiling_module_imports_is_checked(tmp_path):
+    """A compiled function has what it calls compiled into it, from whichever module:
+    a change there drops the caches as a change of the compiling module does; a module
+    that nothing compiling imports does not."""
+    root = package(tmp_path)
+    (root / "loop.py").write_text(
+        "from pkg.sub import constants\nfrom pkg.core.jit import compiled\n"
+        "from pkg import (\n    helpers,\n)\n\n@compiled\ndef f():\n    return constants.X\n"
+    )
+    for name, text in (("sub/constants.py", "X = 1\n"), ("helpers.py", "Y = 1\n")):
+        (root / name).write_text(text)
+    checked_again(root)
+    made = caches(root)
+    for changed in ("sub/constants.py", "helpers.py"):
+        (root / changed).write_text("X = 2\n")
+        assert checked_again(root) and not any(p.exists() for p in made), changed
+        made = caches(root)
+    (root / "plain.py").write_text("VALUE = 3\n")
+    assert not checked_again(root) and all(p.exists() for p in made)
