@@ -21,7 +21,7 @@ import scipy.sparse as sp
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_retrieval import make_problem  # noqa: E402
+from bench_retrieval import make_problem, own_postings  # noqa: E402
 
 
 def searched(folder: Path, k: int, strategy: str) -> tuple[float, bytes]:
@@ -33,7 +33,7 @@ def searched(folder: Path, k: int, strategy: str) -> tuple[float, bytes]:
     weights = np.load(folder / "idf.npy")
     # ids of its own, whose tie keys are in no order with position (the file's are
     # those of bench_retrieval's ids, which ascend with it): ranked at every search
-    postings = dataclasses.replace(load_postings(folder / "compact.npz"), tie_keys=None)
+    postings = dataclasses.replace(load_postings(own_postings(folder)), tie_keys=None)
     doc_ids = np.array([f"d{i}" for i in range(postings.shape[1])], dtype=object)
     query_ids = np.array([f"q{i:05d}" for i in range(queries.shape[0])], dtype=object)
     lines = RunLines(query_ids, doc_ids, "m")
@@ -63,7 +63,7 @@ def main() -> None:
     for shape in args.shapes:
         for size in args.sizes:
             folder = root / f"{shape}-{size}"
-            if not (folder / "compact.npz").exists():
+            if not (folder / "queries.npz").exists():
                 folder.mkdir(parents=True, exist_ok=True)
                 make_problem(folder, size, args.queries, shape)
             for k in args.ks:

@@ -30,7 +30,11 @@ that every engine sees the same 8-bit weights. The header gives the machine's co
 bandwidth, and each row's bandwidth bound: the queries per second at which the postings
 a query touches, at the row's bytes a posting, stream from memory; and the same bound at
 12 bytes a posting (a 4-byte document id and an 8-byte sum updated: a plain
-term-at-a-time index), the same for every engine. Each implementation
+term-at-a-time index), the same for every engine. The index columns give sparsebench's
+postings file as the checkout measured writes it (each checkout builds its own from the
+corpus, outside the timing: layouts differ between versions; the documents' tie keys
+included) and PISA's compressed index file (its codec's: ids and quantized scores; its
+block-max data, kept apart, not counted). Each implementation
 runs --repeat times in its process; the table gives the best time (on a shared machine
 the slower runs measure the neighbours).
 
@@ -122,10 +126,6 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
             matrix.eliminate_zeros()
     sp.save_npz(folder / "corpus.npz", corpus)
     sp.save_npz(folder / "postings.npz", sp.csr_matrix(corpus.T))
-    from sparsebench.search.postings import save_postings
-
-    # as the term_weights stage writes it
-    save_postings(folder / "compact.npz", corpus, doc_ids=bench_doc_ids(docs))
     sp.save_npz(folder / "queries.npz", query)
     np.save(folder / "idf.npy", weights)
 
@@ -136,6 +136,23 @@ def bench_doc_ids(n_docs: int) -> pa.Array:
     import pyarrow as pa
 
     return pa.array([f"d{i:08d}" for i in range(n_docs)], type=pa.string())
+
+
+def own_postings(folder: Path) -> Path:
+    """The corpus's postings as this checkout's term_weights stage writes them (each
+    checkout its own file: layouts differ between versions), built once, outside any
+    timing."""
+    import hashlib
+
+    import sparsebench
+    from sparsebench.search.postings import save_postings
+
+    key = hashlib.sha256(str(Path(sparsebench.__file__).resolve()).encode()).hexdigest()[:12]
+    path = folder / f"compact-{key}.npz"
+    if not path.exists():
+        corpus = sp.load_npz(folder / "corpus.npz").tocsr()
+        save_postings(path, corpus, doc_ids=bench_doc_ids(corpus.shape[0]))
+    return path
 
 
 def best_of(repeat: int, work) -> dict:
@@ -159,9 +176,10 @@ def run_sparsebench(folder: Path, k: int, repeat: int, strategy: str = "exhausti
     try:  # as the retrieve stage: the compact postings, memory-mapped
         from sparsebench.search.postings import Postings, load_postings
 
-        postings = load_postings(folder / "compact.npz")
+        compact = own_postings(folder)
+        postings = load_postings(compact)
         assert isinstance(postings, Postings)
-        index_bytes = (folder / "compact.npz").stat().st_size
+        index_bytes = compact.stat().st_size
 
         def search():
             return retrieve(
@@ -260,7 +278,8 @@ def run_external(engine: str, folder: Path, k: int, repeat: int) -> dict:
         else external_engines.pisa_search(folder, PISA_ALGORITHMS[engine], k)
     )
     result = best_of(repeat, search)
-    return {**result, "top": top(result["top"])}
+    index_bytes = None if engine == "tantivy" else external_engines.pisa_index_bytes(folder)
+    return {**result, "top": top(result["top"]), "index_bytes": index_bytes}
 
 
 IMPLEMENTATIONS = {

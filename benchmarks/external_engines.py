@@ -148,6 +148,13 @@ def pisa_search(folder: Path, algorithm: str, k: int) -> Engine:
     return search, top
 
 
+def pisa_index_bytes(folder: Path) -> int:
+    """The size of PISA's compressed inverted index (its codec's file: document ids and
+    quantized scores; its block-max data, kept apart, is not counted)."""
+    (index,) = (folder / "pisa").glob("*.block_simdbp")
+    return index.stat().st_size
+
+
 def tantivy_search(folder: Path, k: int) -> Engine:
     """A tantivy search (its BM25, block-max WAND, one thread) of the queries over the
     corpus's term counts, and what turns its hits into top-k rows."""
