@@ -7,17 +7,18 @@ into it (rows_loop.search_rows calls maxscore_loop.walk_row), and after the call
 module changes it keeps loading the old code from its cache, silently: edited or
 upgraded code would run as before (and tests would test the old). So every compiled
 function of sparsebench is made by `compiled`, which first drops the package's numba
-caches whenever the source of any module that compiles code, or that such a module
-imports, differs from the one they were built from (a digest of those sources kept
-beside them, checked once a process; its cost:
-benchmarks/RESULTS.md, "Measurements behind the code"), or were built by another numba or
-llvmlite: two environments of different numba sharing one checkout (an editable install)
-share its __pycache__, and numba's own version check is not enough there, since one
-process can rewrite an index between another's reading it and its data file (an LLVM
-"bitcode parsing error"). The caches are wherever numba
-keeps them: each module folder's __pycache__, or NUMBA_CACHE_DIR (one cache shared by the
-nodes of a cluster), or numba's user-wide folder where the package cannot be written.
-`sparsebench compile` (sparsebench.warmup) fills them once per installation.
+caches unless they were built from the sources the package holds now (those of every
+module that compiles code or names numba, and of the package's modules that one that
+compiles imports) by the numba and llvmlite it runs now: a digest of the sources and the
+two versions kept beside the caches, checked once a process (its cost:
+benchmarks/RESULTS.md, "Measurements behind the code"). The versions count because two
+environments of different numba sharing one checkout (an editable install) share its
+__pycache__, and numba's own version check is not enough there: one process can rewrite
+an index between another's reading it and its data file (an LLVM "bitcode parsing
+error"). The caches are wherever numba keeps them: each module folder's __pycache__, or
+NUMBA_CACHE_DIR (one cache shared by the nodes of a cluster), or numba's user-wide folder
+where the package cannot be written. `sparsebench compile` (sparsebench.warmup) fills
+them once per installation.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import llvmlite
+import numba
 from numba import njit
 
 Function = TypeVar("Function", bound=Callable[..., Any])
@@ -50,6 +53,9 @@ def compiled(function: Function | None = None, *, inline: bool = False) -> Any:
     return njit(**options)(function)
 
 
+# Imports are read with a regular expression, not parsed (as workflow.codehash parses
+# them): this runs in every process that compiles, and parsing the compiling modules
+# would cost it ten times as much.
 _IMPORT = re.compile(  # from a import (b, c) | from a import b, c | import a
     rb"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import[ \t]+(?:\(([\w, \t\n]+)\)|([\w, \t]+))"
     rb"|import[ \t]+([\w.]+))",
@@ -59,21 +65,17 @@ _COMPILES = re.compile(rb"@compiled\b|\bcompiled\(|\bnjit\b")  # a module that c
 
 
 def _numba_sources(package: Path) -> dict[Path, bytes]:
-    """The source of every module of the package that uses numba or compiles code
-    (through `compiled`), and of the modules of the package that one that compiles
-    imports (read once): a compiled
-    function has the functions it calls and the constants it reads compiled into it,
-    whichever module they come from (candidates_loop compiles exactscores's
+    """The source of every module of the package that compiles code or names numba, and
+    of the package's modules that one that compiles imports, by path (read once): a
+    compiled function has the functions it calls and the constants it reads compiled
+    into it, whichever module they come from (candidates_loop compiles exactscores's
     candidate_floor)."""
     sources = {path: path.read_bytes() for path in sorted(package.rglob("*.py"))}
-    compiling = [
-        path
-        for path, text in sources.items()
-        if (b"core.jit" in text or b"numba" in text) and _COMPILES.search(text)
-    ]
-    kept = set(compiling) | {path for path, text in sources.items() if b"numba" in text}
-    for path in compiling:
-        kept.update(m for m in _imported(package, sources[path]) if m in sources)
+    kept = {path for path, text in sources.items() if b"numba" in text}
+    for path, text in sources.items():
+        if (path in kept or b"core.jit" in text) and _COMPILES.search(text):
+            kept.add(path)
+            kept.update(module for module in _imported(package, text) if module in sources)
     return {path: text for path, text in sources.items() if path in kept}
 
 
@@ -106,9 +108,6 @@ def sources_digest(package: Path = PACKAGE, sources: dict[Path, bytes] | None = 
 
 def marker_text(package: Path = PACKAGE, sources: dict[Path, bytes] | None = None) -> str:
     """What a cache folder's marker holds: the sources' digest and the compiler's versions."""
-    import llvmlite
-    import numba
-
     digest = sources_digest(package, sources)
     return f"{digest} numba {numba.__version__} llvmlite {llvmlite.__version__}\n"
 
