@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -222,13 +221,7 @@ def _compile(args: argparse.Namespace) -> str:
     from sparsebench.core.jit import cache_folders
     from sparsebench.warmup import warm
 
-    with contextlib.redirect_stderr(io.StringIO()):  # the steps' progress bars and logs
-        previous = logging.getLogger().level
-        logging.getLogger().setLevel(logging.WARNING)
-        try:
-            timings = warm(args.languages)
-        finally:
-            logging.getLogger().setLevel(previous)
+    timings = warm(args.languages, args.jobs or os.cpu_count() or 1)
     steps = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in timings)
     folders = sorted({str(folder.parent) for folder in cache_folders()})
     return f"compiled code in numba's cache ({steps}), under {', '.join(folders)}"

@@ -252,6 +252,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="the languages whose analyzers to build (those with compiled code of their "
         "own; default: all of them)",
     )
+    compile_.add_argument(
+        "--jobs",
+        type=_positive,
+        help="processes building at once (default: the cores)",
+    )
 
     check = commands.add_parser("check-config", help="validate a config file and print it resolved")
     check.add_argument(

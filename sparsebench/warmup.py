@@ -8,14 +8,21 @@ what they need, several at once. Here each compiled path runs once, on small inp
 the types the stages give it: the analyzers' tokenizers (the distinct-chunk tokenizer of
 most languages, Japanese's own), the run writer and line readers, and the search over
 postings of every weight type (uint8, uint16 and float32 impacts, by MaxScore and by the
-block scan) with queries read as the retrieve stage reads them.
+block scan) with queries read as the retrieve stage reads them. The steps are
+independent, so that several processes can build them at once: a cold cache takes
+minutes of one core.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import logging
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
 # languages whose analyzers run compiled code of their own
@@ -31,16 +38,15 @@ SAMPLE_TEXTS = (
 WEIGHT_TYPES = ("uint8", "uint16", "float32")
 
 
-def _analyzers(languages: Sequence[str]) -> None:
+def _analyzer(language: str) -> None:
     import pyarrow as pa
 
     from sparsebench.api import make_model_encoders
 
     texts = pa.array(SAMPLE_TEXTS * 4, type=pa.string())
-    for language in languages:
-        documents, queries = make_model_encoders({"kind": "bm25"}, language)
-        documents.encode(texts)
-        queries.encode(texts)
+    documents, queries = make_model_encoders({"kind": "bm25"}, language)
+    documents.encode(texts)
+    queries.encode(texts)
 
 
 def _run_lines() -> None:
@@ -51,7 +57,7 @@ def _run_lines() -> None:
     text.load_compiled()
 
 
-def _search() -> None:
+def _search(weight_type: str) -> None:
     import numpy as np
     import scipy.sparse as sp
 
@@ -60,7 +66,7 @@ def _search() -> None:
     from sparsebench.search.postings import save_postings
     from sparsebench.search.settings import SearchSettings
 
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(WEIGHT_TYPES.index(weight_type))
     n_docs, n_terms = 1000, 40  # k = 10 is shallow enough for the compiled searches
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
@@ -71,37 +77,59 @@ def _search() -> None:
         np.save(root / "idf.npy", np.ones(n_terms))
         queries = sp.random(6, n_terms, density=0.2, format="csr", random_state=rng)
         save_csr(root / "queries.npz", sp.csr_matrix(queries, dtype=np.float32))
-        for weight_type in WEIGHT_TYPES:
-            documents = sp.random(n_docs, n_terms, density=0.2, format="csr", random_state=rng)
-            documents.data = np.ceil(documents.data * 200).astype(np.float32)
-            if weight_type == "uint16":
-                documents.data *= 300
-            elif weight_type == "float32":
-                documents.data += 0.5
-            postings = root / f"postings-{weight_type}.npz"
-            save_postings(postings, documents, doc_ids=None)
-            for strategy in ("maxscore", "exhaustive"):
-                retrieve_run(
-                    postings, root / "idf.npy", root / "queries.npz", root / "queries.txt",
-                    root / "docs.txt", root / "run.trec", k=10, tag="warm",
-                    search=SearchSettings(strategy=strategy, latency_queries=2),
-                )  # fmt: skip
+        documents = sp.random(n_docs, n_terms, density=0.2, format="csr", random_state=rng)
+        documents.data = np.ceil(documents.data * 200).astype(np.float32)
+        if weight_type == "uint16":
+            documents.data *= 300
+        elif weight_type == "float32":
+            documents.data += 0.5
+        postings = root / "postings.npz"
+        save_postings(postings, documents, doc_ids=None)
+        for strategy in ("maxscore", "exhaustive"):
+            retrieve_run(
+                postings, root / "idf.npy", root / "queries.npz", root / "queries.txt",
+                root / "docs.txt", root / "run.trec", k=10, tag="warm",
+                search=SearchSettings(strategy=strategy, latency_queries=2),
+            )  # fmt: skip
 
 
-def warm(languages: Sequence[str] = LANGUAGES) -> list[tuple[str, float]]:
-    """Run every compiled path once (compiling what the cache lacks), the analyzers of
-    `languages`; (step, seconds) of each."""
+def _steps(languages: Sequence[str]) -> list[tuple[str, Callable[..., None], str | None]]:
+    """(name, function, its argument) of every step, the longest first (so that parallel
+    processes end together)."""
+    return [
+        *((f"search {weight}", _search, weight) for weight in WEIGHT_TYPES),
+        *((f"analyzer {language}", _analyzer, language) for language in languages),
+        ("run files", _run_lines, None),
+    ]
+
+
+def _timed(function: Callable[..., None], argument: str | None) -> float:
+    """Seconds of one step, its progress bars and its logs below warnings kept quiet."""
     from sparsebench.core.jit import drop_stale_caches
 
     drop_stale_caches()
-    steps: list[tuple[str, Callable[[], None]]] = [
-        ("analyzers", lambda: _analyzers(languages)),
-        ("run files", _run_lines),
-        ("search", _search),
-    ]
-    timings = []
-    for name, step in steps:
-        began = time.perf_counter()
-        step()
-        timings.append((name, time.perf_counter() - began))
-    return timings
+    root = logging.getLogger()
+    previous = root.level
+    root.setLevel(logging.WARNING)
+    began = time.perf_counter()
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            function(*([] if argument is None else [argument]))
+    finally:
+        root.setLevel(previous)
+    return time.perf_counter() - began
+
+
+def warm(languages: Sequence[str] = LANGUAGES, jobs: int = 1) -> list[tuple[str, float]]:
+    """Run every compiled path once (compiling what the cache lacks), the analyzers of
+    `languages`, in `jobs` processes (1: in this one); (step, seconds) of each."""
+    from sparsebench.core.jit import drop_stale_caches
+
+    drop_stale_caches()  # before the processes start, so that none drops another's work
+    steps = _steps(languages)
+    if jobs == 1:
+        return [(name, _timed(function, argument)) for name, function, argument in steps]
+    # spawned, not forked: each a fresh interpreter, as a job's
+    with ProcessPoolExecutor(min(jobs, len(steps)), mp_context=get_context("spawn")) as pool:
+        futures = [(name, pool.submit(_timed, *step)) for name, *step in steps]
+        return [(name, future.result()) for name, future in futures]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import atexit
+import hashlib
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -43,6 +46,66 @@ os.environ["SLURM_CONF"] = "/dev/null"
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("SPARSEBENCH_SHARED", REPO.parent / "shared")).resolve()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # the workers inherit what this sets
+        _compiled_code(config)
+
+
+def _compiled_code(config: pytest.Config) -> None:
+    """numba's cache for the session (NUMBA_CACHE_DIR), built before any test by
+    `sparsebench compile` on all cores: else every early process of a fresh checkout
+    (the tests' own, and each job of their Snakemake runs) compiles what it needs, the
+    same code many times over (the whole takes about two minutes of one core). Kept
+    per environment between sessions (numba drops what the sources outgrow,
+    sparsebench.core.jit): `compiled`, what the command alone built, which
+    tests/core/test_warmup.py checks is enough; `session`, its copy, which the tests'
+    processes add to."""
+    from numba.core import config as numba_config
+
+    from sparsebench.core.jit import marker_text
+
+    environment = f"{sys.prefix}\0{sys.version}".encode()
+    name = f"numba-{hashlib.sha256(environment).hexdigest()[:12]}"
+    if getattr(config, "cache", None) is not None:
+        root = Path(config.cache.mkdir(name))
+    else:  # pytest -p no:cacheprovider
+        root = Path(tempfile.mkdtemp(prefix=f"sparsebench-{name}-"))
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
+    built, session, current = root / "compiled", root / "session", marker_text()
+    stamp = "built-from.txt"  # the marker of the sources and compiler a folder was built by
+    if _read(built / stamp) != current:
+        command = [
+            sys.executable,
+            "-m",
+            "sparsebench.cli",
+            "compile",
+            "--jobs",
+            str(os.cpu_count() or 1),
+        ]
+        done = subprocess.run(
+            command,
+            env={**os.environ, "NUMBA_CACHE_DIR": str(built)},
+            capture_output=True,
+            text=True,
+        )
+        if done.returncode != 0:
+            raise pytest.UsageError(f"{' '.join(command)} failed:\n{done.stderr[-4000:]}")
+        (built / stamp).write_text(current)
+    if _read(session / stamp) != current:
+        shutil.rmtree(session, ignore_errors=True)
+        shutil.copytree(built, session)
+    os.environ["NUMBA_CACHE_DIR"] = str(session)
+    os.environ["SPARSEBENCH_TEST_COMPILED"] = str(built)
+    numba_config.CACHE_DIR = str(session)  # read at numba's import, which came first
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text()
+    except OSError:
+        return None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

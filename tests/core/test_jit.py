@@ -5,7 +5,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from sparsebench.core import jit
+
+
+@pytest.fixture(autouse=True)
+def caches_beside_the_modules(monkeypatch):
+    """numba's default place (the tests' session sets NUMBA_CACHE_DIR, tests/conftest.py)."""
+    import numba
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "")
 
 
 def package(tmp_path: Path) -> Path:
