@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -50,10 +51,21 @@ SHARED = Path(os.environ.get("SPARSEBENCH_SHARED", REPO.parent / "shared")).reso
 
 def pytest_configure(config: pytest.Config) -> None:
     if "PYTEST_XDIST_WORKER" not in os.environ:  # the workers inherit what this sets
-        _compiled_code(config)
+        began = time.perf_counter()
+        built = _compiled_code(config)
+        seconds = time.perf_counter() - began
+        # before pytest's clock starts: its total leaves this out, the header says it
+        config.stash[_NUMBA_SETUP] = f"numba's cache: {built} ({seconds:.1f} s)"
 
 
-def _compiled_code(config: pytest.Config) -> None:
+def pytest_report_header(config: pytest.Config) -> str | None:
+    return config.stash.get(_NUMBA_SETUP, None)
+
+
+_NUMBA_SETUP = pytest.StashKey[str]()
+
+
+def _compiled_code(config: pytest.Config) -> str:
     """numba's cache for the session (NUMBA_CACHE_DIR), built before any test by
     `sparsebench compile` on all cores: else every early process of a fresh checkout
     (the tests' own, and each job of their Snakemake runs) compiles what it needs, the
@@ -75,6 +87,7 @@ def _compiled_code(config: pytest.Config) -> None:
         atexit.register(shutil.rmtree, root, ignore_errors=True)
     built, session, current = root / "compiled", root / "session", marker_text()
     stamp = "built-from.txt"  # the marker of the sources and compiler a folder was built by
+    what = f"built before, in {built}"
     if _read(built / stamp) != current:
         command = [
             sys.executable,
@@ -93,12 +106,14 @@ def _compiled_code(config: pytest.Config) -> None:
         if done.returncode != 0:
             raise pytest.UsageError(f"{' '.join(command)} failed:\n{done.stderr[-4000:]}")
         (built / stamp).write_text(current)
+        what = f"built by `sparsebench compile` into {built}"
     if _read(session / stamp) != current:
         shutil.rmtree(session, ignore_errors=True)
         shutil.copytree(built, session)
     os.environ["NUMBA_CACHE_DIR"] = str(session)
     os.environ["SPARSEBENCH_TEST_COMPILED"] = str(built)
     numba_config.CACHE_DIR = str(session)  # read at numba's import, which came first
+    return what
 
 
 def _read(path: Path) -> str | None:
