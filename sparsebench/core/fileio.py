@@ -68,26 +68,52 @@ def read_lines(path: str | os.PathLike) -> list[str]:
         return handle.read().split("\n")[:-1]
 
 
+# Files from this size are cut by compiled code: below it, numpy's passes cost less than
+# loading numba and the compiled passes into a new process, and their temporaries (a
+# mask as large as the file) stay small (benchmarks/RESULTS.md, "A job's start-up")
+COMPILED_SPLIT_BYTES = 512 << 20
+
+
 def read_line_array(path: str | os.PathLike) -> pa.Array:
     """The lines of a file as write_lines writes them, as one Arrow string array cut from
-    the file's bytes by compiled code (sparsebench.core.lines_loop): much faster than
-    read_lines' Python strings followed by their conversion to Arrow
-    (benchmarks/RESULTS.md, "Measurements behind the code"). Like read_lines, text after
-    the last newline is no line; bytes that are not UTF-8 are refused."""
-    from sparsebench.core.lines_loop import count_lines, split_lines  # numba: only when used
-
+    the file's bytes: much faster than read_lines' Python strings followed by their
+    conversion to Arrow (benchmarks/RESULTS.md, "Measurements behind the code"); from
+    COMPILED_SPLIT_BYTES by compiled code (sparsebench.core.lines_loop), which makes no
+    temporary as large as the file. Like read_lines, text after the last newline is no
+    line; bytes that are not UTF-8 are refused."""
     raw = np.fromfile(path, dtype=np.uint8)
-    n_lines = int(count_lines(raw))
-    offsets = np.empty(n_lines + 1, dtype=np.int64 if len(raw) >= 2**31 else np.int32)
-    data = np.empty(len(raw) - n_lines, dtype=np.uint8)
-    ascii_only = split_lines(raw, data, offsets)
-    kind = pa.LargeStringArray if offsets.dtype == np.int64 else pa.StringArray
-    lines = kind.from_buffers(n_lines, pa.py_buffer(offsets), pa.py_buffer(data))
+    offset_type = np.int64 if len(raw) >= 2**31 else np.int32
+    if len(raw) >= COMPILED_SPLIT_BYTES:
+        data, offsets, ascii_only = _split_compiled(raw, offset_type)
+    else:
+        data, offsets, ascii_only = _split_numpy(raw, offset_type)
+    kind = pa.LargeStringArray if offset_type == np.int64 else pa.StringArray
+    lines = kind.from_buffers(len(offsets) - 1, pa.py_buffer(offsets), pa.py_buffer(data))
     try:
         lines.validate(full=not ascii_only)
     except pa.ArrowInvalid as exc:
         raise DataError(f"{path}: not UTF-8 text ({exc})") from None
     return lines
+
+
+def _split_compiled(raw: np.ndarray, offset_type: type) -> tuple[np.ndarray, np.ndarray, bool]:
+    from sparsebench.core.lines_loop import count_lines, split_lines  # numba: only when used
+
+    n_lines = int(count_lines(raw))
+    offsets = np.empty(n_lines + 1, dtype=offset_type)
+    data = np.empty(len(raw) - n_lines, dtype=np.uint8)
+    return data, offsets, bool(split_lines(raw, data, offsets))
+
+
+def _split_numpy(raw: np.ndarray, offset_type: type) -> tuple[np.ndarray, np.ndarray, bool]:
+    """(the lines' bytes without their newlines, where each line starts in them and where
+    the last ends, whether every byte is ASCII)."""
+    ends = np.flatnonzero(raw == 10)
+    offsets = np.zeros(len(ends) + 1, dtype=offset_type)
+    offsets[1:] = ends - np.arange(len(ends))  # where its newline was, less the newlines before
+    kept = raw[: ends[-1]] if len(ends) else raw[:0]  # bytes after the last newline are no line
+    data = kept[kept != 10]
+    return data, offsets, bool(data.max(initial=0) < 128)
 
 
 def save_array(path: str | os.PathLike, array: np.ndarray) -> None:

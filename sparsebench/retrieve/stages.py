@@ -14,7 +14,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from sparsebench.core import lines_loop
 from sparsebench.core.csrfiles import load_csr
 from sparsebench.core.devices import cuda_available, select_device
 from sparsebench.core.errors import ConfigError, DataError
@@ -138,7 +137,6 @@ def retrieve_run(
     search = search or SearchSettings()
     timer = costs.StageTimer()
     load_compiled()  # numba's runtime and the line writer: once a process
-    lines_loop.load_compiled()  # and the id lines' reader
     compiled_search.import_loops()  # and the searches' modules
     timer.lap("startup")
     if not Path(idf_path).exists():
