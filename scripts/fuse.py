@@ -1,6 +1,6 @@
-"""Snakemake script of rule fuse: sparsebench.retrieve.stages.fuse_runs."""
+"""Snakemake script of rule fuse: sparsebench.runs.stages.fuse_runs."""
 
-from sparsebench.retrieve import stages
+from sparsebench.runs import stages
 from sparsebench.runs.fusion.fuse import Fusion
 from sparsebench.workflow.logs import stage_logging
 

@@ -1,6 +1,6 @@
-"""Snakemake script of rule import_run: sparsebench.retrieve.stages.import_run."""
+"""Snakemake script of rule import_run: sparsebench.runs.stages.import_run."""
 
-from sparsebench.retrieve import stages
+from sparsebench.runs import stages
 from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "import_run"):

@@ -88,7 +88,7 @@ def test_bad_encoders_fail_clearly(encoder_module):
 
 
 def test_external_run_with_foreign_ids_is_refused(tmp_path, tiny_collection):
-    from sparsebench.retrieve import stages as retrieve_stages
+    from sparsebench.runs import stages as run_stages
 
     prepare_entry(
         {"source": "local", "path": str(tiny_collection), "split": "test"},
@@ -98,7 +98,7 @@ def test_external_run_with_foreign_ids_is_refused(tmp_path, tiny_collection):
     run = tmp_path / "run.trec"
     run.write_text("q1 Q0 d1 1 2.0 x\nq1 Q0 NCT0042 2 1.0 x\n")
     with pytest.raises(DataError, match="documents ids do not occur in the dataset.*NCT0042"):
-        retrieve_stages.import_run(
+        run_stages.import_run(
             run,
             tmp_path / "data" / "corpus.parquet",
             tmp_path / "data" / "queries.parquet",

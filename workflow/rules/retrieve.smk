@@ -74,7 +74,7 @@ rule import_run:
     output:
         run=layout.RUN["evaluation"],
     params:
-        library=library_code("retrieve.stages.import_run"),
+        library=library_code("runs.stages.import_run"),
     wildcard_constraints:
         model=_alternatives(PLAN.models_run_by("import_run")),
     log:
@@ -99,7 +99,7 @@ rule fuse:
     output:
         run=layout.RUN["evaluation"],
     params:
-        library=library_code("retrieve.stages.fuse_runs"),
+        library=library_code("runs.stages.fuse_runs"),
         # the fields of the plan's Fusion: a param Snakemake compares (an object would
         # silently be no rerun trigger)
         fusion=lambda wc: asdict(PLAN.fusion(wc.model)),
