@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -27,12 +28,7 @@ from sparsebench.runs.stream import (
 )
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from sparsebench.search.topk import RetrievedBatch
-
-# pandas is imported where it is used: a search job writes its run without it (its
-# import is a quarter of a job's start-up, benchmarks/RESULTS.md, "A job's start-up")
 
 
 _CHUNK_LINES = 1 << 16  # lines assembled at a time (a few MB of text)
@@ -189,8 +185,6 @@ def format_run_lines(
     digits: int = 9,
 ) -> bytes:
     """Run lines for aligned arrays of ids, ranks and scores (already in output order)."""
-    import pandas as pd
-
     query_rows, queries = pd.factorize(pd.Series(query_ids, dtype=object))
     doc_rows, docs = pd.factorize(pd.Series(doc_ids, dtype=object))
     lines = RunLines(np.asarray(queries, dtype=object), np.asarray(docs, dtype=object), tag)
@@ -202,8 +196,6 @@ def format_run_lines(
 def _read_run_fast(path: str | Path) -> pd.DataFrame | None:
     """Arrow's CSV reader for the common layout (single spaces or tabs); None when the
     file needs the general reader (other whitespace, or an error to locate)."""
-    import pandas as pd
-
     table = read_single_delimited(path, *fast_options(["query_id", "doc_id", "score", "rank"]))
     if table is None or not finite(table["score"]):
         return None
@@ -219,8 +211,6 @@ def read_run(path: str | Path) -> pd.DataFrame:
     Like trec_eval, only the score orders documents; the rank column is kept but not used.
     A malformed line is reported with its line number.
     """
-    import pandas as pd
-
     refuse_empty_or_gzip(path)
     fast = _read_run_fast(path)
     if fast is not None:

@@ -1,7 +1,6 @@
-"""The stages whose runs come from other runs (rules import_run and fuse in
-workflow/rules/retrieve.smk): an external run checked against the dataset, and a fusion
-of models' runs. Apart from the search's stage (sparsebench.retrieve.stages), so that a
-search job does not import pandas for them.
+"""The stages whose runs come from other runs, not from a search (rules import_run and
+fuse in workflow/rules/retrieve.smk): an external run checked against the dataset, and a
+fusion of models' runs (sparsebench.runs.fusion).
 """
 
 from __future__ import annotations
