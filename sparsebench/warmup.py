@@ -22,6 +22,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -93,28 +94,25 @@ def _search(weight_type: str) -> None:
             )  # fmt: skip
 
 
-def _steps(languages: Sequence[str]) -> list[tuple[str, Callable[..., None], str | None]]:
-    """(name, function, its argument) of every step, the longest first (so that parallel
-    processes end together)."""
+def _steps(languages: Sequence[str]) -> list[tuple[str, Callable[[], None]]]:
+    """(name, step) of every step, the longest first (so that parallel processes end
+    together)."""
     return [
-        *((f"search {weight}", _search, weight) for weight in WEIGHT_TYPES),
-        *((f"analyzer {language}", _analyzer, language) for language in languages),
-        ("run files", _run_lines, None),
+        *((f"search {weight}", partial(_search, weight)) for weight in WEIGHT_TYPES),
+        *((f"analyzer {language}", partial(_analyzer, language)) for language in languages),
+        ("run files", _run_lines),
     ]
 
 
-def _timed(function: Callable[..., None], argument: str | None) -> float:
+def _timed(step: Callable[[], None]) -> float:
     """Seconds of one step, its progress bars and its logs below warnings kept quiet."""
-    from sparsebench.core.jit import drop_stale_caches
-
-    drop_stale_caches()
     root = logging.getLogger()
     previous = root.level
     root.setLevel(logging.WARNING)
     began = time.perf_counter()
     try:
         with contextlib.redirect_stderr(io.StringIO()):
-            function(*([] if argument is None else [argument]))
+            step()
     finally:
         root.setLevel(previous)
     return time.perf_counter() - began
@@ -128,8 +126,8 @@ def warm(languages: Sequence[str] = LANGUAGES, jobs: int = 1) -> list[tuple[str,
     drop_stale_caches()  # before the processes start, so that none drops another's work
     steps = _steps(languages)
     if jobs == 1:
-        return [(name, _timed(function, argument)) for name, function, argument in steps]
+        return [(name, _timed(step)) for name, step in steps]
     # spawned, not forked: each a fresh interpreter, as a job's
     with ProcessPoolExecutor(min(jobs, len(steps)), mp_context=get_context("spawn")) as pool:
-        futures = [(name, pool.submit(_timed, *step)) for name, *step in steps]
+        futures = [(name, pool.submit(_timed, step)) for name, step in steps]
         return [(name, future.result()) for name, future in futures]

@@ -69,7 +69,7 @@ def _compiled_code(config: pytest.Config) -> str:
     """numba's cache for the session (NUMBA_CACHE_DIR), built before any test by
     `sparsebench compile` on all cores: else every early process of a fresh checkout
     (the tests' own, and each job of their Snakemake runs) compiles what it needs, the
-    same code many times over (the whole takes about two minutes of one core). Kept
+    same code many times over (benchmarks/RESULTS.md, "The test suite's wall time"). Kept
     per environment between sessions (numba drops what the sources outgrow,
     sparsebench.core.jit): `compiled`, what the command alone built, which
     tests/core/test_warmup.py checks is enough; `session`, its copy, which the tests'
@@ -89,14 +89,7 @@ def _compiled_code(config: pytest.Config) -> str:
     stamp = "built-from.txt"  # the marker of the sources and compiler a folder was built by
     what = f"built before, in {built}"
     if _read(built / stamp) != current:
-        command = [
-            sys.executable,
-            "-m",
-            "sparsebench.cli",
-            "compile",
-            "--jobs",
-            str(os.cpu_count() or 1),
-        ]
+        command = [sys.executable, "-m", "sparsebench.cli", "compile"]  # on every core
         done = subprocess.run(
             command,
             env={**os.environ, "NUMBA_CACHE_DIR": str(built)},
