@@ -73,4 +73,4 @@ def test_jobs_must_be_positive(capsys):
 
     with pytest.raises(SystemExit):
         main(["compile", "--jobs", "0"])
-    assert "--jobs" in capsys.readouterr().err
+    assert "--jobs: a positive integer, not '0'" in capsys.readouterr().err
