@@ -34,10 +34,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import Stemmer
 
+from sparsebench.analysis.batch_tokens import standard_tokens
 from sparsebench.analysis.chains import Chain
 from sparsebench.analysis.en.analyzer import LUCENE_ENGLISH_STOPWORDS, strip_possessive
 from sparsebench.analysis.en.porter import PorterStemmer
-from sparsebench.analysis.fast_distinct_chunks import standard_tokens
 from sparsebench.analysis.filters import Filter, chained, stop
 from sparsebench.analysis.huggingface import chain as huggingface_chain
 from sparsebench.analysis.languages import chain as lucene_chain
@@ -53,6 +53,8 @@ _UNSPACED = (
     r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}"
     r"\x{30FC}\x{3005}\x{303B}\x{309D}\x{309E}\x{30FD}\x{30FE}"  # ー 々 〻 ゝ ゞ ヽ ヾ
 )
+
+
 @dataclass(frozen=True)
 class AnalyzedBatch:
     """Tokens of a batch of texts as (text index, term) pairs, terms as local ids."""

@@ -36,7 +36,6 @@ import numpy as np
 import pyarrow as pa
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from sparsebench.analysis.standard_tokenizer import tokenize_batch
 from sparsebench.core.jit import compiled
 from sparsebench.core.strings import as_string_array, string_buffers
 
@@ -248,7 +247,7 @@ def _parts(array: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
 
 
 @cache
-def _load_compiled() -> None:
+def load_compiled() -> None:
     """Load (or compile) the passes at once on first use: a first batch that goes whole
     to the tokenizer would otherwise leave the next to load two of them."""
     _by_distinct_chunks(lambda d: (np.zeros(0, np.int64), d[:0]), pa.array(["a a a a"]))
@@ -259,7 +258,7 @@ def by_distinct_chunks(tokenize: Tokenize, texts: pa.Array) -> tuple[np.ndarray,
     space-separated chunks of the texts, its tokens spread back over the texts in order:
     the same tokens, as a dictionary array, if `tokenize` is local to chunks (see the
     module's docstring)."""
-    _load_compiled()
+    load_compiled()
     return _by_distinct_chunks(tokenize, as_string_array(texts))
 
 
@@ -281,8 +280,3 @@ def _by_distinct_chunks(tokenize: Tokenize, array: pa.Array) -> tuple[np.ndarray
     first = np.cumsum(count) - count
     text_index, references = _spread(chunk_id, chunk_text, first, count)
     return text_index, pa.DictionaryArray.from_arrays(pa.array(references, pa.int64()), tokens)
-
-
-def standard_tokens(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """StandardTokenizer's tokens of the texts (tokenize_batch), chunk by chunk."""
-    return by_distinct_chunks(tokenize_batch, texts)

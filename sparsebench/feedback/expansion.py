@@ -40,6 +40,10 @@ class Feedback:
     vocab: str | Path
     corpus_json: str | Path  # its counts: the indexed documents (Lucene's numDocs)
 
+    def first_depth(self) -> int:
+        """How deep the first retrieval searches."""
+        return feedback_settings(self.settings)["cutoff"] + _MARGIN
+
     def expanded(
         self, queries: sp.csr_matrix, order: np.ndarray, doc_ids: pa.Array, first_stage: FirstStage
     ) -> sp.csr_matrix:
@@ -54,7 +58,7 @@ class Feedback:
         )
         norms = np.load(self.query_norms)[order]
         names = terms.to_pylist()
-        ranked = _anserini_order(first_stage(settings["cutoff"] + _MARGIN), doc_ids)
+        ranked = _anserini_order(first_stage(self.first_depth()), doc_ids)
         rows, columns, values = [], [], []
         cut = settings["cutoff"]
         n_queries = queries.shape[0]

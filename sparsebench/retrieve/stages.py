@@ -19,11 +19,10 @@ from sparsebench.core.fileio import atomic_path, read_line_array, read_lines
 from sparsebench.core.progress import progress
 from sparsebench.feedback.expansion import Feedback
 from sparsebench.retrieve import costs
-from sparsebench.runs.runfile import RunLines
-from sparsebench.runs.text import load_compiled
+from sparsebench.runs.runfile import RunLines, compiled_writer_needed
 from sparsebench.search import compiled_search
 from sparsebench.search.postings import load_postings
-from sparsebench.search.scipy_backend import retrieve
+from sparsebench.search.scipy_backend import compiled_loops_possible, retrieve
 from sparsebench.search.settings import SearchSettings
 from sparsebench.search.topk import RetrievedBatch
 
@@ -60,6 +59,25 @@ def backend(name: str) -> Callable[..., Iterator[tuple[int, RetrievedBatch]]]:
     raise ConfigError(f"unknown retrieval backend {name!r}; known: scipy, torch")
 
 
+def load_compiled_code(
+    backend: str, k: int, feedback: Feedback | None, n_queries: int, n_docs: int
+) -> None:
+    """Load the compiled code the search will run, before it starts: the searches'
+    modules when a search to depth k (or feedback's first) may run them, and numba's
+    runtime (started by loading the compiled line writer) for them or for a run longer
+    than numpy writes (runs.runfile). A small run loads neither, and its job never
+    imports numba (benchmarks/RESULTS.md, "A job's start-up"); a large one charges the
+    loading to the stage's start-up, not to its first lines or batch."""
+    depths = [k] if feedback is None else [k, feedback.first_depth()]
+    loops = backend == "scipy" and any(compiled_loops_possible(d, n_docs) for d in depths)
+    if loops or compiled_writer_needed(n_queries * min(k, n_docs)):
+        from sparsebench.runs.text import load_compiled
+
+        load_compiled()
+    if loops:
+        compiled_search.import_loops()
+
+
 def retrieve_run(
     postings_path: str | Path,
     idf_path: str | Path,
@@ -83,9 +101,6 @@ def retrieve_run(
     retrieval's top documents (sparsebench.feedback), then searched."""
     search = search or SearchSettings()
     timer = costs.StageTimer()
-    load_compiled()  # numba's runtime and the line writer: once a process
-    compiled_search.import_loops()  # and the searches' modules
-    timer.lap("startup")
     if not Path(idf_path).exists():
         raise DataError(f"missing IDF file {idf_path}: run the term_weights stage first")
     postings = load_postings(postings_path)
@@ -102,6 +117,9 @@ def retrieve_run(
     doc_ids = read_line_array(doc_ids_path)
     name = backend_name(search.backend, search.device)
     engine = backend(name)
+    timer.lap("load")
+    load_compiled_code(name, k, feedback, len(query_ids), len(doc_ids))
+    timer.lap("startup")
 
     if feedback is not None:  # the first retrieval keeps self-hits, as Anserini's
         first = queries

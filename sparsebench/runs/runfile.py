@@ -16,6 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparsebench.core.arrays import span_indices
 from sparsebench.core.errors import DataError
 from sparsebench.core.strings import string_buffers
 from sparsebench.data.delimited import read_single_delimited
@@ -33,6 +34,19 @@ if TYPE_CHECKING:
 
 _CHUNK_LINES = 1 << 16  # lines assembled at a time (a few MB of text)
 _RANK_DIGITS = 20  # the most bytes of a rank (int64)
+# A process assembles its first this many lines with numpy (and Python's formatting of
+# ranks and scores), the rest in compiled code: below it, numpy costs less than loading
+# numba and the compiled writer into a new process (benchmarks/RESULTS.md, "A job's
+# start-up"), which a small run's job then never pays.
+NUMPY_LINES = 200_000
+_Q0 = np.frombuffer(b" Q0 ", dtype=np.uint8)
+_numpy_lines_left = NUMPY_LINES
+
+
+def compiled_writer_needed(n_lines: int) -> bool:
+    """Whether writing `n_lines` more lines in this process takes the compiled writer,
+    for a stage to load it at its start-up (sparsebench.runs.text.load_compiled)."""
+    return n_lines > _numpy_lines_left
 
 
 def id_buffers(texts: Sequence[str] | np.ndarray | pa.Array, what: str) -> tuple[np.ndarray, ...]:
@@ -75,8 +89,9 @@ class RunLines:
     """The text of run lines `qid Q0 docid rank score tag`, for lines given as positions
     in the query and document id lists.
 
-    Ids are encoded once; lines are assembled a chunk at a time by compiled code
-    (sparsebench.runs.text), with no per-line Python. Scores are written with
+    Ids are encoded once; lines are assembled a chunk at a time, with no per-line Python
+    beyond formatting numbers: by numpy for a process's first NUMPY_LINES lines, then by
+    compiled code (sparsebench.runs.text), the same bytes. Scores are written with
     `digits` significant digits: 9 restore every float32 exactly, so that trec_eval
     (which holds scores as 32-bit floats) sees the ties and the order retrieval did; 17
     restore a float64 (formatted by Python)."""
@@ -127,17 +142,77 @@ class RunLines:
         scores: np.ndarray,
         digits: int,
     ) -> memoryview:
-        # the compiled writer (numba): imported by the stages that write runs, not by
-        # every reader of one (the retrieve stage loads it at its start-up)
+        global _numpy_lines_left
+        if len(ranks) <= _numpy_lines_left:
+            _numpy_lines_left -= len(ranks)
+            return self._numpy_chunk(query_rows, doc_rows, ranks, scores, digits)
+        _numpy_lines_left = 0  # from here on compiled: its loading is paid once
+        return self._compiled_chunk(query_rows, doc_rows, ranks, scores, digits)
+
+    def _numpy_chunk(
+        self,
+        query_rows: np.ndarray,
+        doc_rows: np.ndarray,
+        ranks: np.ndarray,
+        scores: np.ndarray,
+        digits: int,
+    ) -> memoryview:
+        """Each line's spans of the ids, the separators, its rank and score (formatted by
+        Python) and the tag, gathered from one pool of bytes."""
+        values = _score_values(scores, digits).tolist()
+        numbers = [
+            f" {rank} {value:.{digits}g}"
+            for rank, value in zip(ranks.tolist(), values, strict=True)
+        ]
+        number_offsets, number_bytes = _encoded(numbers, "score")
+        (query_offsets, query_bytes), (doc_offsets, doc_bytes) = self._queries, self._docs
+        pool = np.concatenate([query_bytes, doc_bytes, number_bytes, _Q0, self._tail])
+        at_doc = len(query_bytes)
+        at_numbers = at_doc + len(doc_bytes)
+        at_q0 = at_numbers + len(number_bytes)
+        at_tail = at_q0 + len(_Q0)
+        query_rows = np.asarray(query_rows, dtype=np.int64)
+        doc_rows = np.asarray(doc_rows, dtype=np.int64)
+        lines = np.arange(len(numbers))
+        starts = np.stack(
+            [
+                query_offsets[query_rows],
+                np.full(len(lines), at_q0),
+                at_doc + doc_offsets[doc_rows],
+                at_numbers + number_offsets[lines],
+                np.full(len(lines), at_tail),
+            ],
+            axis=1,
+        )
+        ends = np.stack(
+            [
+                query_offsets[query_rows + 1],
+                np.full(len(lines), at_tail),
+                at_doc + doc_offsets[doc_rows + 1],
+                at_numbers + number_offsets[lines + 1],
+                np.full(len(lines), len(pool)),
+            ],
+            axis=1,
+        )
+        return pool[span_indices(starts.ravel(), ends.ravel())].data
+
+    def _compiled_chunk(
+        self,
+        query_rows: np.ndarray,
+        doc_rows: np.ndarray,
+        ranks: np.ndarray,
+        scores: np.ndarray,
+        digits: int,
+    ) -> memoryview:
+        # the compiled writer (numba): imported by the stages that write long runs, not
+        # by every reader of one (the retrieve stage loads it at its start-up)
         from sparsebench.runs.text import FAST_HIGH, FAST_LOW, assembled
 
+        values = _score_values(scores, digits)
         if digits == 9:
-            with np.errstate(invalid="ignore"):  # a signalling NaN stays a NaN
-                values = np.asarray(scores, dtype=np.float32).astype(np.float64)
             magnitudes = np.abs(values)
             slow = ~((magnitudes >= FAST_LOW) & (magnitudes < FAST_HIGH))
         else:
-            values = np.asarray(scores, dtype=np.float64)
             slow = np.ones(len(values), dtype=bool)
         given = np.full(len(values), -1, dtype=np.int64)
         given[slow] = np.arange(int(slow.sum()))
@@ -170,6 +245,14 @@ class RunLines:
             out=out,
         )
         return out[:written].data
+
+
+def _score_values(scores: np.ndarray, digits: int) -> np.ndarray:
+    """The values written: a float32 score's own (9 digits restore it), or float64."""
+    if digits != 9:
+        return np.asarray(scores, dtype=np.float64)
+    with np.errstate(invalid="ignore"):  # a signalling NaN stays a NaN
+        return np.asarray(scores, dtype=np.float32).astype(np.float64)
 
 
 def _longest(offsets: np.ndarray) -> int:

@@ -92,6 +92,12 @@ def scanned(signed: bool, k: int, n_docs: int) -> bool:
     return not signed and _shallow(k, n_docs)
 
 
+def compiled_loops_possible(k: int, n_docs: int) -> bool:
+    """Whether a search to depth k may run compiled loops (MaxScore or the block scan),
+    for a stage to import them before it starts (compiled_search.import_loops)."""
+    return _shallow(k, n_docs)
+
+
 def _shallow(k: int, n_docs: int) -> bool:
     """k is a small share of the corpus: the depth at which the compiled searches pay."""
     return k <= _PRUNED_MAX_SHARE * n_docs

@@ -16,8 +16,8 @@ import pyarrow as pa
 import pytest
 from chain_cases import first_difference, lucene_cases, terms_per_text
 
+from sparsebench.analysis import batch_tokens, standard_tokenizer
 from sparsebench.analysis import fast_distinct_chunks as distinct_chunks
-from sparsebench.analysis import standard_tokenizer
 from sparsebench.analysis.filters import lowercase
 from sparsebench.analysis.scripts import cjk
 from sparsebench.analysis.scripts.cjk import bigram_runs, chain, fold_width, fold_widths
@@ -160,7 +160,8 @@ def test_chunks_give_the_tokens_of_whole_texts(monkeypatch):
     expected = list(zip(whole[0].tolist(), whole[1].to_pylist(), strict=True))
     for worth in (0.5, float("inf")):
         monkeypatch.setattr(distinct_chunks, "_WORTH", worth)
-        index, terms = cjk.cjk_tokens(pa.array(texts))
+        with batch_tokens.by_chunks_meanwhile():
+            index, terms = cjk.cjk_tokens(pa.array(texts))
         assert list(zip(index.tolist(), terms.to_pylist(), strict=True)) == expected
 
 

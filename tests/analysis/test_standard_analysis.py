@@ -22,7 +22,6 @@ import pytest
 from sparsebench.analysis import fast_distinct_chunks as distinct_chunks
 from sparsebench.analysis import standard_tokenizer as lucene_tokenizer
 from sparsebench.analysis.analyzer import Analyzer
-from sparsebench.analysis.fast_distinct_chunks import standard_tokens
 from sparsebench.analysis.standard_tokenizer import (
     MAX_TOKEN_LENGTH,
     TOKEN_TYPES,
@@ -784,16 +783,21 @@ def test_batch_tokenizer_equals_the_dfa_on_random_strings(monkeypatch, few_wide,
     assert batch_mismatches(texts[:1] * 3 + [""] + texts[1:50]) == []  # repeated and empty texts
 
 
+def chunk_tokens(texts: list[str] | pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """StandardTokenizer's tokens by distinct chunks, whatever the batch's size."""
+    return distinct_chunks.by_distinct_chunks(tokenize_batch, texts)
+
+
 def test_distinct_chunks_give_the_dfas_tokens(monkeypatch):
     # every chunk tokenised apart, however few repeat; then the default, on texts whose
     # chunks repeat (a space next to combining marks, emoji, joiners and long tokens)
     monkeypatch.setattr(distinct_chunks, "_WORTH", float("inf"))
     for length in (1, 2, 3):
         strings = ["".join(p) for p in itertools.product(ALPHABET, repeat=length)]
-        assert batch_mismatches(strings, standard_tokens) == []
+        assert batch_mismatches(strings, chunk_tokens) == []
     attached = [" ", "'", ".", "0", ":", "a", "_", "\u0301", "\u200d", "\U0001f600", "\u00a9"]
     strings = ["".join(p) for p in itertools.product(attached, repeat=4)]
-    assert batch_mismatches(strings, standard_tokens) == []
+    assert batch_mismatches(strings, chunk_tokens) == []
     monkeypatch.undo()
     rng = random.Random(20261125)
     words = [
@@ -809,8 +813,8 @@ def test_distinct_chunks_give_the_dfas_tokens(monkeypatch):
     ]
     words += ["a" * 254, "b" * 256, "\U0001d465" * 130, "\u0995\u09cd\u09b7", ""]
     texts = [" ".join(rng.choices(words, k=rng.randint(0, 12))) for _ in range(400)]
-    assert batch_mismatches(texts, standard_tokens) == []
-    text_index, tokens = standard_tokens(texts)
+    assert batch_mismatches(texts, chunk_tokens) == []
+    text_index, tokens = chunk_tokens(texts)
     assert isinstance(tokens, pa.DictionaryArray) and len(tokens.dictionary) < len(tokens)
 
 
@@ -876,12 +880,12 @@ def test_distinct_chunks_take_what_the_tokenizer_takes():
         pa.array(texts, pa.large_string()),
         pa.array(["x"] + texts).slice(1),
     ):
-        text_index, tokens = standard_tokens(array)
+        text_index, tokens = chunk_tokens(array)
         assert list(zip(text_index.tolist(), tokens.to_pylist(), strict=True)) == expected
-    text_index, tokens = standard_tokens([])
+    text_index, tokens = chunk_tokens([])
     assert len(text_index) == len(tokens) == 0
     # chunks that do not repeat (an unspaced sentence) go to the tokenizer whole
-    text_index, tokens = standard_tokens(["\u4e2d\u6587\u5b57"])
+    text_index, tokens = chunk_tokens(["\u4e2d\u6587\u5b57"])
     assert tokens.to_pylist() == ["\u4e2d", "\u6587", "\u5b57"] and text_index.tolist() == [0, 0, 0]
 
 

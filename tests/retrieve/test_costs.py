@@ -247,6 +247,38 @@ def test_the_stage_imports_nothing_once_started(tmp_path, threads):
     assert (tmp_path / "r.trec").read_bytes() == (tmp_path / "warm.trec").read_bytes()
 
 
+_NUMBA_LOADED = """
+import sys
+from sparsebench.retrieve import stages
+
+stages.retrieve_run(*sys.argv[1:6], sys.argv[6], k=int(sys.argv[7]), tag="m")
+print("numba" in sys.modules)
+"""
+
+
+def test_a_small_search_never_imports_numba(tmp_path):
+    """A run deep for its corpus (no compiled loop pays) and short (numpy writes its
+    lines) is searched and written without numba; shallow, the compiled searches and
+    numba's runtime are loaded at start-up (the test above): the same lines either way."""
+    files = [tmp_path / n for n in ("p.npz", "idf.npy", "q.npz", "qids.txt", "dids.txt")]
+    save_postings(files[0], corpus(400, seed=8))
+    np.save(files[1], term_weights())
+    save_csr(files[2], queries(25, seed=9))
+    write_lines(files[3], [f"q{i}" for i in range(25)])
+    write_lines(files[4], [f"d{i}" for i in range(400)])
+    script = tmp_path / "search.py"
+    script.write_text(_NUMBA_LOADED)
+    loaded = {}
+    for k in (100, 10):
+        run = [sys.executable, str(script), *map(str, files), str(tmp_path / f"{k}.trec"), str(k)]
+        loaded[k] = subprocess.run(run, capture_output=True, text=True, check=True).stdout
+    assert loaded == {100: "False\n", 10: "True\n"}
+    deep = (tmp_path / "100.trec").read_text().splitlines()
+    assert [line for line in deep if int(line.split()[3]) <= 10] == (
+        (tmp_path / "10.trec").read_text().splitlines()
+    )
+
+
 def test_a_tuned_models_row_is_the_variant_of_the_most_evaluated_queries():
     folds = [
         {"variant": "m+b_0.3", "held_out_queries": ["1", "2", "3"]},

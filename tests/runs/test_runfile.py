@@ -9,8 +9,17 @@ import pytest
 
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import read_line_array, write_lines
-from sparsebench.runs.runfile import RunLines, format_run_lines, read_run
+from sparsebench.runs import runfile
+from sparsebench.runs.runfile import RunLines, compiled_writer_needed, format_run_lines, read_run
 from sparsebench.runs.text import assemble, load_compiled
+
+
+@pytest.fixture(params=["numpy", "compiled"])
+def written_by(request, monkeypatch):
+    """Both writers: numpy's for a process's first NUMPY_LINES lines, compiled after."""
+    left = 0 if request.param == "compiled" else 10**12
+    monkeypatch.setattr(runfile, "_numpy_lines_left", left)
+    return request.param
 
 
 def test_an_empty_run_says_no_query_has_a_result_and_why_that_may_be(tmp_path):
@@ -47,7 +56,7 @@ def float32_cases(rng: np.random.Generator) -> list[np.ndarray]:
     ]
 
 
-def test_scores_are_written_as_python_formats_them_for_every_float32():
+def test_scores_are_written_as_python_formats_them_for_every_float32(written_by):
     rng = np.random.default_rng(7)
     lines = RunLines(["q"], ["d"], "m")
     for scores in float32_cases(rng):
@@ -60,7 +69,7 @@ def test_scores_are_written_as_python_formats_them_for_every_float32():
         assert first is None, (scores[first], got[first], wanted[first])
 
 
-def test_run_lines_equal_python_formatting_line_for_line():
+def test_run_lines_equal_python_formatting_line_for_line(written_by):
     rng = np.random.default_rng(3)
     query_ids = np.array(["q1", "Ünïcode-q", "a\"quoted'id", "42"], dtype=object)
     doc_ids = np.array([f"doc{i}" for i in range(300)] + ["δοκ", 'x"y'], dtype=object)
@@ -76,7 +85,7 @@ def test_run_lines_equal_python_formatting_line_for_line():
     assert full == python_lines(query_ids[rows[0]], doc_ids[rows[1]], ranks, scores * 1.1, "t", 17)
 
 
-def test_ids_that_would_lose_bytes_or_ranks_below_one_are_refused():
+def test_ids_that_would_lose_bytes_or_ranks_below_one_are_refused(written_by):
     with pytest.raises(DataError, match=r"document id 'a\\x00b' holds a NUL byte"):
         RunLines(["q"], ["d1", "a\0b"], "m")
     with pytest.raises(DataError, match=r"run tag 'm\\x00' holds a NUL byte"):
@@ -94,10 +103,26 @@ def test_ids_that_would_lose_bytes_or_ranks_below_one_are_refused():
         lines(np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1))
 
 
-def test_run_lines_share_the_writer_that_load_compiled_loads(tmp_path):
+def test_a_process_writes_with_numpy_until_its_lines_pass_the_bound(monkeypatch):
+    """The first lines go through numpy; the chunk that would pass NUMPY_LINES and every
+    later one through the compiled writer; the same bytes either way."""
+    monkeypatch.setattr(runfile, "_numpy_lines_left", 3)
+    lines = RunLines(["q"], ["d1", "d2"], "m")
+    one = (np.zeros(2, np.int64), np.array([0, 1]), np.array([1, 2]), np.array([2.5, 1.0]))
+    assert not compiled_writer_needed(3) and compiled_writer_needed(4)
+    assert lines(*one) == b"q Q0 d1 1 2.5 m\nq Q0 d2 2 1 m\n"
+    assert runfile._numpy_lines_left == 1 and compiled_writer_needed(2)
+    assert lines(*one) == b"q Q0 d1 1 2.5 m\nq Q0 d2 2 1 m\n"  # compiled
+    assert runfile._numpy_lines_left == 0
+    assert lines(*(a[:1] for a in one)) == b"q Q0 d1 1 2.5 m\n"  # compiled from then on
+    assert runfile._numpy_lines_left == 0
+
+
+def test_run_lines_share_the_writer_that_load_compiled_loads(tmp_path, monkeypatch):
     """Ids from Arrow (read-only buffers, as the retrieve stage reads them) and from numpy
     (writable) go through one compiled specialisation of the writer, the one loaded at
     start-up: another would be compiled in the middle of writing (0.6 s)."""
+    monkeypatch.setattr(runfile, "_numpy_lines_left", 0)
     load_compiled()
     path = tmp_path / "doc_ids.txt"
     write_lines(path, ["d1", "d2"])

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
+from sparsebench.analysis.batch_tokens import standard_tokens
 from sparsebench.analysis.chains import Chain
 from sparsebench.analysis.en.porter import PorterStemmer
-from sparsebench.analysis.fast_distinct_chunks import standard_tokens
 from sparsebench.analysis.filters import chained, lowercase, stop
 from sparsebench.core.arrays import span_indices
 from sparsebench.core.strings import string_buffers, strings_from_buffers

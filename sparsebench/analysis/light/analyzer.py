@@ -38,9 +38,9 @@ from functools import cache, lru_cache
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparsebench.analysis.batch_tokens import standard_tokens
 from sparsebench.analysis.chains import Chain
 from sparsebench.analysis.code_units import on_token
-from sparsebench.analysis.fast_distinct_chunks import standard_tokens
 from sparsebench.analysis.filters import (
     Filter,
     chained,

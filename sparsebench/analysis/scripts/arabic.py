@@ -29,8 +29,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from sparsebench.analysis.batch_tokens import chunk_local_tokens, standard_tokens
 from sparsebench.analysis.chains import Chain
-from sparsebench.analysis.fast_distinct_chunks import by_distinct_chunks, standard_tokens
 from sparsebench.analysis.filters import (
     EMPTY_TERM,
     chained,
@@ -115,7 +115,7 @@ def stem_arabic(token: str) -> str:
 def tokenize_persian(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """PersianCharFilter, then StandardTokenizer. The filter's space splits a chunk in
     two, each tokenized as it would be alone: so it runs on the distinct chunks only."""
-    return by_distinct_chunks(_persian_chunk_tokens, texts)
+    return chunk_local_tokens(_persian_chunk_tokens, texts)
 
 
 def _persian_chunk_tokens(chunks: pa.Array) -> tuple[np.ndarray, pa.Array]:

@@ -33,8 +33,8 @@ from functools import cache
 import numpy as np
 import pyarrow as pa
 
+from sparsebench.analysis.batch_tokens import chunk_local_tokens
 from sparsebench.analysis.chains import Chain
-from sparsebench.analysis.fast_distinct_chunks import by_distinct_chunks
 from sparsebench.analysis.filters import lowercase, stop, where_matching, word_set
 from sparsebench.analysis.standard_tokenizer import SliceTokens, tokenize_slices
 from sparsebench.core.strings import (
@@ -265,7 +265,7 @@ def tokenize_cjk(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
 def cjk_tokens(texts: pa.Array) -> tuple[np.ndarray, pa.Array]:
     """tokenize_cjk, chunk by chunk: CJKBigramFilter joins only tokens that touch, and
     none touches across a space."""
-    return by_distinct_chunks(tokenize_cjk, texts)
+    return chunk_local_tokens(tokenize_cjk, texts)
 
 
 def chain(language: str) -> Chain:

@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from sparsebench.analysis.batch_tokens import standard_tokens
 from sparsebench.analysis.chains import Chain
-from sparsebench.analysis.fast_distinct_chunks import standard_tokens
 from sparsebench.analysis.filters import (
     chained,
     decimal_digits,

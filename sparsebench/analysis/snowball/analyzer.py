@@ -42,9 +42,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import Stemmer
 
+from sparsebench.analysis.batch_tokens import standard_tokens
 from sparsebench.analysis.chains import Chain
 from sparsebench.analysis.code_units import from_units, to_units
-from sparsebench.analysis.fast_distinct_chunks import standard_tokens
 from sparsebench.analysis.filters import (
     EMPTY_TERM,
     Filter,
