@@ -194,23 +194,22 @@ def report_efficiency(
     save_figure(chart, out_png, out_svg)
 
 
-def report_costs(
-    jobs: list[dict[str, str]],
-    out_tsv: str | Path,
-    out_png: str | Path,
-    out_svg: str | Path,
-) -> pd.DataFrame:
-    """costs.tsv (every job's wall time, CPU time and peak memory, by rule, dataset and
-    model) and the figure of each rule's total; `jobs`: the plan's jobs as records
-    (sparsebench.workflow.jobs.Job.record), each naming its benchmark file."""
+def report_costs(jobs: list[dict[str, str]], out_tsv: str | Path) -> None:
+    """costs.tsv: every job's wall time, CPU time and peak memory, by rule, dataset and
+    model; `jobs`: the plan's jobs as records (sparsebench.workflow.jobs.Job.record),
+    each naming its benchmark file. The figures of costs read it."""
     table = costs.cost_table(jobs)
     costs.write_cost_table(table, out_tsv)
+    log.info("%d jobs, %.1f s of wall time in total", len(table), table["wall_s"].sum())
+
+
+def report_rule_costs(costs_tsv: str | Path, out_png: str | Path, out_svg: str | Path) -> None:
+    """The figure of each rule's total cost over all datasets and models."""
+    table = costs.read_cost_table(costs_tsv)
     chart = figures.cost_chart(
         costs.rule_costs(table), "Cost of each stage over all datasets and models"
     )
     save_figure(chart, out_png, out_svg)
-    log.info("%d jobs, %.1f s of wall time in total", len(table), table["wall_s"].sum())
-    return table
 
 
 def report_dataset_costs(
@@ -239,9 +238,10 @@ def write_report(contents: ReportContents, jobs: list[dict[str, str]], workers: 
     settings, metric = dict(contents.significance), contents.metric
     models, datasets = list(contents.models), list(contents.datasets)
     costs_table, figure = report_file("costs_table").path, report_file("costs")
-    report_costs(jobs, costs_table, figure.path, figure.svg)  # the dataset figures read it
+    report_costs(jobs, costs_table)  # before the figures that read it
     board = report_file("leaderboard")
     tasks: list[Task] = [
+        (report_rule_costs, (costs_table, figure.path, figure.svg)),
         (
             report_leaderboard,
             (

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import matplotlib
+import matplotlib.image
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
@@ -154,6 +155,11 @@ def _drawn_texts(figure: Figure) -> list[Text]:
 def layout_problems(figure: Figure) -> list[str]:
     """Texts that overlap another text or stick out of the figure (after drawing)."""
     figure.canvas.draw()
+    return _drawn_problems(figure)
+
+
+def _drawn_problems(figure: Figure) -> list[str]:
+    """layout_problems of the figure as its canvas last drew it."""
     renderer = figure.canvas.get_renderer()
     bounds = figure.bbox
     boxes = []
@@ -178,11 +184,26 @@ def layout_problems(figure: Figure) -> list[str]:
 
 def save_figure(figure: Figure, png: str | Path, svg: str | Path) -> None:
     """Write the figure as PNG and SVG (each moved into place when complete); the files
-    carry no date, so drawing the same figure again gives the same bytes."""
+    carry no date, so drawing the same figure again gives the same bytes. The PNG is
+    the drawing that the layout check reads: the pixels savefig would draw again."""
     with matplotlib.rc_context(RC):
-        for problem in layout_problems(figure):
-            log.warning("figure %s: %s", Path(png).stem, problem)
-        with atomic_path(png) as tmp:
-            figure.savefig(tmp, format="png", metadata={"Software": None})
+        dpi = matplotlib.rcParams["savefig.dpi"]
+        shown_dpi = figure.dpi
+        figure.set_dpi(dpi)
+        try:
+            figure.canvas.draw()
+            for problem in _drawn_problems(figure):
+                log.warning("figure %s: %s", Path(png).stem, problem)
+            with atomic_path(png) as tmp:
+                matplotlib.image.imsave(
+                    tmp,
+                    figure.canvas.buffer_rgba(),
+                    format="png",
+                    origin="upper",
+                    dpi=dpi,
+                    metadata={"Software": None},
+                )
+        finally:
+            figure.set_dpi(shown_dpi)
         with atomic_path(svg) as tmp:
             figure.savefig(tmp, format="svg", metadata={"Date": None, "Creator": None})
