@@ -348,7 +348,7 @@ def reproduction() -> str:
 
     import pandas as pd
 
-    from sparsebench.evaluate import reproduction as published
+    from sparsebench.evaluate import published, reproduction
     from sparsebench.evaluate.stages import reference_row
     from sparsebench.workflow.config import load_schema
 
@@ -358,7 +358,7 @@ def reproduction() -> str:
     lines = [
         "# Published figures",
         "",
-        *(_cell(p) + "\n" for p in (published.__doc__ or "").strip().split("\n\n")),
+        *(_cell(p) + "\n" for p in (reproduction.__doc__ or "").strip().split("\n\n")),
         "Every row of the built-in tables (sparsebench/resources/reference/), system by",
         "system, with the file each figure was read from; the tables' comments say more.",
         "",

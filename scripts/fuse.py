@@ -1,7 +1,7 @@
 """Snakemake script of rule fuse: sparsebench.runs.stages.fuse_runs."""
 
 from sparsebench.runs import stages
-from sparsebench.runs.fusion.fuse import Fusion
+from sparsebench.runs.fusion.settings import Fusion
 from sparsebench.workflow.logs import stage_logging
 
 with stage_logging(snakemake.log[0], "fuse"):

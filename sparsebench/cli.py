@@ -128,14 +128,14 @@ def _compare(args: argparse.Namespace) -> str:
 def _check_reproduction(args: argparse.Namespace) -> tuple[str, int]:
     import pandas as pd
 
-    from sparsebench.evaluate import reproduction
+    from sparsebench.evaluate import published, reproduction
 
     table = pd.read_csv(args.leaderboard, sep="\t", dtype={"model": str, "dataset": str})
     if {"model", "dataset", "metric", "value"} <= set(table.columns):
         measured = table
     else:
         measured = reproduction.measured_from_leaderboard(table.set_index("model"), args.metric)
-    expected = reproduction.load_expected(args.expected or list(reproduction.BUILTIN))
+    expected = reproduction.load_expected(args.expected or list(published.BUILTIN))
     datasets = {d: d for d in measured["dataset"].unique()}
     datasets.update(_mapping(args.dataset, "--dataset"))
     result = reproduction.check(

@@ -89,7 +89,8 @@ def test_the_site_builds_strictly(site):
 
 
 def test_every_output_and_published_system_has_its_row():
-    from sparsebench.evaluate.reproduction import TABLES, load_expected
+    from sparsebench.evaluate.published import TABLES
+    from sparsebench.evaluate.reproduction import load_expected
     from sparsebench.workflow.outputs import OUTPUTS
 
     pages = generator().pages()

@@ -19,7 +19,7 @@ import pandas as pd
 
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import atomic_path, read_json
-from sparsebench.evaluate.leaderboard import COST_COLUMNS
+from sparsebench.evaluate.columns import COST_COLUMNS
 from sparsebench.retrieve.costs import read_cost, summary
 
 # The columns of efficiency.tsv (a header even when no pair was searched here): the pair,
@@ -103,7 +103,7 @@ def leaderboard_columns(
     datasets: Sequence[str],
     groups: Mapping[str, str] | None = None,
 ) -> dict[str, list[float]]:
-    """The cost columns of leaderboard.tsv (leaderboard.COST_COLUMNS), per column of its
+    """The cost columns of leaderboard.tsv (columns.COST_COLUMNS), per column of its
     table: a dataset, or a group's mean over its datasets."""
     groups = groups or {}
     columns: dict[str, list[str]] = {}

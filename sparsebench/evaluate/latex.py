@@ -15,8 +15,9 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from sparsebench.evaluate.columns import AVERAGE
 from sparsebench.evaluate.comparisons import SignificanceSettings
-from sparsebench.evaluate.leaderboard import AVERAGE, tuned_labels
+from sparsebench.evaluate.leaderboard import tuned_labels
 from sparsebench.evaluate.measures import aggregate
 
 # booktabs' rules; the user's preamble needs \usepackage{booktabs}

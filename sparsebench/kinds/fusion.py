@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 
 from sparsebench.core.errors import ConfigError
 from sparsebench.kinds.base import Entry, ModelKind
-from sparsebench.runs.fusion.fuse import fusion_of
 from sparsebench.runs.fusion.norms import NORMS
 from sparsebench.runs.fusion.registry import METHODS, normalising, weighted
 from sparsebench.runs.fusion.rrf import RRF_K
+from sparsebench.runs.fusion.settings import fusion_of
 
 
 class FusionKind(ModelKind):

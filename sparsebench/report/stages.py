@@ -12,9 +12,9 @@ import pandas as pd
 
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import read_json, write_text
+from sparsebench.evaluate.columns import PARTIAL_MARK
 from sparsebench.evaluate.comparisons import markers, read_significance
 from sparsebench.evaluate.leaderboard import (
-    PARTIAL_MARK,
     partial_cells,
     score_columns,
     significance_note,

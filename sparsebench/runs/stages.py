@@ -15,7 +15,8 @@ import pyarrow.parquet as pq
 
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import atomic_path
-from sparsebench.runs.fusion.fuse import Fusion, fuse
+from sparsebench.runs.fusion.fuse import fuse
+from sparsebench.runs.fusion.settings import Fusion
 from sparsebench.runs.runfile import format_run_lines, read_run
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from sparsebench.core.fileio import atomic_path, read_json
-from sparsebench.tune import sweeps
+from sparsebench.tune import selection, sweeps
 
 log = logging.getLogger(__name__)
 
@@ -28,16 +28,16 @@ def tune(
     chosen on: the training split's, or the evaluated ones for cross-validation."""
     settings = sweeps.Sweep.from_dict(model, sweep)
     variants = list(settings.variants)
-    scores = sweeps.per_query_scores(
+    scores = selection.per_query_scores(
         dict(zip(variants, per_query_files, strict=True)), settings.metric
     )
     info = read_json(dataset_info)
     split = info["tuning_split"] if sweeps.uses_training_split(model, sweep, info) else None
     if split:
-        result = sweeps.choose_on_split(scores, settings, split)
+        result = selection.choose_on_split(scores, settings, split)
         chosen: dict[str, list[str] | None] = {result.choices[0]["variant"]: None}
     else:
-        result = sweeps.cross_validate(scores, settings)
+        result = selection.cross_validate(scores, settings)
         chosen = {}
         for choice in result.choices:
             chosen.setdefault(choice["variant"], []).extend(choice["held_out_queries"])
@@ -53,7 +53,7 @@ def tune(
             choice["train_queries"],
         )
     runs = dict(zip(variants, run_files, strict=True))
-    sweeps.compose_run(runs, chosen, model, outputs["run"])
-    sweeps.write_selection(result, settings, dataset, outputs["selection"], split)
+    selection.compose_run(runs, chosen, model, outputs["run"])
+    selection.write_selection(result, settings, dataset, outputs["selection"], split)
     with atomic_path(outputs["surface"]) as tmp:
         result.surface.to_csv(tmp, sep="\t", lineterminator="\n", float_format="%.6f")

@@ -129,7 +129,7 @@ def validate_config(config: Mapping[str, Any]) -> dict[str, Any]:
     _put_sweeps(resolved, sweeps)
     _check_metrics(resolved)
     _check_significance(resolved)
-    from sparsebench.evaluate.reproduction import check_expected_tables  # pandas: when needed
+    from sparsebench.evaluate.published import check_expected_tables
 
     check_expected_tables(resolved["reproduction"]["expected"])
     check_fusions(
@@ -335,7 +335,7 @@ def config_from_files(config: Mapping[str, Any], files: Sequence[str | Path]) ->
 def _resolve_expected_tables(config: Mapping[str, Any], base: Path) -> dict[str, Any]:
     """reproduction.expected's own tables (not the built-in names) made absolute against
     the folder of the config file naming them."""
-    from sparsebench.evaluate.reproduction import BUILTIN
+    from sparsebench.evaluate.published import BUILTIN
 
     section = config.get("reproduction")
     if not isinstance(section, Mapping) or "expected" not in section:

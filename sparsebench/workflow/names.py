@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sparsebench.core.errors import ConfigError
-from sparsebench.evaluate.leaderboard import OWN_COLUMNS
+from sparsebench.evaluate.columns import OWN_COLUMNS
 
 
 class UniqueNames(dict):

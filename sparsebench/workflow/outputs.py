@@ -16,8 +16,7 @@ from functools import partial
 
 from sparsebench.data.corpusfile import CORPUS_SCHEMA
 from sparsebench.data.prepare import QUERIES_SCHEMA
-from sparsebench.evaluate import comparisons, efficiency, reproduction
-from sparsebench.evaluate import leaderboard as board
+from sparsebench.evaluate import columns, comparisons, efficiency, published
 from sparsebench.evaluate.coverage import MANIFEST_KEY
 from sparsebench.runs.stream import RUN_COLUMNS
 from sparsebench.workflow import layout
@@ -551,13 +550,13 @@ REPORT_OUTPUTS = [
         "datasets: one column, their mean), with the average, the significance marks, "
         "Judged@10, the optimistic score and the costs that repeat exactly",
         fields=(
-            *_fields(board.INDEX, "{dataset}", board.AVERAGE),
-            Field(f"{board.MARK_PREFIX}{{dataset}}", UNGROUPED),
-            *_per_dataset(board.JUDGED_PREFIX),
-            Field(f"{board.OPTIMISTIC_PREFIX}{{dataset}}", OPTIMISTIC),
-            *_per_dataset(*board.COST_COLUMNS),
-            Field(board.TUNING, SWEEP),
-            Field(board.PARTIAL, PARTIAL_RUN),
+            *_fields(columns.INDEX, "{dataset}", columns.AVERAGE),
+            Field(f"{columns.MARK_PREFIX}{{dataset}}", UNGROUPED),
+            *_per_dataset(columns.JUDGED_PREFIX),
+            Field(f"{columns.OPTIMISTIC_PREFIX}{{dataset}}", OPTIMISTIC),
+            *_per_dataset(*columns.COST_COLUMNS),
+            Field(columns.TUNING, SWEEP),
+            Field(columns.PARTIAL, PARTIAL_RUN),
         ),
     ),
     _reports(
@@ -584,14 +583,14 @@ REPORT_OUTPUTS = [
         "metrics.tsv",
         ("leaderboard",),
         "every metric of every pair, long",
-        fields=_fields(*board.LONG_COLUMNS),
+        fields=_fields(*columns.LONG_COLUMNS),
     ),
     _reports(
         "reproduction.tsv",
         ("leaderboard",),
         "every measured figure that has a published counterpart (`reproduction`), held "
         "against it: OK, OKISH, FAIL or not comparable",
-        fields=_fields(*reproduction.RESULT_COLUMNS),
+        fields=_fields(*published.RESULT_COLUMNS),
     ),
     _reports(
         "efficiency.tsv",

@@ -24,7 +24,7 @@ from sparsebench.kinds.base import ModelKind
 from sparsebench.kinds.registry import kind_of
 from sparsebench.kinds.run import run_path
 from sparsebench.kinds.splade import local_files
-from sparsebench.runs.fusion.fuse import Fusion, fusion_of
+from sparsebench.runs.fusion.settings import Fusion, fusion_of
 from sparsebench.workflow.config import is_variant, significance_metrics, tuning_metrics
 from sparsebench.workflow.layout import (
     ENCODED,

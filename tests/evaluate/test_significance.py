@@ -427,7 +427,7 @@ def test_a_subsampled_dataset_is_not_comparable_and_a_regraded_one_says_so(tmp_p
     design, so its row says so instead of FAIL (and the check passes)."""
     from sparsebench.core.fileio import write_json
     from sparsebench.evaluate import stages
-    from sparsebench.evaluate.reproduction import NOT_COMPARABLE
+    from sparsebench.evaluate.published import NOT_COMPARABLE
     from sparsebench.workflow.config import experiment_settings, validate_config
     from sparsebench.workflow.plan import Plan
 

@@ -13,6 +13,7 @@ from sparsebench.core.csrfiles import load_csr
 from sparsebench.core.errors import ConfigError, DataError
 from sparsebench.core.fileio import read_lines
 from sparsebench.runs.runfile import read_run
+from sparsebench.tune import selection
 from sparsebench.tune import sweeps as tuning
 from sparsebench.workflow.config import validate_config
 
@@ -82,13 +83,13 @@ def test_a_variant_cannot_be_the_baseline():
 
 def test_folds_are_balanced_seeded_and_independent_of_input_order():
     ids = [str(i) for i in range(23)]
-    folds = tuning.assign_folds(ids, 5, seed=42)
+    folds = selection.assign_folds(ids, 5, seed=42)
     sizes = folds.value_counts().sort_index()
     assert list(sizes.index) == [0, 1, 2, 3, 4] and sizes.max() - sizes.min() <= 1
-    assert tuning.assign_folds(ids[::-1], 5, seed=42).equals(folds)
-    assert not tuning.assign_folds(ids, 5, seed=7).equals(folds)
+    assert selection.assign_folds(ids[::-1], 5, seed=42).equals(folds)
+    assert not selection.assign_folds(ids, 5, seed=7).equals(folds)
     with pytest.raises(DataError, match="3 judged queries cannot make 5 folds"):
-        tuning.assign_folds(ids[:3], 5, seed=42)
+        selection.assign_folds(ids[:3], 5, seed=42)
 
 
 def sweep_of(variants: list[str], folds: int = 5) -> tuning.Sweep:
@@ -111,7 +112,7 @@ def random_scores(n_queries=40, variants=("a", "b", "c", "d"), seed=0):
 def test_each_fold_is_chosen_on_the_other_folds_only():
     scores = random_scores()
     sweep = sweep_of(list(scores.columns))
-    result = tuning.cross_validate(scores, sweep)
+    result = selection.cross_validate(scores, sweep)
     for choice in result.choices:
         held_out = choice["held_out_queries"]
         train = scores.index.difference(held_out)
@@ -123,7 +124,7 @@ def test_each_fold_is_chosen_on_the_other_folds_only():
         loser = means.idxmin()
         rigged.loc[held_out] = 0.0
         rigged.loc[held_out, loser] = 1e6
-        again = tuning.cross_validate(rigged, sweep).choices[choice["fold"]]
+        again = selection.cross_validate(rigged, sweep).choices[choice["fold"]]
         assert again["variant"] == choice["variant"]
         assert again["held_out_score"] == 0.0  # ... though its held-out score does
     assert sorted(q for c in result.choices for q in c["held_out_queries"]) == sorted(scores.index)
@@ -132,9 +133,8 @@ def test_each_fold_is_chosen_on_the_other_folds_only():
 def test_ties_go_to_the_first_point_in_grid_order():
     scores = random_scores(variants=("a", "b"))
     scores["b"] = scores["a"]
-    assert {c["variant"] for c in tuning.cross_validate(scores, sweep_of(["a", "b"])).choices} == {
-        "a"
-    }
+    chosen = selection.cross_validate(scores, sweep_of(["a", "b"])).choices
+    assert {c["variant"] for c in chosen} == {"a"}
 
 
 def test_the_tuned_run_takes_each_query_from_its_folds_choice(tmp_path):
@@ -148,7 +148,7 @@ def test_the_tuned_run_takes_each_query_from_its_folds_choice(tmp_path):
         runs[variant] = tmp_path / f"{variant}.trec"
         runs[variant].write_text("".join(lines))
     out = tmp_path / "tuned.trec"
-    tuning.compose_run(runs, {"a": ["q2"], "b": ["q1", "q3"]}, "t", out)
+    selection.compose_run(runs, {"a": ["q2"], "b": ["q1", "q3"]}, "t", out)
     assert out.read_text().splitlines() == [
         "q1 Q0 bx 1 9.000000 t",
         "q1 Q0 by 2 8.000000 t",
@@ -165,9 +165,9 @@ def test_per_query_files_must_cover_the_same_queries(tmp_path):
         (tmp_path / f"{name}.tsv").write_text("query_id\tmetric\tvalue\n" + "".join(rows))
     files = {v: tmp_path / f"{v}.tsv" for v in ("a", "b")}
     with pytest.raises(DataError, match="do not cover the same queries"):
-        tuning.per_query_scores(files, "nDCG@10")
+        selection.per_query_scores(files, "nDCG@10")
     with pytest.raises(DataError, match="no per-query values of MAP"):
-        tuning.per_query_scores(files, "MAP")
+        selection.per_query_scores(files, "MAP")
 
 
 def scores_by_hand(out, document_weight, idf_variant):

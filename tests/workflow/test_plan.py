@@ -11,7 +11,7 @@ import pytest
 from conftest import REPO
 
 from sparsebench.core.errors import ConfigError
-from sparsebench.runs.fusion.fuse import Fusion
+from sparsebench.runs.fusion.settings import Fusion
 from sparsebench.workflow.config import load_config_file, validate_config
 from sparsebench.workflow.jobs import pipeline_jobs
 from sparsebench.workflow.plan import Plan

@@ -7,18 +7,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import numpy as np
-import pandas as pd
-from pandas.core.groupby import SeriesGroupBy
+from typing import TYPE_CHECKING
 
 from sparsebench.runs.fusion.norms import normalized
 
+if TYPE_CHECKING:  # pandas is imported by the fusing, not by the registry's readers
+    import numpy as np
+    import pandas as pd
+    from pandas.core.groupby import SeriesGroupBy
+
 # (lines of one run in trec_order: query_id, doc_id, score, rank, count; the norm; the
 # run's weight; RRF's k) -> a value per line
-LineValues = Callable[[pd.DataFrame, str, float, float], np.ndarray]
+LineValues = Callable[["pd.DataFrame", str, float, float], "np.ndarray"]
 # the values of each (query, document), in the order of the fused runs -> its fused score
-Combination = Callable[[SeriesGroupBy], pd.Series]
+Combination = Callable[["SeriesGroupBy"], "pd.Series"]
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,13 @@ s_r(d): d's score in r, normalised per query (`norm`).
 
 from __future__ import annotations
 
-import pandas as pd
-from pandas.core.groupby import SeriesGroupBy
+from typing import TYPE_CHECKING
 
 from sparsebench.runs.fusion.base import FusionMethod, normalised_scores
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pandas.core.groupby import SeriesGroupBy
 
 
 def largest(values: SeriesGroupBy) -> pd.Series:

@@ -9,10 +9,13 @@ that retrieved the document.
 
 from __future__ import annotations
 
-import pandas as pd
-from pandas.core.groupby import SeriesGroupBy
+from typing import TYPE_CHECKING
 
 from sparsebench.runs.fusion.base import FusionMethod, normalised_scores
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pandas.core.groupby import SeriesGroupBy
 
 
 def sum_times_count(values: SeriesGroupBy) -> pd.Series:

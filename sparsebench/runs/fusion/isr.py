@@ -11,11 +11,15 @@ the document. The scores play no part beyond the order, so `norm` does not eithe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from sparsebench.runs.fusion.base import FusionMethod
 from sparsebench.runs.fusion.combmnz import sum_times_count
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def inverse_square_ranks(ranked: pd.DataFrame, norm: str, weight: float, k: float) -> np.ndarray:

@@ -12,14 +12,17 @@ listed in NORMS. A denominator below 1e-9 counts as 1e-9 (ranx).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported by the fusing, not by the registry's readers
+    import pandas as pd
 
 FLOOR = 1e-9  # ranx's smallest denominator
 
 # the lines of one run in trec_order (query_id, score, rank, count) -> a score per line
-Norm = Callable[[pd.DataFrame], np.ndarray]
+Norm = Callable[["pd.DataFrame"], np.ndarray]
 
 
 def _scores(ranked: pd.DataFrame) -> np.ndarray:
@@ -40,7 +43,7 @@ def z_score(ranked: pd.DataFrame) -> np.ndarray:
     """Two passes, as numpy's std."""
     scores, groups = _scores(ranked), _groups(ranked)
     deviation = scores - groups.transform("mean").to_numpy()
-    squares = pd.Series(deviation**2, index=ranked.index).groupby(ranked["query_id"], sort=False)
+    squares = ranked.assign(square=deviation**2).groupby("query_id", sort=False)["square"]
     return deviation / np.maximum(np.sqrt(squares.transform("mean").to_numpy()), FLOOR)
 
 

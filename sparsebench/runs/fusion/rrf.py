@@ -9,10 +9,14 @@ play no part beyond the order, so `norm` does not either.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from sparsebench.runs.fusion.base import FusionMethod, total
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RRF_K = 60
 
