@@ -192,7 +192,7 @@ def main() -> None:
                    capture_output=True)  # fmt: skip  (a warm cache: no job compiles)
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
-        mine = ours(root / "ours", args.shared, args.cores, args.splade)
+        mine = ours(root / "ours", args.shared.resolve(), args.cores, args.splade)
         theirs = anserini(root / "anserini", args.shared.resolve(), args.java, args.anserini_jar,
                           args.cores) if args.java else None  # fmt: skip
     starts = {rule: import_seconds(module) for rule, module in RULE_MODULES.items()}
