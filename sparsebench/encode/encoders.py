@@ -61,6 +61,11 @@ class TextListEncoder:
     def encode(self, texts: pa.Array | Sequence[str]) -> LabelledCSR:
         return self.inner.encode(as_string_array(texts).to_pylist())
 
+    @property
+    def device(self) -> str:
+        """Where the inner encoder runs (a shard's cost record names it)."""
+        return str(getattr(self.inner, "device", "cpu"))
+
 
 def make_encoder(encoding: dict[str, Any], runtime: dict[str, Any] | None = None) -> Encoder:
     """The encoder of one side of a model, from its encoding settings

@@ -31,7 +31,14 @@ from sparsebench.workflow.yamlfile import parse_yaml, read_yaml
 # Settings that change how fast results come, never a byte of them: no rerun follows
 # them, and the experiment's digest leaves them out.
 SPEED_SETTINGS = {
-    "retrieval": ("query_batch_size", "max_block_mb", "backend", "device"),
+    "retrieval": (
+        "query_batch_size",
+        "max_block_mb",
+        "backend",
+        "device",
+        "strategy",
+        "latency_queries",
+    ),
     "download": ("retries", "timeout_s"),
 }
 

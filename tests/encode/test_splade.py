@@ -174,6 +174,19 @@ def test_cuda_half_precision_is_close_to_cpu(tiny_model):  # pragma: no cover - 
     )
 
 
+def test_the_wrapped_encoders_name_the_device_they_run_on(tiny_model):
+    """A shard's cost record reads the device off the pipeline's encoder: the SPLADE
+    family's wrapper passes on its model's (a GPU's shard was recorded as "cpu")."""
+    from types import SimpleNamespace
+
+    from sparsebench.encode.encoders import TextListEncoder
+
+    wrapped = TextListEncoder(SpladeEncoder(SpladeSettings(model=tiny_model, device="cpu")))
+    assert wrapped.device == "cpu"
+    assert TextListEncoder(SimpleNamespace(device=torch.device("cuda", 0))).device == "cuda:0"
+    assert TextListEncoder(SimpleNamespace()).device == "cpu"  # a text encoder of no device
+
+
 def test_inference_free_query_side(tiny_model, tmp_path):
     encoder = TokenizerQueryEncoder(tiny_model)
     encoded = encoder.encode(["moon moon tides", ""])

@@ -218,12 +218,14 @@ def test_changing_one_model_plans_only_that_model(experiment, tmp_path):
 
 def test_speed_settings_rerun_nothing(experiment, tmp_path):
     """What only changes speed reaches the jobs without being a rerun trigger: the search's
-    batches, memory budget, backend and device (read by the script from the config),
-    download patience, and the threads of every job (an encoding's runtime, threads
-    included, is a param derived from the job's threads: workflow/rules/common.smk)."""
+    batches, memory budget, backend, device, strategy and latency sample (read by the
+    script from the config), download patience, and the threads of every job (an
+    encoding's runtime, threads included, is a param derived from the job's threads:
+    workflow/rules/common.smk)."""
     workdir, _, config = experiment
     changed = json.loads(json.dumps(config))
     changed["retrieval"].update(query_batch_size=3, max_block_mb=64, backend="scipy", device="cpu")
+    changed["retrieval"].update(strategy="exhaustive", latency_queries=5)
     changed["download"] = {"retries": 5, "timeout_s": 10}
     other = tmp_path / "speed.yaml"
     other.write_text(yaml.safe_dump(changed, sort_keys=False))
