@@ -54,10 +54,10 @@ def copy_member(
             member.write(np.frombuffer(chunk, dtype=stored).astype(kept).tobytes())
 
 
-def mapped_members(path: str | Path) -> dict[str, np.ndarray]:
-    """The arrays of an .npz file: stored arrays mapped in place (copied if a writer
-    other than aligned_member left them unaligned), others (compressed members,
-    scalars) read."""
+def mapped_members(path: str | Path, aligned: bool = True) -> dict[str, np.ndarray]:
+    """The arrays of an .npz file: stored arrays mapped in place, others (compressed
+    members, scalars) read. `aligned`: arrays a writer other than aligned_member left
+    unaligned are copied (compiled code needs them aligned); else they stay mapped."""
     arrays = {}
     with zipfile.ZipFile(path) as archive:
         for info in archive.infolist():
@@ -94,5 +94,5 @@ def mapped_members(path: str | Path) -> dict[str, np.ndarray]:
                     np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
                 )
                 # a file written unaligned (by another writer): its arrays copied aligned
-                arrays[name] = mapped if mapped.flags.aligned else mapped.copy()
+                arrays[name] = mapped if mapped.flags.aligned or not aligned else mapped.copy()
     return arrays

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import scipy.sparse as sp
 
-from sparsebench.core.csrfiles import load_csr
+from sparsebench.core.csrfiles import map_csr
 from sparsebench.core.fileio import read_json, read_lines
 from sparsebench.feedback.documents import FeedbackCorpus, FirstRetrieval
 from sparsebench.feedback.methods import METHODS, feedback_settings
@@ -54,7 +54,7 @@ class Feedback:
         terms = pa.array(read_lines(self.vocab), type=pa.string())
         counts = read_json(self.corpus_json)
         corpus = FeedbackCorpus.build(
-            load_csr(self.corpus_npz), terms, counts["n_docs"] - counts.get("n_empty_docs", 0)
+            map_csr(self.corpus_npz), terms, counts["n_docs"] - counts.get("n_empty_docs", 0)
         )
         norms = np.load(self.query_norms)[order]
         names = terms.to_pylist()
