@@ -2,9 +2,8 @@
 express, parameter sweeps expanded into variant models, relative paths resolved.
 
 What each rule depends on is derived from the validated config by the plan
-(sparsebench.workflow.plan); what each model kind accepts, by its kind
-(sparsebench.kinds.registry); what each dataset source accepts, by its source
-(sparsebench.data.sources.registry).
+(sparsebench.workflow.plan); what a model kind or a dataset source accepts, by their
+registries (sparsebench.kinds.registry, sparsebench.data.sources.registry).
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -25,20 +24,14 @@ from sparsebench.kinds.base import is_local_path
 from sparsebench.kinds.fusion import check_fusions
 from sparsebench.kinds.registry import KINDS, configurable_kinds, schema_clauses
 from sparsebench.kinds.run import check_run_files
+from sparsebench.search.settings import SearchSettings
 from sparsebench.workflow.names import UniqueNames, name_problems
 from sparsebench.workflow.yamlfile import parse_yaml, read_yaml
 
-# Settings that change how fast results come, never a byte of them: no rerun follows
-# them, and the experiment's digest leaves them out.
+# Settings that change how fast results come, never a byte of them (the search's: those
+# of SearchSettings): no rerun follows them, and the experiment's digest leaves them out.
 SPEED_SETTINGS = {
-    "retrieval": (
-        "query_batch_size",
-        "max_block_mb",
-        "backend",
-        "device",
-        "strategy",
-        "latency_queries",
-    ),
+    "retrieval": tuple(f.name for f in fields(SearchSettings) if f.name != "threads"),
     "download": ("retries", "timeout_s"),
 }
 
