@@ -11,16 +11,16 @@ never loads numba, and a large one pays at most that many bytes at numpy's speed
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
 import pyarrow as pa
 
+from sparsebench.analysis.chains import Tokenize
 from sparsebench.analysis.standard_tokenizer import tokenize_batch
 from sparsebench.core.strings import as_string_array, string_buffers
 
-Tokenize = Callable[[pa.Array], tuple[np.ndarray, pa.Array]]
 WHOLE_TEXT_BYTES = 8 << 20
 _whole_bytes_left = WHOLE_TEXT_BYTES
 

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+# texts -> (the text index of each token, the tokens)
+Tokenize = Callable[[pa.Array], tuple[np.ndarray, pa.Array]]
+
 
 @dataclass(frozen=True)
 class Chain:
@@ -15,5 +18,5 @@ class Chain:
     languages.LANGUAGES)."""
 
     language: str
-    tokenize: Callable[[pa.Array], tuple[np.ndarray, pa.Array]]
+    tokenize: Tokenize
     filter: Callable[[pa.Array], pa.Array]

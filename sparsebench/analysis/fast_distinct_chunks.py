@@ -29,17 +29,16 @@ Its speed is in benchmarks/RESULTS.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 
 import numpy as np
 import pyarrow as pa
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from sparsebench.analysis.chains import Tokenize
 from sparsebench.core.jit import compiled
 from sparsebench.core.strings import as_string_array, string_buffers
 
-Tokenize = Callable[[pa.Array], tuple[np.ndarray, pa.Array]]
 # Share of the batch's bytes the distinct chunks may hold for chunking to pay (unspaced
 # scripts: a chunk is a sentence, and few repeat): above it, the texts go whole.
 _WORTH = 0.5

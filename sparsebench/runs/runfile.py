@@ -143,26 +143,31 @@ class RunLines:
         digits: int,
     ) -> memoryview:
         global _numpy_lines_left
+        lines = (
+            np.asarray(query_rows, dtype=np.int64),
+            np.asarray(doc_rows, dtype=np.int64),
+            np.asarray(ranks, dtype=np.int64),
+            _score_values(scores, digits),
+        )
         if len(ranks) <= _numpy_lines_left:
             _numpy_lines_left -= len(ranks)
-            return self._numpy_chunk(query_rows, doc_rows, ranks, scores, digits)
+            return self._numpy_chunk(*lines, digits)
         _numpy_lines_left = 0  # from here on compiled: its loading is paid once
-        return self._compiled_chunk(query_rows, doc_rows, ranks, scores, digits)
+        return self._compiled_chunk(*lines, digits)
 
     def _numpy_chunk(
         self,
         query_rows: np.ndarray,
         doc_rows: np.ndarray,
         ranks: np.ndarray,
-        scores: np.ndarray,
+        values: np.ndarray,
         digits: int,
     ) -> memoryview:
         """Each line's spans of the ids, the separators, its rank and score (formatted by
         Python) and the tag, gathered from one pool of bytes."""
-        values = _score_values(scores, digits).tolist()
         numbers = [
             f" {rank} {value:.{digits}g}"
-            for rank, value in zip(ranks.tolist(), values, strict=True)
+            for rank, value in zip(ranks.tolist(), values.tolist(), strict=True)
         ]
         number_offsets, number_bytes = _encoded(numbers, "score")
         (query_offsets, query_bytes), (doc_offsets, doc_bytes) = self._queries, self._docs
@@ -171,44 +176,31 @@ class RunLines:
         at_numbers = at_doc + len(doc_bytes)
         at_q0 = at_numbers + len(number_bytes)
         at_tail = at_q0 + len(_Q0)
-        query_rows = np.asarray(query_rows, dtype=np.int64)
-        doc_rows = np.asarray(doc_rows, dtype=np.int64)
-        lines = np.arange(len(numbers))
-        starts = np.stack(
-            [
-                query_offsets[query_rows],
-                np.full(len(lines), at_q0),
-                at_doc + doc_offsets[doc_rows],
-                at_numbers + number_offsets[lines],
-                np.full(len(lines), at_tail),
-            ],
-            axis=1,
-        )
-        ends = np.stack(
-            [
-                query_offsets[query_rows + 1],
-                np.full(len(lines), at_tail),
-                at_doc + doc_offsets[doc_rows + 1],
-                at_numbers + number_offsets[lines + 1],
-                np.full(len(lines), len(pool)),
-            ],
-            axis=1,
-        )
-        return pool[span_indices(starts.ravel(), ends.ravel())].data
+        n = len(numbers)
+        spans = [  # (starts, ends) of each piece of a line, in pool positions
+            (query_offsets[query_rows], query_offsets[query_rows + 1]),
+            (np.full(n, at_q0), np.full(n, at_tail)),
+            (at_doc + doc_offsets[doc_rows], at_doc + doc_offsets[doc_rows + 1]),
+            (at_numbers + number_offsets[:-1], at_numbers + number_offsets[1:]),
+            (np.full(n, at_tail), np.full(n, len(pool))),
+        ]
+        starts = np.stack([start for start, _ in spans], axis=1).ravel()
+        ends = np.stack([end for _, end in spans], axis=1).ravel()
+        return pool[span_indices(starts, ends)].data
 
     def _compiled_chunk(
         self,
         query_rows: np.ndarray,
         doc_rows: np.ndarray,
         ranks: np.ndarray,
-        scores: np.ndarray,
+        values: np.ndarray,
         digits: int,
     ) -> memoryview:
+        """The same bytes, by the compiled writer."""
         # the compiled writer (numba): imported by the stages that write long runs, not
         # by every reader of one (the retrieve stage loads it at its start-up)
         from sparsebench.runs.text import FAST_HIGH, FAST_LOW, assembled
 
-        values = _score_values(scores, digits)
         if digits == 9:
             magnitudes = np.abs(values)
             slow = ~((magnitudes >= FAST_LOW) & (magnitudes < FAST_HIGH))
@@ -229,10 +221,9 @@ class RunLines:
         )
         out = np.empty(len(ranks) * widest, dtype=np.uint8)
         doc_offsets, doc_bytes = self._docs
-        doc_rows = np.asarray(doc_rows, dtype=np.int64)
         written = assembled(
-            np.asarray(query_rows, dtype=np.int64),
-            np.asarray(ranks, dtype=np.int64),
+            query_rows,
+            ranks,
             values,
             given,
             given_offsets,

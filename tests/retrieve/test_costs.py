@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -223,6 +224,18 @@ print(" ".join(sorted(name for name in late if not name.startswith("encodings.")
 """
 
 
+def stage_files(tmp_path: Path) -> list[Path]:
+    """The retrieve stage's inputs for 25 queries over 400 documents: postings, IDF,
+    queries, query ids, document ids."""
+    files = [tmp_path / n for n in ("p.npz", "idf.npy", "q.npz", "qids.txt", "dids.txt")]
+    save_postings(files[0], corpus(400, seed=8))
+    np.save(files[1], term_weights())
+    save_csr(files[2], queries(25, seed=9))
+    write_lines(files[3], [f"q{i}" for i in range(25)])
+    write_lines(files[4], [f"d{i}" for i in range(400)])
+    return files
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_stage_imports_nothing_once_started(tmp_path, threads):
     """Every module the retrieve stage needs is imported at its start-up: an import in
@@ -230,12 +243,7 @@ def test_the_stage_imports_nothing_once_started(tmp_path, threads):
     the first progress bar: 3-6 ms each) holds the GIL that the search thread needs,
     and lands in the stage's loading or writing time. Run in a new process, with the
     compiled code cached by a search in this one."""
-    files = [tmp_path / n for n in ("p.npz", "idf.npy", "q.npz", "qids.txt", "dids.txt")]
-    save_postings(files[0], corpus(400, seed=8))
-    np.save(files[1], term_weights())
-    save_csr(files[2], queries(25, seed=9))
-    write_lines(files[3], [f"q{i}" for i in range(25)])
-    write_lines(files[4], [f"d{i}" for i in range(400)])
+    files = stage_files(tmp_path)
     stages.retrieve_run(
         *files, tmp_path / "warm.trec", k=10, tag="m", search=SearchSettings(threads=threads)
     )
@@ -260,12 +268,7 @@ def test_a_small_search_never_imports_numba(tmp_path):
     """A run deep for its corpus (no compiled loop pays) and short (numpy writes its
     lines) is searched and written without numba; shallow, the compiled searches and
     numba's runtime are loaded at start-up (the test above): the same lines either way."""
-    files = [tmp_path / n for n in ("p.npz", "idf.npy", "q.npz", "qids.txt", "dids.txt")]
-    save_postings(files[0], corpus(400, seed=8))
-    np.save(files[1], term_weights())
-    save_csr(files[2], queries(25, seed=9))
-    write_lines(files[3], [f"q{i}" for i in range(25)])
-    write_lines(files[4], [f"d{i}" for i in range(400)])
+    files = stage_files(tmp_path)
     script = tmp_path / "search.py"
     script.write_text(_NUMBA_LOADED)
     loaded = {}
