@@ -19,12 +19,21 @@ error"). The caches are wherever numba keeps them: each module folder's __pycach
 NUMBA_CACHE_DIR (one cache shared by the nodes of a cluster), or numba's user-wide folder
 where the package cannot be written. `sparsebench compile` (sparsebench.warmup) fills
 them once per installation.
+
+numba saves a new overload by reading the function's index, taking the first free data
+file number, and writing the index and then the data, with no lock: two processes that
+compile overloads of one function at once (`sparsebench compile`'s steps, or jobs on a
+cold cache) can both take number 1, and the index then names a file holding the other
+overload's code ("can't unbox array" when it is loaded). `_locked_save` replaces that
+step: the whole of it under an exclusive lock of the index (POSIX record locks, which
+NFS honours), the data written before the index names it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import os
 import re
 from collections.abc import Callable
@@ -34,12 +43,49 @@ from typing import Any, TypeVar
 import llvmlite
 import numba
 from numba import njit
+from numba.core.caching import IndexDataCacheFile
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: numba's own save, unlocked
+    fcntl = None
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 PACKAGE = Path(__file__).resolve().parents[1]  # sparsebench, every subpackage
 _MARKER = "numba-build.txt"  # in each cache folder: the sources and compiler its caches come from
 _checked: set[Path] = set()  # packages checked by this process
+
+
+@contextlib.contextmanager
+def _index_lock(index_path: str):
+    """An exclusive lock, across processes, of a numba index (a lock file beside it)."""
+    with open(f"{index_path}.lock", "a+b") as handle:
+        fcntl.lockf(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.lockf(handle, fcntl.LOCK_UN)
+
+
+def _locked_save(self: IndexDataCacheFile, key: Any, data: Any) -> None:
+    """IndexDataCacheFile.save, whole under the index's lock; a new overload's data
+    written before the index names it (see the module's docstring)."""
+    with _index_lock(self._index_path):
+        overloads = self._load_index()
+        name = overloads.get(key)
+        if name is None:
+            taken = set(overloads.values())
+            name = next(n for i in itertools.count(1) if (n := self._data_name(i)) not in taken)
+            self._save_data(name, data)
+            overloads[key] = name
+            self._save_index(overloads)
+        else:
+            self._save_data(name, data)
+
+
+if fcntl is not None:
+    IndexDataCacheFile.save = _locked_save
 
 
 def compiled(function: Function | None = None, *, inline: bool = False) -> Any:

@@ -142,3 +142,50 @@ def test_a_module_that_a_compiling_module_imports_is_checked(tmp_path):
         made = caches(root)
     (root / "plain.py").write_text("VALUE = 3\n")
     assert not checked_again(root) and all(p.exists() for p in made)
+
+
+def _save_slowly(folder: str, key: str, started, saved) -> None:
+    """Save `key` as the data of one cache index, the index's reading and writing held
+    apart long enough for another process to read it meanwhile (forked: numba's save,
+    or the package's, as the parent had it)."""
+    import time
+
+    from numba.core.caching import IndexDataCacheFile
+
+    load = IndexDataCacheFile._load_index
+
+    def slow_load(self):
+        overloads = load(self)
+        started.set()
+        time.sleep(0.5)
+        return overloads
+
+    IndexDataCacheFile._load_index = slow_load
+    IndexDataCacheFile(folder, "f", "stamp").save(key, f"code of {key}")
+    saved.set()
+
+
+def test_overloads_saved_at_once_by_two_processes_each_keep_their_code(tmp_path):
+    """Two processes compiling overloads of one function at once (`sparsebench
+    compile`'s steps, or jobs on a cold cache): without the lock both took data file 1,
+    and the index named a file holding the other's code."""
+    import multiprocessing
+
+    from numba.core.caching import IndexDataCacheFile
+
+    context = multiprocessing.get_context("fork")
+    processes = []
+    for key in ("uint8", "float32"):
+        started, saved = context.Event(), context.Event()
+        process = context.Process(target=_save_slowly, args=(str(tmp_path), key, started, saved))
+        process.start()
+        started.wait(10)  # the second reads the index while the first holds it
+        processes.append(process)
+    for process in processes:
+        process.join(30)
+        assert process.exitcode == 0
+    cache = IndexDataCacheFile(str(tmp_path), "f", "stamp")
+    assert {key: cache.load(key) for key in ("uint8", "float32")} == {
+        "uint8": "code of uint8",
+        "float32": "code of float32",
+    }
