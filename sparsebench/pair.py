@@ -15,6 +15,7 @@ from sparsebench.core.errors import ConfigError
 from sparsebench.core.fileio import read_json
 from sparsebench.data import stages as data_stages
 from sparsebench.encode import stages as encode_stages
+from sparsebench.encode.encoders import make_encoder
 from sparsebench.evaluate import stages as evaluate_stages
 from sparsebench.feedback.expansion import Feedback
 from sparsebench.retrieve import stages as retrieve_stages
@@ -130,6 +131,7 @@ def run_pair(
     encoder, query_encoder = (plan.encoding(e) for e in plan.encoders("m", "d"))
     count = n_shards(read_json(files.corpus / "corpus.json")["n_docs"], shard_size)
     shards = [files.encoded / "shards" / str(i) for i in range(count)]
+    document_encoder = make_encoder(encoder.settings, encoder.runtime)  # loaded once
     for i, shard in enumerate(shards):
         encode_stages.encode_corpus_shard(
             files.corpus / "corpus.parquet",
@@ -139,6 +141,7 @@ def run_pair(
             f"{shard}.npz",
             f"{shard}.terms.txt",
             runtime=encoder.runtime,
+            encoder=document_encoder,
         )
     encode_stages.stack_shards(
         [f"{s}.npz" for s in shards],

@@ -21,7 +21,7 @@ from sparsebench.core.devices import cpu_name
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import read_line_array, read_lines, save_array, write_json, write_lines
 from sparsebench.data.corpusfile import read_corpus_slice
-from sparsebench.encode.encoders import encode_table, make_encoder
+from sparsebench.encode.encoders import Encoder, encode_table, make_encoder
 from sparsebench.encode.quantization import QuantizationRule
 from sparsebench.encode.sparse import LabelledCSR, align_columns, stack_npz_files
 from sparsebench.encode.weighting import Weighting
@@ -44,16 +44,21 @@ def encode_corpus_shard(
     out_terms: str | Path,
     runtime: dict[str, Any] | None = None,
     out_cost: str | Path | None = None,
+    encoder: Encoder | None = None,
 ) -> LabelledCSR:
     """Encode documents [shard * size, (shard + 1) * size) of the corpus; `out_cost`:
     what the encoding cost, by the stage's own clock (the model's loading apart, and its
-    first call: compiled code loaded or built, kernels a first forward pass sets up)."""
+    first call: compiled code loaded or built, kernels a first forward pass sets up).
+    `encoder`: the one make_encoder(encoding, runtime) gives, made once by a caller that
+    encodes every shard in one process (sparsebench.pair), where loading a model per
+    shard would cost more than encoding it."""
     start = shard * shard_size
     table = read_corpus_slice(corpus, start, start + shard_size)
     if table.num_rows == 0:
         raise DataError(f"shard {shard} is empty: the corpus has fewer than {start + 1} documents")
     began = time.perf_counter()
-    encoder = make_encoder(encoding, runtime)
+    if encoder is None:
+        encoder = make_encoder(encoding, runtime)
     encode_table(encoder, table.slice(0, WARM_DOCUMENTS))  # loading, not encoding
     loaded = time.perf_counter()
     encoded = encode_table(encoder, table)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -282,3 +283,40 @@ def test_splade_runs_do_not_depend_on_the_shard_size(tmp_path):
     }
     for size in (7, 1):
         assert_same_files(runs[size], runs[100_000])
+
+
+def test_a_pair_run_in_one_process_loads_its_model_once(tmp_path, monkeypatch):
+    """run_pair (the API's evaluate_sparse_model) encodes every shard with one encoder:
+    loading the model per shard cost more than encoding it (a real SPLADE, hundreds of
+    shards). The shards' files are the ones a fresh encoder per shard writes, as the
+    workflow's jobs do."""
+    from conftest import run_stages
+    from support.samefiles import assert_same_files
+
+    import sparsebench.pair
+    from sparsebench.encode import stages
+    from sparsebench.encode.encoders import make_encoder
+
+    made = []
+
+    def counted(encoding, runtime=None):
+        made.append((encoding, runtime))
+        return make_encoder(encoding, runtime)
+
+    monkeypatch.setattr(sparsebench.pair, "make_encoder", counted)
+    monkeypatch.setattr(stages, "make_encoder", counted)
+    model = {"kind": "splade", "model": str(shared_path("models", "splade-tiny"))}
+    files = run_stages(shared_path("data", "adi"), tmp_path / "pair", model, 30, k=10)
+    shards = sorted((files.encoded / "shards").glob("*.npz"))
+    assert len(shards) == 3  # ADI's 82 documents in shards of 30
+    assert len(made) == 2  # one encoder for the documents' 3 shards, one for the queries
+    encoding, runtime = made[0]
+    for i, shard in enumerate(shards):
+        alone = tmp_path / "alone" / str(i)
+        alone.parent.mkdir(exist_ok=True)
+        stages.encode_corpus_shard(
+            files.corpus / "corpus.parquet", i, 30, encoding, f"{alone}.npz",
+            f"{alone}.terms.txt", runtime=runtime,
+        )  # fmt: skip
+        assert_same_files(Path(f"{alone}.npz"), shard)
+        assert_same_files(Path(f"{alone}.terms.txt"), shard.with_suffix(".terms.txt"))
