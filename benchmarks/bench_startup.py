@@ -4,7 +4,7 @@ compiled code with numba's import and cached code: reading a file of document id
 tokenizing texts (whole, or by distinct chunks) and writing run lines.
 
     python benchmarks/bench_startup.py [--repeat 5] [--ids 100000 1000000 10000000]
-        [--text-mb 1 8 32] [--lines 10000 200000 1000000]
+        [--text-mb 1 8 32] [--lines 10000 200000 500000 1000000]
 
 Each figure is the median over `--repeat` new processes (wall seconds, and CPU seconds:
 user + system of the child). Run it with the package's numba cache warm (`sparsebench
@@ -135,7 +135,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--ids", type=int, nargs="+", default=[100_000, 1_000_000, 10_000_000])
     parser.add_argument("--text-mb", type=int, nargs="+", default=[1, 8, 32])
-    parser.add_argument("--lines", type=int, nargs="+", default=[10_000, 200_000, 1_000_000])
+    lines = [10_000, 200_000, 500_000, 1_000_000]
+    parser.add_argument("--lines", type=int, nargs="+", default=lines)
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, median of {args.repeat}")
     baseline = median_of([sys.executable, "-c", "pass"], args.repeat)

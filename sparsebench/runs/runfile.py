@@ -38,7 +38,7 @@ _RANK_DIGITS = 20  # the most bytes of a rank (int64)
 # ranks and scores), the rest in compiled code: below it, numpy costs less than loading
 # numba and the compiled writer into a new process (benchmarks/RESULTS.md, "A job's
 # start-up"), which a small run's job then never pays.
-NUMPY_LINES = 200_000
+NUMPY_LINES = 500_000
 _Q0 = np.frombuffer(b" Q0 ", dtype=np.uint8)
 _numpy_lines_left = NUMPY_LINES
 
