@@ -1,4 +1,4 @@
-"""What a job asks a batch scheduler for: memory, run time and GPUs.
+"""What a job asks a batch scheduler for: memory, run time, GPUs and threads.
 
 Estimates follow the data a job handles, so that a cluster run asks for what one shard or
 one index needs rather than a blanket maximum: encode jobs scale with the shard size and
@@ -21,6 +21,13 @@ ENCODE_DOCS_PER_SECOND = {"lexical": 1500.0, "gpu": 150.0, "cpu": 5.0}
 ENCODE_BASE_MB = {"lexical": 768, "gpu": 4096, "cpu": 4096}
 ENCODE_MB_PER_DOC = 0.02
 MIN_RUNTIME_MIN = 10
+# The threads a search job takes when its search is large enough to share them: its
+# queries times its index's bytes at least SHARED_SEARCH_WORK (10 GB: 1,000 queries over a
+# 10 MB index, about a 40,000-document BM25 corpus). Below it a second thread saves less
+# than the job's start-up and only keeps another job from the core (SciFact's 300
+# queries over 3.4 MB search slower on two threads: benchmarks/RESULTS.md).
+SEARCH_THREADS = 2
+SHARED_SEARCH_WORK = 10 * 10**9
 
 
 def encode_gpus(hardware: str) -> int:
@@ -61,3 +68,16 @@ def matrix_memory_mb(npz_paths: list[str | Path]) -> int:
     the stacked 7.9 GiB at 8.5 GiB. Before the files exist, the interpreter only."""
     matrices_mb = sum(Path(p).stat().st_size for p in npz_paths if Path(p).exists()) / 2**20
     return int(1.15 * matrices_mb + 1024)
+
+
+def search_threads(query_ids: str | Path, postings_npz: str | Path) -> int:
+    """Threads of a retrieve job: SEARCH_THREADS for a large search, else 1. Read from
+    its inputs once they exist (Snakemake evaluates a ready job's threads again); before,
+    SEARCH_THREADS."""
+    queries, postings = Path(query_ids), Path(postings_npz)
+    if not (queries.exists() and postings.exists()):
+        return SEARCH_THREADS
+    with open(queries, "rb") as lines:
+        n_queries = sum(chunk.count(b"\n") for chunk in iter(lambda: lines.read(1 << 20), b""))
+    work = n_queries * postings.stat().st_size
+    return SEARCH_THREADS if work >= SHARED_SEARCH_WORK else 1

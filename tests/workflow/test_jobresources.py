@@ -57,3 +57,25 @@ def test_matrix_jobs_ask_for_the_matrices_they_hold(tmp_path):
     for shard in shards:
         shard.write_bytes(b"\0" * 100 * 2**20)
     assert jobresources.matrix_memory_mb(shards) == 1024 + 230
+
+
+def test_a_search_takes_a_second_thread_only_when_it_is_large(tmp_path):
+    """Queries times index bytes: SciFact's 300 queries over its 3.4 MB index take one
+    thread (two are slower there), 1,000 queries over a 263 MB index two; before the
+    inputs exist (the plan's first pass), the most."""
+    queries, postings = tmp_path / "query_ids.txt", tmp_path / "postings.npz"
+    assert jobresources.search_threads(queries, postings) == jobresources.SEARCH_THREADS == 2
+    queries.write_text("".join(f"q{i}\n" for i in range(300)))
+    postings.write_bytes(b"\0" * 3_435_806)
+    assert jobresources.search_threads(queries, postings) == 1
+    queries.write_text("".join(f"q{i}\n" for i in range(1000)))
+    with open(postings, "r+b") as grown:
+        grown.truncate(263 * 2**20)
+    assert jobresources.search_threads(queries, postings) == 2
+    # the bound itself: queries x bytes at SHARED_SEARCH_WORK shares the search
+    with open(postings, "r+b") as cut:
+        cut.truncate(jobresources.SHARED_SEARCH_WORK // 1000)
+    assert jobresources.search_threads(queries, postings) == 2
+    with open(postings, "r+b") as cut:
+        cut.truncate(jobresources.SHARED_SEARCH_WORK // 1000 - 1)
+    assert jobresources.search_threads(queries, postings) == 1

@@ -176,7 +176,7 @@ rule retrieve_partition:
     params:
         library=library_code("retrieve.stages.retrieve_run"),
         retrieval=lambda wc: PLAN.retrieval_settings(wc.dataset),
-    threads: 2
+    threads: lambda wc, input: jobresources.search_threads(input.query_ids, input.postings)
     resources:
         mem_mb=lambda wc, input: jobresources.retrieve_memory_mb(
             input.postings, config["retrieval"]["max_block_mb"]

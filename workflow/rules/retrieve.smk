@@ -24,7 +24,7 @@ if PARTITIONS == 1:
             library=library_code("retrieve.stages.retrieve_run"),
             retrieval=lambda wc: PLAN.retrieval_settings(wc.dataset),
             feedback=lambda wc: PLAN.feedback(wc.model),
-        threads: 2
+        threads: lambda wc, input: jobresources.search_threads(input.query_ids, input.postings)
         resources:
             mem_mb=lambda wc, input: jobresources.retrieve_memory_mb(
                 input.postings, config["retrieval"]["max_block_mb"]
