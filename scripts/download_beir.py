@@ -3,7 +3,7 @@
 from sparsebench.data import stages
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "download_beir"):
+with stage_logging(snakemake.log[0], "download_beir", end_process=True):
     patience = snakemake.config["download"]  # retries and timeouts change no byte
     stages.download_beir(
         snakemake.wildcards.name,

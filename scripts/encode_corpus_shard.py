@@ -3,7 +3,7 @@
 from sparsebench.encode import stages
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "encode_corpus_shard"):
+with stage_logging(snakemake.log[0], "encode_corpus_shard", end_process=True):
     stages.encode_corpus_shard(
         snakemake.input.corpus,
         int(snakemake.wildcards.shard),

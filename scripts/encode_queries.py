@@ -3,7 +3,7 @@
 from sparsebench.encode import stages
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "encode_queries"):
+with stage_logging(snakemake.log[0], "encode_queries", end_process=True):
     stages.encode_queries(
         snakemake.input.queries,
         snakemake.input.qrels,

@@ -6,7 +6,7 @@ from sparsebench.evaluate import stages
 from sparsebench.workflow.logs import stage_logging
 
 started = now()
-with stage_logging(snakemake.log[0], snakemake.rule):
+with stage_logging(snakemake.log[0], snakemake.rule, end_process=True):
     coverage = stages.evaluate(
         snakemake.input.run,
         snakemake.input.qrels,

@@ -3,7 +3,7 @@
 from sparsebench.partitions import stages
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "global_statistics"):
+with stage_logging(snakemake.log[0], "global_statistics", end_process=True):
     stages.global_statistics(
         list(snakemake.input.partitions),
         dict(snakemake.params.weighting),

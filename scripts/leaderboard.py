@@ -5,7 +5,7 @@ from sparsebench.evaluate import stages
 from sparsebench.workflow.logs import stage_logging
 
 started = now()
-with stage_logging(snakemake.log[0], "leaderboard"):
+with stage_logging(snakemake.log[0], "leaderboard", end_process=True):
     stages.leaderboard(
         pairs=[tuple(p) for p in snakemake.params.pairs],
         models=list(snakemake.params.models),

@@ -3,7 +3,7 @@
 from sparsebench.partitions import stages
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "merge_runs"):
+with stage_logging(snakemake.log[0], "merge_runs", end_process=True):
     stages.merge_runs(
         list(snakemake.input.runs),
         snakemake.input.query_ids,

@@ -3,7 +3,7 @@
 from sparsebench.partitions import stages
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "partition_postings"):
+with stage_logging(snakemake.log[0], "partition_postings", end_process=True):
     rows = snakemake.params.rows
     stages.partition_postings(
         list(snakemake.input.npz),

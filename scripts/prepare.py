@@ -6,7 +6,7 @@ from sparsebench.data import stages
 from sparsebench.tune.sweeps import uses_training_split
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "prepare"):
+with stage_logging(snakemake.log[0], "prepare", end_process=True):
     summary = stages.prepare(
         snakemake.wildcards.dataset,
         dict(snakemake.params.entry),

@@ -7,7 +7,7 @@ from sparsebench.data import stages
 from sparsebench.workflow.layout import partition_problem
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "prepare_corpus"):
+with stage_logging(snakemake.log[0], "prepare_corpus", end_process=True):
     summary = stages.prepare_corpus(
         snakemake.wildcards.corpus,
         dict(snakemake.params.identity),

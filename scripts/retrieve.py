@@ -8,7 +8,7 @@ from sparsebench.retrieve import stages
 from sparsebench.search.settings import SearchSettings
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], snakemake.rule):
+with stage_logging(snakemake.log[0], snakemake.rule, end_process=True):
     # batching, the backend and the threads change speed, not results: read from the
     # config and the job, never a rerun trigger
     search = SearchSettings.from_config(snakemake.config["retrieval"], threads=snakemake.threads)

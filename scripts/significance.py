@@ -6,7 +6,7 @@ from sparsebench.workflow.logs import stage_logging
 
 started = now()
 
-with stage_logging(snakemake.log[0], "significance"):
+with stage_logging(snakemake.log[0], "significance", end_process=True):
     stages.significance(
         pairs=[tuple(p) for p in snakemake.params.pairs],
         models=list(snakemake.params.models),

@@ -3,7 +3,7 @@
 from sparsebench.encode import stages
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "stack_shards"):
+with stage_logging(snakemake.log[0], "stack_shards", end_process=True):
     stages.stack_shards(
         list(snakemake.input.npz),
         list(snakemake.input.terms),

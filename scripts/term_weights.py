@@ -3,7 +3,7 @@
 from sparsebench.encode import stages
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "term_weights"):
+with stage_logging(snakemake.log[0], "term_weights", end_process=True):
     stages.term_weights(
         snakemake.input.corpus,
         snakemake.input.vocab,

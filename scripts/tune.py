@@ -3,7 +3,7 @@
 from sparsebench.tune import stages
 from sparsebench.workflow.logs import stage_logging
 
-with stage_logging(snakemake.log[0], "tune"):
+with stage_logging(snakemake.log[0], "tune", end_process=True):
     stages.tune(
         snakemake.wildcards.model,
         snakemake.wildcards.dataset,
