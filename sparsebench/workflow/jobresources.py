@@ -9,7 +9,9 @@ only waits longer). A profile can override any of them per rule (`set-resources`
 
 from __future__ import annotations
 
+import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 # Documents per second one encode job is assumed to sustain, on the slow side: BM25-style
@@ -28,6 +30,11 @@ MIN_RUNTIME_MIN = 10
 # queries over 3.4 MB search slower on two threads: benchmarks/RESULTS.md).
 SEARCH_THREADS = 2
 SHARED_SEARCH_WORK = 10 * 10**9
+# A neural encoder's job takes its encoding's threads when its texts times the model's
+# bytes reach SHARED_ENCODING_WORK (10 GB: 23 texts of a BERT-base SPLADE, 565 of the
+# 18 MB splade-tiny), else one: a small job's time is its imports (torch, transformers),
+# on one core whatever it asks for.
+SHARED_ENCODING_WORK = 10 * 10**9
 
 
 def encode_gpus(hardware: str) -> int:
@@ -81,3 +88,32 @@ def search_threads(query_ids: str | Path, postings_npz: str | Path) -> int:
         n_queries = sum(chunk.count(b"\n") for chunk in iter(lambda: lines.read(1 << 20), b""))
     work = n_queries * postings.stat().st_size
     return SEARCH_THREADS if work >= SHARED_SEARCH_WORK else 1
+
+
+def encode_threads(most: int, texts: int | None, model_files: Sequence[str | Path]) -> int:
+    """Threads of an encode job: `most` (the encoding's) for a large one, else 1; `most`
+    while the texts' count (None) or the model's size (a hub model's, none local) is not
+    known (Snakemake evaluates a ready job's threads again)."""
+    if most <= 1 or texts is None or not model_files:
+        return most
+    weights = sum(Path(f).stat().st_size for f in model_files if Path(f).exists())
+    return most if texts * weights >= SHARED_ENCODING_WORK else 1
+
+
+def shard_documents(corpus_json: str | Path, shard: int, shard_size: int) -> int | None:
+    """The documents of a corpus's shard, from its corpus.json (None before it exists)."""
+    path = Path(corpus_json)
+    if not path.exists():
+        return None
+    n_docs = int(json.loads(path.read_text(encoding="utf-8"))["n_docs"])
+    return max(0, min(shard_size, n_docs - shard * shard_size))
+
+
+def judged_queries(dataset_json: str | Path, queryset: str) -> int | None:
+    """The queries a dataset's query set encodes (its judged ones, or its training
+    split's), from its dataset.json (None before it exists)."""
+    path = Path(dataset_json)
+    if not path.exists():
+        return None
+    summary = json.loads(path.read_text(encoding="utf-8"))
+    return int(summary["n_tuning_queries" if queryset == "tuning" else "n_judged_queries"])

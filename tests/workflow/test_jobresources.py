@@ -79,3 +79,28 @@ def test_a_search_takes_a_second_thread_only_when_it_is_large(tmp_path):
     with open(postings, "r+b") as cut:
         cut.truncate(jobresources.SHARED_SEARCH_WORK // 1000 - 1)
     assert jobresources.search_threads(queries, postings) == 1
+
+
+def test_a_neural_encoding_takes_its_threads_only_for_enough_texts(tmp_path):
+    """Texts times the model's bytes: ADI's 82 documents with the 18 MB splade-tiny take
+    one thread, 1,000 of them the encoding's; a hub model (no local files) or texts not
+    counted yet, the encoding's; BM25's one thread stays one."""
+    model = tmp_path / "model.safetensors"
+    with open(model, "wb") as weights:
+        weights.truncate(17_671_552)
+    assert jobresources.encode_threads(4, 82, [str(model)]) == 1
+    assert jobresources.encode_threads(4, 1000, [str(model)]) == 4
+    assert jobresources.encode_threads(4, None, [str(model)]) == 4
+    assert jobresources.encode_threads(4, 82, []) == 4
+    assert jobresources.encode_threads(1, 10**9, [str(model)]) == 1
+
+
+def test_shard_and_query_counts_come_from_the_prepared_summaries(tmp_path):
+    corpus, dataset = tmp_path / "corpus.json", tmp_path / "dataset.json"
+    assert jobresources.shard_documents(corpus, 0, 100) is None
+    assert jobresources.judged_queries(dataset, "evaluation") is None
+    corpus.write_text('{"n_docs": 250}')
+    assert [jobresources.shard_documents(corpus, s, 100) for s in range(3)] == [100, 100, 50]
+    dataset.write_text('{"n_judged_queries": 35, "n_tuning_queries": 7}')
+    assert jobresources.judged_queries(dataset, "evaluation") == 35
+    assert jobresources.judged_queries(dataset, "tuning") == 7

@@ -11,6 +11,23 @@ def query_encoding_of(wildcards):
     return PLAN.query_encodings[wildcards.query_encoder]
 
 
+def shard_threads(wildcards):
+    """An encode job's threads: its encoding's, or one for a small shard
+    (jobresources.encode_threads)."""
+    encoding = encoding_of(wildcards)
+    corpus_json = f"{CORPUS.format(corpus=wildcards.corpus)}/corpus.json"
+    documents = jobresources.shard_documents(corpus_json, int(wildcards.shard), PLAN.shard_size)
+    return jobresources.encode_threads(encoding.threads, documents, encoding.model_files)
+
+
+def query_threads(wildcards):
+    """A query encoding job's threads: as shard_threads, by its queries."""
+    encoding = query_encoding_of(wildcards)
+    dataset_json = f"{DATA.format(dataset=wildcards.dataset)}/dataset.json"
+    queries = jobresources.judged_queries(dataset_json, wildcards.queryset)
+    return jobresources.encode_threads(encoding.threads, queries, encoding.model_files)
+
+
 def weighed(name):
     """Input function: a file of the corpus encoding the model weighs."""
 
@@ -38,7 +55,7 @@ rule encode_corpus_shard:
         shard_size=PLAN.shard_size,
         # batch size, device and threads change speed, not vectors: no rerun trigger
         runtime=untracked(lambda wc, threads: {**encoding_of(wc).runtime, "threads": threads}),
-    threads: lambda wc: encoding_of(wc).threads
+    threads: shard_threads
     resources:
         # a shard is one job: what it asks for follows the shard size and the encoder
         mem_mb=lambda wc: jobresources.encode_memory_mb(encoding_of(wc).hardware, PLAN.shard_size),
@@ -128,7 +145,7 @@ rule encode_queries:
         runtime=untracked(
             lambda wc, threads: {**query_encoding_of(wc).runtime, "threads": threads}
         ),
-    threads: lambda wc: query_encoding_of(wc).threads
+    threads: query_threads
     conda:
         lambda wc: ENV_CPU if query_encoding_of(wc).hardware == "lexical" else ENV_GPU
     log:
