@@ -23,18 +23,16 @@ ENCODE_DOCS_PER_SECOND = {"lexical": 1500.0, "gpu": 150.0, "cpu": 5.0}
 ENCODE_BASE_MB = {"lexical": 768, "gpu": 4096, "cpu": 4096}
 ENCODE_MB_PER_DOC = 0.02
 MIN_RUNTIME_MIN = 10
-# The threads a search job takes when its search is large enough to share them: its
-# queries times its index's bytes at least SHARED_SEARCH_WORK (10 GB: 1,000 queries over a
-# 10 MB index, about a 40,000-document BM25 corpus). Below it a second thread saves less
-# than the job's start-up and only keeps another job from the core (SciFact's 300
-# queries over 3.4 MB search slower on two threads: benchmarks/RESULTS.md).
+# A search or neural encoding job takes several threads only when its work, the items it
+# handles times the bytes each one reads, reaches SHARED_WORK; else one. Below it a
+# second thread saves less than the job's start-up and only keeps another job from the
+# core. A search: its queries times its index's bytes (1,000 queries over a 10 MB index,
+# about a 40,000-document BM25 corpus; SciFact's 300 queries over 3.4 MB search slower
+# on two threads: benchmarks/RESULTS.md). An encoding: its texts times the model files'
+# bytes (23 texts of a BERT-base SPLADE, 565 of the 18 MB splade-tiny, whose job's time
+# is its imports of torch and transformers).
+SHARED_WORK = 10 * 10**9
 SEARCH_THREADS = 2
-SHARED_SEARCH_WORK = 10 * 10**9
-# A neural encoder's job takes its encoding's threads when its texts times the model's
-# bytes reach SHARED_ENCODING_WORK (10 GB: 23 texts of a BERT-base SPLADE, 565 of the
-# 18 MB splade-tiny), else one: a small job's time is its imports (torch, transformers),
-# on one core whatever it asks for.
-SHARED_ENCODING_WORK = 10 * 10**9
 
 
 def encode_gpus(hardware: str) -> int:
@@ -84,10 +82,8 @@ def search_threads(query_ids: str | Path, postings_npz: str | Path) -> int:
     queries, postings = Path(query_ids), Path(postings_npz)
     if not (queries.exists() and postings.exists()):
         return SEARCH_THREADS
-    with open(queries, "rb") as lines:
-        n_queries = sum(chunk.count(b"\n") for chunk in iter(lambda: lines.read(1 << 20), b""))
-    work = n_queries * postings.stat().st_size
-    return SEARCH_THREADS if work >= SHARED_SEARCH_WORK else 1
+    n_queries = queries.read_bytes().count(b"\n")  # a query id a line: a few MB at most
+    return _shared(SEARCH_THREADS, n_queries, postings.stat().st_size)
 
 
 def encode_threads(most: int, texts: int | None, model_files: Sequence[str | Path]) -> int:
@@ -97,7 +93,12 @@ def encode_threads(most: int, texts: int | None, model_files: Sequence[str | Pat
     if most <= 1 or texts is None or not model_files:
         return most
     weights = sum(Path(f).stat().st_size for f in model_files if Path(f).exists())
-    return most if texts * weights >= SHARED_ENCODING_WORK else 1
+    return _shared(most, texts, weights)
+
+
+def _shared(most: int, items: int, item_bytes: int) -> int:
+    """`most` threads for work of at least SHARED_WORK, else 1."""
+    return most if items * item_bytes >= SHARED_WORK else 1
 
 
 def shard_documents(corpus_json: str | Path, shard: int, shard_size: int) -> int | None:

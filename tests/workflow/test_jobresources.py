@@ -72,12 +72,12 @@ def test_a_search_takes_a_second_thread_only_when_it_is_large(tmp_path):
     with open(postings, "r+b") as grown:
         grown.truncate(263 * 2**20)
     assert jobresources.search_threads(queries, postings) == 2
-    # the bound itself: queries x bytes at SHARED_SEARCH_WORK shares the search
+    # the bound itself: queries x bytes at SHARED_WORK shares the search
     with open(postings, "r+b") as cut:
-        cut.truncate(jobresources.SHARED_SEARCH_WORK // 1000)
+        cut.truncate(jobresources.SHARED_WORK // 1000)
     assert jobresources.search_threads(queries, postings) == 2
     with open(postings, "r+b") as cut:
-        cut.truncate(jobresources.SHARED_SEARCH_WORK // 1000 - 1)
+        cut.truncate(jobresources.SHARED_WORK // 1000 - 1)
     assert jobresources.search_threads(queries, postings) == 1
 
 
