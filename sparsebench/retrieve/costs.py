@@ -47,8 +47,8 @@ def nonzeros_histogram(postings: Postings) -> dict[int, int]:
     bounded by a block, not the corpus)."""
     counts = np.zeros(1, dtype=np.int64)
     for block in range(postings.n_blocks):
-        first, stop = int(postings.block_rows[block]), int(postings.block_rows[block + 1])
-        ids = postings.ids[int(postings.indptr[first]) : int(postings.indptr[stop])]
+        start, stop = postings.block_span(block)
+        ids = postings.ids[start:stop]
         here = np.bincount(np.bincount(ids, minlength=postings.block_width(block)))
         counts = np.pad(counts, (0, max(0, len(here) - len(counts))))
         counts[: len(here)] += here

@@ -52,22 +52,22 @@ def scan_row(row, search, scratch, out_docs, out_sums, used):
     handed on (its score is zero: topk drops those)."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
     k, rare, postings, tie_keys, block_order = search
-    indptr, ids, data, block_docs, row_max, terms, block_rows = postings
+    ids, data, block_docs, directory = postings
     heap, sums = scratch[6:9], scratch[9]
     n_docs = len(tie_keys)
     widen = 1.0 + 2.0 * factor
     shrink = 1.0 - 2.0 * factor
-    lists = query_lists(row_terms, block_rows, terms)
+    starts, ends, _ = query_lists(row_terms, directory)
     read = 0
     size = 0
     first_used = used
     for block in block_order:
         touched = False
         for entry in range(len(row_terms)):
-            a = lists[entry, block]
-            if a >= 0:
-                _add_list(sums, ids, data, indptr[a], indptr[a + 1], row_weights[entry])
-                read += indptr[a + 1] - indptr[a]
+            start, end = starts[entry, block], ends[entry, block]
+            if start >= 0:
+                _add_list(sums, ids, data, start, end, row_weights[entry])
+                read += end - start
                 touched = True
         if not touched:
             continue

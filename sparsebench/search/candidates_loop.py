@@ -19,6 +19,7 @@ import numpy as np
 
 from sparsebench.core.jit import compiled
 from sparsebench.search import exactscores
+from sparsebench.search.row_directory import ROW_GROUP
 
 candidate_floor = compiled(exactscores.candidate_floor)
 
@@ -98,24 +99,48 @@ def push_largest(heap, size, value):
     return size
 
 
+@compiled(inline=True)
+def _bits_set(word):
+    """The set bits of a uint64 (a population count, by halves)."""
+    word = word - ((word >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    word = (word & np.uint64(0x3333333333333333)) + (
+        (word >> np.uint64(2)) & np.uint64(0x3333333333333333)
+    )
+    word = (word + (word >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((word * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
 @compiled
-def query_lists(q_terms, block_rows, terms):
-    """The row of each of a query's terms in each block (terms x blocks; -1 where the
-    block lacks the term): found once, for the first floor and the walk."""
-    rows = np.full((len(q_terms), len(block_rows) - 1), -1, dtype=np.int64)
-    for block in range(len(block_rows) - 1):
-        lo, hi = block_rows[block], block_rows[block + 1]
+def query_lists(q_terms, directory):
+    """Each of a query's terms' list in each block (terms x blocks): its first posting,
+    past its last (-1 both where the block lacks the term) and its largest weight (0
+    there), found once, for the first floor and the walk, as RowDirectory finds them
+    (sparsebench.search.row_directory). directory: its arrays (block_rows, term_words,
+    word_rows, lengths_less_one, group_starts), then the rows' largest weights and the
+    words of a block's bitmap."""
+    block_rows, term_words, word_rows, lengths, group_starts, row_max, words = directory
+    n_blocks = len(block_rows) - 1
+    starts = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
+    ends = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
+    maxima = np.zeros((len(q_terms), n_blocks), dtype=np.float64)
+    for block in range(n_blocks):
         for entry in range(len(q_terms)):
-            a, b = lo, hi
-            while a < b:
-                middle = (a + b) // 2
-                if terms[middle] < q_terms[entry]:
-                    a = middle + 1
-                else:
-                    b = middle
-            if a < hi and terms[a] == q_terms[entry]:
-                rows[entry, block] = a
-    return rows
+            term = q_terms[entry]
+            at = block * words + (term >> 6)
+            word = term_words[at]
+            bit = np.uint64(term & 63)
+            if (word >> bit) & np.uint64(1) == 0:
+                continue
+            below = _bits_set(word & ((np.uint64(1) << bit) - np.uint64(1)))
+            row = block_rows[block] + np.int64(word_rows[at]) + below
+            group = row // ROW_GROUP
+            start = group_starts[group]
+            for before in range(group * ROW_GROUP, row):
+                start += np.int64(lengths[before]) + 1
+            starts[entry, block] = start
+            ends[entry, block] = start + np.int64(lengths[row]) + 1
+            maxima[entry, block] = np.float64(row_max[row])
+    return starts, ends, maxima
 
 
 @compiled

@@ -31,6 +31,7 @@ import scipy.sparse as sp
 
 from sparsebench.core.arrays import read_only_views
 from sparsebench.search.postings import BLOCK_DOCS, Postings
+from sparsebench.search.row_directory import DIRECTORY_ARRAYS as _DIRECTORY
 from sparsebench.search.topk import CandidatePool
 
 # the terms of a query scored whole for its first floor: those in at most this share of
@@ -75,6 +76,7 @@ def search(
     from sparsebench.search.rows_loop import search_rows
 
     n_rows = batch.shape[0]
+    directory = postings.directory
     if excluded is None:
         excluded = np.full(n_rows, -1, dtype=np.int64)
     counts, docs, sums, read = search_rows(
@@ -87,13 +89,13 @@ def search(
         np.asarray(excluded, dtype=np.int64),
         pool.k,
         max(_RARE_PER_RESULT * pool.k, int(postings.shape[1] * _RARE_SHARE)),
-        *read_only_views(
-            np.asarray(postings.block_rows, dtype=np.int64),
-            postings.terms,
-            postings.indptr,
-            postings.ids,
-            postings.data,
-            postings.row_max,
+        *read_only_views(postings.ids, postings.data),
+        (
+            *read_only_views(
+                *(np.asarray(getattr(directory, name)) for name in _DIRECTORY),
+                postings.row_max,
+            ),
+            directory.words,
         ),
         BLOCK_DOCS,
         np.asarray(pool.tie_keys, dtype=np.int64),

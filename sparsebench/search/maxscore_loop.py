@@ -160,19 +160,20 @@ def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings
     nonnegative, so a document's score is at least any one of its products, each exact
     in float64). The terms are read largest bound first, and a term whose bound (query
     weight times its largest weight, `bounds`) is no higher than the floor is not read:
-    none of its products could raise it. postings: the index's arrays (see walk_row)."""
-    indptr, ids, data, block_docs = postings[:4]
+    none of its products could raise it. lists: the query's lists' first postings and
+    past their last (query_lists); postings: the index's arrays (see walk_row)."""
+    ids, data, block_docs = postings[:3]
+    starts, ends = lists
     entries = np.flatnonzero(rare)
     for at in np.argsort(-bounds[entries], kind="mergesort"):
         entry = entries[at]
         if bounds[entry] <= floor:
             break
         size = 0
-        for block in range(lists.shape[1]):
-            a = lists[entry, block]
-            if a < 0:
+        for block in range(starts.shape[1]):
+            if starts[entry, block] < 0:
                 continue
-            for p in range(indptr[a], indptr[a + 1]):
+            for p in range(starts[entry, block], ends[entry, block]):
                 value = q_weights[entry] * np.float64(data[p])
                 if size == len(heap) and value <= heap[0]:
                     continue  # decided here: a call costs more than the test
@@ -189,15 +190,15 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     position, or -1 if the arrays filled up first; the postings read). row: its terms,
     their weights, its error factor, its floor and tie certificate so far (floor, level,
     tie_floor) and its excluded document; search: (k, rare, postings, tie_keys,
-    block_order), postings being Postings's arrays (indptr, ids, data, documents a
-    block, row_max, terms, block_rows); scratch: rows_loop's arrays, the window's sums
-    (zero), its bitmap (zero) and the gathered documents and sums last. No array is
+    block_order), postings being Postings's arrays (ids, data, documents a block, and
+    the directory's arrays as query_lists takes them); scratch: rows_loop's arrays, the
+    window's sums (zero), its bitmap (zero) and the gathered documents and sums last. No array is
     assigned inside its loops: numba would count references to it at every turn (a
     locked increment and decrement, a large share of the walk's time when it did:
     benchmarks/RESULTS.md, "Measurements behind the code")."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
     k, rare, postings, tie_keys, block_order = search
-    indptr, ids, data, block_docs, row_max, terms, block_rows = postings
+    ids, data, block_docs, directory = postings
     cursor, end, weight, bound, below, first_heap = scratch[:6]
     heap = scratch[6:9]  # the k best, packed (candidates_loop.hand_on)
     window = scratch[10:12]  # the window's sums and bitmap, zero
@@ -205,23 +206,22 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     found_docs, found_sums = found
     id_data, walking = (ids, data), (cursor, end, weight)
     n_docs = len(tie_keys)
-    n_blocks = len(block_rows) - 1
     read = 0
     first_used = used
     widen = 1.0 + 2.0 * factor
     shrink = 1.0 - 2.0 * factor
-    lists = query_lists(row_terms, block_rows, terms)
+    starts, ends, maxima = query_lists(row_terms, directory)
+    n_blocks = starts.shape[1]
     df = np.zeros(len(row_terms), dtype=np.int64)  # each term's documents
     term_bounds = np.zeros(len(row_terms))  # and the most it adds to a score
     for entry in range(len(row_terms)):
         for block in range(n_blocks):
-            a = lists[entry, block]
-            if a >= 0:
-                df[entry] += indptr[a + 1] - indptr[a]
-                term_bounds[entry] = max(
-                    term_bounds[entry], row_weights[entry] * np.float64(row_max[a])
-                )
+            if starts[entry, block] >= 0:
+                df[entry] += ends[entry, block] - starts[entry, block]
+                bound_here = row_weights[entry] * maxima[entry, block]
+                term_bounds[entry] = max(term_bounds[entry], bound_here)
     rare_terms = (df >= k) & (df <= rare)
+    lists = (starts, ends)
     floor = _first_floor(
         floor, first_heap, rare_terms, term_bounds, row_weights, lists, excluded, postings
     )
@@ -230,16 +230,15 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     for block in block_order:
         m = 0
         for entry in range(len(row_terms)):  # the row's lists in this block
-            a = lists[entry, block]
-            if a >= 0:
+            if starts[entry, block] >= 0:
                 w = row_weights[entry]
-                ub = w * np.float64(row_max[a])
+                ub = w * maxima[entry, block]
                 at = m  # insertion by bound, ascending
                 while at > 0 and bound[at - 1] > ub:
                     cursor[at], end[at] = cursor[at - 1], end[at - 1]
                     weight[at], bound[at] = weight[at - 1], bound[at - 1]
                     at -= 1
-                cursor[at], end[at] = indptr[a], indptr[a + 1]
+                cursor[at], end[at] = starts[entry, block], ends[entry, block]
                 weight[at], bound[at] = w, ub
                 m += 1
         if m == 0:

@@ -13,7 +13,8 @@ Weights are stored in the narrowest type that holds them exactly: uint8 or uint1
 integer impacts (quantised SPLADE, pre-encoded vectors, raw term counts), float32
 otherwise (every weight here is a float32 value). A posting thus takes 3 or 4 bytes for
 integer impacts and 6 for float weights, against 12 for float64 weights with int32 ids,
-plus a row (term id and offset) per term and block it occurs in. The file is an
+plus a row per term and block it occurs in: its length and its largest weight, a few
+bytes (sparsebench.search.row_directory). The file is an
 uncompressed .npz whose members load_postings maps in place: a retrieval job's memory is
 the pages of the index it touches plus its batch budget. Retrieval widens the lists a
 batch touches in one block at a time (`Postings.block_lists`) to float64 weights, in
@@ -39,31 +40,29 @@ from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import atomic_path
 from sparsebench.core.npzmembers import aligned_member, copy_member, mapped_members
 from sparsebench.search.docids import tie_break_keys
+from sparsebench.search.row_directory import DIRECTORY_ARRAYS, RowDirectory, build_directory
 
-LAYOUT = "sparsebench-postings-3"  # the `layout` member of a postings file
+LAYOUT = "sparsebench-postings-4"  # the `layout` member of a postings file
 BLOCK_DOCS = 1 << 16  # documents per block: their ids within it fit a uint16
-_INT32_MAX = np.iinfo(np.int32).max
 _NARROW = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16))
-_MEMBERS = ("shape", "block_rows", "terms", "indptr", "ids", "data", "row_max")
+_MEMBERS = ("shape", *DIRECTORY_ARRAYS, "ids", "data", "row_max")
 
 
 @dataclass(frozen=True)
 class Postings:
     """Posting lists of `shape` (terms, documents) in blocks of BLOCK_DOCS documents.
 
-    Block b holds documents b * BLOCK_DOCS onwards; its lists are rows
-    block_rows[b]:block_rows[b + 1], one per term that occurs in the block (`terms`,
-    ascending). Row r's postings are entries indptr[r]:indptr[r + 1] of `ids` (local to
-    the block, ascending) and `data` (the weights, narrow: see compact_weights);
-    row_max[r] is the largest of them (float32, exact), the bound that dynamic pruning
-    (sparsebench.search.compiled_search) puts on what the row adds to a score.
-    tie_keys: each document's tie key (uint32; docids.tie_break_keys) when the postings
-    were saved with their documents' ids, else None."""
+    Block b holds documents b * BLOCK_DOCS onwards; its lists are its rows, one per term
+    that occurs in the block, in term order, found through `directory` (where each row's
+    postings lie: sparsebench.search.row_directory). A row's postings are consecutive
+    entries of `ids` (local to the block, ascending) and `data` (the weights, narrow: see
+    compact_weights); row_max[r] is the largest of them (in the weights' type), the bound
+    that dynamic pruning (sparsebench.search.compiled_search) puts on what the row adds to
+    a score. tie_keys: each document's tie key (uint32; docids.tie_break_keys) when the
+    postings were saved with their documents' ids, else None."""
 
     shape: tuple[int, int]
-    block_rows: np.ndarray
-    terms: np.ndarray
-    indptr: np.ndarray
+    directory: RowDirectory
     ids: np.ndarray
     data: np.ndarray
     row_max: np.ndarray
@@ -75,23 +74,32 @@ class Postings:
 
     @property
     def n_blocks(self) -> int:
-        return len(self.block_rows) - 1
+        return len(self.directory.block_rows) - 1
 
     def block_width(self, block: int) -> int:
         return min(BLOCK_DOCS, self.shape[1] - block * BLOCK_DOCS)
 
     def block_terms(self, block: int) -> np.ndarray:
         """The terms that occur in `block`, ascending (its rows in order)."""
-        return self.terms[self.block_rows[block] : self.block_rows[block + 1]]
+        return self.directory.block_terms(block)
+
+    def block_rows_of(self, block: int, terms: np.ndarray) -> np.ndarray:
+        """The row of each term in `block` (a position in block_terms(block)), -1 where
+        the block lacks it."""
+        rows = self.directory.rows_of(block, terms)
+        return np.where(rows >= 0, rows - self.directory.block_rows[block], -1)
 
     def block_lengths(self, block: int, rows: np.ndarray) -> np.ndarray:
         """The list lengths of `rows` (positions in block_terms(block))."""
-        first = int(self.block_rows[block])
-        return (self.indptr[first + rows + 1] - self.indptr[first + rows]).astype(np.int64)
+        return self.directory.lengths(int(self.directory.block_rows[block]) + rows)
+
+    def block_span(self, block: int) -> tuple[int, int]:
+        """(first posting, past the last) of the block's lists."""
+        return self.directory.block_span(block)
 
     def block_nnz(self, block: int) -> int:
-        start, stop = self.block_rows[block], self.block_rows[block + 1]
-        return int(self.indptr[stop]) - int(self.indptr[start])
+        start, stop = self.block_span(block)
+        return stop - start
 
     def block_lists(
         self, block: int, rows: np.ndarray | None = None, widen: bool = True
@@ -99,14 +107,13 @@ class Postings:
         """The lists of `rows` (positions in block_terms(block); all by default) as a CSR
         matrix (rows x the block's documents) of float64 weights (the stored ones if not
         `widen`) and int32 ids local to the block."""
-        first = int(self.block_rows[block])
         if rows is None:
-            lo, hi = int(self.indptr[first]), int(self.indptr[int(self.block_rows[block + 1])])
-            positions = slice(lo, hi)
-            indptr = self.indptr[first : int(self.block_rows[block + 1]) + 1].astype(np.int64) - lo
+            indptr = self.directory.block_indptr(block)
+            positions = slice(int(indptr[0]), int(indptr[-1]))
+            indptr = indptr - indptr[0]
         else:
-            starts = self.indptr[first + rows].astype(np.int64)
-            ends = self.indptr[first + rows + 1].astype(np.int64)
+            first = int(self.directory.block_rows[block])
+            starts, ends = self.directory.row_spans(first + np.asarray(rows, dtype=np.int64))
             positions = span_indices(starts, ends)
             indptr = np.concatenate([[0], np.cumsum(ends - starts)])
         data = self.data[positions].astype(np.float64 if widen else self.data.dtype)
@@ -135,9 +142,10 @@ class Postings:
 
     def document_frequencies(self) -> np.ndarray:
         """Postings per term over the whole index (int64, one per vocabulary term)."""
-        lengths = np.diff(self.indptr).astype(np.float64)
-        counts = np.bincount(self.terms, weights=lengths, minlength=self.shape[0])
-        return counts.astype(np.int64)
+        counts = np.zeros(self.shape[0], dtype=np.int64)
+        for block in range(self.n_blocks):
+            counts[self.block_terms(block)] += np.diff(self.directory.block_indptr(block))
+        return counts
 
     @cached_property
     def bound_tightness(self) -> float:
@@ -147,23 +155,21 @@ class Postings:
         term-frequency weights, which saturate (BM25), low for learned weights with a long
         tail (SPLADE), whose bounds pass most documents on to MaxScore's lookups; 1 for a
         block without postings."""
-        first, stop = int(self.block_rows[0]), int(self.block_rows[1])
-        starts = self.indptr[first:stop].astype(np.int64)
-        ends = self.indptr[first + 1 : stop + 1].astype(np.int64)
-        if first == stop or ends[-1] == starts[0]:
+        indptr = self.directory.block_indptr(0)
+        if len(indptr) == 1 or indptr[-1] == indptr[0]:
             return 1.0
         # a block's rows are its terms that occur in it: no list is empty
         sums = np.add.reduceat(
-            self.data[starts[0] : ends[-1]], starts - starts[0], dtype=np.float64
+            self.data[indptr[0] : indptr[-1]], indptr[:-1] - indptr[0], dtype=np.float64
         )
-        bounds = self.row_max[first:stop].astype(np.float64) * (ends - starts)
+        first = int(self.directory.block_rows[0])
+        bounds = self.row_max[first : first + len(sums)].astype(np.float64) * np.diff(indptr)
         return float(sums.sum() / bounds.sum())
 
     def row_weights(self, rows: np.ndarray, local: np.ndarray) -> np.ndarray:
         """The weight (float64) of each local document id in the row beside it (0 where
         the row does not hold it), found by bisecting every row's span at once."""
-        starts = self.indptr[rows].astype(np.int64)
-        ends = self.indptr[rows + 1].astype(np.int64)
+        starts, ends = self.directory.row_spans(rows)
         local = np.asarray(local, np.int64)
         found = search_sorted_spans(self.ids, starts, ends, local)
         present = found < ends
@@ -175,13 +181,10 @@ class Postings:
     def weights_at(self, terms: np.ndarray, docs: np.ndarray) -> np.ndarray:
         """The weight of each (term, document) pair (0 where the term is absent), found by
         binary search: a few pairs, nothing widened."""
-        terms, docs = np.asarray(terms, np.int64), np.asarray(docs, np.int64)
-        blocks = docs // BLOCK_DOCS
-        lo, hi = self.block_rows[blocks].astype(np.int64), self.block_rows[blocks + 1]
-        rows = search_sorted_spans(self.terms, lo, hi.astype(np.int64), terms)
-        held = rows < hi
-        held[held] = self.terms[rows[held]] == terms[held]
-        weights = np.zeros(len(terms), dtype=np.float64)
+        docs = np.asarray(docs, np.int64)
+        rows = self.directory.rows_of(docs // BLOCK_DOCS, terms)
+        held = rows >= 0
+        weights = np.zeros(len(rows), dtype=np.float64)
         weights[held] = self.row_weights(rows[held], docs[held] % BLOCK_DOCS)
         return weights
 
@@ -234,35 +237,18 @@ def _blocks(
         )
 
 
-def _rows(
-    shape: tuple[int, int], held: list[np.ndarray], lengths: list[np.ndarray]
-) -> dict[str, np.ndarray]:
-    """The row arrays (block_rows, terms, indptr) of blocks' held terms and lengths."""
-    counts = np.concatenate([np.zeros(0, np.int64), *lengths])
-    nnz = int(counts.sum())
-    return {
-        "shape": np.array(shape, dtype=np.int64),
-        "block_rows": np.concatenate([[0], np.cumsum([len(h) for h in held], dtype=np.int64)]),
-        "terms": np.concatenate([np.zeros(0, np.int32), *held]),
-        "indptr": np.concatenate([[0], np.cumsum(counts)]).astype(
-            np.int32 if nnz <= _INT32_MAX else np.int64
-        ),
-    }
-
-
 def build_postings(documents: sp.spmatrix | sp.sparray) -> Postings:
     """Postings of document-major weights (documents x terms), in memory."""
     blocks = list(_blocks(documents, None))
     held, lengths, ids, data, largest = ([block[i] for block in blocks] for i in range(5))
-    rows = _rows(documents.shape[::-1], held, lengths)
+    n_terms = documents.shape[1]
+    data = compact_weights(np.concatenate([np.zeros(0), *data]))
     return Postings(
-        tuple(int(n) for n in rows["shape"]),
-        rows["block_rows"],
-        rows["terms"],
-        rows["indptr"],
+        (n_terms, documents.shape[0]),
+        RowDirectory(n_terms, **build_directory(n_terms, held, lengths)),
         np.concatenate([np.zeros(0, np.uint16), *ids]),
-        compact_weights(np.concatenate([np.zeros(0), *data])),
-        np.concatenate([np.zeros(0, np.float32), *largest]),
+        data,
+        np.concatenate([np.zeros(0, np.float32), *largest]).astype(data.dtype),
     )
 
 
@@ -309,9 +295,12 @@ def save_postings(
                 largest.append(maxima)
                 ids_out.write(ids.tobytes())
                 data_out.write(kinds.add(data).tobytes())
-        members = _rows((documents.shape[1], documents.shape[0]), held, lengths)
-        members["row_max"] = np.concatenate([np.zeros(0, np.float32), *largest])
         weight_type = kinds.narrowest()
+        members = {
+            "shape": np.array((documents.shape[1], documents.shape[0]), dtype=np.int64),
+            **build_directory(documents.shape[1], held, lengths),
+            "row_max": np.concatenate([np.zeros(0, np.float32), *largest]).astype(weight_type),
+        }
         with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as archive:
             for name, array in {"layout": np.array(LAYOUT), **members, **keyed}.items():
                 with aligned_member(archive, name) as member:
@@ -360,15 +349,15 @@ def load_postings(path: str | Path) -> Postings:
     if any(name not in arrays for name in _MEMBERS):
         raise DataError(f"{path}: members are missing (a damaged file?)")
     n_terms, n_docs = (int(n) for n in arrays["shape"])
-    block_rows, terms, indptr = arrays["block_rows"], arrays["terms"], arrays["indptr"]
+    directory = RowDirectory(n_terms, *(arrays[name] for name in DIRECTORY_ARRAYS))
     ids, data, row_max = arrays["ids"], arrays["data"], arrays["row_max"]
     fits = (
-        len(block_rows) == -(-n_docs // BLOCK_DOCS) + 1
-        and int(block_rows[-1]) == len(terms)
-        and len(indptr) == len(terms) + 1 == len(row_max) + 1
-        and len(ids) == len(data) == int(indptr[-1])
+        len(ids) == len(data)
+        and len(row_max) == directory.n_rows
+        and row_max.dtype == data.dtype
+        and directory.check(-(-n_docs // BLOCK_DOCS), len(data))
     )
     tie_keys = arrays.get("tie_keys")
     if not fits or (tie_keys is not None and len(tie_keys) != n_docs):
         raise DataError(f"{path}: its arrays do not fit together (a damaged file?)")
-    return Postings((n_terms, n_docs), block_rows, terms, indptr, ids, data, row_max, tie_keys)
+    return Postings((n_terms, n_docs), directory, ids, data, row_max, tie_keys)

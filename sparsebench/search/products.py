@@ -49,7 +49,8 @@ def block_product(
     weights of both signs) also the sums of |q_t d_t| from the same widened lists. The
     touched lists are widened (or `widened`, the block's every list, is used), a group
     of them at a time within the budget; the groups' products are added."""
-    columns, hit = sorted_positions(postings.block_terms(block), batch.indices)
+    columns = postings.block_rows_of(block, batch.indices)
+    hit = columns >= 0
     if not hit.any():
         return None
     touched = np.unique(columns[hit])

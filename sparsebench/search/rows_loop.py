@@ -25,12 +25,9 @@ def search_rows(
     excluded,
     k,
     rare,
-    block_rows,
-    terms,
-    indptr,
     ids,
     data,
-    row_max,
+    directory,
     block_docs,
     tie_keys,
     levels,
@@ -52,7 +49,8 @@ def search_rows(
     excluded: a document per row never returned (-1: none); rare: the most documents a
     term may have to be scored whole for MaxScore's first floor; block_order: the order
     in which the blocks are searched (their largest tie keys first: see
-    compiled_search.tie_order); the rest: Postings's arrays."""
+    compiled_search.tie_order); ids, data: Postings's; directory: the arrays by which
+    candidates_loop.query_lists finds lists."""
     n_rows = len(q_indptr) - 1
     counts = np.zeros(n_rows, dtype=np.int64)
     out_docs = np.empty(1024, dtype=np.int64)
@@ -79,7 +77,7 @@ def search_rows(
         np.empty(WINDOW, dtype=np.int64),  # the window's documents that may reach the floor
         np.empty(WINDOW, dtype=np.float64),  # and their sums
     )
-    postings = (indptr, ids, data, block_docs, row_max, terms, block_rows)
+    postings = (ids, data, block_docs, directory)
     search = (k, rare, postings, tie_keys, block_order)
     row = 0
     while row < n_rows:

@@ -19,6 +19,7 @@ from sparsebench.search.postings import (
     save_postings,
 )
 from sparsebench.search.products import block_product
+from sparsebench.search.row_directory import DIRECTORY_ARRAYS
 from sparsebench.search.scipy_backend import retrieve
 
 
@@ -53,7 +54,8 @@ def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
     postings = load_postings(path)
     assert postings.data.dtype == dtype and postings.shape == (400, n_docs)
     assert postings.ids.dtype == np.uint16 and postings.n_blocks == -(-n_docs // BLOCK_DOCS)
-    for array in (postings.data, postings.ids, postings.indptr, postings.terms):
+    directory = postings.directory
+    for array in (postings.data, postings.ids, postings.row_max, directory.lengths_less_one):
         assert type(mapped_root(array)).__name__ == "mmap"  # no copy of the index
         assert array.ctypes.data % 64 == 0  # each member's data start 64-byte aligned
     with zipfile.ZipFile(path) as archive:  # the padded headers: still a valid archive
@@ -62,13 +64,17 @@ def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
         assert np.array_equal(stored["ids"], postings.ids)
     widened = postings.documents()
     assert widened.dtype == np.float64 and (widened != matrix).nnz == 0
-    rows = len(postings.terms)  # a term id, an offset and a largest weight per term and block
-    overhead = 3_000 + 12 * (rows + 1) + 8 * (postings.n_blocks + 1)  # and the zip's headers
+    # per term and block: a length, a largest weight and a share of an offset; per block
+    # a bit and a word's share of a row count per term; and the zip's headers
+    rows, words = directory.n_rows, -(-400 // 64)
+    overhead = 4_000 + (2 + weight_bytes) * rows + 8 * (rows // 32 + 2)
+    overhead += postings.n_blocks * (12 * words + 8)
+    assert postings.row_max.dtype == dtype
     for block in range(postings.n_blocks):  # row_max: each list's largest weight, exactly
-        lists = postings.block_lists(block)
-        first = int(postings.block_rows[block])
+        lists = postings.block_lists(block, widen=False)
+        first = int(directory.block_rows[block])
         largest = postings.row_max[first : first + lists.shape[0]]
-        assert np.array_equal(largest, lists.max(axis=1).toarray().ravel().astype(np.float32))
+        assert np.array_equal(largest, lists.max(axis=1).toarray().ravel())
     assert os.path.getsize(path) <= (weight_bytes + 2) * matrix.nnz + overhead
     last = postings.n_blocks - 1
     lists = postings.block_lists(last, np.array([0, 2]))
@@ -107,10 +113,16 @@ def test_a_damaged_postings_file_is_refused(tmp_path):
     save_postings(path, documents(1, None))
     with np.load(path) as stored:
         members = dict(stored)
-    members["indptr"] = members["indptr"][:-1]
-    np.savez(path, **members)
-    with pytest.raises(DataError, match="do not fit together"):
-        load_postings(path)
+    for name, damaged in (
+        ("lengths_less_one", members["lengths_less_one"][:-1]),
+        ("term_words", members["term_words"] ^ np.uint64(1 << 5)),  # a term's bit flipped
+        ("group_starts", members["group_starts"] + 1),
+        ("row_max", members["row_max"].astype(np.float64)),
+        ("ids", members["ids"][:-1]),
+    ):
+        np.savez(path, **{**members, name: damaged})
+        with pytest.raises(DataError, match="do not fit together"):
+            load_postings(path)
 
 
 def test_weights_that_are_not_float32_values_are_refused():
@@ -192,7 +204,9 @@ def test_postings_weighed_a_block_at_a_time_equal_the_weighed_matrix(tmp_path):
     save_postings(tmp_path / "whole.npz", weigh(counts))
     blocks, whole = load_postings(tmp_path / "blocks.npz"), load_postings(tmp_path / "whole.npz")
     assert blocks.data.dtype == np.float32 and blocks.n_blocks == 3
-    for name in ("block_rows", "terms", "indptr", "ids", "data"):
+    for name in DIRECTORY_ARRAYS:
+        assert np.array_equal(getattr(blocks.directory, name), getattr(whole.directory, name))
+    for name in ("ids", "data", "row_max"):
         assert np.array_equal(getattr(blocks, name), getattr(whole, name)), name
     assert sorted(p.name for p in tmp_path.iterdir()) == ["blocks.npz", "whole.npz"]
     with pytest.raises(DataError, match="not float32 values"):

@@ -1,0 +1,113 @@
+"""The row directory of the blocked postings (sparsebench.search.row_directory): every
+row found where a plain list of (block, term, first posting, length) puts it, by the
+numpy lookups and by the compiled searches' query_lists alike."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sparsebench.core.arrays import read_only_views
+from sparsebench.core.errors import DataError
+from sparsebench.search.candidates_loop import query_lists
+from sparsebench.search.row_directory import (
+    DIRECTORY_ARRAYS,
+    ROW_GROUP,
+    RowDirectory,
+    build_directory,
+)
+
+N_TERMS = 200  # not a multiple of 64: the last word of a bitmap is partly unused
+
+
+def _blocks(seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Blocks' held terms and list lengths: one block empty, one holding every term,
+    lengths from 1 to 65,536, row counts that are not multiples of ROW_GROUP."""
+    rng = np.random.default_rng(seed)
+    held = [
+        np.sort(rng.choice(N_TERMS, 77, replace=False)),
+        np.zeros(0, np.int64),
+        np.arange(N_TERMS),
+        np.array([0, 63, 64, 127, 199]),
+        np.sort(rng.choice(N_TERMS, 3, replace=False)),
+    ]
+    lengths = [rng.integers(1, 9, len(terms)) for terms in held]
+    lengths[3] = np.array([1, 65_536, 2, 65_535, 7])
+    return held, lengths
+
+
+def _reference(held, lengths) -> dict[tuple[int, int], tuple[int, int]]:
+    """(block, term) -> (first posting, length), the rows laid out in order."""
+    rows, at = {}, 0
+    for block, (terms, sizes) in enumerate(zip(held, lengths, strict=True)):
+        for term, size in zip(terms, sizes, strict=True):
+            rows[block, int(term)] = at, int(size)
+            at += int(size)
+    return rows
+
+
+def test_rows_are_found_where_their_lists_lie():
+    held, lengths = _blocks(0)
+    directory = RowDirectory(N_TERMS, **build_directory(N_TERMS, held, lengths))
+    reference = _reference(held, lengths)
+    total = sum(int(s.sum()) for s in lengths)
+    assert directory.n_rows == len(reference) and directory.n_rows % ROW_GROUP
+    assert directory.check(len(held), total)
+    assert not directory.check(len(held), total + 1)
+    blocks, terms = np.divmod(np.arange(len(held) * N_TERMS), N_TERMS)
+    rows = directory.rows_of(blocks, terms)
+    held_here = rows >= 0
+    assert held_here.sum() == len(reference)
+    starts, ends = directory.row_spans(rows[held_here])
+    found = dict(
+        zip(
+            zip(blocks[held_here].tolist(), terms[held_here].tolist(), strict=True),
+            zip(starts.tolist(), (ends - starts).tolist(), strict=True),
+            strict=True,
+        )
+    )
+    assert found == reference
+    assert directory.row_starts(np.array([directory.n_rows])).tolist() == [total]
+    for block, terms_held in enumerate(held):
+        assert np.array_equal(directory.block_terms(block), terms_held)
+        indptr = directory.block_indptr(block)
+        first = reference.get((block, int(terms_held[0])), (0, 0))[0] if len(terms_held) else 0
+        assert np.array_equal(np.diff(indptr), lengths[block])
+        assert directory.block_span(block) == (int(indptr[0]), int(indptr[-1]))
+        if len(terms_held):
+            assert indptr[0] == first
+
+
+def test_the_compiled_searches_find_the_same_lists():
+    held, lengths = _blocks(1)
+    directory = RowDirectory(N_TERMS, **build_directory(N_TERMS, held, lengths))
+    row_max = np.arange(directory.n_rows, dtype=np.uint16) % 251 + 1
+    reference = _reference(held, lengths)
+    rows = {key: row for row, key in enumerate(reference)}  # rows in block, then term order
+    query = np.array([0, 5, 63, 64, 127, 128, 199], dtype=np.int64)
+    arrays = read_only_views(*(getattr(directory, name) for name in DIRECTORY_ARRAYS), row_max)
+    starts, ends, maxima = query_lists(query, (*arrays, directory.words))
+    for entry, term in enumerate(query.tolist()):
+        for block in range(len(held)):
+            if (block, term) in reference:
+                start, size = reference[block, term]
+                expected = (start, start + size, float(row_max[rows[block, term]]))
+            else:
+                expected = (-1, -1, 0.0)
+            got = (starts[entry, block], ends[entry, block], maxima[entry, block])
+            assert got == expected, (block, term)
+
+
+@pytest.mark.parametrize("sizes", [[0, 3], [65_537]])
+def test_a_list_outside_a_blocks_range_is_refused(sizes):
+    with pytest.raises(DataError, match="1 to 65536 postings"):
+        build_directory(10, [np.arange(len(sizes))], [np.array(sizes)])
+
+
+def test_a_bitmap_that_disagrees_with_the_row_counts_is_damaged():
+    held, lengths = _blocks(2)
+    arrays = build_directory(N_TERMS, held, lengths)
+    arrays["term_words"] = arrays["term_words"].copy()
+    arrays["term_words"][0] ^= np.uint64(1 << 63)
+    total = sum(int(s.sum()) for s in lengths)
+    assert not RowDirectory(N_TERMS, **arrays).check(len(held), total)
