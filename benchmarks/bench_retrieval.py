@@ -11,7 +11,8 @@ implementation (peak RSS is per process):
                 retrieve.scipy_backend.retrieve (bounded blocks, 2 threads)
   baseline      the same, from another checkout of sparsebench (--baseline DIR), to
                 compare two versions in one run (a checkout from before the compact
-                postings searches a float64 matrix held in memory)
+                postings searches a float64 matrix held in memory); with --maxscore
+                also baseline-maxscore
   reference     the usual loop: per query a dense query vector, corpus.dot in float64
                 rounded to float32, argpartition
   bm25s         bm25s on the same BM25 index (BM25-like shape only)
@@ -288,6 +289,7 @@ IMPLEMENTATIONS = {
         folder, k, repeat, "maxscore"
     ),
     "baseline": run_sparsebench,
+    "baseline-maxscore": lambda folder, k, repeat: run_sparsebench(folder, k, repeat, "maxscore"),
     "reference": run_reference,
     "bm25s": run_bm25s,
     **{
@@ -351,12 +353,13 @@ def measure(
             + (["reference"] if reference else [])
             + (["bm25s"] if shape == "bm25" and bm25s else [])
             + others
+            + (["baseline-maxscore"] if baseline and "sparsebench-maxscore" in others else [])
         )
         rows = {}
         for impl in impls:
             out = str(folder / impl)
             env = dict(os.environ)
-            if impl == "baseline":  # the other checkout's sparsebench comes first
+            if impl.startswith("baseline"):  # the other checkout's sparsebench comes first
                 env["PYTHONPATH"] = os.pathsep.join(filter(None, [baseline, env.get("PYTHONPATH")]))
             python = engines_python if impl in EXTERNAL else sys.executable
             done = subprocess.run(
@@ -371,7 +374,7 @@ def measure(
             if Path(out + ".npy").exists():
                 rows[impl]["top"] = np.load(out + ".npy")
         if "reference" in rows:
-            for impl in ("sparsebench", "sparsebench-maxscore", "baseline"):
+            for impl in ("sparsebench", "sparsebench-maxscore", "baseline", "baseline-maxscore"):
                 if impl in rows:
                     rows[impl]["identical"] = bool(
                         np.array_equal(rows[impl]["top"], rows["reference"]["top"])
