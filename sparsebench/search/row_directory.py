@@ -129,8 +129,12 @@ class RowDirectory:
             and int(self.group_starts[-1]) == n_postings
         ):
             return False
-        held = np.bitwise_count(self.term_words).reshape(n_blocks, self.words).sum(axis=1)
-        return bool(np.array_equal(held, np.diff(self.block_rows)))
+        held = np.bitwise_count(self.term_words).reshape(n_blocks, self.words).astype(np.int64)
+        before = np.cumsum(held, axis=1) - held
+        return bool(
+            np.array_equal(held.sum(axis=1), np.diff(self.block_rows))
+            and np.array_equal(before.reshape(-1), self.word_rows)
+        )
 
 
 def build_directory(

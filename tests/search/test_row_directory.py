@@ -104,10 +104,15 @@ def test_a_list_outside_a_blocks_range_is_refused(sizes):
         build_directory(10, [np.arange(len(sizes))], [np.array(sizes)])
 
 
-def test_a_bitmap_that_disagrees_with_the_row_counts_is_damaged():
+@pytest.mark.parametrize(
+    ("name", "damage"),
+    [("term_words", np.uint64(1 << 63)), ("word_rows", np.uint32(1))],
+)
+def test_a_bitmap_that_disagrees_with_the_row_counts_is_damaged(name, damage):
     held, lengths = _blocks(2)
     arrays = build_directory(N_TERMS, held, lengths)
-    arrays["term_words"] = arrays["term_words"].copy()
-    arrays["term_words"][0] ^= np.uint64(1 << 63)
     total = sum(int(s.sum()) for s in lengths)
+    assert RowDirectory(N_TERMS, **arrays).check(len(held), total)
+    arrays[name] = arrays[name].copy()
+    arrays[name][1] ^= damage
     assert not RowDirectory(N_TERMS, **arrays).check(len(held), total)
