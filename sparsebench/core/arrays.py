@@ -35,6 +35,18 @@ def descending_score_keys(scores: np.ndarray) -> np.ndarray:
     return ~ascending
 
 
+def bits_set(words):
+    """The set bits of each uint64 word (an array, or a scalar in compiled code), as
+    uint64: a population count by halves, which every numpy and numba the project
+    supports computes alike (numpy's own, bitwise_count, is numpy 2's)."""
+    words = words - ((words >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    words = (words & np.uint64(0x3333333333333333)) + (
+        (words >> np.uint64(2)) & np.uint64(0x3333333333333333)
+    )
+    words = (words + (words >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (words * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
 def read_only_views(*arrays: np.ndarray) -> list[np.ndarray]:
     """Read-only views of arrays for compiled code: arrays mapped from a file or taken
     from Arrow are read-only, those built by numpy writable, and numba compiles each

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from sparsebench.core import arrays
 from sparsebench.core.jit import compiled
 from sparsebench.search import exactscores
 from sparsebench.search.row_directory import ROW_GROUP
 
 candidate_floor = compiled(exactscores.candidate_floor)
+_bits_set = compiled(inline=True)(arrays.bits_set)
 
 
 @compiled
@@ -99,17 +101,6 @@ def push_largest(heap, size, value):
     return size
 
 
-@compiled(inline=True)
-def _bits_set(word):
-    """The set bits of a uint64 (a population count, by halves)."""
-    word = word - ((word >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    word = (word & np.uint64(0x3333333333333333)) + (
-        (word >> np.uint64(2)) & np.uint64(0x3333333333333333)
-    )
-    word = (word + (word >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((word * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
 @compiled
 def query_lists(q_terms, directory):
     """Each of a query's terms' list in each block (terms x blocks): its first posting,
@@ -131,7 +122,7 @@ def query_lists(q_terms, directory):
             bit = np.uint64(term & 63)
             if (word >> bit) & np.uint64(1) == 0:
                 continue
-            below = _bits_set(word & ((np.uint64(1) << bit) - np.uint64(1)))
+            below = np.int64(_bits_set(word & ((np.uint64(1) << bit) - np.uint64(1))))
             row = block_rows[block] + np.int64(word_rows[at]) + below
             group = row // ROW_GROUP
             start = group_starts[group]

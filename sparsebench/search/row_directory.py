@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sparsebench.core.arrays import bits_set
 from sparsebench.core.errors import DataError
 
 ROW_GROUP = 32  # rows per stored offset: a row's start adds at most ROW_GROUP - 1 lengths
@@ -68,7 +69,7 @@ class RowDirectory:
         word = self.term_words[at]
         bit = (terms & 63).astype(np.uint64)
         held = ((word >> bit) & np.uint64(1)).astype(bool)
-        below = np.bitwise_count(word & ((np.uint64(1) << bit) - np.uint64(1)))
+        below = bits_set(word & ((np.uint64(1) << bit) - np.uint64(1))).astype(np.int64)
         rows = self.block_rows[blocks] + self.word_rows[at].astype(np.int64) + below
         return np.where(held, rows, -1)
 
@@ -129,7 +130,7 @@ class RowDirectory:
             and int(self.group_starts[-1]) == n_postings
         ):
             return False
-        held = np.bitwise_count(self.term_words).reshape(n_blocks, self.words).astype(np.int64)
+        held = bits_set(self.term_words).reshape(n_blocks, self.words).astype(np.int64)
         before = np.cumsum(held, axis=1) - held
         return bool(
             np.array_equal(held.sum(axis=1), np.diff(self.block_rows))
@@ -149,7 +150,7 @@ def build_directory(
         bits[terms] = True
         packed[block] = np.packbits(bits, bitorder="little").view("<u8")
         bits[terms] = False
-    counts = np.bitwise_count(packed).astype(np.int64)
+    counts = bits_set(packed).astype(np.int64)
     word_rows = np.cumsum(counts, axis=1) - counts
     sizes = np.concatenate([np.zeros(0, np.int64), *lengths])
     if len(sizes) and (sizes.min() < 1 or sizes.max() > _MOST_POSTINGS):
