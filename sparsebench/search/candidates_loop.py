@@ -20,7 +20,7 @@ import numpy as np
 from sparsebench.core import arrays
 from sparsebench.core.jit import compiled
 from sparsebench.search import exactscores
-from sparsebench.search.row_directory import ROW_GROUP
+from sparsebench.search.row_directory import LONG, ROW_GROUP
 
 candidate_floor = compiled(exactscores.candidate_floor)
 _bits_set = compiled(inline=True)(arrays.bits_set)
@@ -101,15 +101,20 @@ def push_largest(heap, size, value):
     return size
 
 
+@compiled(inline=True)
+def _length_code(codes, row):
+    return np.int64((codes[row >> 1] >> np.uint8((row & 1) << 2)) & np.uint8(15))
+
+
 @compiled
 def query_lists(q_terms, directory):
     """Each of a query's terms' list in each block (terms x blocks): its first posting,
     past its last (-1 both where the block lacks the term) and its largest weight (0
     there), found once, for the first floor and the walk, as RowDirectory finds them
-    (sparsebench.search.row_directory). directory: its arrays (block_rows, term_words,
-    word_rows, lengths_less_one, group_starts), then the rows' largest weights and the
-    words of a block's bitmap."""
-    block_rows, term_words, word_rows, lengths, group_starts, row_max, words = directory
+    (sparsebench.search.row_directory). directory: its arrays (DIRECTORY_ARRAYS'
+    order), then the rows' largest weights and the words of a block's bitmap."""
+    block_rows, term_words, word_rows, codes, long_lengths = directory[:5]
+    group_starts, group_longs, row_max, words = directory[5:]
     n_blocks = len(block_rows) - 1
     starts = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
     ends = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
@@ -126,10 +131,16 @@ def query_lists(q_terms, directory):
             row = block_rows[block] + np.int64(word_rows[at]) + below
             group = row // ROW_GROUP
             start = group_starts[group]
-            for before in range(group * ROW_GROUP, row):
-                start += np.int64(lengths[before]) + 1
+            long_at = np.int64(group_longs[group])
+            for before in range(group * ROW_GROUP, row + 1):
+                size = _length_code(codes, before) + 1
+                if size == LONG + 1:
+                    size = np.int64(long_lengths[long_at]) + 1
+                    long_at += 1
+                if before < row:
+                    start += size
             starts[entry, block] = start
-            ends[entry, block] = start + np.int64(lengths[row]) + 1
+            ends[entry, block] = start + size
             maxima[entry, block] = np.float64(row_max[row])
     return starts, ends, maxima
 

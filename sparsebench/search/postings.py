@@ -42,7 +42,7 @@ from sparsebench.core.npzmembers import aligned_member, copy_member, mapped_memb
 from sparsebench.search.docids import tie_break_keys
 from sparsebench.search.row_directory import DIRECTORY_ARRAYS, RowDirectory, build_directory
 
-LAYOUT = "sparsebench-postings-4"  # the `layout` member of a postings file
+LAYOUT = "sparsebench-postings-5"  # the `layout` member of a postings file
 BLOCK_DOCS = 1 << 16  # documents per block: their ids within it fit a uint16
 _NARROW = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16))
 _MEMBERS = ("shape", *DIRECTORY_ARRAYS, "ids", "data", "row_max")

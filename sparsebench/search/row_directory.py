@@ -4,12 +4,14 @@ in a few bytes a list rather than twelve.
 A block's lists are its rows: one per term that occurs in its documents, in term order.
 A corpus with a large vocabulary has many rows of one or a few postings (a rare term
 makes a row in every block it occurs in), so what a row costs beside its postings
-counts. Here a row costs its length (uint16, less one: a list holds 1 to 65,536 of a
-block's documents) and a share of an offset every ROW_GROUP rows; which terms a block
-holds is a bitmap over the vocabulary (a bit per term and block), with the rows before
-each 64-bit word beside it, so that a term's row is its word's count plus the set bits
-below it (no search). A row's first posting is its group's offset plus the lengths of
-the rows before it in the group. The compiled searches find their lists the same way
+counts. Here a row costs its length in four bits (most rows hold a few postings: the
+length less one, or LONG where it is LONG or more, the length then in `long_lengths`,
+uint16, in row order) and a share of two offsets every ROW_GROUP rows: its first posting
+and the long rows before it. Which terms a block holds is a bitmap over the vocabulary
+(a bit per term and block), with the rows before each 64-bit word beside it, so that a
+term's row is its word's count plus the set bits below it (no search). A row's first
+posting is its group's offset plus the lengths of the rows before it in the group. The
+compiled searches find their lists the same way
 (sparsebench.search.candidates_loop.query_lists).
 """
 
@@ -23,9 +25,18 @@ from sparsebench.core.arrays import bits_set
 from sparsebench.core.errors import DataError
 
 ROW_GROUP = 32  # rows per stored offset: a row's start adds at most ROW_GROUP - 1 lengths
+LONG = 15  # a length code: the row's length less one is in long_lengths (and at least LONG)
 _MOST_POSTINGS = np.iinfo(np.uint16).max + 1  # a row's length less one fits a uint16
 # the directory's arrays (RowDirectory's fields after n_terms), as files and searches name them
-DIRECTORY_ARRAYS = ("block_rows", "term_words", "word_rows", "lengths_less_one", "group_starts")
+DIRECTORY_ARRAYS = (
+    "block_rows",
+    "term_words",
+    "word_rows",
+    "length_codes",
+    "long_lengths",
+    "group_starts",
+    "group_longs",
+)
 _ROWS_AT_ONCE = 1 << 16  # rows whose starts are computed together (memory: 8 bytes x 32 each)
 
 
@@ -41,16 +52,21 @@ class RowDirectory:
     block_rows: each block's first row (and the total last, int64); term_words: per
     block, words_for(n_terms) uint64 words whose bit t (little-endian) says that term t
     has a row there; word_rows: per block and word, the block's rows in the words before
-    it (uint32); lengths_less_one: each row's postings less one (uint16); group_starts:
-    the first posting of rows 0, ROW_GROUP, 2 ROW_GROUP, ... and the postings' total
-    last (int64)."""
+    it (uint32); length_codes: each row's length code, two a byte (row 2i in the low
+    four bits of byte i): its postings less one, or LONG; long_lengths: the postings
+    less one of the rows coded LONG, in row order (uint16); group_starts: the first
+    posting of rows 0, ROW_GROUP, 2 ROW_GROUP, ... and the postings' total last (int64);
+    group_longs: the rows coded LONG before each of those rows, and their total last
+    (uint32)."""
 
     n_terms: int
     block_rows: np.ndarray
     term_words: np.ndarray
     word_rows: np.ndarray
-    lengths_less_one: np.ndarray
+    length_codes: np.ndarray
+    long_lengths: np.ndarray
     group_starts: np.ndarray
+    group_longs: np.ndarray
 
     @property
     def words(self) -> int:
@@ -58,7 +74,13 @@ class RowDirectory:
 
     @property
     def n_rows(self) -> int:
-        return len(self.lengths_less_one)
+        return int(self.block_rows[-1])
+
+    def codes(self, rows: np.ndarray) -> np.ndarray:
+        """Each row's length code (int64)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        shift = ((rows & 1) << 2).astype(np.uint8)
+        return ((self.length_codes[rows >> 1] >> shift) & 15).astype(np.int64)
 
     def rows_of(self, blocks: np.ndarray | int, terms: np.ndarray) -> np.ndarray:
         """The row of each term in the block beside it (or all in one block): -1 where
@@ -73,8 +95,40 @@ class RowDirectory:
         rows = self.block_rows[blocks] + self.word_rows[at].astype(np.int64) + below
         return np.where(held, rows, -1)
 
+    def _group_lengths(self, groups: np.ndarray) -> np.ndarray:
+        """The lengths of the rows of each group (groups x ROW_GROUP, int64; 0 past the
+        last row)."""
+        rows = groups[:, None] * ROW_GROUP + np.arange(ROW_GROUP)
+        real = rows < self.n_rows
+        codes = self.codes(np.minimum(rows, max(self.n_rows - 1, 0)))
+        long = real & (codes == LONG)
+        rank = self.group_longs[groups].astype(np.int64)[:, None] + np.cumsum(long, axis=1) - long
+        lengths = codes + 1
+        lengths[long] = self.long_lengths[rank[long]].astype(np.int64) + 1
+        lengths[~real] = 0
+        return lengths
+
     def lengths(self, rows: np.ndarray) -> np.ndarray:
-        return self.lengths_less_one[rows].astype(np.int64) + 1
+        rows = np.asarray(rows, dtype=np.int64)
+        lengths = self.codes(rows) + 1
+        long = np.flatnonzero(lengths == LONG + 1)
+        for lo in range(0, len(long), _ROWS_AT_ONCE):
+            part = long[lo : lo + _ROWS_AT_ONCE]
+            group = rows[part] // ROW_GROUP
+            lengths[part] = self._group_lengths(group)[np.arange(len(part)), rows[part] % ROW_GROUP]
+        return lengths
+
+    def range_lengths(self, first: int, stop: int) -> np.ndarray:
+        """The lengths of rows first..stop-1 (int64)."""
+        if stop <= first:
+            return np.zeros(0, np.int64)
+        lengths = self.codes(np.arange(first, stop)) + 1
+        long = lengths == LONG + 1
+        group = first // ROW_GROUP
+        before = self.codes(np.arange(group * ROW_GROUP, first)) == LONG
+        rank = int(self.group_longs[group]) + int(before.sum())
+        lengths[long] = self.long_lengths[rank : rank + int(long.sum())].astype(np.int64) + 1
+        return lengths
 
     def row_starts(self, rows: np.ndarray) -> np.ndarray:
         """The first posting of each row (n_rows: the postings' total), a group of rows
@@ -88,10 +142,8 @@ class RowDirectory:
             starts[lo : lo + len(part)] = self.group_starts[group]
             if not self.n_rows:
                 continue
-            first = group * ROW_GROUP
-            before = np.minimum(first[:, None] + lanes, self.n_rows - 1)
-            sizes = self.lengths_less_one[before].astype(np.int64) + 1
-            sizes[lanes >= (part - first)[:, None]] = 0
+            sizes = self._group_lengths(group)
+            sizes[lanes >= (part % ROW_GROUP)[:, None]] = 0
             starts[lo : lo + len(part)] += sizes.sum(axis=1)
         return starts
 
@@ -104,7 +156,7 @@ class RowDirectory:
         """The block's row boundaries in the postings (its rows + 1, int64)."""
         first, stop = int(self.block_rows[block]), int(self.block_rows[block + 1])
         start = self.row_starts(np.array([first]))
-        return np.concatenate([start, start[0] + np.cumsum(self.lengths(np.arange(first, stop)))])
+        return np.concatenate([start, start[0] + np.cumsum(self.range_lengths(first, stop))])
 
     def block_span(self, block: int) -> tuple[int, int]:
         """(first posting, past the last) of the block."""
@@ -125,9 +177,11 @@ class RowDirectory:
             len(self.block_rows) == n_blocks + 1
             and int(self.block_rows[0]) == 0
             and len(self.term_words) == len(self.word_rows) == words
-            and int(self.block_rows[-1]) == self.n_rows
-            and len(self.group_starts) == -(-self.n_rows // ROW_GROUP) + 1
+            and len(self.length_codes) == -(-self.n_rows // 2)
+            and len(self.group_starts) == len(self.group_longs) == -(-self.n_rows // ROW_GROUP) + 1
             and int(self.group_starts[-1]) == n_postings
+            and int(self.group_longs[-1]) == len(self.long_lengths)
+            and np.array_equal(self._longs_before_groups(), self.group_longs)
         ):
             return False
         held = bits_set(self.term_words).reshape(n_blocks, self.words).astype(np.int64)
@@ -136,6 +190,21 @@ class RowDirectory:
             np.array_equal(held.sum(axis=1), np.diff(self.block_rows))
             and np.array_equal(before.reshape(-1), self.word_rows)
         )
+
+    def _longs_before_groups(self) -> np.ndarray:
+        """The rows coded LONG before each group and in all (as group_longs should be),
+        counted from the codes a slice at a time (memory bounded by the slice)."""
+        per_group = ROW_GROUP // 2  # bytes of codes a group
+        counts = []
+        step = per_group * _ROWS_AT_ONCE
+        for lo in range(0, len(self.length_codes), step):
+            part = np.asarray(self.length_codes[lo : lo + step])
+            long = ((part & 15) == LONG).astype(np.int64) + ((part >> 4) == LONG)
+            padded = np.zeros(-(-len(part) // per_group) * per_group, np.int64)
+            padded[: len(part)] = long
+            counts.append(padded.reshape(-1, per_group).sum(axis=1))
+        per = np.concatenate([np.zeros(0, np.int64), *counts])
+        return np.concatenate([[0], np.cumsum(per)])
 
 
 def build_directory(
@@ -156,10 +225,19 @@ def build_directory(
     if len(sizes) and (sizes.min() < 1 or sizes.max() > _MOST_POSTINGS):
         raise DataError(f"a block's list holds 1 to {_MOST_POSTINGS} postings")
     starts = np.concatenate([[0], np.cumsum(sizes)])
+    codes = np.minimum(sizes - 1, LONG).astype(np.uint8)
+    long = codes == LONG
+    longs_before = np.concatenate([[0], np.cumsum(long)])
+    paired = np.zeros(-(-len(codes) // 2) * 2, np.uint8)  # an odd count's last nibble: 0
+    paired[: len(codes)] = codes
     return {
         "block_rows": np.concatenate([[0], np.cumsum([len(h) for h in held], dtype=np.int64)]),
         "term_words": packed.reshape(-1),
         "word_rows": word_rows.reshape(-1).astype(np.uint32),
-        "lengths_less_one": (sizes - 1).astype(np.uint16),
+        "length_codes": paired[0::2] | (paired[1::2] << 4),
+        "long_lengths": (sizes[long] - 1).astype(np.uint16),
         "group_starts": np.append(starts[:-1][::ROW_GROUP], starts[-1]).astype(np.int64),
+        "group_longs": np.append(longs_before[:-1][::ROW_GROUP], longs_before[-1]).astype(
+            np.uint32
+        ),
     }

@@ -55,7 +55,7 @@ def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
     assert postings.data.dtype == dtype and postings.shape == (400, n_docs)
     assert postings.ids.dtype == np.uint16 and postings.n_blocks == -(-n_docs // BLOCK_DOCS)
     directory = postings.directory
-    for array in (postings.data, postings.ids, postings.row_max, directory.lengths_less_one):
+    for array in (postings.data, postings.ids, postings.row_max, directory.length_codes):
         assert type(mapped_root(array)).__name__ == "mmap"  # no copy of the index
         assert array.ctypes.data % 64 == 0  # each member's data start 64-byte aligned
     with zipfile.ZipFile(path) as archive:  # the padded headers: still a valid archive
@@ -64,10 +64,12 @@ def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
         assert np.array_equal(stored["ids"], postings.ids)
     widened = postings.documents()
     assert widened.dtype == np.float64 and (widened != matrix).nnz == 0
-    # per term and block: a length, a largest weight and a share of an offset; per block
-    # a bit and a word's share of a row count per term; and the zip's headers
+    # per term and block: a length code (half a byte, 2 more bytes for a long list), a
+    # largest weight and a share of two offsets; per block a bit and a word's share of a
+    # row count per term; and the zip's headers
     rows, words = directory.n_rows, -(-400 // 64)
-    overhead = 4_000 + (2 + weight_bytes) * rows + 8 * (rows // 32 + 2)
+    overhead = 4_000 + (0.5 + weight_bytes) * rows + 2 * len(directory.long_lengths)
+    overhead += 12 * (rows // 32 + 2)
     overhead += postings.n_blocks * (12 * words + 8)
     assert postings.row_max.dtype == dtype
     for block in range(postings.n_blocks):  # row_max: each list's largest weight, exactly
@@ -114,7 +116,9 @@ def test_a_damaged_postings_file_is_refused(tmp_path):
     with np.load(path) as stored:
         members = dict(stored)
     for name, damaged in (
-        ("lengths_less_one", members["lengths_less_one"][:-1]),
+        ("length_codes", members["length_codes"][:-1]),
+        ("long_lengths", members["long_lengths"][:-1]),
+        ("group_longs", members["group_longs"] + 1),
         ("term_words", members["term_words"] ^ np.uint64(1 << 5)),  # a term's bit flipped
         ("group_starts", members["group_starts"] + 1),
         ("row_max", members["row_max"].astype(np.float64)),

@@ -12,6 +12,7 @@ from sparsebench.core.errors import DataError
 from sparsebench.search.candidates_loop import query_lists
 from sparsebench.search.row_directory import (
     DIRECTORY_ARRAYS,
+    LONG,
     ROW_GROUP,
     RowDirectory,
     build_directory,
@@ -22,7 +23,8 @@ N_TERMS = 200  # not a multiple of 64: the last word of a bitmap is partly unuse
 
 def _blocks(seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Blocks' held terms and list lengths: one block empty, one holding every term,
-    lengths from 1 to 65,536, row counts that are not multiples of ROW_GROUP."""
+    lengths from 1 to 65,536 (short and long codes mixed in every group), row counts
+    that are not multiples of ROW_GROUP."""
     rng = np.random.default_rng(seed)
     held = [
         np.sort(rng.choice(N_TERMS, 77, replace=False)),
@@ -31,7 +33,7 @@ def _blocks(seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
         np.array([0, 63, 64, 127, 199]),
         np.sort(rng.choice(N_TERMS, 3, replace=False)),
     ]
-    lengths = [rng.integers(1, 9, len(terms)) for terms in held]
+    lengths = [rng.integers(1, 2 * LONG, len(terms)) for terms in held]
     lengths[3] = np.array([1, 65_536, 2, 65_535, 7])
     return held, lengths
 
@@ -58,6 +60,7 @@ def test_rows_are_found_where_their_lists_lie():
     rows = directory.rows_of(blocks, terms)
     held_here = rows >= 0
     assert held_here.sum() == len(reference)
+    assert 0 < len(directory.long_lengths) < directory.n_rows  # both kinds of length code
     starts, ends = directory.row_spans(rows[held_here])
     found = dict(
         zip(
@@ -114,4 +117,18 @@ def test_a_bitmap_that_disagrees_with_the_row_counts_is_damaged(name, damage):
     assert RowDirectory(N_TERMS, **arrays).check(len(held), total)
     arrays[name] = arrays[name].copy()
     arrays[name][1] ^= damage
+    assert not RowDirectory(N_TERMS, **arrays).check(len(held), total)
+
+
+@pytest.mark.parametrize("name", ["length_codes", "group_longs"])
+def test_length_codes_that_disagree_with_the_long_lengths_are_damaged(name):
+    held, lengths = _blocks(3)
+    arrays = build_directory(N_TERMS, held, lengths)
+    total = sum(int(s.sum()) for s in lengths)
+    assert RowDirectory(N_TERMS, **arrays).check(len(held), total)
+    arrays[name] = damaged = arrays[name].copy()
+    if name == "length_codes":  # row 2's code turned long if short, short if long
+        damaged[1] = (damaged[1] & 0xF0) | (0 if damaged[1] & 15 == LONG else LONG)
+    else:  # a group's count of long rows moved
+        damaged[1] += 1
     assert not RowDirectory(N_TERMS, **arrays).check(len(held), total)
