@@ -101,9 +101,20 @@ def push_largest(heap, size, value):
     return size
 
 
+_NIBBLES_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
+_NIBBLE_ONES = np.uint64(0x1111111111111111)
+_BYTE_ONES = np.uint64(0x0101010101010101)
+
+
 @compiled(inline=True)
-def _length_code(codes, row):
-    return np.int64((codes[row >> 1] >> np.uint8((row & 1) << 2)) & np.uint8(15))
+def _codes_below(word, count):
+    """The sum of a code word's first `count` codes (0-16), and how many are LONG."""
+    if count < 16:
+        word &= (np.uint64(1) << np.uint64(4 * count)) - np.uint64(1)
+    pairs = (word & _NIBBLES_LOW) + ((word >> np.uint64(4)) & _NIBBLES_LOW)
+    total = np.int64((pairs * _BYTE_ONES) >> np.uint64(56))
+    long = word & (word >> np.uint64(1)) & (word >> np.uint64(2)) & (word >> np.uint64(3))
+    return total, np.int64(_bits_set(long & _NIBBLE_ONES))
 
 
 @compiled
@@ -111,9 +122,11 @@ def query_lists(q_terms, directory):
     """Each of a query's terms' list in each block (terms x blocks): its first posting,
     past its last (-1 both where the block lacks the term) and its largest weight (0
     there), found once, for the first floor and the walk, as RowDirectory finds them
-    (sparsebench.search.row_directory). directory: its arrays (DIRECTORY_ARRAYS'
-    order), then the rows' largest weights and the words of a block's bitmap."""
-    block_rows, term_words, word_rows, codes, long_lengths = directory[:5]
+    (sparsebench.search.row_directory). directory: RowDirectory.search_arrays(), then
+    the rows' largest weights and the words of a block's bitmap. A row's start adds up
+    the codes before it in its group a word at a time (nibbles summed in place), and
+    then, for each LONG code among them, its long length beyond LONG."""
+    block_rows, term_words, word_rows, code_words, long_lengths = directory[:5]
     group_starts, group_longs, row_max, words = directory[5:]
     n_blocks = len(block_rows) - 1
     starts = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
@@ -130,17 +143,21 @@ def query_lists(q_terms, directory):
             below = np.int64(_bits_set(word & ((np.uint64(1) << bit) - np.uint64(1))))
             row = block_rows[block] + np.int64(word_rows[at]) + below
             group = row // ROW_GROUP
-            start = group_starts[group]
-            long_at = np.int64(group_longs[group])
-            for before in range(group * ROW_GROUP, row + 1):
-                size = _length_code(codes, before) + 1
-                if size == LONG + 1:
-                    size = np.int64(long_lengths[long_at]) + 1
-                    long_at += 1
-                if before < row:
-                    start += size
-            starts[entry, block] = start
-            ends[entry, block] = start + size
+            place = row - group * ROW_GROUP
+            low, high = code_words[2 * group], code_words[2 * group + 1]
+            total, long = _codes_below(low, min(place, 16))
+            more, more_long = _codes_below(high, max(place - 16, 0))
+            total += more + place  # each code is its length less one
+            long += more_long
+            first_long = np.int64(group_longs[group])
+            for at_long in range(first_long, first_long + long):
+                total += np.int64(long_lengths[at_long]) - LONG
+            code = ((high if place >= 16 else low) >> np.uint64(4 * (place & 15))) & 15
+            size = np.int64(code) + 1
+            if code == LONG:
+                size = np.int64(long_lengths[first_long + long]) + 1
+            starts[entry, block] = group_starts[group] + total
+            ends[entry, block] = starts[entry, block] + size
             maxima[entry, block] = np.float64(row_max[row])
     return starts, ends, maxima
 

@@ -26,6 +26,7 @@ from sparsebench.core.errors import DataError
 
 ROW_GROUP = 32  # rows per stored offset: a row's start adds at most ROW_GROUP - 1 lengths
 LONG = 15  # a length code: the row's length less one is in long_lengths (and at least LONG)
+_GROUP_BYTES = ROW_GROUP // 2  # a group's length codes: two 64-bit words
 _MOST_POSTINGS = np.iinfo(np.uint16).max + 1  # a row's length less one fits a uint16
 # the directory's arrays (RowDirectory's fields after n_terms), as files and searches name them
 DIRECTORY_ARRAYS = (
@@ -53,7 +54,8 @@ class RowDirectory:
     block, words_for(n_terms) uint64 words whose bit t (little-endian) says that term t
     has a row there; word_rows: per block and word, the block's rows in the words before
     it (uint32); length_codes: each row's length code, two a byte (row 2i in the low
-    four bits of byte i): its postings less one, or LONG; long_lengths: the postings
+    four bits of byte i; zero past the last row, up to a whole group): its postings less
+    one, or LONG; long_lengths: the postings
     less one of the rows coded LONG, in row order (uint16); group_starts: the first
     posting of rows 0, ROW_GROUP, 2 ROW_GROUP, ... and the postings' total last (int64);
     group_longs: the rows coded LONG before each of those rows, and their total last
@@ -75,6 +77,13 @@ class RowDirectory:
     @property
     def n_rows(self) -> int:
         return int(self.block_rows[-1])
+
+    def search_arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays as the compiled searches take them (candidates_loop.query_lists):
+        DIRECTORY_ARRAYS' order, the length codes as 64-bit words (a group's two)."""
+        arrays = {name: np.asarray(getattr(self, name)) for name in DIRECTORY_ARRAYS}
+        arrays["length_codes"] = arrays["length_codes"].view(np.uint64)
+        return tuple(arrays.values())
 
     def codes(self, rows: np.ndarray) -> np.ndarray:
         """Each row's length code (int64)."""
@@ -177,7 +186,7 @@ class RowDirectory:
             len(self.block_rows) == n_blocks + 1
             and int(self.block_rows[0]) == 0
             and len(self.term_words) == len(self.word_rows) == words
-            and len(self.length_codes) == -(-self.n_rows // 2)
+            and len(self.length_codes) == _GROUP_BYTES * (len(self.group_starts) - 1)
             and len(self.group_starts) == len(self.group_longs) == -(-self.n_rows // ROW_GROUP) + 1
             and int(self.group_starts[-1]) == n_postings
             and int(self.group_longs[-1]) == len(self.long_lengths)
@@ -194,15 +203,12 @@ class RowDirectory:
     def _longs_before_groups(self) -> np.ndarray:
         """The rows coded LONG before each group and in all (as group_longs should be),
         counted from the codes a slice at a time (memory bounded by the slice)."""
-        per_group = ROW_GROUP // 2  # bytes of codes a group
         counts = []
-        step = per_group * _ROWS_AT_ONCE
+        step = _GROUP_BYTES * _ROWS_AT_ONCE
         for lo in range(0, len(self.length_codes), step):
             part = np.asarray(self.length_codes[lo : lo + step])
             long = ((part & 15) == LONG).astype(np.int64) + ((part >> 4) == LONG)
-            padded = np.zeros(-(-len(part) // per_group) * per_group, np.int64)
-            padded[: len(part)] = long
-            counts.append(padded.reshape(-1, per_group).sum(axis=1))
+            counts.append(long.reshape(-1, _GROUP_BYTES).sum(axis=1))
         per = np.concatenate([np.zeros(0, np.int64), *counts])
         return np.concatenate([[0], np.cumsum(per)])
 
@@ -228,7 +234,7 @@ def build_directory(
     codes = np.minimum(sizes - 1, LONG).astype(np.uint8)
     long = codes == LONG
     longs_before = np.concatenate([[0], np.cumsum(long)])
-    paired = np.zeros(-(-len(codes) // 2) * 2, np.uint8)  # an odd count's last nibble: 0
+    paired = np.zeros(-(-len(codes) // ROW_GROUP) * ROW_GROUP, np.uint8)  # whole groups
     paired[: len(codes)] = codes
     return {
         "block_rows": np.concatenate([[0], np.cumsum([len(h) for h in held], dtype=np.int64)]),

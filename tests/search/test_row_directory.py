@@ -11,7 +11,6 @@ from sparsebench.core.arrays import read_only_views
 from sparsebench.core.errors import DataError
 from sparsebench.search.candidates_loop import query_lists
 from sparsebench.search.row_directory import (
-    DIRECTORY_ARRAYS,
     LONG,
     ROW_GROUP,
     RowDirectory,
@@ -87,7 +86,7 @@ def test_the_compiled_searches_find_the_same_lists():
     reference = _reference(held, lengths)
     rows = {key: row for row, key in enumerate(reference)}  # rows in block, then term order
     query = np.array([0, 5, 63, 64, 127, 128, 199], dtype=np.int64)
-    arrays = read_only_views(*(getattr(directory, name) for name in DIRECTORY_ARRAYS), row_max)
+    arrays = read_only_views(*directory.search_arrays(), row_max)
     starts, ends, maxima = query_lists(query, (*arrays, directory.words))
     for entry, term in enumerate(query.tolist()):
         for block in range(len(held)):
