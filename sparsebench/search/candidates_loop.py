@@ -20,7 +20,7 @@ import numpy as np
 from sparsebench.core import arrays
 from sparsebench.core.jit import compiled
 from sparsebench.search import exactscores
-from sparsebench.search.row_directory import LONG, ROW_GROUP
+from sparsebench.search.row_directory import GROUP_RECORD, LONG, ROW_GROUP
 
 candidate_floor = compiled(exactscores.candidate_floor)
 _bits_set = compiled(inline=True)(arrays.bits_set)
@@ -122,12 +122,11 @@ def query_lists(q_terms, directory):
     """Each of a query's terms' list in each block (terms x blocks): its first posting,
     past its last (-1 both where the block lacks the term) and its largest weight (0
     there), found once, for the first floor and the walk, as RowDirectory finds them
-    (sparsebench.search.row_directory). directory: RowDirectory.search_arrays(), then
-    the rows' largest weights and the words of a block's bitmap. A row's start adds up
+    (sparsebench.search.row_directory). directory: its arrays (DIRECTORY_ARRAYS'
+    order), then the rows' largest weights and the words of a block's bitmap. A row's start adds up
     the codes before it in its group a word at a time (nibbles summed in place), and
     then, for each LONG code among them, its long length beyond LONG."""
-    block_rows, term_words, word_rows, code_words, long_lengths = directory[:5]
-    group_starts, group_longs, row_max, words = directory[5:]
+    block_rows, term_words, word_rows, groups, long_lengths, row_max, words = directory
     n_blocks = len(block_rows) - 1
     starts = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
     ends = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
@@ -144,19 +143,20 @@ def query_lists(q_terms, directory):
             row = block_rows[block] + np.int64(word_rows[at]) + below
             group = row // ROW_GROUP
             place = row - group * ROW_GROUP
-            low, high = code_words[2 * group], code_words[2 * group + 1]
+            record = group * GROUP_RECORD  # first posting, long rows before, two code words
+            low, high = groups[record + 2], groups[record + 3]
             total, long = _codes_below(low, min(place, 16))
             more, more_long = _codes_below(high, max(place - 16, 0))
             total += more + place  # each code is its length less one
             long += more_long
-            first_long = np.int64(group_longs[group])
+            first_long = np.int64(groups[record + 1])
             for at_long in range(first_long, first_long + long):
                 total += np.int64(long_lengths[at_long]) - LONG
             code = ((high if place >= 16 else low) >> np.uint64(4 * (place & 15))) & 15
             size = np.int64(code) + 1
             if code == LONG:
                 size = np.int64(long_lengths[first_long + long]) + 1
-            starts[entry, block] = group_starts[group] + total
+            starts[entry, block] = np.int64(groups[record]) + total
             ends[entry, block] = starts[entry, block] + size
             maxima[entry, block] = np.float64(row_max[row])
     return starts, ends, maxima

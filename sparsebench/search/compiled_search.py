@@ -31,6 +31,7 @@ import scipy.sparse as sp
 
 from sparsebench.core.arrays import read_only_views
 from sparsebench.search.postings import BLOCK_DOCS, Postings
+from sparsebench.search.row_directory import DIRECTORY_ARRAYS
 from sparsebench.search.topk import CandidatePool
 
 # the terms of a query scored whole for its first floor: those in at most this share of
@@ -90,7 +91,10 @@ def search(
         max(_RARE_PER_RESULT * pool.k, int(postings.shape[1] * _RARE_SHARE)),
         *read_only_views(postings.ids, postings.data),
         (
-            *read_only_views(*directory.search_arrays(), postings.row_max),
+            *read_only_views(
+                *(np.asarray(getattr(directory, name)) for name in DIRECTORY_ARRAYS),
+                postings.row_max,
+            ),
             directory.words,
         ),
         BLOCK_DOCS,

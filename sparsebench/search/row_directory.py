@@ -6,13 +6,14 @@ A corpus with a large vocabulary has many rows of one or a few postings (a rare 
 makes a row in every block it occurs in), so what a row costs beside its postings
 counts. Here a row costs its length in four bits (most rows hold a few postings: the
 length less one, or LONG where it is LONG or more, the length then in `long_lengths`,
-uint16, in row order) and a share of two offsets every ROW_GROUP rows: its first posting
-and the long rows before it. Which terms a block holds is a bitmap over the vocabulary
-(a bit per term and block), with the rows before each 64-bit word beside it, so that a
-term's row is its word's count plus the set bits below it (no search). A row's first
-posting is its group's offset plus the lengths of the rows before it in the group. The
-compiled searches find their lists the same way
-(sparsebench.search.candidates_loop.query_lists).
+uint16, in row order) and a share of its group's record: every ROW_GROUP rows, the
+first posting, the long rows before it and the group's 32 codes, 32 bytes that one
+cache line holds (a search's lookup reads one line for all three). Which terms a block
+holds is a bitmap over the vocabulary (a bit per term and block), with the rows before
+each 64-bit word beside it, so that a term's row is its word's count plus the set bits
+below it (no search). A row's first posting is its group's plus the lengths of the rows
+before it in the group, its codes summed a word at a time. The compiled searches find
+their lists the same way (sparsebench.search.candidates_loop.query_lists).
 """
 
 from __future__ import annotations
@@ -26,18 +27,10 @@ from sparsebench.core.errors import DataError
 
 ROW_GROUP = 32  # rows per stored offset: a row's start adds at most ROW_GROUP - 1 lengths
 LONG = 15  # a length code: the row's length less one is in long_lengths (and at least LONG)
-_GROUP_BYTES = ROW_GROUP // 2  # a group's length codes: two 64-bit words
+GROUP_RECORD = 4  # a group's record, uint64: first posting, long rows before, two words of codes
 _MOST_POSTINGS = np.iinfo(np.uint16).max + 1  # a row's length less one fits a uint16
 # the directory's arrays (RowDirectory's fields after n_terms), as files and searches name them
-DIRECTORY_ARRAYS = (
-    "block_rows",
-    "term_words",
-    "word_rows",
-    "length_codes",
-    "long_lengths",
-    "group_starts",
-    "group_longs",
-)
+DIRECTORY_ARRAYS = ("block_rows", "term_words", "word_rows", "groups", "long_lengths")
 _ROWS_AT_ONCE = 1 << 16  # rows whose starts are computed together (memory: 8 bytes x 32 each)
 
 
@@ -53,22 +46,19 @@ class RowDirectory:
     block_rows: each block's first row (and the total last, int64); term_words: per
     block, words_for(n_terms) uint64 words whose bit t (little-endian) says that term t
     has a row there; word_rows: per block and word, the block's rows in the words before
-    it (uint32); length_codes: each row's length code, two a byte (row 2i in the low
-    four bits of byte i; zero past the last row, up to a whole group): its postings less
-    one, or LONG; long_lengths: the postings
-    less one of the rows coded LONG, in row order (uint16); group_starts: the first
-    posting of rows 0, ROW_GROUP, 2 ROW_GROUP, ... and the postings' total last (int64);
-    group_longs: the rows coded LONG before each of those rows, and their total last
-    (uint32)."""
+    it (uint32); groups: per ROW_GROUP rows a record of GROUP_RECORD uint64: the first
+    posting of its first row, the rows coded LONG before it, and its rows' length codes
+    (row i's in bits 4i.. of word i // 16; zero past the last row), then a last record
+    of the totals (postings, long rows; no codes); a row's code is its postings less
+    one, or LONG; long_lengths: the postings less one of the rows coded LONG, in row
+    order (uint16)."""
 
     n_terms: int
     block_rows: np.ndarray
     term_words: np.ndarray
     word_rows: np.ndarray
-    length_codes: np.ndarray
+    groups: np.ndarray
     long_lengths: np.ndarray
-    group_starts: np.ndarray
-    group_longs: np.ndarray
 
     @property
     def words(self) -> int:
@@ -78,18 +68,18 @@ class RowDirectory:
     def n_rows(self) -> int:
         return int(self.block_rows[-1])
 
-    def search_arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays as the compiled searches take them (candidates_loop.query_lists):
-        DIRECTORY_ARRAYS' order, the length codes as 64-bit words (a group's two)."""
-        arrays = {name: np.asarray(getattr(self, name)) for name in DIRECTORY_ARRAYS}
-        arrays["length_codes"] = arrays["length_codes"].view(np.uint64)
-        return tuple(arrays.values())
+    @property
+    def _records(self) -> np.ndarray:
+        return self.groups.reshape(-1, GROUP_RECORD)
+
+    def group_starts(self, groups: np.ndarray) -> np.ndarray:
+        return self._records[groups, 0].astype(np.int64)
 
     def codes(self, rows: np.ndarray) -> np.ndarray:
         """Each row's length code (int64)."""
         rows = np.asarray(rows, dtype=np.int64)
-        shift = ((rows & 1) << 2).astype(np.uint8)
-        return ((self.length_codes[rows >> 1] >> shift) & 15).astype(np.int64)
+        words = self._records[rows // ROW_GROUP, 2 + (rows % ROW_GROUP) // 16]
+        return ((words >> (4 * (rows % 16)).astype(np.uint64)) & np.uint64(15)).astype(np.int64)
 
     def rows_of(self, blocks: np.ndarray | int, terms: np.ndarray) -> np.ndarray:
         """The row of each term in the block beside it (or all in one block): -1 where
@@ -111,7 +101,8 @@ class RowDirectory:
         real = rows < self.n_rows
         codes = self.codes(np.minimum(rows, max(self.n_rows - 1, 0)))
         long = real & (codes == LONG)
-        rank = self.group_longs[groups].astype(np.int64)[:, None] + np.cumsum(long, axis=1) - long
+        first_long = self._records[groups, 1].astype(np.int64)[:, None]
+        rank = first_long + np.cumsum(long, axis=1) - long
         lengths = codes + 1
         lengths[long] = self.long_lengths[rank[long]].astype(np.int64) + 1
         lengths[~real] = 0
@@ -135,7 +126,7 @@ class RowDirectory:
         long = lengths == LONG + 1
         group = first // ROW_GROUP
         before = self.codes(np.arange(group * ROW_GROUP, first)) == LONG
-        rank = int(self.group_longs[group]) + int(before.sum())
+        rank = int(self._records[group, 1]) + int(before.sum())
         lengths[long] = self.long_lengths[rank : rank + int(long.sum())].astype(np.int64) + 1
         return lengths
 
@@ -148,7 +139,7 @@ class RowDirectory:
         for lo in range(0, len(rows), _ROWS_AT_ONCE):
             part = rows[lo : lo + _ROWS_AT_ONCE]
             group = part // ROW_GROUP
-            starts[lo : lo + len(part)] = self.group_starts[group]
+            starts[lo : lo + len(part)] = self.group_starts(group)
             if not self.n_rows:
                 continue
             sizes = self._group_lengths(group)
@@ -186,11 +177,11 @@ class RowDirectory:
             len(self.block_rows) == n_blocks + 1
             and int(self.block_rows[0]) == 0
             and len(self.term_words) == len(self.word_rows) == words
-            and len(self.length_codes) == _GROUP_BYTES * (len(self.group_starts) - 1)
-            and len(self.group_starts) == len(self.group_longs) == -(-self.n_rows // ROW_GROUP) + 1
-            and int(self.group_starts[-1]) == n_postings
-            and int(self.group_longs[-1]) == len(self.long_lengths)
-            and np.array_equal(self._longs_before_groups(), self.group_longs)
+            and len(self.groups) == GROUP_RECORD * (-(-self.n_rows // ROW_GROUP) + 1)
+            and int(self._records[-1, 0]) == n_postings
+            and int(self._records[-1, 1]) == len(self.long_lengths)
+            and not self._records[-1, 2:].any()
+            and np.array_equal(self._longs_before_groups(), self._records[:, 1])
         ):
             return False
         held = bits_set(self.term_words).reshape(n_blocks, self.words).astype(np.int64)
@@ -201,14 +192,15 @@ class RowDirectory:
         )
 
     def _longs_before_groups(self) -> np.ndarray:
-        """The rows coded LONG before each group and in all (as group_longs should be),
-        counted from the codes a slice at a time (memory bounded by the slice)."""
+        """The rows coded LONG before each group and in all (as the records should
+        hold them), counted from the codes a slice of groups at a time (memory bounded
+        by the slice)."""
         counts = []
-        step = _GROUP_BYTES * _ROWS_AT_ONCE
-        for lo in range(0, len(self.length_codes), step):
-            part = np.asarray(self.length_codes[lo : lo + step])
-            long = ((part & 15) == LONG).astype(np.int64) + ((part >> 4) == LONG)
-            counts.append(long.reshape(-1, _GROUP_BYTES).sum(axis=1))
+        nibbles = np.uint64(4) * np.arange(16, dtype=np.uint64)
+        for lo in range(0, len(self._records) - 1, _ROWS_AT_ONCE):
+            words = self._records[lo : min(lo + _ROWS_AT_ONCE, len(self._records) - 1), 2:]
+            codes = (words[:, :, None] >> nibbles) & np.uint64(15)
+            counts.append((codes == LONG).sum(axis=(1, 2)))
         per = np.concatenate([np.zeros(0, np.int64), *counts])
         return np.concatenate([[0], np.cumsum(per)])
 
@@ -231,19 +223,21 @@ def build_directory(
     if len(sizes) and (sizes.min() < 1 or sizes.max() > _MOST_POSTINGS):
         raise DataError(f"a block's list holds 1 to {_MOST_POSTINGS} postings")
     starts = np.concatenate([[0], np.cumsum(sizes)])
-    codes = np.minimum(sizes - 1, LONG).astype(np.uint8)
+    codes = np.minimum(sizes - 1, LONG).astype(np.uint64)
     long = codes == LONG
     longs_before = np.concatenate([[0], np.cumsum(long)])
-    paired = np.zeros(-(-len(codes) // ROW_GROUP) * ROW_GROUP, np.uint8)  # whole groups
-    paired[: len(codes)] = codes
+    n_groups = -(-len(codes) // ROW_GROUP)
+    records = np.zeros((n_groups + 1, GROUP_RECORD), np.uint64)
+    records[:, 0] = np.append(starts[:-1][::ROW_GROUP], starts[-1])
+    records[:, 1] = np.append(longs_before[:-1][::ROW_GROUP], longs_before[-1])
+    whole = np.zeros(n_groups * ROW_GROUP, np.uint64)  # past the last row: zero
+    whole[: len(codes)] = codes
+    shifted = whole.reshape(n_groups, 2, 16) << (np.uint64(4) * np.arange(16, dtype=np.uint64))
+    records[:n_groups, 2:] = np.bitwise_or.reduce(shifted, axis=2)
     return {
         "block_rows": np.concatenate([[0], np.cumsum([len(h) for h in held], dtype=np.int64)]),
         "term_words": packed.reshape(-1),
         "word_rows": word_rows.reshape(-1).astype(np.uint32),
-        "length_codes": paired[0::2] | (paired[1::2] << 4),
+        "groups": records.reshape(-1),
         "long_lengths": (sizes[long] - 1).astype(np.uint16),
-        "group_starts": np.append(starts[:-1][::ROW_GROUP], starts[-1]).astype(np.int64),
-        "group_longs": np.append(longs_before[:-1][::ROW_GROUP], longs_before[-1]).astype(
-            np.uint32
-        ),
     }

@@ -55,7 +55,7 @@ def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
     assert postings.data.dtype == dtype and postings.shape == (400, n_docs)
     assert postings.ids.dtype == np.uint16 and postings.n_blocks == -(-n_docs // BLOCK_DOCS)
     directory = postings.directory
-    for array in (postings.data, postings.ids, postings.row_max, directory.length_codes):
+    for array in (postings.data, postings.ids, postings.row_max, directory.groups):
         assert type(mapped_root(array)).__name__ == "mmap"  # no copy of the index
         assert array.ctypes.data % 64 == 0  # each member's data start 64-byte aligned
     with zipfile.ZipFile(path) as archive:  # the padded headers: still a valid archive
@@ -65,11 +65,11 @@ def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
     widened = postings.documents()
     assert widened.dtype == np.float64 and (widened != matrix).nnz == 0
     # per term and block: a length code (half a byte, 2 more bytes for a long list), a
-    # largest weight and a share of two offsets; per block a bit and a word's share of a
-    # row count per term; and the zip's headers
+    # largest weight and a share of its group's record (16 bytes beside the codes); per
+    # block a bit and a word's share of a row count per term; and the zip's headers
     rows, words = directory.n_rows, -(-400 // 64)
     overhead = 4_000 + (0.5 + weight_bytes) * rows + 2 * len(directory.long_lengths)
-    overhead += 12 * (rows // 32 + 2)
+    overhead += 32 * (rows // 32 + 2)
     overhead += postings.n_blocks * (12 * words + 8)
     assert postings.row_max.dtype == dtype
     for block in range(postings.n_blocks):  # row_max: each list's largest weight, exactly
@@ -116,11 +116,10 @@ def test_a_damaged_postings_file_is_refused(tmp_path):
     with np.load(path) as stored:
         members = dict(stored)
     for name, damaged in (
-        ("length_codes", members["length_codes"][:-1]),
+        ("groups", members["groups"][:-1]),
         ("long_lengths", members["long_lengths"][:-1]),
-        ("group_longs", members["group_longs"] + 1),
         ("term_words", members["term_words"] ^ np.uint64(1 << 5)),  # a term's bit flipped
-        ("group_starts", members["group_starts"] + 1),
+        ("groups", members["groups"] + np.uint64(1)),
         ("row_max", members["row_max"].astype(np.float64)),
         ("ids", members["ids"][:-1]),
     ):

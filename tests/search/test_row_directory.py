@@ -11,6 +11,8 @@ from sparsebench.core.arrays import read_only_views
 from sparsebench.core.errors import DataError
 from sparsebench.search.candidates_loop import query_lists
 from sparsebench.search.row_directory import (
+    DIRECTORY_ARRAYS,
+    GROUP_RECORD,
     LONG,
     ROW_GROUP,
     RowDirectory,
@@ -86,7 +88,7 @@ def test_the_compiled_searches_find_the_same_lists():
     reference = _reference(held, lengths)
     rows = {key: row for row, key in enumerate(reference)}  # rows in block, then term order
     query = np.array([0, 5, 63, 64, 127, 128, 199], dtype=np.int64)
-    arrays = read_only_views(*directory.search_arrays(), row_max)
+    arrays = read_only_views(*(getattr(directory, name) for name in DIRECTORY_ARRAYS), row_max)
     starts, ends, maxima = query_lists(query, (*arrays, directory.words))
     for entry, term in enumerate(query.tolist()):
         for block in range(len(held)):
@@ -119,15 +121,18 @@ def test_a_bitmap_that_disagrees_with_the_row_counts_is_damaged(name, damage):
     assert not RowDirectory(N_TERMS, **arrays).check(len(held), total)
 
 
-@pytest.mark.parametrize("name", ["length_codes", "group_longs"])
-def test_length_codes_that_disagree_with_the_long_lengths_are_damaged(name):
+@pytest.mark.parametrize("field", ["code", "long rows before"])
+def test_length_codes_that_disagree_with_the_long_lengths_are_damaged(field):
     held, lengths = _blocks(3)
     arrays = build_directory(N_TERMS, held, lengths)
     total = sum(int(s.sum()) for s in lengths)
     assert RowDirectory(N_TERMS, **arrays).check(len(held), total)
-    arrays[name] = damaged = arrays[name].copy()
-    if name == "length_codes":  # row 2's code turned long if short, short if long
-        damaged[1] = (damaged[1] & 0xF0) | (0 if damaged[1] & 15 == LONG else LONG)
-    else:  # a group's count of long rows moved
-        damaged[1] += 1
+    arrays["groups"] = records = arrays["groups"].copy()
+    if field == "code":  # the second group's first row coded long if short, short if long
+        first = GROUP_RECORD + 2
+        records[first] = (records[first] & ~np.uint64(15)) | np.uint64(
+            0 if records[first] & np.uint64(15) == LONG else LONG
+        )
+    else:  # the second group's count of long rows before it moved
+        records[GROUP_RECORD + 1] += np.uint64(1)
     assert not RowDirectory(N_TERMS, **arrays).check(len(held), total)
