@@ -114,7 +114,7 @@ def _codes_below(word, count):
     pairs = (word & _NIBBLES_LOW) + ((word >> np.uint64(4)) & _NIBBLES_LOW)
     total = np.int64((pairs * _BYTE_ONES) >> np.uint64(56))
     long = word & (word >> np.uint64(1)) & (word >> np.uint64(2)) & (word >> np.uint64(3))
-    return total, np.int64(_bits_set(long & _NIBBLE_ONES))
+    return total, np.int64(_bits_set(long & _NIBBLE_ONES))  # a bit a code whose 4 are set
 
 
 @compiled

@@ -193,15 +193,14 @@ class RowDirectory:
 
     def _longs_before_groups(self) -> np.ndarray:
         """The rows coded LONG before each group and in all (as the records should
-        hold them), counted from the codes a slice of groups at a time (memory bounded
-        by the slice)."""
-        counts = []
-        nibbles = np.uint64(4) * np.arange(16, dtype=np.uint64)
-        for lo in range(0, len(self._records) - 1, _ROWS_AT_ONCE):
-            words = self._records[lo : min(lo + _ROWS_AT_ONCE, len(self._records) - 1), 2:]
-            codes = (words[:, :, None] >> nibbles) & np.uint64(15)
-            counts.append((codes == LONG).sum(axis=(1, 2)))
-        per = np.concatenate([np.zeros(0, np.int64), *counts])
+        hold them), counted on the code words' bytes, a slice of groups at a time
+        (memory: the slice's)."""
+        per = np.zeros(len(self._records) - 1, np.int64)
+        for lo in range(0, len(per), _ROWS_AT_ONCE):
+            part = self._records[lo : lo + _ROWS_AT_ONCE][: len(per) - lo, 2:]
+            codes = np.ascontiguousarray(part).view(np.uint8)
+            long = ((codes & 15) == LONG).view(np.uint8) + ((codes >> 4) == LONG)
+            per[lo : lo + len(part)] = long.sum(axis=1, dtype=np.int64)
         return np.concatenate([[0], np.cumsum(per)])
 
 
