@@ -222,17 +222,16 @@ def build_directory(
     if len(sizes) and (sizes.min() < 1 or sizes.max() > _MOST_POSTINGS):
         raise DataError(f"a block's list holds 1 to {_MOST_POSTINGS} postings")
     starts = np.concatenate([[0], np.cumsum(sizes)])
-    codes = np.minimum(sizes - 1, LONG).astype(np.uint64)
-    long = codes == LONG
+    n_groups = -(-len(sizes) // ROW_GROUP)
+    codes = np.zeros(n_groups * ROW_GROUP, np.uint8)  # past the last row: zero
+    codes[: len(sizes)] = np.minimum(sizes - 1, LONG)
+    long = codes[: len(sizes)] == LONG
     longs_before = np.concatenate([[0], np.cumsum(long)])
-    n_groups = -(-len(codes) // ROW_GROUP)
     records = np.zeros((n_groups + 1, GROUP_RECORD), np.uint64)
     records[:, 0] = np.append(starts[:-1][::ROW_GROUP], starts[-1])
     records[:, 1] = np.append(longs_before[:-1][::ROW_GROUP], longs_before[-1])
-    whole = np.zeros(n_groups * ROW_GROUP, np.uint64)  # past the last row: zero
-    whole[: len(codes)] = codes
-    shifted = whole.reshape(n_groups, 2, 16) << (np.uint64(4) * np.arange(16, dtype=np.uint64))
-    records[:n_groups, 2:] = np.bitwise_or.reduce(shifted, axis=2)
+    paired = codes[0::2] | (codes[1::2] << 4)  # byte i: rows 2i (low four bits), 2i + 1
+    records[:n_groups, 2:] = paired.view("<u8").reshape(n_groups, 2)
     return {
         "block_rows": np.concatenate([[0], np.cumsum([len(h) for h in held], dtype=np.int64)]),
         "term_words": packed.reshape(-1),
