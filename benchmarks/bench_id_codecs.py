@@ -38,6 +38,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from bench_retrieval import make_problem  # noqa: E402
 
+from sparsebench.search.postings import compact_weights  # noqa: E402
+
 BLOCK = 65536
 CHUNK = 128
 _ONE = np.uint64(1)
@@ -45,7 +47,8 @@ _ONE = np.uint64(1)
 
 class Rows:
     """A corpus's rows: each row's first posting and length, its ids within the block
-    (uint16), its block's documents and the weights (float64, as the search reads them)."""
+    (uint16), its block's documents and the weights (as stored: the narrowest exact type,
+    widened to float64 as each is added, as the search does)."""
 
     def __init__(
         self,
@@ -69,7 +72,7 @@ def rows_of_matrix(term_major: sp.csr_matrix) -> Rows:
     lengths = np.diff(np.r_[starts, len(docs)]).astype(np.int64)
     block = docs[starts] >> 16
     universe = np.minimum(BLOCK, n_docs - block * BLOCK).astype(np.int64)
-    data = term_major.data.astype(np.float64)
+    data = compact_weights(term_major.data)
     return Rows(starts, lengths, (docs & 0xFFFF).astype(np.uint16), universe, data)
 
 
@@ -88,7 +91,7 @@ def rows_of_postings(path: Path) -> Rows:
     n_docs = postings.shape[1]
     universe = np.minimum(BLOCK, n_docs - block_of_row * BLOCK).astype(np.int64)
     ids = np.asarray(postings.ids, dtype=np.uint16)
-    return Rows(starts, lengths, ids, universe, np.asarray(postings.data, dtype=np.float64))
+    return Rows(starts, lengths, ids, universe, np.asarray(postings.data))
 
 
 def ef_low_bits(lengths: np.ndarray, universe: np.ndarray) -> np.ndarray:
@@ -141,7 +144,7 @@ def ef_scan(words, data, starts, lengths, low, bit_start, rows, sums):
         if width == 16:
             for i in range(m):
                 doc = _bits_at(words, at + np.uint64(16) * i, mask)
-                sums[doc] += data[s + i]
+                sums[doc] += np.float64(data[s + i])
             continue
         high = at + width * m
         q = high >> np.uint64(6)
@@ -154,7 +157,8 @@ def ef_scan(words, data, starts, lengths, low, bit_start, rows, sums):
                 base += np.uint64(64)
             upper = base + np.uint64(trailing_zeros(word)) - i
             word &= word - _ONE
-            sums[(upper << width) | _bits_at(words, at + width * i, mask)] += data[s + i]
+            doc = (upper << width) | _bits_at(words, at + width * i, mask)
+            sums[doc] += np.float64(data[s + i])
 
 
 @njit(cache=True)
@@ -162,7 +166,7 @@ def raw_scan(ids, data, starts, lengths, rows, sums):
     for r in rows:
         s = np.uint64(starts[r])
         for p in range(s, s + np.uint64(lengths[r])):
-            sums[np.uint64(ids[p])] += data[p]
+            sums[np.uint64(ids[p])] += np.float64(data[p])
 
 
 @njit(cache=True)
@@ -240,7 +244,7 @@ def bp_scan(words, chunk_bits, chunk_word, data, starts, lengths, rows, sums):
         for first in range(np.uint64(0), m, np.uint64(CHUNK)):
             _bp_decode(words, chunk_word[chunk], chunk_bits[chunk], lanes, out)
             for i in range(min(np.uint64(CHUNK), m - first)):
-                sums[out[i]] += data[s + first + i]
+                sums[out[i]] += np.float64(data[s + first + i])
             chunk += 1
 
 
