@@ -224,12 +224,12 @@ def build_directory(
     starts = np.concatenate([[0], np.cumsum(sizes)])
     n_groups = -(-len(sizes) // ROW_GROUP)
     codes = np.zeros(n_groups * ROW_GROUP, np.uint8)  # past the last row: zero
-    codes[: len(sizes)] = np.minimum(sizes - 1, LONG)
-    long = codes[: len(sizes)] == LONG
-    longs_before = np.concatenate([[0], np.cumsum(long)])
+    codes[: len(sizes)] = np.minimum(sizes, LONG + 1)
+    codes[: len(sizes)] -= 1  # in place: one row-sized int64 scratch, not two
+    long = codes == LONG
     records = np.zeros((n_groups + 1, GROUP_RECORD), np.uint64)
     records[:, 0] = np.append(starts[:-1][::ROW_GROUP], starts[-1])
-    records[:, 1] = np.append(longs_before[:-1][::ROW_GROUP], longs_before[-1])
+    records[1:, 1] = np.cumsum(long.reshape(n_groups, ROW_GROUP).sum(axis=1))
     paired = codes[0::2] | (codes[1::2] << 4)  # byte i: rows 2i (low four bits), 2i + 1
     records[:n_groups, 2:] = paired.view("<u8").reshape(n_groups, 2)
     return {
@@ -237,5 +237,5 @@ def build_directory(
         "term_words": packed.reshape(-1),
         "word_rows": word_rows.reshape(-1).astype(np.uint32),
         "groups": records.reshape(-1),
-        "long_lengths": (sizes[long] - 1).astype(np.uint16),
+        "long_lengths": (sizes[long[: len(sizes)]] - 1).astype(np.uint16),
     }
