@@ -123,9 +123,9 @@ def query_lists(q_terms, directory):
     past its last (-1 both where the block lacks the term) and its largest weight (0
     there), found once, for the first floor and the walk, as RowDirectory finds them
     (sparsebench.search.row_directory). directory: its arrays (DIRECTORY_ARRAYS'
-    order), then the rows' largest weights and the words of a block's bitmap. A row's start adds up
-    the codes before it in its group a word at a time (nibbles summed in place), and
-    then, for each LONG code among them, its long length beyond LONG."""
+    order), then the rows' largest weights and the words of a block's bitmap. A row's
+    start adds up the codes before it in its group's record a word at a time (nibbles
+    summed in place), then, for each LONG code among them, its long length beyond LONG."""
     block_rows, term_words, word_rows, groups, long_lengths, row_max, words = directory
     n_blocks = len(block_rows) - 1
     starts = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
