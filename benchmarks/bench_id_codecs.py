@@ -81,13 +81,11 @@ def rows_of_postings(path: Path) -> Rows:
     from sparsebench.search.postings import load_postings
 
     postings = load_postings(path)
-    every_row = np.arange(postings.directory.n_rows)
-    starts = postings.directory.row_starts(every_row)
-    lengths = postings.directory.lengths(every_row)
-    block_of_row = np.repeat(
-        np.arange(len(postings.directory.block_rows) - 1),
-        np.diff(postings.directory.block_rows),
-    )
+    directory = postings.directory
+    indptrs = [directory.block_indptr(block) for block in range(postings.n_blocks)]
+    starts = np.concatenate([np.zeros(0, np.int64), *(indptr[:-1] for indptr in indptrs)])
+    lengths = np.concatenate([np.zeros(0, np.int64), *(np.diff(indptr) for indptr in indptrs)])
+    block_of_row = np.repeat(np.arange(postings.n_blocks), [len(i) - 1 for i in indptrs])
     n_docs = postings.shape[1]
     universe = np.minimum(BLOCK, n_docs - block_of_row * BLOCK).astype(np.int64)
     ids = np.asarray(postings.ids, dtype=np.uint16)
@@ -308,7 +306,7 @@ def compare(name: str, rows: Rows, repeat: int) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100_000])
-    parser.add_argument("--shapes", nargs="+", default=["bm25-8bit", "impacts"])
+    parser.add_argument("--shapes", nargs="*", default=["bm25-8bit", "impacts"])
     parser.add_argument("--postings", type=Path, nargs="*", default=[], help="postings.npz files")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()

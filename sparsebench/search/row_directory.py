@@ -72,9 +72,6 @@ class RowDirectory:
     def _records(self) -> np.ndarray:
         return self.groups.reshape(-1, GROUP_RECORD)
 
-    def group_starts(self, groups: np.ndarray) -> np.ndarray:
-        return self._records[groups, 0].astype(np.int64)
-
     def codes(self, rows: np.ndarray) -> np.ndarray:
         """Each row's length code (int64)."""
         rows = np.asarray(rows, dtype=np.int64)
@@ -99,8 +96,8 @@ class RowDirectory:
         last row)."""
         rows = groups[:, None] * ROW_GROUP + np.arange(ROW_GROUP)
         real = rows < self.n_rows
-        codes = self.codes(np.minimum(rows, max(self.n_rows - 1, 0)))
-        long = real & (codes == LONG)
+        codes = self.codes(rows)  # zero past the last row, up to the totals' record
+        long = codes == LONG
         first_long = self._records[groups, 1].astype(np.int64)[:, None]
         rank = first_long + np.cumsum(long, axis=1) - long
         lengths = codes + 1
@@ -139,7 +136,7 @@ class RowDirectory:
         for lo in range(0, len(rows), _ROWS_AT_ONCE):
             part = rows[lo : lo + _ROWS_AT_ONCE]
             group = part // ROW_GROUP
-            starts[lo : lo + len(part)] = self.group_starts(group)
+            starts[lo : lo + len(part)] = self._records[group, 0]
             if not self.n_rows:
                 continue
             sizes = self._group_lengths(group)
@@ -197,7 +194,7 @@ class RowDirectory:
         (memory: the slice's)."""
         per = np.zeros(len(self._records) - 1, np.int64)
         for lo in range(0, len(per), _ROWS_AT_ONCE):
-            part = self._records[lo : lo + _ROWS_AT_ONCE][: len(per) - lo, 2:]
+            part = self._records[lo : min(lo + _ROWS_AT_ONCE, len(per)), 2:]
             codes = np.ascontiguousarray(part).view(np.uint8)
             long = ((codes & 15) == LONG).view(np.uint8) + ((codes >> 4) == LONG)
             per[lo : lo + len(part)] = long.sum(axis=1, dtype=np.int64)
