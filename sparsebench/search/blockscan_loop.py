@@ -47,11 +47,11 @@ def _add_list(sums, ids, data, start, stop, weight):
 def scan_row(row, search, scratch, out_docs, out_sums, used):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). Arguments as
-    maxscore_loop.walk_row's (`rare` unused); scratch: walk_row's, then the
+    maxscore_loop.walk_row's (`rare` and `read_through` unused); scratch: walk_row's, then the
     accumulator, zero, of a block's documents. A document whose sum is zero is never
     handed on (its score is zero: topk drops those)."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
-    k, rare, postings, tie_keys, block_order = search
+    k, _, _, postings, tie_keys, block_order = search
     ids, data, block_docs, directory = postings
     heap, sums = scratch[6:9], scratch[9]
     n_docs = len(tie_keys)

@@ -38,6 +38,11 @@ from sparsebench.search.topk import CandidatePool
 # the corpus's documents, or _RARE_PER_RESULT per result asked for if more
 _RARE_SHARE = 1 / 64
 _RARE_PER_RESULT = 8
+# MaxScore reads a non-essential list through a window when it holds at most this many
+# postings there per document gathered, else it looks each document up in the list:
+# what a lookup costs in postings read (benchmarks/RESULTS.md, "MaxScore's non-essential
+# lists a list at a time")
+READ_THROUGH = 64
 
 
 def tie_order(tie_keys: np.ndarray, block_docs: int) -> np.ndarray:
@@ -89,6 +94,7 @@ def search(
         np.asarray(excluded, dtype=np.int64),
         pool.k,
         max(_RARE_PER_RESULT * pool.k, int(postings.shape[1] * _RARE_SHARE)),
+        READ_THROUGH,
         *read_only_views(postings.ids, postings.data),
         (
             *read_only_views(

@@ -12,9 +12,15 @@ lists are added up term at a time into the window's sums (in the cache), a bitma
 marking the documents they hold, in the order in which a document-at-a-time merge of
 the same lists adds them (the same sums); a single essential list is read in place,
 each product its document's sum. The documents whose sum plus the bounds of the
-non-essential lists may reach the floor are gathered in order, then visited: the
-non-essential lists are looked up while the sum may still reach it (each list's cursor
-moves forward by a branch-free step of _SCAN postings, then galloping search).
+non-essential lists may reach the floor are gathered in order. The non-essential lists
+are then added to them a list at a time, the largest bound first (as Lucene's
+MaxScoreBulkScorer applies them to its window's buffer): before each list, the
+gathered documents that can no longer reach the floor are dropped, and the list is
+either read through the window, each posting's document found in a table of the
+window's slots, or looked up document by document (its cursor moved forward by a
+branch-free step of _SCAN postings, then galloping search), whichever is cheaper (a
+lookup costs about as many postings read as compiled_search.READ_THROUGH). The
+documents left are then handed on one at a time.
 
 A query's first window is _FIRST_WINDOW documents and each next one twice as wide, up to
 WINDOW: the lists are split anew at each window, and the first ones, met before the
@@ -22,7 +28,10 @@ floor has risen, are the ones that must read every list. The growing windows, th
 gathering and the branch-free step together made the search faster than fixed
 16,384-document windows with each document decided as it was marked, themselves faster
 than the lists merged document at a time
-(benchmarks/RESULTS.md, "Measurements behind the code").
+(benchmarks/RESULTS.md, "Measurements behind the code"); adding the non-essential lists
+a list at a time, read through where that is cheaper, made it faster again than
+visiting the gathered documents one at a time, every list looked up for each
+(benchmarks/RESULTS.md, "MaxScore's non-essential lists a list at a time").
 
 The floor rises as documents are scored: the k-th largest lower bound of their exact
 scores, made inclusive of rounding as topk's floors are (exactscores.candidate_floor),
@@ -59,6 +68,7 @@ from sparsebench.search.candidates_loop import (
 _SCAN = 16  # postings a seek compares at once, branch-free, before it gallops
 WINDOW = 16384  # documents whose sums are added up term at a time, then walked in order
 _FIRST_WINDOW = 1024  # a query's first window, each next one twice as wide up to WINDOW
+assert WINDOW < 1 << 16  # a window's slots hold a gathered document's position + 1
 
 
 @compiled
@@ -154,6 +164,61 @@ def _found_in_window(postings, lists, first, m, start, stop, least, widen, floor
 
 
 @compiled
+def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, window, read_through):
+    """List i (lists: cursor, end, weight) added to the window's gathered documents
+    (found: documents, in order, and sums; the first n_found), after those whose sum
+    plus `least` (the bounds of lists 0..i) can no longer reach the floor are dropped:
+    (how many are left, postings read). Read through the window (window: its slots, one
+    a document, zero and left zero, its first document and past its last) where the list
+    holds at most `read_through` postings there per document left, else looked up
+    document by document; the cursor is left at or before the window's end."""
+    ids, data = postings
+    cursor, end, weight = lists
+    found_docs, found_sums = found
+    slots, start, stop = window
+    kept = 0
+    for j in range(n_found):  # branch-free: most are kept
+        doc, score = found_docs[j], found_sums[j]
+        found_docs[kept], found_sums[kept] = doc, score
+        kept += (score + least) * widen >= floor
+    if kept == 0:
+        return 0, 0
+    at, last, w = cursor[i], end[i], weight[i]
+    at = _window_end(ids, at, last, start)  # left behind by windows that needed none
+    past = _window_end(ids, at, last, stop)
+    offset = np.uint64(start)
+    if past - at <= read_through * kept:
+        for j in range(np.uint64(kept)):
+            slots[np.uint64(found_docs[j]) - offset] = np.uint16(j + 1)
+        for p in range(np.uint64(at), np.uint64(past)):
+            slot = slots[np.uint64(ids[p]) - offset]
+            if slot != 0:
+                found_sums[slot - 1] += w * np.float64(data[p])
+        for j in range(np.uint64(kept)):
+            slots[np.uint64(found_docs[j]) - offset] = 0
+        cursor[i] = past
+        return kept, past - at
+    read = 0
+    for j in range(np.uint64(kept)):
+        doc = found_docs[j]
+        if at + _SCAN <= past:  # _SCAN steps forward at once, then galloping
+            ahead = 0
+            for step in range(np.uint64(at), np.uint64(at + _SCAN)):
+                ahead += ids[step] < doc
+            at += ahead
+            if ahead == _SCAN and at < past:
+                at = _gallop(ids, at - 1, past, doc)
+        else:
+            while at < past and ids[at] < doc:
+                at += 1
+        if at < past and ids[np.uint64(at)] == doc:
+            found_sums[j] += w * np.float64(data[np.uint64(at)])
+            read += 1
+    cursor[i] = at
+    return kept, read
+
+
+@compiled
 def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings):
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
@@ -189,21 +254,23 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). row: its terms,
     their weights, its error factor, its floor and tie certificate so far (floor, level,
-    tie_floor) and its excluded document; search: (k, rare, postings, tie_keys,
-    block_order), postings being Postings's arrays (ids, data, documents a block, and
+    tie_floor) and its excluded document; search: (k, rare, read_through, postings,
+    tie_keys, block_order), postings being Postings's arrays (ids, data, documents a block, and
     the directory's arrays as query_lists takes them); scratch: rows_loop's arrays, the
-    window's sums (zero), its bitmap (zero) and the gathered documents and sums last. No array is
+    window's sums (zero), its bitmap (zero), the gathered documents and sums, and the
+    window's slots (zero) last. No array is
     assigned inside its loops: numba would count references to it at every turn (a
     locked increment and decrement, a large share of the walk's time when it did:
     benchmarks/RESULTS.md, "Measurements behind the code")."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
-    k, rare, postings, tie_keys, block_order = search
+    k, rare, read_through, postings, tie_keys, block_order = search
     ids, data, block_docs, directory = postings
     cursor, end, weight, bound, below, first_heap = scratch[:6]
     heap = scratch[6:9]  # the k best, packed (candidates_loop.hand_on)
     window = scratch[10:12]  # the window's sums and bitmap, zero
     found = scratch[12:14]  # the window's documents that may reach the floor, their sums
     found_docs, found_sums = found
+    slots = scratch[14]  # each of the window's documents' position among them + 1, zero
     id_data, walking = (ids, data), (cursor, end, weight)
     n_docs = len(tie_keys)
     read = 0
@@ -268,32 +335,24 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
                     id_data, walking, essential, m, start, stop, least, widen, floor, window, found
                 )
             read += window_read
+            for i in range(essential - 1, -1, -1):  # the largest bound first
+                n_found, list_read = _add_to_found(
+                    id_data,
+                    walking,
+                    i,
+                    below[i],
+                    widen,
+                    floor,
+                    found,
+                    n_found,
+                    (slots, start, stop),
+                    read_through,
+                )
+                read += list_read
             start = stop
             for j in range(n_found):
-                visited, score = found_docs[j], found_sums[j]
-                global_doc = first_doc + visited
-                reachable = True
-                for i in range(essential - 1, -1, -1):
-                    if (score + below[i]) * widen < floor:
-                        reachable = False
-                        break
-                    at, last = cursor[i], end[i]
-                    if at + _SCAN <= last:  # _SCAN steps forward at once, then galloping
-                        ahead = 0
-                        for step in range(np.uint64(at), np.uint64(at + _SCAN)):
-                            ahead += ids[step] < visited
-                        at += ahead
-                        if ahead == _SCAN and at < last:
-                            at = _gallop(ids, at - 1, last, visited)
-                    else:
-                        while at < last and ids[at] < visited:
-                            at += 1
-                    cursor[i] = at
-                    if at < last and ids[np.uint64(at)] == visited:
-                        score += weight[i] * np.float64(data[np.uint64(at)])
-                        read += 1
-                if not reachable:
-                    continue
+                score = found_sums[j]
+                global_doc = first_doc + found_docs[j]
                 if ranked_out(score * widen, floor, level, tie_floor, tie_keys[global_doc]):
                     continue
                 if global_doc == excluded:

@@ -25,6 +25,7 @@ def search_rows(
     excluded,
     k,
     rare,
+    read_through,
     ids,
     data,
     directory,
@@ -47,7 +48,9 @@ def search_rows(
     error factor; floors: each row's floor so far, levels and tie_floors its tie
     certificate (as topk.CandidatePool keeps them; tie_keys: every document's tie key);
     excluded: a document per row never returned (-1: none); rare: the most documents a
-    term may have to be scored whole for MaxScore's first floor; block_order: the order
+    term may have to be scored whole for MaxScore's first floor; read_through: how many
+    postings of a non-essential list in a window MaxScore reads through per gathered
+    document, rather than look each up (compiled_search.READ_THROUGH); block_order: the order
     in which the blocks are searched (their largest tie keys first: see
     compiled_search.tie_order); ids, data: Postings's; directory: the arrays by which
     candidates_loop.query_lists finds lists."""
@@ -76,9 +79,10 @@ def search_rows(
         np.zeros(WINDOW // 64, dtype=np.uint64),  # and which of its documents they hold
         np.empty(WINDOW, dtype=np.int64),  # the window's documents that may reach the floor
         np.empty(WINDOW, dtype=np.float64),  # and their sums
+        np.zeros(WINDOW, dtype=np.uint16),  # and their positions + 1, at their documents
     )
     postings = (ids, data, block_docs, directory)
-    search = (k, rare, postings, tie_keys, block_order)
+    search = (k, rare, read_through, postings, tie_keys, block_order)
     row = 0
     while row < n_rows:
         first, last = q_indptr[row], q_indptr[row + 1]

@@ -209,20 +209,7 @@ def test_pruning_reads_fewer_postings_than_exhaustive_search(monkeypatch):
     """On BM25-like queries (a few terms, frequent ones among them) the postings that
     pruning reads (the essential lists' and the looked-up ones) are a fraction of
     those exhaustive search multiplies."""
-    rng = np.random.default_rng(11)
-    n_docs, vocabulary = 20000, 5000
-    ranks = np.floor(np.exp(rng.random(n_docs * 30) * np.log(vocabulary))).astype(int) - 1
-    docs = sp.csr_matrix(
-        (rng.gamma(2.0, 0.5, len(ranks)), (np.repeat(np.arange(n_docs), 30), ranks)),
-        shape=(n_docs, vocabulary),
-        dtype=np.float32,
-    )
-    query_ranks = np.floor(np.exp(rng.random(200 * 4) * np.log(vocabulary))).astype(int) - 1
-    queries = sp.csr_matrix(
-        (np.ones(800), (np.repeat(np.arange(200), 4), query_ranks)), shape=(200, vocabulary)
-    )
-    idf = np.log(n_docs / (1 + np.bincount(docs.indices, minlength=vocabulary)))
-    idf = np.maximum(idf, 0.01)
+    docs, queries, idf, doc_ids, query_ids = bm25_like_problem(11, 20000, 200)
     read = {True: 0, False: 0}  # postings read, pruned and not
     original = compiled_search.search
 
@@ -232,8 +219,6 @@ def test_pruning_reads_fewer_postings_than_exhaustive_search(monkeypatch):
         return postings_read
 
     monkeypatch.setattr(compiled_search, "search", counted)
-    doc_ids = np.array([f"d{i}" for i in range(n_docs)], dtype=object)
-    query_ids = np.array([f"q{i:03d}" for i in range(200)], dtype=object)
     postings = as_postings(sp.csr_matrix(docs.T))
     pruned = run_bytes(queries, postings, idf, 10, doc_ids, query_ids, strategy="maxscore")
     exhaustive = run_bytes(queries, postings, idf, 10, doc_ids, query_ids, strategy="exhaustive")
@@ -242,6 +227,55 @@ def test_pruning_reads_fewer_postings_than_exhaustive_search(monkeypatch):
     whole = int(postings.block_lengths(0, columns[hit]).sum())
     assert read[False] == whole  # the block scan reads every posting of the queries' terms
     assert read[True] < 0.5 * whole, (read, whole)
+
+
+def bm25_like_problem(seed: int, n_docs: int, n_queries: int):
+    """Zipfian documents of 30 terms and queries of 4 (frequent terms among them, whose
+    long lists MaxScore skips), gamma-distributed weights, idf of the corpus."""
+    rng = np.random.default_rng(seed)
+    vocabulary = 5000
+    ranks = np.floor(np.exp(rng.random(n_docs * 30) * np.log(vocabulary))).astype(int) - 1
+    docs = sp.csr_matrix(
+        (rng.gamma(2.0, 0.5, len(ranks)), (np.repeat(np.arange(n_docs), 30), ranks)),
+        shape=(n_docs, vocabulary),
+        dtype=np.float32,
+    )
+    query_ranks = np.floor(np.exp(rng.random(n_queries * 4) * np.log(vocabulary))).astype(int)
+    queries = sp.csr_matrix(
+        (np.ones(n_queries * 4), (np.repeat(np.arange(n_queries), 4), query_ranks - 1)),
+        shape=(n_queries, vocabulary),
+    )
+    idf = np.log(n_docs / (1 + np.bincount(docs.indices, minlength=vocabulary)))
+    doc_ids = np.array([f"d{i}" for i in range(n_docs)], dtype=object)
+    query_ids = np.array([f"q{i:03d}" for i in range(n_queries)], dtype=object)
+    return docs, queries, np.maximum(idf, 0.01), doc_ids, query_ids
+
+
+def test_non_essential_lists_read_through_or_looked_up_give_one_run(monkeypatch):
+    """MaxScore adds a non-essential list to a window's gathered documents by reading it
+    through the window or by looking each document up in it: every list read through,
+    every one looked up, and the default mix of the two write the exhaustive run, and
+    the first reads more postings than the second (so both ways ran)."""
+    docs, queries, idf, doc_ids, query_ids = bm25_like_problem(12, 20000, 100)
+    postings = as_postings(sp.csr_matrix(docs.T))
+    read = []
+    original = compiled_search.search
+
+    def counted(*args):
+        read[-1] += original(*args)
+        return read[-1]
+
+    monkeypatch.setattr(compiled_search, "search", counted)
+    for k in (10, 1000):
+        reference = exhaustive_run_bytes(queries, postings, idf, k, doc_ids, query_ids, scan=False)
+        read.clear()
+        for read_through in (compiled_search.READ_THROUGH, 1 << 30, 0):
+            monkeypatch.setattr(compiled_search, "READ_THROUGH", read_through)
+            read.append(0)
+            pruned = run_bytes(queries, postings, idf, k, doc_ids, query_ids, strategy="maxscore")
+            assert_same_bytes(pruned, reference, f"MaxScore, k={k}, read_through={read_through}")
+        default, through, looked_up = read
+        assert through > max(default, looked_up) and default >= looked_up, (k, read)
 
 
 def test_bound_tightness_is_what_postings_add_against_their_bounds():
