@@ -14,9 +14,9 @@ the same lists adds them (the same sums); a single essential list is read in pla
 each product its document's sum. The documents whose sum plus the bounds of the
 non-essential lists may reach the floor are gathered in order. The non-essential lists
 are then added to them a list at a time, the largest bound first (as Lucene's
-MaxScoreBulkScorer applies them to its window's buffer): before each list, the
-gathered documents that can no longer reach the floor are dropped, and the list is
-either read through the window, each posting's document found in a table of the
+MaxScoreBulkScorer applies them to its window's buffer): after each list, the
+gathered documents that can no longer reach the floor are dropped. A list is either
+read through the window, each posting's document found in a table of the
 window's slots, or looked up document by document (its cursor moved forward by a
 branch-free step of _SCAN postings, then galloping search), whichever is cheaper (a
 lookup costs about as many postings read as compiled_search.READ_THROUGH). The
@@ -166,41 +166,39 @@ def _found_in_window(postings, lists, first, m, start, stop, least, widen, floor
 @compiled
 def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, window, read_through):
     """List i (lists: cursor, end, weight) added to the window's gathered documents
-    (found: documents, in order, and sums; the first n_found), after those whose sum
-    plus `least` (the bounds of lists 0..i) can no longer reach the floor are dropped:
-    (how many are left, postings read). Read through the window (window: its slots, one
-    a document, zero and left zero, its first document and past its last) where the list
-    holds at most `read_through` postings there per document left, else looked up
-    document by document; the cursor is left at or before the window's end."""
+    (found: documents, in order, and sums; the first n_found), and those whose sum plus
+    `least` (the bounds of the lists still to be added) can no longer reach the floor
+    dropped: (how many are left, postings read). Read through the window (window: its
+    slots, one a document, zero and left zero, its first document and past its last)
+    where the list holds at most `read_through` postings there per document, else
+    looked up document by document; the cursor is left at or before the window's end.
+    Each document is dropped in the pass that last touches it, without a branch."""
     ids, data = postings
     cursor, end, weight = lists
     found_docs, found_sums = found
     slots, start, stop = window
-    kept = 0
-    for j in range(n_found):  # branch-free: most are kept
-        doc, score = found_docs[j], found_sums[j]
-        found_docs[kept], found_sums[kept] = doc, score
-        kept += (score + least) * widen >= floor
-    if kept == 0:
-        return 0, 0
     at, last, w = cursor[i], end[i], weight[i]
     at = _window_end(ids, at, last, start)  # left behind by windows that needed none
     past = _window_end(ids, at, last, stop)
     offset = np.uint64(start)
-    if past - at <= read_through * kept:
-        for j in range(np.uint64(kept)):
+    kept = np.uint64(0)
+    if past - at <= read_through * n_found:
+        for j in range(np.uint64(n_found)):
             slots[np.uint64(found_docs[j]) - offset] = np.uint16(j + 1)
         for p in range(np.uint64(at), np.uint64(past)):
             slot = slots[np.uint64(ids[p]) - offset]
             if slot != 0:
                 found_sums[slot - 1] += w * np.float64(data[p])
-        for j in range(np.uint64(kept)):
-            slots[np.uint64(found_docs[j]) - offset] = 0
+        for j in range(np.uint64(n_found)):
+            doc, score = found_docs[j], found_sums[j]
+            slots[np.uint64(doc) - offset] = 0
+            found_docs[kept], found_sums[kept] = doc, score
+            kept += np.uint64((score + least) * widen >= floor)
         cursor[i] = past
-        return kept, past - at
+        return np.int64(kept), past - at
     read = 0
-    for j in range(np.uint64(kept)):
-        doc = found_docs[j]
+    for j in range(np.uint64(n_found)):
+        doc, score = found_docs[j], found_sums[j]
         if at + _SCAN <= past:  # _SCAN steps forward at once, then galloping
             ahead = 0
             for step in range(np.uint64(at), np.uint64(at + _SCAN)):
@@ -212,10 +210,12 @@ def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, windo
             while at < past and ids[at] < doc:
                 at += 1
         if at < past and ids[np.uint64(at)] == doc:
-            found_sums[j] += w * np.float64(data[np.uint64(at)])
+            score += w * np.float64(data[np.uint64(at)])
             read += 1
+        found_docs[kept], found_sums[kept] = doc, score
+        kept += np.uint64((score + least) * widen >= floor)
     cursor[i] = at
-    return kept, read
+    return np.int64(kept), read
 
 
 @compiled
@@ -336,11 +336,13 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
                 )
             read += window_read
             for i in range(essential - 1, -1, -1):  # the largest bound first
+                if n_found == 0:
+                    break
                 n_found, list_read = _add_to_found(
                     id_data,
                     walking,
                     i,
-                    below[i],
+                    below[i - 1] if i > 0 else 0.0,
                     widen,
                     floor,
                     found,
