@@ -20,7 +20,8 @@ read through the window, each posting's document found in a table of the
 window's slots, or looked up document by document (its cursor moved forward by a
 branch-free step of _SCAN postings, then galloping search), whichever is cheaper (a
 lookup costs about as many postings read as compiled_search.READ_THROUGH). The
-documents left are then handed on one at a time.
+documents left are then handed on one at a time, their tie keys prefetched first (at
+k = 1000 a document's key was a wait on memory of its own).
 
 A query's first window is _FIRST_WINDOW documents and each next one twice as wide, up to
 WINDOW: the lists are split anew at each window, and the first ones, met before the
@@ -55,6 +56,7 @@ from __future__ import annotations
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from sparsebench.core.cache_hints import prefetch
 from sparsebench.core.jit import compiled
 from sparsebench.search.candidates_loop import (
     candidate_floor,
@@ -169,20 +171,26 @@ def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, windo
     (found: documents, in order, and sums; the first n_found), and those whose sum plus
     `least` (the bounds of the lists still to be added) can no longer reach the floor
     dropped: (how many are left, postings read). Read through the window (window: its
-    slots, one a document, zero and left zero, its first document and past its last)
-    where the list holds at most `read_through` postings there per document, else
-    looked up document by document; the cursor is left at or before the window's end.
+    slots, one a document, zero and left zero, its first document, past its last, and
+    the block's documents) where the list holds at most `read_through` postings there
+    per document, else looked up document by document; the cursor is left at or
+    before the window's end.
     Each document is dropped in the pass that last touches it, without a branch."""
     ids, data = postings
     cursor, end, weight = lists
     found_docs, found_sums = found
-    slots, start, stop = window
+    slots, start, stop, width = window
     at, last, w = cursor[i], end[i], weight[i]
-    at = _window_end(ids, at, last, start)  # left behind by windows that needed none
-    past = _window_end(ids, at, last, stop)
     offset = np.uint64(start)
     kept = np.uint64(0)
-    if past - at <= read_through * n_found:
+    # its postings in the window, estimated from the density of those left: a list
+    # looked up is often far from the cache, where finding the window's ends would cost
+    # two searches
+    first_id = np.int64(ids[at]) if at < last else width
+    in_window = (last - at) * (stop - max(start, first_id)) / max(width - first_id, 1)
+    if first_id < stop and in_window <= read_through * n_found:
+        at = _window_end(ids, at, last, start)  # left behind by windows that needed none
+        past = _window_end(ids, at, last, stop)
         for j in range(np.uint64(n_found)):
             slots[np.uint64(found_docs[j]) - offset] = np.uint16(j + 1)
         for p in range(np.uint64(at), np.uint64(past)):
@@ -199,17 +207,17 @@ def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, windo
     read = 0
     for j in range(np.uint64(n_found)):
         doc, score = found_docs[j], found_sums[j]
-        if at + _SCAN <= past:  # _SCAN steps forward at once, then galloping
+        if at + _SCAN <= last:  # _SCAN steps forward at once, then galloping
             ahead = 0
             for step in range(np.uint64(at), np.uint64(at + _SCAN)):
                 ahead += ids[step] < doc
             at += ahead
-            if ahead == _SCAN and at < past:
-                at = _gallop(ids, at - 1, past, doc)
+            if ahead == _SCAN and at < last:
+                at = _gallop(ids, at - 1, last, doc)
         else:
-            while at < past and ids[at] < doc:
+            while at < last and ids[at] < doc:
                 at += 1
-        if at < past and ids[np.uint64(at)] == doc:
+        if at < last and ids[np.uint64(at)] == doc:
             score += w * np.float64(data[np.uint64(at)])
             read += 1
         found_docs[kept], found_sums[kept] = doc, score
@@ -347,11 +355,13 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
                     floor,
                     found,
                     n_found,
-                    (slots, start, stop),
+                    (slots, start, stop, width),
                     read_through,
                 )
                 read += list_read
             start = stop
+            for j in range(n_found):  # their tie keys, far apart: their memory waited for once
+                prefetch(tie_keys, first_doc + found_docs[j])
             for j in range(n_found):
                 score = found_sums[j]
                 global_doc = first_doc + found_docs[j]
