@@ -47,9 +47,9 @@ def _add_list(sums, ids, data, start, stop, weight):
 def scan_row(row, search, scratch, out_docs, out_sums, used):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). Arguments as
-    maxscore_loop.walk_row's (`rare` and `read_through` unused); scratch: walk_row's, then the
-    accumulator, zero, of a block's documents. A document whose sum is zero is never
-    handed on (its score is zero: topk drops those)."""
+    maxscore_loop.walk_row's (`rare` and `read_through` unused); scratch: walk_row's,
+    the accumulator, zero, of a block's documents among them. A document whose sum is
+    zero is never handed on (its score is zero: topk drops those)."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
     k, _, _, postings, tie_keys, block_order = search
     ids, data, block_docs, directory = postings

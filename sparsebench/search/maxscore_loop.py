@@ -170,12 +170,11 @@ def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, windo
     """List i (lists: cursor, end, weight) added to the window's gathered documents
     (found: documents, in order, and sums; the first n_found), and those whose sum plus
     `least` (the bounds of the lists still to be added) can no longer reach the floor
-    dropped: (how many are left, postings read). Read through the window (window: its
-    slots, one a document, zero and left zero, its first document, past its last, and
-    the block's documents) where the list holds at most `read_through` postings there
-    per document, else looked up document by document; the cursor is left at or
-    before the window's end.
-    Each document is dropped in the pass that last touches it, without a branch."""
+    dropped, without a branch, in the same pass: (how many are left, postings read).
+    Read through the window (window: its slots, one a document, zero and left zero, its
+    first document, past its last, and the block's documents) where the list holds at
+    most `read_through` postings there per document, else looked up document by
+    document; the cursor is left at or before the window's end."""
     ids, data = postings
     cursor, end, weight = lists
     found_docs, found_sums = found
@@ -263,13 +262,13 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     position, or -1 if the arrays filled up first; the postings read). row: its terms,
     their weights, its error factor, its floor and tie certificate so far (floor, level,
     tie_floor) and its excluded document; search: (k, rare, read_through, postings,
-    tie_keys, block_order), postings being Postings's arrays (ids, data, documents a block, and
-    the directory's arrays as query_lists takes them); scratch: rows_loop's arrays, the
-    window's sums (zero), its bitmap (zero), the gathered documents and sums, and the
-    window's slots (zero) last. No array is
-    assigned inside its loops: numba would count references to it at every turn (a
-    locked increment and decrement, a large share of the walk's time when it did:
-    benchmarks/RESULTS.md, "Measurements behind the code")."""
+    tie_keys, block_order), postings being Postings's arrays (ids, data, documents a
+    block, and the directory's arrays as query_lists takes them); scratch: rows_loop's
+    arrays, the window's sums (zero), its bitmap (zero), the gathered documents and
+    sums, and the window's slots (zero) last. No array is assigned inside its loops:
+    numba would count references to it at every turn (a locked increment and
+    decrement, a large share of the walk's time when it did: benchmarks/RESULTS.md,
+    "Measurements behind the code")."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
     k, rare, read_through, postings, tie_keys, block_order = search
     ids, data, block_docs, directory = postings
