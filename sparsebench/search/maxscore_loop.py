@@ -203,6 +203,8 @@ def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, windo
             kept += np.uint64((score + least) * widen >= floor)
         cursor[i] = past
         return np.int64(kept), past - at
+    if first_id >= stop:
+        last = at  # none in the window: the documents are only tested
     read = 0
     for j in range(np.uint64(n_found)):
         doc, score = found_docs[j], found_sums[j]

@@ -50,8 +50,8 @@ def search_rows(
     excluded: a document per row never returned (-1: none); rare: the most documents a
     term may have to be scored whole for MaxScore's first floor; read_through: how many
     postings of a non-essential list in a window MaxScore reads through per gathered
-    document, rather than look each up (compiled_search.READ_THROUGH); block_order: the order
-    in which the blocks are searched (their largest tie keys first: see
+    document, rather than look each up (compiled_search.READ_THROUGH); block_order: the
+    order in which the blocks are searched (their largest tie keys first: see
     compiled_search.tie_order); ids, data: Postings's; directory: the arrays by which
     candidates_loop.query_lists finds lists."""
     n_rows = len(q_indptr) - 1
