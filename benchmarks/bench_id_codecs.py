@@ -38,7 +38,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from bench_retrieval import make_problem  # noqa: E402
 
-from sparsebench.search.postings import compact_weights  # noqa: E402
+from sparsebench.search.postings_build import compact_weights  # noqa: E402
 
 BLOCK = 65536
 CHUNK = 128
@@ -77,19 +77,20 @@ def rows_of_matrix(term_major: sp.csr_matrix) -> Rows:
 
 
 def rows_of_postings(path: Path) -> Rows:
-    """Rows of a postings.npz as the term_weights stage writes it."""
+    """Rows of a postings.npz as the term_weights stage writes it (packed rows
+    unpacked)."""
     from sparsebench.search.postings import load_postings
 
     postings = load_postings(path)
-    directory = postings.directory
-    indptrs = [directory.block_indptr(block) for block in range(postings.n_blocks)]
-    starts = np.concatenate([np.zeros(0, np.int64), *(indptr[:-1] for indptr in indptrs)])
-    lengths = np.concatenate([np.zeros(0, np.int64), *(np.diff(indptr) for indptr in indptrs)])
-    block_of_row = np.repeat(np.arange(postings.n_blocks), [len(i) - 1 for i in indptrs])
+    blocks = [postings.block_postings(block) for block in range(postings.n_blocks)]
+    lengths = np.concatenate([np.zeros(0, np.int64), *(block[0] for block in blocks)])
+    starts = np.cumsum(lengths) - lengths
+    block_of_row = np.repeat(np.arange(postings.n_blocks), [len(block[0]) for block in blocks])
     n_docs = postings.shape[1]
     universe = np.minimum(BLOCK, n_docs - block_of_row * BLOCK).astype(np.int64)
-    ids = np.asarray(postings.ids, dtype=np.uint16)
-    return Rows(starts, lengths, ids, universe, np.asarray(postings.data))
+    ids = np.concatenate([np.zeros(0, np.uint16), *(block[1] for block in blocks)])
+    data = np.concatenate([postings.data[:0], *(block[2] for block in blocks)])
+    return Rows(starts, lengths, ids, universe, data)
 
 
 def ef_low_bits(lengths: np.ndarray, universe: np.ndarray) -> np.ndarray:

@@ -146,13 +146,15 @@ def own_postings(folder: Path) -> Path:
     import hashlib
 
     import sparsebench
-    from sparsebench.search.postings import save_postings
+    from sparsebench.search.postings_build import save_postings
 
+    packed = os.environ.get("BENCH_PACKED") == "1"  # --packed, this checkout's runs only
     key = hashlib.sha256(str(Path(sparsebench.__file__).resolve()).encode()).hexdigest()[:12]
-    path = folder / f"compact-{key}.npz"
+    path = folder / f"compact-{key}{'-packed' if packed else ''}.npz"
     if not path.exists():
         corpus = sp.load_npz(folder / "corpus.npz").tocsr()
-        save_postings(path, corpus, doc_ids=bench_doc_ids(corpus.shape[0]))
+        ids = bench_doc_ids(corpus.shape[0])
+        save_postings(path, corpus, doc_ids=ids, **({"packed": True} if packed else {}))
     return path
 
 
@@ -361,6 +363,7 @@ def measure(
             env = dict(os.environ)
             if impl.startswith("baseline"):  # the other checkout's sparsebench comes first
                 env["PYTHONPATH"] = os.pathsep.join(filter(None, [baseline, env.get("PYTHONPATH")]))
+                env.pop("BENCH_PACKED", None)
             python = engines_python if impl in EXTERNAL else sys.executable
             done = subprocess.run(
                 [python, __file__, "--child", impl, str(folder), str(k), str(repeat), out],
@@ -430,6 +433,12 @@ def main() -> None:
         "--engines-python",
         help="a Python with pyterrier-pisa and tantivy: adds PISA and tantivy columns",
     )
+    parser.add_argument(
+        "--packed",
+        action="store_true",
+        help="this checkout's postings packed (save_postings(packed=True): integer weights, "
+        "shapes bm25-8bit and impacts); a --baseline's stay plain",
+    )
     parser.add_argument("--child", nargs=5)
     args = parser.parse_args()
     if args.child:  # the thread count comes from the parent's environment
@@ -437,6 +446,8 @@ def main() -> None:
         child(impl, folder, int(k), int(repeat), out)
         return
     os.environ["BENCH_THREADS"] = str(args.threads)
+    if args.packed:
+        os.environ["BENCH_PACKED"] = "1"
     sys.path.insert(0, str(HERE))
     from bench_metrics import machine
 

@@ -35,7 +35,7 @@ SAMPLE_TEXTS = (
     "x" * 600,  # longer than a token may be
     "",
 )
-# postings of each weight type the term_weights stage writes (postings.compact_weights)
+# postings of each weight type the term_weights stage writes (postings_build.compact_weights)
 WEIGHT_TYPES = ("uint8", "uint16", "float32")
 
 
@@ -66,7 +66,8 @@ def _search(weight_type: str) -> None:
 
     from sparsebench.core.csrfiles import save_csr
     from sparsebench.retrieve.stages import retrieve_run
-    from sparsebench.search.postings import save_postings
+    from sparsebench.search.postings import load_postings
+    from sparsebench.search.postings_build import save_postings
     from sparsebench.search.settings import SearchSettings
 
     rng = np.random.default_rng(WEIGHT_TYPES.index(weight_type))
@@ -94,6 +95,9 @@ def _search(weight_type: str) -> None:
                 root / "docs.txt", root / "run.trec", k=10, tag="warm",
                 search=SearchSettings(strategy=strategy, latency_queries=2),
             )  # fmt: skip
+        if weight_type != "float32":  # packed postings: their packing and unpacking
+            save_postings(postings, documents, doc_ids=None, packed=True)
+            load_postings(postings).block_lists(0)
 
 
 def _steps(languages: Sequence[str]) -> list[tuple[str, Callable[[], None]]]:

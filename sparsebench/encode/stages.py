@@ -25,7 +25,7 @@ from sparsebench.encode.encoders import Encoder, encode_table, make_encoder
 from sparsebench.encode.quantization import QuantizationRule
 from sparsebench.encode.sparse import LabelledCSR, align_columns, stack_npz_files
 from sparsebench.encode.weighting import Weighting
-from sparsebench.search.postings import save_postings
+from sparsebench.search.postings_build import save_postings
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +142,7 @@ def term_weights(
         matrix,
         lambda rows: recipe.document_weights(rows, statistics),
         read_line_array(doc_ids),
+        packed=recipe.packed,
     )
     save_array(out_idf, weights)
     write_json(out_stats, stats)

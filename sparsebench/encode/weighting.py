@@ -46,6 +46,8 @@ class Weighting:
                 after pruning, SPLADE only
     fields      the document fields of a multifield encoding (encode.fields), in their
                 column order: statistics, norms and the IDF per field; BM25 only
+    packed      the postings' long lists bit-packed (search.packed_rows): integer
+                weights only
     """
 
     kind: str
@@ -60,6 +62,7 @@ class Weighting:
     idf_source: str | None = None
     quantization: Mapping[str, Any] | None = None
     fields: tuple[str, ...] | None = None
+    packed: bool = False
 
     def __post_init__(self) -> None:
         scheme = scheme_of(self.kind)

@@ -144,6 +144,14 @@ class Splade(ModelKind):
                 "rule of their own (Anserini's ONNX query encoders: {scale: 256/5, rounding: "
                 "half_up}).",
             },
+            "packed_postings": {
+                "type": "boolean",
+                "default": False,
+                "description": "Store the index's long posting lists bit-packed (ids "
+                "delta-coded, impacts offset from their least, in chunks of 128 as PISA's "
+                "block codecs): about PISA's bytes a posting, at some search speed "
+                "(benchmarks/RESULTS.md, \"Packed postings\"). Needs quantization.",
+            },
             "idf": {
                 "enum": list(SCHEMES["splade"].idfs),
                 "default": "none",
@@ -168,6 +176,11 @@ class Splade(ModelKind):
                     f"quantization scores integer impacts by their dot product (as Anserini's "
                     f"impact search): it takes no IDF (idf: {entry['idf']}; set idf: none)"
                 )
+        elif entry.get("packed_postings"):
+            problems.append(
+                "packed_postings bit-packs integer impacts: it needs quantization (the "
+                "weights are floats without it)"
+            )
         return problems
 
     def _model(self, entry: Entry, side: str) -> str:
@@ -209,6 +222,8 @@ class Splade(ModelKind):
         rule = side_rules(entry.get("quantization"))["documents"]
         if rule:
             params["quantization"] = rule
+        if entry.get("packed_postings"):
+            params["packed"] = True
         if entry["idf"] == "model":
             params["idf_source"] = self._model(entry, "queries")
         return params

@@ -37,7 +37,7 @@ from sparsebench.encode.statistics import CorpusStatistics
 from sparsebench.encode.weighting import Weighting
 from sparsebench.retrieve import costs
 from sparsebench.runs.runfile import format_run_lines
-from sparsebench.search.postings import save_postings
+from sparsebench.search.postings_build import save_postings
 
 log = logging.getLogger(__name__)
 _QUERY_BLOCK = 1000  # queries merged at a time: memory follows partitions x block x k
@@ -283,5 +283,11 @@ def partition_postings(
         )
     statistics = load_statistics(statistics_path)
     ids = partition_doc_ids(corpus, rows)
-    save_postings(out_postings, matrix, lambda part: recipe.document_weights(part, statistics), ids)
+    save_postings(
+        out_postings,
+        matrix,
+        lambda part: recipe.document_weights(part, statistics),
+        ids,
+        packed=recipe.packed,
+    )
     write_lines(out_doc_ids, ids.to_pylist())

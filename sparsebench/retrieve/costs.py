@@ -47,8 +47,7 @@ def nonzeros_histogram(postings: Postings) -> dict[int, int]:
     bounded by a block, not the corpus)."""
     counts = np.zeros(1, dtype=np.int64)
     for block in range(postings.n_blocks):
-        start, stop = postings.block_span(block)
-        ids = postings.ids[start:stop]
+        _, ids, _ = postings.block_postings(block)
         here = np.bincount(np.bincount(ids, minlength=postings.block_width(block)))
         counts = np.pad(counts, (0, max(0, len(here) - len(counts))))
         counts[: len(here)] += here

@@ -15,6 +15,8 @@ import numpy as np
 
 from sparsebench.core.jit import compiled
 from sparsebench.search.candidates_loop import hand_on, query_lists, ranked_out, still_in
+from sparsebench.search.packed_loop import read_chunk
+from sparsebench.search.packed_rows import CHUNK
 
 _CHUNK = 256  # documents whose sums are tested together before any is looked at
 
@@ -43,8 +45,19 @@ def _add_list(sums, ids, data, start, stop, weight):
         sums[ids[p]] += weight * np.float64(data[p])
 
 
+@compiled(inline=True)
+def _add_packed_list(sums, packed, chunk, length, weight, chunk_ids, chunk_weights):
+    """_add_list over a packed list of `length` postings from chunk `chunk` on, a chunk
+    unpacked into chunk_* at a time."""
+    for offset in range(0, length, CHUNK):
+        count = min(CHUNK, length - offset)
+        read_chunk(packed, chunk, count, chunk_ids, chunk_weights, 0)
+        _add_list(sums, chunk_ids, chunk_weights, 0, count, weight)
+        chunk += 1
+
+
 @compiled
-def scan_row(row, search, scratch, out_docs, out_sums, used):
+def scan_row(row, search, scratch, out_docs, out_sums, used, packed):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). Arguments as
     maxscore_loop.walk_row's (`rare` and `read_through` unused); scratch: walk_row's,
@@ -54,10 +67,11 @@ def scan_row(row, search, scratch, out_docs, out_sums, used):
     k, _, _, postings, tie_keys, block_order = search
     ids, data, block_docs, directory = postings
     heap, sums = scratch[6:9], scratch[9]
+    chunk_ids, chunk_weights = scratch[17:19]
     n_docs = len(tie_keys)
     widen = 1.0 + 2.0 * factor
     shrink = 1.0 - 2.0 * factor
-    starts, ends, _ = query_lists(row_terms, directory)
+    starts, ends, _, chunks = query_lists(row_terms, directory)
     read = 0
     size = 0
     first_used = used
@@ -65,8 +79,19 @@ def scan_row(row, search, scratch, out_docs, out_sums, used):
         touched = False
         for entry in range(len(row_terms)):
             start, end = starts[entry, block], ends[entry, block]
-            if start >= 0:
+            if packed is not None and chunks[entry, block] >= 0:
+                _add_packed_list(
+                    sums,
+                    packed,
+                    chunks[entry, block],
+                    end,
+                    row_weights[entry],
+                    chunk_ids,
+                    chunk_weights,
+                )
+            elif start >= 0:
                 _add_list(sums, ids, data, start, end, row_weights[entry])
+            if start >= 0:
                 read += end - start
                 touched = True
         if not touched:

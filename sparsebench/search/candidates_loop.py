@@ -120,17 +120,23 @@ def _codes_below(word, count):
 @compiled
 def query_lists(q_terms, directory):
     """Each of a query's terms' list in each block (terms x blocks): its first posting,
-    past its last (-1 both where the block lacks the term) and its largest weight (0
-    there), found once, for the first floor and the walk, as RowDirectory finds them
+    past its last (-1 both where the block lacks the term), its largest weight (0
+    there) and its first chunk if it is packed (-1 if not: sparsebench.search.
+    packed_rows; a packed list's postings are then counted from 0 in its chunks), found
+    once, for the first floor and the walk, as RowDirectory finds them
     (sparsebench.search.row_directory). directory: its arrays (DIRECTORY_ARRAYS'
-    order), then the rows' largest weights and the words of a block's bitmap. A row's
+    order), then the rows' largest weights, the words of a block's bitmap and the
+    packed rows' first chunks (PackedRows.row_chunks; empty if none is packed). A row's
     start adds up the codes before it in its group's record a word at a time (nibbles
-    summed in place), then, for each LONG code among them, its long length beyond LONG."""
-    block_rows, term_words, word_rows, groups, long_lengths, row_max, words = directory
+    summed in place), then, for each LONG code among them, its long length beyond LONG
+    (or, where the LONG rows are packed, takes back what their codes added)."""
+    block_rows, term_words, word_rows, groups, long_lengths, row_max, words, row_chunks = directory
+    packed = len(row_chunks) > 0
     n_blocks = len(block_rows) - 1
     starts = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
     ends = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
     maxima = np.zeros((len(q_terms), n_blocks), dtype=np.float64)
+    chunks = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
     for block in range(n_blocks):
         for entry in range(len(q_terms)):
             term = q_terms[entry]
@@ -150,16 +156,22 @@ def query_lists(q_terms, directory):
             total += more + place  # each code is its length less one
             long += more_long
             first_long = np.int64(groups[record + 1])
-            for at_long in range(first_long, first_long + long):
-                total += np.int64(long_lengths[at_long]) - LONG
+            if packed:  # the LONG rows before it hold no postings here
+                total -= long * (LONG + 1)
+            else:
+                for at_long in range(first_long, first_long + long):
+                    total += np.int64(long_lengths[at_long]) - LONG
             code = ((high if place >= 16 else low) >> np.uint64(4 * (place & 15))) & 15
             size = np.int64(code) + 1
+            starts[entry, block] = np.int64(groups[record]) + total
             if code == LONG:
                 size = np.int64(long_lengths[first_long + long]) + 1
-            starts[entry, block] = np.int64(groups[record]) + total
+                if packed:
+                    starts[entry, block] = 0
+                    chunks[entry, block] = row_chunks[first_long + long]
             ends[entry, block] = starts[entry, block] + size
             maxima[entry, block] = np.float64(row_max[row])
-    return starts, ends, maxima
+    return starts, ends, maxima, chunks
 
 
 @compiled

@@ -43,6 +43,7 @@ _RARE_PER_RESULT = 8
 # what a lookup costs in postings read (benchmarks/RESULTS.md, "MaxScore's non-essential
 # lists a list at a time")
 READ_THROUGH = 64
+_NONE = np.zeros(0, dtype=np.int64)  # no packed rows' first chunks: none is packed
 
 
 def tie_order(tie_keys: np.ndarray, block_docs: int) -> np.ndarray:
@@ -82,6 +83,7 @@ def search(
 
     n_rows = batch.shape[0]
     directory = postings.directory
+    packed = postings.packed
     if excluded is None:
         excluded = np.full(n_rows, -1, dtype=np.int64)
     counts, docs, sums, read = search_rows(
@@ -102,7 +104,9 @@ def search(
                 postings.row_max,
             ),
             directory.words,
+            *read_only_views(_NONE if packed is None else packed.row_chunks),
         ),
+        None if packed is None else tuple(read_only_views(*packed.arrays())),
         BLOCK_DOCS,
         np.asarray(pool.tie_keys, dtype=np.int64),
         np.asarray(pool.levels, dtype=np.float64),

@@ -38,7 +38,7 @@ _UNIT = 2.0**-52  # twice the unit roundoff of float64
 _FLOAT32_GAP = 2.0**-22  # two float32 ulps, relative: a margin around a float32 cut
 _SMALLEST = 2.0**-140  # margin near zero, above float32's subnormal spacing
 _BLOCK = 1 << 22  # weights checked at a time
-# Types of stored weights whose every value is a float32 value (postings.compact_weights).
+# Types of stored weights whose every value is a float32 value (postings_build.compact_weights).
 NARROW_TYPES = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16))
 
 ExactSums = Callable[[np.ndarray, np.ndarray], np.ndarray]

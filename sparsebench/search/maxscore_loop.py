@@ -42,6 +42,11 @@ pairs, outrank a document that cannot score above the k-th's level and has a sma
 tie key. With integer or quantised weights thousands of
 documents tie at the k-th score; the certificate returns about k of them.
 
+Kept as one module: the walk and its window functions share its scratch arrays' layout
+and are compiled into one function (inlined: a compiled call would count references to
+the tuples of arrays it passes, at every window; benchmarks/RESULTS.md, "Packed
+postings"); where the walk is in a list is sparsebench.search.seek_loop's.
+
 The per-posting and per-document decisions are written inline rather than as calls: a
 compiled call that passes arrays updates their reference counts both ways, which costs
 more than the decision itself (the first floor's heap test among them); the calls made
@@ -66,6 +71,9 @@ from sparsebench.search.candidates_loop import (
     ranked_out,
     still_in,
 )
+from sparsebench.search.packed_loop import chunk_weight, read_chunk
+from sparsebench.search.packed_rows import CHUNK
+from sparsebench.search.seek_loop import chunk_span, gallop, packed_end, packed_seek, window_end
 
 _SCAN = 16  # postings a seek compares at once, branch-free, before it gallops
 WINDOW = 16384  # documents whose sums are added up term at a time, then walked in order
@@ -73,68 +81,71 @@ _FIRST_WINDOW = 1024  # a query's first window, each next one twice as wide up t
 assert WINDOW < 1 << 16  # a window's slots hold a gathered document's position + 1
 
 
-@compiled
-def _gallop(ids, low, end, doc):
-    """The first position in (low, end) whose id is >= doc, given ids[low] < doc:
-    galloping search, then bisection."""
-    step = 1
-    while low + step < end and ids[low + step] < doc:
-        low += step
-        step *= 2
-    high = min(low + step, end)  # ids[low] < doc <= ids[high] (or high == end)
-    while high - low > 1:
-        middle = (low + high) // 2
-        if ids[middle] < doc:
-            low = middle
-        else:
-            high = middle
-    return high
+@compiled(inline=True)
+def _found_in(ids, data, lo, hi, w, cut, least, widen, floor, found, n_found):
+    """_found_in_list's pass over ids[lo:hi], data[lo:hi]: the new count found."""
+    found_docs, found_sums = found
+    for p in range(np.uint64(lo), np.uint64(hi)):
+        if np.float64(data[p]) >= cut:
+            score = w * np.float64(data[p])
+            found_docs[n_found], found_sums[n_found] = ids[p], score
+            n_found += (score + least) * widen >= floor
+    return n_found
 
 
-@compiled
-def _window_end(ids, at, last, stop):
-    """The first position from `at` (up to `last`) whose id is at or past `stop`."""
-    if at == last or ids[at] >= stop:
-        return at
-    return last if ids[last - 1] < stop else _gallop(ids, at, last, stop)
-
-
-@compiled
-def _found_in_list(postings, lists, i, stop, least, widen, floor, found):
-    """The documents of list i (lists: cursor, end, weight), from its cursor to its
+@compiled(inline=True)
+def _found_in_list(postings, packed, chunked, lists, i, stop, least, widen, floor, found):
+    """The documents of list i (lists: cursor, end, weight) from its cursor to its
     first id at or past `stop` (where the cursor is left), whose product plus `least`
     (the bounds of the lists to be looked up) may reach the floor, in order, into found
     (documents, sums): (how many, postings read). One essential list needs no window:
     each document's sum is its product. The window's end is found first, and a weight
     below `cut` (the floor's in the list's weights, made lower by far more than its
     rounding) is passed over unread beyond its own byte: most are, once the floor has
-    risen."""
-    ids, data = postings
+    risen. A packed list is read a chunk at a time (chunked: see walk_row)."""
+    ids, data = postings[:2]
+    first_chunk, _, chunk_ids, chunk_weights = chunked
     cursor, end, weight = lists
-    found_docs, found_sums = found
     at, last, w = cursor[i], end[i], weight[i]
-    past = _window_end(ids, at, last, stop)
     cut = (floor / widen - least) / w
     cut -= abs(cut) * 1e-6
     n_found = 0
-    for p in range(np.uint64(at), np.uint64(past)):
-        if np.float64(data[p]) >= cut:
-            score = w * np.float64(data[p])
-            found_docs[n_found], found_sums[n_found] = ids[p], score
-            n_found += (score + least) * widen >= floor
+    if packed is not None and first_chunk[i] >= 0:
+        past = packed_end(packed, chunked, i, at, last, stop)
+        p = at
+        while p < past:
+            lo, hi, p = chunk_span(packed, chunked, i, p, past, last)
+            n_found = _found_in(
+                chunk_ids, chunk_weights, lo, hi, w, cut, least, widen, floor, found, n_found
+            )
+    else:
+        past = window_end(ids, at, last, stop)
+        n_found = _found_in(ids, data, at, past, w, cut, least, widen, floor, found, n_found)
     cursor[i] = past
     return n_found, past - at
 
 
-@compiled
-def _found_in_window(postings, lists, first, m, start, stop, least, widen, floor, window, found):
+@compiled(inline=True)
+def _into_window(ids, data, lo, hi, offset, w, window_sums, window_bits):
+    """_found_in_window's addition of ids[lo:hi], data[lo:hi] into the window."""
+    for p in range(np.uint64(lo), np.uint64(hi)):  # unsigned: no wraparound tests
+        d = np.uint64(ids[p]) - offset
+        window_sums[d] += w * np.float64(data[p])
+        window_bits[d >> np.uint64(6)] |= np.uint64(1) << (d & np.uint64(63))
+
+
+@compiled(inline=True)
+def _found_in_window(
+    postings, packed, chunked, lists, first, m, start, stop, least, widen, floor, window, found
+):
     """Lists first..m-1 (lists: cursor, end, weight) from their cursors to their first
     ids at or past `stop` (where the cursors are left), added up term at a time into
     the window's sums, its bitmap marking their documents (window: sums and bitmap for
     the documents from `start`, zero, and left zero); then the marked documents whose
     sum plus `least` may reach the floor, in order, into found (documents, sums):
-    (how many, postings read)."""
-    ids, data = postings
+    (how many, postings read). A packed list is read a chunk at a time."""
+    ids, data = postings[:2]
+    first_chunk, _, chunk_ids, chunk_weights = chunked
     cursor, end, weight = lists
     window_sums, window_bits = window
     found_docs, found_sums = found
@@ -142,11 +153,15 @@ def _found_in_window(postings, lists, first, m, start, stop, least, widen, floor
     offset = np.uint64(start)
     for i in range(first, m):
         at, last, w = cursor[i], end[i], weight[i]
-        past = _window_end(ids, at, last, stop)
-        for p in range(np.uint64(at), np.uint64(past)):  # unsigned: no wraparound tests
-            d = np.uint64(ids[p]) - offset
-            window_sums[d] += w * np.float64(data[p])
-            window_bits[d >> np.uint64(6)] |= np.uint64(1) << (d & np.uint64(63))
+        if packed is not None and first_chunk[i] >= 0:
+            past = packed_end(packed, chunked, i, at, last, stop)
+            p = at
+            while p < past:
+                lo, hi, p = chunk_span(packed, chunked, i, p, past, last)
+                _into_window(chunk_ids, chunk_weights, lo, hi, offset, w, window_sums, window_bits)
+        else:
+            past = window_end(ids, at, last, stop)
+            _into_window(ids, data, at, past, offset, w, window_sums, window_bits)
         read += past - at
         cursor[i] = past
     n_found = np.uint64(0)
@@ -165,8 +180,20 @@ def _found_in_window(postings, lists, first, m, start, stop, least, widen, floor
     return np.int64(n_found), read
 
 
-@compiled
-def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, window, read_through):
+@compiled(inline=True)
+def _read_through(ids, data, lo, hi, offset, w, slots, found_sums):
+    """_add_to_found's pass over ids[lo:hi], data[lo:hi]: each posting of a gathered
+    document added to its sum."""
+    for p in range(np.uint64(lo), np.uint64(hi)):
+        slot = slots[np.uint64(ids[p]) - offset]
+        if slot != 0:
+            found_sums[slot - 1] += w * np.float64(data[p])
+
+
+@compiled(inline=True)
+def _add_to_found(
+    postings, packed, chunked, lists, i, least, widen, floor, found, n_found, window, read_through
+):
     """List i (lists: cursor, end, weight) added to the window's gathered documents
     (found: documents, in order, and sums; the first n_found), and those whose sum plus
     `least` (the bounds of the lists still to be added) can no longer reach the floor
@@ -174,8 +201,10 @@ def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, windo
     Read through the window (window: its slots, one a document, zero and left zero, its
     first document, past its last, and the block's documents) where the list holds at
     most `read_through` postings there per document, else looked up document by
-    document; the cursor is left at or before the window's end."""
-    ids, data = postings
+    document; the cursor is left at or before the window's end. A packed list is read
+    a chunk at a time, and a lookup passes over whole chunks by their first ids."""
+    ids, data = postings[:2]
+    first_chunk, _, chunk_ids, chunk_weights = chunked
     cursor, end, weight = lists
     found_docs, found_sums = found
     slots, start, stop, width = window
@@ -184,18 +213,31 @@ def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, windo
     kept = np.uint64(0)
     # its postings in the window, estimated from the density of those left: a list
     # looked up is often far from the cache, where finding the window's ends would cost
-    # two searches
-    first_id = np.int64(ids[at]) if at < last else width
+    # two searches (a packed list's first id here: its chunk's, no higher)
+    if at >= last:
+        first_id = width
+    elif packed is not None and first_chunk[i] >= 0:
+        first_id = np.int64(packed[1][first_chunk[i] + at // CHUNK])
+    else:
+        first_id = np.int64(ids[at])
     in_window = (last - at) * (stop - max(start, first_id)) / max(width - first_id, 1)
     if first_id < stop and in_window <= read_through * n_found:
-        at = _window_end(ids, at, last, start)  # left behind by windows that needed none
-        past = _window_end(ids, at, last, stop)
+        # left behind by windows that needed none
+        if packed is not None and first_chunk[i] >= 0:
+            at = packed_end(packed, chunked, i, at, last, start)
+            past = packed_end(packed, chunked, i, at, last, stop)
+        else:
+            at = window_end(ids, at, last, start)
+            past = window_end(ids, at, last, stop)
         for j in range(np.uint64(n_found)):
             slots[np.uint64(found_docs[j]) - offset] = np.uint16(j + 1)
-        for p in range(np.uint64(at), np.uint64(past)):
-            slot = slots[np.uint64(ids[p]) - offset]
-            if slot != 0:
-                found_sums[slot - 1] += w * np.float64(data[p])
+        if packed is not None and first_chunk[i] >= 0:
+            p = at
+            while p < past:
+                lo, hi, p = chunk_span(packed, chunked, i, p, past, last)
+                _read_through(chunk_ids, chunk_weights, lo, hi, offset, w, slots, found_sums)
+        else:
+            _read_through(ids, data, at, past, offset, w, slots, found_sums)
         for j in range(np.uint64(n_found)):
             doc, score = found_docs[j], found_sums[j]
             slots[np.uint64(doc) - offset] = 0
@@ -206,6 +248,20 @@ def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, windo
     if first_id >= stop:
         last = at  # none in the window: the documents are only tested
     read = 0
+    if packed is not None and first_chunk[i] >= 0:
+        for j in range(np.uint64(n_found)):
+            doc, score = found_docs[j], found_sums[j]
+            if at < last:
+                at, shift, past = packed_seek(packed, chunked, i, at, last, doc)
+                if at < past and chunk_ids[np.uint64(shift + at)] == doc:
+                    chunk = at // CHUNK
+                    count = past - chunk * CHUNK
+                    score += w * chunk_weight(packed, first_chunk[i] + chunk, count, at % CHUNK)
+                    read += 1
+            found_docs[kept], found_sums[kept] = doc, score
+            kept += np.uint64((score + least) * widen >= floor)
+        cursor[i] = at
+        return np.int64(kept), read
     for j in range(np.uint64(n_found)):
         doc, score = found_docs[j], found_sums[j]
         if at + _SCAN <= last:  # _SCAN steps forward at once, then galloping
@@ -214,7 +270,7 @@ def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, windo
                 ahead += ids[step] < doc
             at += ahead
             if ahead == _SCAN and at < last:
-                at = _gallop(ids, at - 1, last, doc)
+                at = gallop(ids, at - 1, last, doc)
         else:
             while at < last and ids[at] < doc:
                 at += 1
@@ -227,39 +283,71 @@ def _add_to_found(postings, lists, i, least, widen, floor, found, n_found, windo
     return np.int64(kept), read
 
 
+@compiled(inline=True)
+def _heap_of(ids, data, lo, hi, w, first_doc, excluded, heap, size):
+    """_first_floor's pass over ids[lo:hi], data[lo:hi]: the heap's new size."""
+    for p in range(lo, hi):
+        value = w * np.float64(data[p])
+        if size == len(heap) and value <= heap[0]:
+            continue  # decided here: a call costs more than the test
+        if first_doc + ids[p] != excluded:
+            size = push_largest(heap, size, value)
+    return size
+
+
 @compiled
-def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings):
+def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings, packed, chunked):
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
     nonnegative, so a document's score is at least any one of its products, each exact
     in float64). The terms are read largest bound first, and a term whose bound (query
     weight times its largest weight, `bounds`) is no higher than the floor is not read:
-    none of its products could raise it. lists: the query's lists' first postings and
-    past their last (query_lists); postings: the index's arrays (see walk_row)."""
+    none of its products could raise it. lists: the query's lists' first postings, past
+    their last and first chunks (query_lists); postings: the index's arrays (see
+    walk_row); chunked: walk_row's, a packed list unpacked into its slot 0."""
     ids, data, block_docs = postings[:3]
-    starts, ends = lists
+    starts, ends, chunks = lists
+    chunk_ids, chunk_weights = chunked[2], chunked[3]
     entries = np.flatnonzero(rare)
     for at in np.argsort(-bounds[entries], kind="mergesort"):
         entry = entries[at]
         if bounds[entry] <= floor:
             break
         size = 0
+        w = q_weights[entry]
         for block in range(starts.shape[1]):
             if starts[entry, block] < 0:
                 continue
-            for p in range(starts[entry, block], ends[entry, block]):
-                value = q_weights[entry] * np.float64(data[p])
-                if size == len(heap) and value <= heap[0]:
-                    continue  # decided here: a call costs more than the test
-                if block * block_docs + ids[p] != excluded:
-                    size = push_largest(heap, size, value)
+            first_doc = block * block_docs
+            chunk = chunks[entry, block]
+            if packed is None or chunk < 0:
+                size = _heap_of(
+                    ids,
+                    data,
+                    starts[entry, block],
+                    ends[entry, block],
+                    w,
+                    first_doc,
+                    excluded,
+                    heap,
+                    size,
+                )
+                continue
+            length = ends[entry, block]
+            for offset in range(0, length, CHUNK):
+                count = min(CHUNK, length - offset)
+                read_chunk(packed, chunk, count, chunk_ids, chunk_weights, 0)
+                size = _heap_of(
+                    chunk_ids, chunk_weights, 0, count, w, first_doc, excluded, heap, size
+                )
+                chunk += 1
         if size == len(heap):
             floor = max(floor, candidate_floor(heap[0]))
     return floor
 
 
 @compiled
-def walk_row(row, search, scratch, out_docs, out_sums, used):
+def walk_row(row, search, scratch, out_docs, out_sums, used, packed):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). row: its terms,
     their weights, its error factor, its floor and tie certificate so far (floor, level,
@@ -267,26 +355,35 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
     tie_keys, block_order), postings being Postings's arrays (ids, data, documents a
     block, and the directory's arrays as query_lists takes them); scratch: rows_loop's
     arrays, the window's sums (zero), its bitmap (zero), the gathered documents and
-    sums, and the window's slots (zero) last. No array is assigned inside its loops:
+    sums, and the window's slots (zero), then each list's first chunk, the chunks
+    unpacked and their buffers (for a packed list); packed: the packed rows' arrays
+    (packed_rows.PackedRows.arrays()), or None where no row is: its type chooses when
+    the walk is compiled, so that a plain index's has no packed branch at all (with
+    them it ran 0.87x as fast: benchmarks/RESULTS.md, "Packed postings"). No array is
+    assigned inside its loops:
     numba would count references to it at every turn (a locked increment and
     decrement, a large share of the walk's time when it did: benchmarks/RESULTS.md,
     "Measurements behind the code")."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
     k, rare, read_through, postings, tie_keys, block_order = search
-    ids, data, block_docs, directory = postings
+    block_docs, directory = postings[2:4]
     cursor, end, weight, bound, below, first_heap = scratch[:6]
     heap = scratch[6:9]  # the k best, packed (candidates_loop.hand_on)
     window = scratch[10:12]  # the window's sums and bitmap, zero
     found = scratch[12:14]  # the window's documents that may reach the floor, their sums
     found_docs, found_sums = found
     slots = scratch[14]  # each of the window's documents' position among them + 1, zero
-    id_data, walking = (ids, data), (cursor, end, weight)
+    # each list's first chunk (-1: not packed), the chunk unpacked in its slot of the
+    # buffers (-1: none), and the buffers: CHUNK ids and weights a list
+    chunked = scratch[15:19]
+    first_chunk, held = chunked[:2]
+    walking = (cursor, end, weight)
     n_docs = len(tie_keys)
     read = 0
     first_used = used
     widen = 1.0 + 2.0 * factor
     shrink = 1.0 - 2.0 * factor
-    starts, ends, maxima = query_lists(row_terms, directory)
+    starts, ends, maxima, chunks = query_lists(row_terms, directory)
     n_blocks = starts.shape[1]
     df = np.zeros(len(row_terms), dtype=np.int64)  # each term's documents
     term_bounds = np.zeros(len(row_terms))  # and the most it adds to a score
@@ -297,9 +394,18 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
                 bound_here = row_weights[entry] * maxima[entry, block]
                 term_bounds[entry] = max(term_bounds[entry], bound_here)
     rare_terms = (df >= k) & (df <= rare)
-    lists = (starts, ends)
+    lists = (starts, ends, chunks)
     floor = _first_floor(
-        floor, first_heap, rare_terms, term_bounds, row_weights, lists, excluded, postings
+        floor,
+        first_heap,
+        rare_terms,
+        term_bounds,
+        row_weights,
+        lists,
+        excluded,
+        postings,
+        packed,
+        chunked,
     )
     size = 0
     span = _FIRST_WINDOW
@@ -313,12 +419,19 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
                 while at > 0 and bound[at - 1] > ub:
                     cursor[at], end[at] = cursor[at - 1], end[at - 1]
                     weight[at], bound[at] = weight[at - 1], bound[at - 1]
+                    if packed is not None:
+                        first_chunk[at] = first_chunk[at - 1]
                     at -= 1
                 cursor[at], end[at] = starts[entry, block], ends[entry, block]
                 weight[at], bound[at] = w, ub
+                if packed is not None:
+                    first_chunk[at] = chunks[entry, block]
                 m += 1
         if m == 0:
             continue
+        if packed is not None:
+            for i in range(m):
+                held[i] = -1  # the block's lists: no chunk unpacked yet
         total = 0.0
         for i in range(m):
             total += bound[i]
@@ -337,18 +450,32 @@ def walk_row(row, search, scratch, out_docs, out_sums, used):
             least = below[essential - 1] if essential > 0 else 0.0
             if essential == m - 1:
                 n_found, window_read = _found_in_list(
-                    id_data, walking, essential, stop, least, widen, floor, found
+                    postings, packed, chunked, walking, essential, stop, least, widen, floor, found
                 )
             else:
                 n_found, window_read = _found_in_window(
-                    id_data, walking, essential, m, start, stop, least, widen, floor, window, found
+                    postings,
+                    packed,
+                    chunked,
+                    walking,
+                    essential,
+                    m,
+                    start,
+                    stop,
+                    least,
+                    widen,
+                    floor,
+                    window,
+                    found,
                 )
             read += window_read
             for i in range(essential - 1, -1, -1):  # the largest bound first
                 if n_found == 0:
                     break
                 n_found, list_read = _add_to_found(
-                    id_data,
+                    postings,
+                    packed,
+                    chunked,
                     walking,
                     i,
                     below[i - 1] if i > 0 else 0.0,

@@ -51,7 +51,8 @@ class RowDirectory:
     (row i's in bits 4i.. of word i // 16; zero past the last row), then a last record
     of the totals (postings, long rows; no codes); a row's code is its postings less
     one, or LONG; long_lengths: the postings less one of the rows coded LONG, in row
-    order (uint16)."""
+    order (uint16). packed: the rows coded LONG are kept apart (packed postings:
+    sparsebench.search.packed_rows), and the first postings count only the others."""
 
     n_terms: int
     block_rows: np.ndarray
@@ -59,6 +60,7 @@ class RowDirectory:
     word_rows: np.ndarray
     groups: np.ndarray
     long_lengths: np.ndarray
+    packed: bool = False
 
     @property
     def words(self) -> int:
@@ -91,9 +93,10 @@ class RowDirectory:
         rows = self.block_rows[blocks] + self.word_rows[at].astype(np.int64) + below
         return np.where(held, rows, -1)
 
-    def _group_lengths(self, groups: np.ndarray) -> np.ndarray:
+    def _group_lengths(self, groups: np.ndarray, kept: bool = False) -> np.ndarray:
         """The lengths of the rows of each group (groups x ROW_GROUP, int64; 0 past the
-        last row)."""
+        last row), or if `kept` the postings each keeps in the postings' arrays (0 for a
+        packed row)."""
         rows = groups[:, None] * ROW_GROUP + np.arange(ROW_GROUP)
         real = rows < self.n_rows
         codes = self.codes(rows)  # zero past the last row, up to the totals' record
@@ -103,7 +106,18 @@ class RowDirectory:
         lengths = codes + 1
         lengths[long] = self.long_lengths[rank[long]].astype(np.int64) + 1
         lengths[~real] = 0
+        if kept and self.packed:
+            lengths[long] = 0
         return lengths
+
+    def long_ranks(self, rows: np.ndarray) -> np.ndarray:
+        """Each row's rank among the rows coded LONG (for rows coded LONG: where its
+        length is in long_lengths, its chunks in packed postings)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        group = rows // ROW_GROUP
+        codes = self.codes(group[:, None] * ROW_GROUP + np.arange(ROW_GROUP))
+        before = np.arange(ROW_GROUP) < (rows % ROW_GROUP)[:, None]
+        return self._records[group, 1].astype(np.int64) + ((codes == LONG) & before).sum(axis=1)
 
     def lengths(self, rows: np.ndarray) -> np.ndarray:
         rows = np.asarray(rows, dtype=np.int64)
@@ -128,8 +142,8 @@ class RowDirectory:
         return lengths
 
     def row_starts(self, rows: np.ndarray) -> np.ndarray:
-        """The first posting of each row (n_rows: the postings' total), a group of rows
-        at a time."""
+        """The first posting of each row in the postings' arrays (n_rows: the postings'
+        total there; a packed row's is where it would be), a group of rows at a time."""
         rows = np.asarray(rows, dtype=np.int64)
         starts = np.empty(len(rows), dtype=np.int64)
         lanes = np.arange(ROW_GROUP)
@@ -139,26 +153,16 @@ class RowDirectory:
             starts[lo : lo + len(part)] = self._records[group, 0]
             if not self.n_rows:
                 continue
-            sizes = self._group_lengths(group)
+            sizes = self._group_lengths(group, kept=True)
             sizes[lanes >= (part % ROW_GROUP)[:, None]] = 0
             starts[lo : lo + len(part)] += sizes.sum(axis=1)
         return starts
 
     def row_spans(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(first posting, past the last) of each row."""
+        """(first posting, past the last) of each row kept in the postings' arrays (not
+        packed)."""
         starts = self.row_starts(rows)
         return starts, starts + self.lengths(rows)
-
-    def block_indptr(self, block: int) -> np.ndarray:
-        """The block's row boundaries in the postings (its rows + 1, int64)."""
-        first, stop = int(self.block_rows[block]), int(self.block_rows[block + 1])
-        start = self.row_starts(np.array([first]))
-        return np.concatenate([start, start[0] + np.cumsum(self.range_lengths(first, stop))])
-
-    def block_span(self, block: int) -> tuple[int, int]:
-        """(first posting, past the last) of the block."""
-        edges = self.row_starts(self.block_rows[block : block + 2])
-        return int(edges[0]), int(edges[1])
 
     def block_terms(self, block: int) -> np.ndarray:
         """The terms that have a row in the block, ascending (its rows in order)."""
@@ -202,23 +206,25 @@ class RowDirectory:
 
 
 def build_directory(
-    n_terms: int, held: list[np.ndarray], lengths: list[np.ndarray]
+    n_terms: int, held: list[np.ndarray], lengths: list[np.ndarray], packed: bool = False
 ) -> dict[str, np.ndarray]:
     """The directory's arrays (as RowDirectory's fields, by name) of blocks' held terms
-    (ascending) and their lists' lengths."""
+    (ascending) and their lists' lengths; `packed`: the rows coded LONG kept apart (no
+    first posting counts theirs)."""
     words = words_for(n_terms)
     bits = np.zeros(words * 64, dtype=bool)  # one block's at a time: memory a block's
-    packed = np.zeros((len(held), words), dtype=np.uint64)
+    bitmaps = np.zeros((len(held), words), dtype=np.uint64)
     for block, terms in enumerate(held):
         bits[terms] = True
-        packed[block] = np.packbits(bits, bitorder="little").view("<u8")
+        bitmaps[block] = np.packbits(bits, bitorder="little").view("<u8")
         bits[terms] = False
-    counts = bits_set(packed).astype(np.int64)
+    counts = bits_set(bitmaps).astype(np.int64)
     word_rows = np.cumsum(counts, axis=1) - counts
     sizes = np.concatenate([np.zeros(0, np.int64), *lengths])
     if len(sizes) and (sizes.min() < 1 or sizes.max() > _MOST_POSTINGS):
         raise DataError(f"a block's list holds 1 to {_MOST_POSTINGS} postings")
-    starts = np.concatenate([[0], np.cumsum(sizes)])
+    kept = np.where(sizes > LONG, 0, sizes) if packed else sizes
+    starts = np.concatenate([[0], np.cumsum(kept)])
     n_groups = -(-len(sizes) // ROW_GROUP)
     codes = np.zeros(n_groups * ROW_GROUP, np.uint8)  # past the last row: zero
     codes[: len(sizes)] = np.minimum(sizes, LONG + 1)
@@ -231,7 +237,7 @@ def build_directory(
     records[:n_groups, 2:] = paired.view("<u8").reshape(n_groups, 2)
     return {
         "block_rows": np.concatenate([[0], np.cumsum([len(h) for h in held], dtype=np.int64)]),
-        "term_words": packed.reshape(-1),
+        "term_words": bitmaps.reshape(-1),
         "word_rows": word_rows.reshape(-1).astype(np.uint32),
         "groups": records.reshape(-1),
         "long_lengths": (sizes[long[: len(sizes)]] - 1).astype(np.uint16),

@@ -12,6 +12,7 @@ from sparsebench.core.jit import compiled
 from sparsebench.search.blockscan_loop import scan_row
 from sparsebench.search.candidates_loop import grown
 from sparsebench.search.maxscore_loop import WINDOW, walk_row
+from sparsebench.search.packed_rows import CHUNK
 
 
 @compiled
@@ -29,6 +30,7 @@ def search_rows(
     ids,
     data,
     directory,
+    packed,
     block_docs,
     tie_keys,
     levels,
@@ -53,7 +55,9 @@ def search_rows(
     document, rather than look each up (compiled_search.READ_THROUGH); block_order: the
     order in which the blocks are searched (their largest tie keys first: see
     compiled_search.tie_order); ids, data: Postings's; directory: the arrays by which
-    candidates_loop.query_lists finds lists."""
+    candidates_loop.query_lists finds lists; packed: the packed rows' arrays
+    (packed_rows.PackedRows.arrays()), or None if no row is packed (its type, too,
+    chooses what is compiled: maxscore_loop.walk_row)."""
     n_rows = len(q_indptr) - 1
     counts = np.zeros(n_rows, dtype=np.int64)
     out_docs = np.empty(1024, dtype=np.int64)
@@ -80,6 +84,10 @@ def search_rows(
         np.empty(WINDOW, dtype=np.int64),  # the window's documents that may reach the floor
         np.empty(WINDOW, dtype=np.float64),  # and their sums
         np.zeros(WINDOW, dtype=np.uint16),  # and their positions + 1, at their documents
+        np.empty(most, dtype=np.int64),  # each list's first chunk if it is packed
+        np.empty(most, dtype=np.int64),  # and the chunk unpacked in its slot
+        np.empty(most * CHUNK, dtype=np.uint16),  # the slots: a chunk's ids
+        np.empty(most * CHUNK, dtype=data.dtype),  # and its weights
     )
     postings = (ids, data, block_docs, directory)
     search = (k, rare, read_through, postings, tie_keys, block_order)
@@ -97,9 +105,9 @@ def search_rows(
         )
         arguments = (row_state, search, scratch, out_docs, out_sums, used)
         if sums is None:  # decided when compiled: the other call is never compiled
-            written, row_read = walk_row(*arguments)
+            written, row_read = walk_row(*arguments, packed)
         else:
-            written, row_read = scan_row(*arguments)
+            written, row_read = scan_row(*arguments, packed)
         if written < 0:  # grow the arrays and search the row again
             out_docs, out_sums = grown(out_docs, used), grown(out_sums, used)
             continue

@@ -26,7 +26,8 @@ from sparsebench.core.threads import ordered_map
 from sparsebench.search import compiled_search
 from sparsebench.search.docids import document_tie_keys, own_documents
 from sparsebench.search.exactscores import absolute, exact_pair_sums, operands
-from sparsebench.search.postings import BLOCK_DOCS, Postings, as_postings
+from sparsebench.search.postings import BLOCK_DOCS, Postings
+from sparsebench.search.postings_build import as_postings
 from sparsebench.search.products import BYTES_PER_POSTING, Lists, batch_rows, block_product
 from sparsebench.search.topk import CandidatePool, RetrievedBatch
 

@@ -28,7 +28,8 @@ from sparsebench.search.exactscores import (
     operands,
     settle,
 )
-from sparsebench.search.postings import Postings, as_postings
+from sparsebench.search.postings import Postings
+from sparsebench.search.postings_build import as_postings
 from sparsebench.search.scipy_backend import check_inputs, check_strategy
 from sparsebench.search.topk import RetrievedBatch, rank_candidates
 

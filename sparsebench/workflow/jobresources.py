@@ -67,7 +67,7 @@ def matrix_memory_mb(npz_paths: list[str | Path]) -> int:
     shards, weighing the stacked matrix, a partition's statistics and postings. The
     matrices are uncompressed CSR files, their size on disk their size in memory; the
     job holds one copy (quantisation, column totals and the postings work in place or a
-    chunk or block at a time: retrieve.postings.save_postings), plus room for that
+    chunk or block at a time: search.postings_build.save_postings), plus room for that
     chunk, one shard and the interpreter. Measured at MS MARCO's scale
     (benchmarks/RESULTS.md): stacking 7.9 GiB of shards peaked at 8.9 GiB, weighing
     the stacked 7.9 GiB at 8.5 GiB. Before the files exist, the interpreter only."""

@@ -140,3 +140,26 @@ def test_splade_impacts_of_adi_equal_the_file_anserini_indexed(tmp_path):
     assert not differ, f"{len(differ)} impacts differ, e.g. {differ[:3]}"
     metrics = (files.metrics).read_text()
     assert '"nDCG@10": 0.39499022291467' in metrics  # Anserini's run: 0.3949902229146711
+
+
+def test_packed_postings_need_quantization():
+    datasets = {"d": {"source": "local", "path": str(SHARED / "data" / "adi")}}
+    with pytest.raises(ConfigError, match="packed_postings bit-packs integer impacts"):
+        validate_config({"datasets": datasets, "models": {"m": splade(packed_postings=True)}})
+
+
+def test_packed_postings_write_the_same_run_in_fewer_bytes(tmp_path):
+    """splade-tiny's quantised ADI impacts through every stage with and without
+    packed_postings: the same run, byte for byte (its lists packed: ADI's long ones), from
+    a smaller index."""
+    from tests.conftest import run_stages
+
+    runs = {}
+    for packed in (False, True):
+        model = splade(quantization={}, device="cpu", packed_postings=packed)
+        files = run_stages(SHARED / "data" / "adi", tmp_path / str(packed), model=model)
+        postings = load_postings(files.weights / "postings.npz")
+        assert (postings.packed is not None) == packed
+        runs[packed] = (files.run.read_bytes(), (files.weights / "postings.npz").stat().st_size)
+    assert runs[True][0] == runs[False][0] and runs[True][0].count(b"\n") > 1000
+    assert runs[True][1] < runs[False][1]

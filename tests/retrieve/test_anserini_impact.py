@@ -28,7 +28,8 @@ from sparsebench.encode.json_vectors import (
 )
 from sparsebench.encode.sparse import align_columns
 from sparsebench.runs.runfile import RunLines
-from sparsebench.search.postings import load_postings, save_postings
+from sparsebench.search.postings import load_postings
+from sparsebench.search.postings_build import save_postings
 from sparsebench.search.scipy_backend import retrieve
 from sparsebench.workflow.config import validate_config
 

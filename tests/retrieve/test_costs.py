@@ -20,7 +20,8 @@ from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import write_lines
 from sparsebench.evaluate import efficiency
 from sparsebench.retrieve import costs, stages
-from sparsebench.search.postings import BLOCK_DOCS, load_postings, save_postings
+from sparsebench.search.postings import BLOCK_DOCS, load_postings
+from sparsebench.search.postings_build import save_postings
 from sparsebench.search.settings import SearchSettings
 
 N_TERMS = 300

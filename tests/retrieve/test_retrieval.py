@@ -8,7 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 from sparsebench.core.errors import DataError
-from sparsebench.search import compiled_search
+from sparsebench.search import compiled_search, postings_build
 from sparsebench.search import postings as postings_module
 from sparsebench.search.docids import tie_break_keys
 from sparsebench.search.products import batch_rows
@@ -84,7 +84,7 @@ def test_crowds_tied_at_the_kth_score_over_many_blocks(monkeypatch, strategy):
     """Thousands of documents share each query's k-th score, in blocks of 256 documents
     so that the tie certificates carry from block to block; some queries name a
     document of their own, excluded. Both strategies give the plain sort's lists."""
-    for module in (postings_module, compiled_search):
+    for module in (postings_module, postings_build, compiled_search):
         monkeypatch.setattr(module, "BLOCK_DOCS", 256)
     monkeypatch.setattr("sparsebench.search.scipy_backend.BLOCK_DOCS", 256)
     docs, queries, idf, doc_ids, _ = random_problem(7, n_docs=3000, n_queries=25, vocab=40)

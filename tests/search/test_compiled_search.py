@@ -24,9 +24,10 @@ from sparsebench.core.csrfiles import load_csr
 from sparsebench.core.errors import ConfigError
 from sparsebench.core.fileio import read_lines
 from sparsebench.runs.runfile import RunLines
-from sparsebench.search import compiled_search, rows_loop, scipy_backend
+from sparsebench.search import compiled_search, postings_build, rows_loop, scipy_backend
 from sparsebench.search import postings as postings_module
-from sparsebench.search.postings import BLOCK_DOCS, as_postings, load_postings
+from sparsebench.search.postings import BLOCK_DOCS, load_postings
+from sparsebench.search.postings_build import as_postings
 from sparsebench.search.scipy_backend import chosen_strategy, retrieve
 
 KS = (1, 10, 100, 1000)
@@ -158,6 +159,7 @@ def test_ties_are_met_largest_keys_first_when_ids_ascend(monkeypatch):
     largest tie keys in the last block: walked first, it certifies the other blocks'
     ties, which a walk in position order would all hand on (each outranks the last)."""
     monkeypatch.setattr(postings_module, "BLOCK_DOCS", 256)
+    monkeypatch.setattr(postings_build, "BLOCK_DOCS", 256)
     monkeypatch.setattr("sparsebench.search.scipy_backend.BLOCK_DOCS", 256)
     monkeypatch.setattr(compiled_search, "BLOCK_DOCS", 256)
     queries, documents, idf, _, query_ids = exact_ties()
@@ -194,6 +196,7 @@ def test_many_blocks_and_a_query_s_own_document_excluded(monkeypatch):
     """Blocks of 256 documents (so that floors carry from block to block) and
     ignore_identical_ids: the pruned search must skip the same document."""
     monkeypatch.setattr(postings_module, "BLOCK_DOCS", 256)
+    monkeypatch.setattr(postings_build, "BLOCK_DOCS", 256)
     monkeypatch.setattr("sparsebench.search.scipy_backend.BLOCK_DOCS", 256)
     monkeypatch.setattr(compiled_search, "BLOCK_DOCS", 256)
     docs, queries, idf, doc_ids, query_ids = splade_problem(6, 3000)
@@ -346,3 +349,32 @@ def test_the_strategy_choice():
     assert not scipy_backend.scanned(signed=False, k=156, n_docs=5183)
     assert scipy_backend.scanned(signed=False, k=1000, n_docs=10**6)
     assert not scipy_backend.scanned(signed=True, k=10, n_docs=10**6)
+
+
+def quantised(docs: sp.csr_matrix, top: int) -> sp.csr_matrix:
+    """Document weights rounded to integers of 1..top (0 dropped)."""
+    docs = sp.csr_matrix(docs, dtype=np.float32, copy=True)
+    docs.data = np.minimum(np.rint(docs.data / docs.data.max() * top), top).astype(np.float32)
+    docs.eliminate_zeros()
+    return docs
+
+
+@pytest.mark.parametrize("top", [255, 3000], ids=["uint8", "uint16"])
+def test_packed_postings_write_the_runs_of_plain_ones(top, monkeypatch):
+    """Postings whose long lists are bit-packed (packed_rows) give MaxScore (its lists
+    read through and looked up) and the block scan the runs of the plain postings, byte
+    for byte, over blocks of documents of both kinds of list."""
+    docs, queries, idf, doc_ids, query_ids = bm25_like_problem(14, BLOCK_DOCS + 9000, 120)
+    docs = quantised(docs, top)
+    plain = postings_build.build_postings(docs)
+    packed = postings_build.build_postings(docs, packed=True)
+    assert packed.packed.n_chunks > 100 and len(packed.data) < plain.nnz == packed.nnz
+    for k in (10, 1000):
+        common = (queries, idf, k, doc_ids, query_ids)
+        reference = exhaustive_run_bytes(queries, plain, *common[1:], scan=False)
+        for read_through in (compiled_search.READ_THROUGH, 1 << 30, 0):
+            monkeypatch.setattr(compiled_search, "READ_THROUGH", read_through)
+            pruned = run_bytes(queries, packed, *common[1:], strategy="maxscore")
+            assert_same_bytes(pruned, reference, f"MaxScore, k={k}, read_through={read_through}")
+        scanned = exhaustive_run_bytes(queries, packed, *common[1:], scan=True)
+        assert_same_bytes(scanned, reference, f"block scan, k={k}")

@@ -12,7 +12,8 @@ import scipy.sparse as sp
 from sparsebench.core.errors import DataError
 from sparsebench.runs.runfile import RunLines
 from sparsebench.search.docids import document_tie_keys, tie_break_keys
-from sparsebench.search.postings import load_postings, save_postings
+from sparsebench.search.postings import load_postings
+from sparsebench.search.postings_build import save_postings
 from sparsebench.search.scipy_backend import retrieve
 
 

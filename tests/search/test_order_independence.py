@@ -25,7 +25,8 @@ from sparsebench.core.csrfiles import load_csr, save_csr
 from sparsebench.retrieve import stages
 from sparsebench.runs.runfile import RunLines
 from sparsebench.search.exactscores import error_factors, settle
-from sparsebench.search.postings import load_postings, save_postings
+from sparsebench.search.postings import load_postings
+from sparsebench.search.postings_build import save_postings
 from sparsebench.search.scipy_backend import retrieve
 from sparsebench.search.settings import SearchSettings
 

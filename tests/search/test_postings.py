@@ -12,12 +12,8 @@ import scipy.sparse as sp
 
 from sparsebench.core.errors import DataError
 from sparsebench.runs.runfile import RunLines
-from sparsebench.search.postings import (
-    BLOCK_DOCS,
-    compact_weights,
-    load_postings,
-    save_postings,
-)
+from sparsebench.search.postings import BLOCK_DOCS, load_postings
+from sparsebench.search.postings_build import compact_weights, save_postings
 from sparsebench.search.products import block_product
 from sparsebench.search.row_directory import DIRECTORY_ARRAYS
 from sparsebench.search.scipy_backend import retrieve
@@ -66,9 +62,10 @@ def test_weights_and_ids_take_the_narrowest_exact_type_and_load_mapped(
     assert widened.dtype == np.float64 and (widened != matrix).nnz == 0
     # per term and block: a length code (half a byte, 2 more bytes for a long list), a
     # largest weight and a share of its group's record (16 bytes beside the codes); per
-    # block a bit and a word's share of a row count per term; and the zip's headers
+    # block a bit and a word's share of a row count per term; and the zip's headers (a
+    # few hundred bytes for each of its 16 members)
     rows, words = directory.n_rows, -(-400 // 64)
-    overhead = 4_000 + (0.5 + weight_bytes) * rows + 2 * len(directory.long_lengths)
+    overhead = 6_000 + (0.5 + weight_bytes) * rows + 2 * len(directory.long_lengths)
     overhead += 32 * (rows // 32 + 2)
     overhead += postings.n_blocks * (12 * words + 8)
     assert postings.row_max.dtype == dtype
@@ -122,6 +119,74 @@ def test_a_damaged_postings_file_is_refused(tmp_path):
         ("groups", members["groups"] + np.uint64(1)),
         ("row_max", members["row_max"].astype(np.float64)),
         ("ids", members["ids"][:-1]),
+    ):
+        np.savez(path, **{**members, name: damaged})
+        with pytest.raises(DataError, match="do not fit together"):
+            load_postings(path)
+
+
+def packed_documents(n_docs: int, seed: int) -> sp.csr_matrix:
+    """Integer weights over n_docs: frequent terms (long lists, packed), rare ones (short
+    lists, kept), weights up to 3000 (uint16), some lists of one repeated weight."""
+    rng = np.random.default_rng(seed)
+    terms = np.minimum(rng.zipf(1.3, 60 * n_docs // 10), 500) - 1
+    docs = rng.integers(0, n_docs, len(terms))
+    weights = rng.integers(1, 3001, len(terms)).astype(np.float64)
+    weights[terms == 3] = 17  # a list of one weight: its chunks' weights take no bits
+    matrix = sp.csr_matrix((weights, (docs, terms)), shape=(n_docs, 500))
+    matrix.sum_duplicates()
+    matrix.data = np.minimum(matrix.data, 3000)
+    return matrix
+
+
+@pytest.mark.parametrize("n_docs", [2000, 2 * BLOCK_DOCS + 300])
+def test_packed_postings_hold_the_same_lists_in_fewer_bytes(tmp_path, n_docs):
+    matrix = packed_documents(n_docs, seed=n_docs)
+    plain_path, packed_path = tmp_path / "plain.npz", tmp_path / "packed.npz"
+    save_postings(plain_path, matrix)
+    save_postings(packed_path, matrix, packed=True)
+    plain, packed = load_postings(plain_path), load_postings(packed_path)
+    assert plain.packed is None and packed.packed.n_chunks > 0
+    assert packed.nnz == plain.nnz == matrix.nnz and len(packed.data) < matrix.nnz
+    assert (packed.documents() != matrix).nnz == 0
+    assert packed.data.dtype == packed.row_max.dtype == packed.packed.base.dtype == np.uint16
+    for block in range(packed.n_blocks):
+        assert (packed.block_lists(block) != plain.block_lists(block)).nnz == 0
+        rows = np.array([0, 3, 1])
+        assert np.array_equal(packed.block_lengths(block, rows), plain.block_lengths(block, rows))
+    assert np.array_equal(packed.document_frequencies(), plain.document_frequencies())
+    assert packed.bound_tightness == plain.bound_tightness
+    rng = np.random.default_rng(2)
+    coo = matrix.tocoo()
+    terms = np.concatenate([coo.col[:500], rng.integers(0, 500, 500)])
+    docs = np.concatenate([coo.row[:500], rng.integers(0, n_docs, 500)])
+    assert np.array_equal(packed.weights_at(terms, docs), plain.weights_at(terms, docs))
+    assert np.array_equal(packed.weights_at(terms, docs), np.asarray(matrix[docs, terms]).ravel())
+    # ids delta-coded and weights bit-packed: about half the bytes of 2 + 2 a posting
+    assert os.path.getsize(packed_path) < 0.7 * os.path.getsize(plain_path)
+    mapped = packed.packed.stream
+    assert type(mapped_root(mapped)).__name__ == "mmap" and mapped.ctypes.data % 64 == 0
+
+
+def test_packed_postings_need_integer_weights(tmp_path):
+    with pytest.raises(DataError, match="packed postings need integer weights from 0 to 65535"):
+        save_postings(tmp_path / "postings.npz", documents(1, None), packed=True)
+    too_large = documents(1, 70_000)
+    with pytest.raises(DataError, match="packed postings need integer weights"):
+        save_postings(tmp_path / "postings.npz", too_large, packed=True)
+    assert not (tmp_path / "postings.npz").exists()
+
+
+def test_damaged_packed_rows_are_refused(tmp_path):
+    path = tmp_path / "postings.npz"
+    save_postings(path, packed_documents(3000, seed=4), packed=True)
+    with np.load(path) as stored:
+        members = dict(stored)
+    for name, damaged in (
+        ("stream", members["stream"][:-1]),
+        ("chunk_id_bits", members["chunk_id_bits"][:-1]),
+        ("chunk_weight_bits", np.full_like(members["chunk_weight_bits"], 17)),
+        ("chunk_base", members["chunk_base"].astype(np.uint8)),
     ):
         np.savez(path, **{**members, name: damaged})
         with pytest.raises(DataError, match="do not fit together"):

@@ -39,21 +39,29 @@ def _blocks(seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
     return held, lengths
 
 
-def _reference(held, lengths) -> dict[tuple[int, int], tuple[int, int]]:
-    """(block, term) -> (first posting, length), the rows laid out in order."""
-    rows, at = {}, 0
+def _reference(held, lengths, packed=False) -> dict[tuple[int, int], tuple[int, int]]:
+    """(block, term) -> (first posting, length), the rows laid out in order; `packed`:
+    the rows coded LONG kept apart, (their rank among them, length)."""
+    rows, at, rank = {}, 0, 0
     for block, (terms, sizes) in enumerate(zip(held, lengths, strict=True)):
         for term, size in zip(terms, sizes, strict=True):
+            if packed and size > LONG:
+                rows[block, int(term)] = rank, int(size)
+                rank += 1
+                continue
             rows[block, int(term)] = at, int(size)
             at += int(size)
     return rows
 
 
-def test_rows_are_found_where_their_lists_lie():
+@pytest.mark.parametrize("packed", [False, True], ids=["plain", "packed"])
+def test_rows_are_found_where_their_lists_lie(packed):
     held, lengths = _blocks(0)
-    directory = RowDirectory(N_TERMS, **build_directory(N_TERMS, held, lengths))
-    reference = _reference(held, lengths)
-    total = sum(int(s.sum()) for s in lengths)
+    arrays = build_directory(N_TERMS, held, lengths, packed)
+    directory = RowDirectory(N_TERMS, **arrays, packed=packed)
+    reference = _reference(held, lengths, packed)
+    kept = [np.where(s > LONG, 0, s) if packed else s for s in lengths]
+    total = sum(int(s.sum()) for s in kept)
     assert directory.n_rows == len(reference) and directory.n_rows % ROW_GROUP
     assert directory.check(len(held), total)
     assert not directory.check(len(held), total + 1)
@@ -63,42 +71,51 @@ def test_rows_are_found_where_their_lists_lie():
     assert held_here.sum() == len(reference)
     assert 0 < len(directory.long_lengths) < directory.n_rows  # both kinds of length code
     starts, ends = directory.row_spans(rows[held_here])
+    lengths_found = directory.lengths(rows[held_here])
+    apart = packed & (lengths_found > LONG)
+    starts[apart] = directory.long_ranks(rows[held_here][apart])
     found = dict(
         zip(
             zip(blocks[held_here].tolist(), terms[held_here].tolist(), strict=True),
-            zip(starts.tolist(), (ends - starts).tolist(), strict=True),
+            zip(starts.tolist(), lengths_found.tolist(), strict=True),
             strict=True,
         )
     )
     assert found == reference
+    assert np.array_equal(ends[~apart] - starts[~apart], lengths_found[~apart])
     assert directory.row_starts(np.array([directory.n_rows])).tolist() == [total]
     for block, terms_held in enumerate(held):
         assert np.array_equal(directory.block_terms(block), terms_held)
-        indptr = directory.block_indptr(block)
-        assert np.array_equal(np.diff(indptr), lengths[block])
-        assert directory.block_span(block) == (int(indptr[0]), int(indptr[-1]))
-        if len(terms_held):
-            assert indptr[0] == reference[block, int(terms_held[0])][0]
+        first, stop = directory.block_rows[block : block + 2]
+        assert np.array_equal(directory.range_lengths(int(first), int(stop)), lengths[block])
 
 
-def test_the_compiled_searches_find_the_same_lists():
+@pytest.mark.parametrize("packed", [False, True], ids=["plain", "packed"])
+def test_the_compiled_searches_find_the_same_lists(packed):
     held, lengths = _blocks(1)
-    directory = RowDirectory(N_TERMS, **build_directory(N_TERMS, held, lengths))
+    arrays = build_directory(N_TERMS, held, lengths, packed)
+    directory = RowDirectory(N_TERMS, **arrays, packed=packed)
     row_max = np.arange(directory.n_rows, dtype=np.uint16) % 251 + 1
-    reference = _reference(held, lengths)
+    reference = _reference(held, lengths, packed)
+    # a packed row's first chunk: any ascending numbers (here 3 a long row, from 5)
+    row_chunks = 5 + 3 * np.arange(len(directory.long_lengths) + 1) if packed else np.zeros(0)
     rows = {key: row for row, key in enumerate(reference)}  # rows in block, then term order
     query = np.array([0, 5, 63, 64, 127, 128, 199], dtype=np.int64)
     arrays = read_only_views(*(getattr(directory, name) for name in DIRECTORY_ARRAYS), row_max)
-    starts, ends, maxima = query_lists(query, (*arrays, directory.words))
+    chunks_of = read_only_views(row_chunks.astype(np.int64))[0]
+    starts, ends, maxima, chunks = query_lists(query, (*arrays, directory.words, chunks_of))
     for entry, term in enumerate(query.tolist()):
         for block in range(len(held)):
             if (block, term) in reference:
                 start, size = reference[block, term]
-                expected = (start, start + size, float(row_max[rows[block, term]]))
+                bound = float(row_max[rows[block, term]])
+                expected = (start, start + size, bound, -1)
+                if packed and size > LONG:
+                    expected = (0, size, bound, int(row_chunks[start]))
             else:
-                expected = (-1, -1, 0.0)
+                expected = (-1, -1, 0.0, -1)
             got = (starts[entry, block], ends[entry, block], maxima[entry, block])
-            assert got == expected, (block, term)
+            assert (*got, chunks[entry, block]) == expected, (block, term)
 
 
 @pytest.mark.parametrize("sizes", [[0, 3], [65_537]])

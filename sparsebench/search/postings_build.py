@@ -1,0 +1,238 @@
+"""Postings built (sparsebench.search.postings's layout): in memory (build_postings,
+as_postings) or written to a file a block of documents at a time (save_postings), the
+weights in the narrowest type that holds each exactly (compact_weights) and, if asked,
+the long rows packed (sparsebench.search.packed_rows)."""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import scipy.sparse as sp
+
+from sparsebench.core.arrays import span_indices
+from sparsebench.core.bitpack import SLACK
+from sparsebench.core.errors import DataError
+from sparsebench.core.fileio import atomic_path
+from sparsebench.core.npzmembers import aligned_member, copy_member
+from sparsebench.search.docids import tie_break_keys
+from sparsebench.search.packed_rows import CHUNK, CHUNK_ARRAYS, PACKED_FROM
+from sparsebench.search.postings import (
+    _NARROW,
+    BLOCK_DOCS,
+    LAYOUT,
+    Postings,
+    packed_rows_of,
+)
+from sparsebench.search.row_directory import RowDirectory, build_directory
+
+
+def compact_weights(data: np.ndarray) -> np.ndarray:
+    """The weights in the narrowest type that holds each exactly."""
+    kinds = _WeightKinds()
+    return kinds.add(data).astype(kinds.narrowest())
+
+
+Weigh = Callable[[sp.csr_matrix], sp.csr_matrix]
+
+
+def _blocks(
+    documents: sp.spmatrix | sp.sparray, weigh: Weigh | None
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Per block of documents: (terms held, their list lengths, ids, weights as given,
+    each list's largest weight), the block's rows weighed by `weigh` first if given."""
+    documents = sp.csr_matrix(documents)
+    for start in range(0, documents.shape[0], BLOCK_DOCS):
+        part = documents[start : start + BLOCK_DOCS]
+        inverted = sp.csr_matrix((weigh(part) if weigh is not None else part).T)
+        inverted.sum_duplicates()  # sorted ids, one entry per (term, document)
+        counts = np.diff(inverted.indptr)
+        held = np.flatnonzero(counts)
+        data = inverted.data
+        largest = np.maximum.reduceat(data, inverted.indptr[held]) if len(held) else data[:0]
+        yield (
+            held.astype(np.int32),
+            counts[held],
+            inverted.indices.astype(np.uint16),
+            data,
+            largest.astype(np.float32),
+        )
+
+
+def _kept_and_packed(
+    counts: np.ndarray, ids: np.ndarray, data: np.ndarray, packed: bool
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+    """A block's postings (its rows' lengths, ids, weights, as _blocks gives them, the
+    weights float32 integers if `packed`) as (ids and weights kept in the postings'
+    arrays, chunks of its packed rows: stream bytes, first ids, id widths, weight
+    widths, bases), packed_loop.pack_rows making the chunks."""
+    if not packed:
+        return ids, data, _NO_CHUNKS
+    from sparsebench.search.packed_loop import pack_rows  # compiled: imported when used
+
+    long = counts >= PACKED_FROM
+    starts = np.cumsum(counts) - counts
+    kept = span_indices(starts[~long], starts[~long] + counts[~long])
+    lengths = counts[long].astype(np.int64)
+    n_chunks = int((-(-lengths // CHUNK)).sum())
+    stream = np.zeros(4 * int(lengths.sum()) + 2 * n_chunks, np.uint8)
+    chunks = (
+        np.zeros(n_chunks, np.uint16),
+        np.zeros(n_chunks, np.uint8),
+        np.zeros(n_chunks, np.uint8),
+        np.zeros(n_chunks, np.uint16),
+    )
+    used, _ = pack_rows(ids, data, starts[long].astype(np.int64), lengths, stream, *chunks)
+    return ids[kept], data[kept], (stream[:used], *chunks)
+
+
+_NO_CHUNKS = (
+    np.zeros(0, np.uint8),
+    np.zeros(0, np.uint16),
+    np.zeros(0, np.uint8),
+    np.zeros(0, np.uint8),
+    np.zeros(0, np.uint16),
+)
+# the stored types of the chunks' arrays (stream, then CHUNK_ARRAYS; the bases' kept as
+# the weights')
+_CHUNK_TYPES = tuple(array.dtype for array in _NO_CHUNKS)
+
+
+def build_postings(documents: sp.spmatrix | sp.sparray, packed: bool = False) -> Postings:
+    """Postings of document-major weights (documents x terms), in memory; `packed`: the
+    long rows' postings bit-packed (integer weights of at most 16 bits only)."""
+    held, lengths, ids, data, largest, chunks = [], [], [], [], [], []
+    kinds = _WeightKinds()
+    for terms, counts, block_ids, block_data, maxima in _blocks(documents, None):
+        narrow = kinds.add(block_data, packed)
+        kept_ids, kept_data, block_chunks = _kept_and_packed(counts, block_ids, narrow, packed)
+        held.append(terms)
+        lengths.append(counts)
+        ids.append(kept_ids)
+        data.append(kept_data)
+        largest.append(maxima)
+        chunks.append(block_chunks)
+    weight_type = kinds.narrowest()
+    n_terms = documents.shape[1]
+    directory = RowDirectory(
+        n_terms, **build_directory(n_terms, held, lengths, packed), packed=packed
+    )
+    joined = [
+        np.concatenate([empty, *(c[i] for c in chunks)]) for i, empty in enumerate(_NO_CHUNKS)
+    ]
+    joined[0] = np.concatenate([joined[0], np.zeros(SLACK, np.uint8)])
+    joined[-1] = joined[-1].astype(weight_type)
+    return Postings(
+        (n_terms, documents.shape[0]),
+        directory,
+        np.concatenate([np.zeros(0, np.uint16), *ids]),
+        np.concatenate([np.zeros(0, np.float32), *data]).astype(weight_type),
+        np.concatenate([np.zeros(0, np.float32), *largest]).astype(weight_type),
+        packed=packed_rows_of(directory, joined) if packed else None,
+    )
+
+
+def as_postings(matrix: sp.spmatrix | sp.sparray | Postings) -> Postings:
+    """Term-major weights (terms x documents) as Postings, in memory: weights rounded once
+    to float32 unless they are integer impacts or float32 already (as retrieval sums
+    them)."""
+    if isinstance(matrix, Postings):
+        return matrix
+    matrix = sp.csr_matrix(matrix)
+    if matrix.dtype not in _NARROW:
+        matrix = matrix.astype(np.float32)
+    return build_postings(matrix.T)
+
+
+def save_postings(
+    path: str | Path,
+    documents: sp.csr_matrix,
+    weigh: Weigh | None = None,
+    doc_ids: pa.Array | None = None,
+    packed: bool = False,
+) -> None:
+    """The postings of document-major weights (documents x terms), compactly; with
+    `weigh`, of weigh(rows) (a function of a block of rows: BM25 saturation, say); with
+    the documents' ids, their tie keys (ranked once here rather than at every search);
+    `packed`: the long rows' postings bit-packed (sparsebench.search.packed_rows;
+    integer weights of at most 16 bits only).
+
+    Built a block of documents at a time and written as it is built: ids, weights and
+    chunks go to scratch files beside `path` (weights as float32 until their narrowest
+    type is known), then into the .npz. Memory is a block's, never the index's."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    keyed = {}
+    if doc_ids is not None:
+        if len(doc_ids) != documents.shape[0]:
+            raise DataError(f"{len(doc_ids)} document ids for {documents.shape[0]} documents")
+        keyed["tie_keys"] = tie_break_keys(doc_ids).astype(np.uint32)
+    held, lengths, largest = [], [], []
+    kinds = _WeightKinds()
+    stored = ("ids", "data", "stream", *CHUNK_ARRAYS)
+    with tempfile.TemporaryDirectory(dir=path.parent, prefix=".postings-") as scratch:
+        files = {name: Path(scratch) / name for name in stored}
+        with contextlib.ExitStack() as stack:
+            outs = {name: stack.enter_context(open(file, "wb")) for name, file in files.items()}
+            for terms, counts, ids, data, maxima in _blocks(documents, weigh):
+                held.append(terms)
+                lengths.append(counts)
+                largest.append(maxima)
+                kept_ids, kept_data, chunks = _kept_and_packed(
+                    counts, ids, kinds.add(data, packed), packed
+                )
+                for name, array in zip(stored, (kept_ids, kept_data, *chunks), strict=True):
+                    outs[name].write(array.tobytes())
+            outs["stream"].write(bytes(SLACK))
+        weight_type = kinds.narrowest()
+        members = {
+            "shape": np.array((documents.shape[1], documents.shape[0]), dtype=np.int64),
+            "packed": np.array(packed),
+            **build_directory(documents.shape[1], held, lengths, packed),
+            "row_max": np.concatenate([np.zeros(0, np.float32), *largest]).astype(weight_type),
+        }
+        kept_types = (np.uint16, weight_type, *_CHUNK_TYPES[:-1], weight_type)
+        stored_types = (np.uint16, np.float32, *_CHUNK_TYPES)
+        with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as archive:
+            for name, array in {"layout": np.array(LAYOUT), **members, **keyed}.items():
+                with aligned_member(archive, name) as member:
+                    np.lib.format.write_array(member, array)
+            for name, stored_type, kept_type in zip(stored, stored_types, kept_types, strict=True):
+                copy_member(archive, name, files[name], np.dtype(stored_type), np.dtype(kept_type))
+
+
+class _WeightKinds:
+    """What the weights seen so far allow: every one a float32 value (else an error),
+    and whether all are integers in uint8 or uint16 range."""
+
+    def __init__(self) -> None:
+        self.low, self.high, self.integral = np.inf, -np.inf, True
+
+    def add(self, data: np.ndarray, packed: bool = False) -> np.ndarray:
+        """data as float32 (every weight a float32 value, else an error; if `packed`,
+        integers of at most 16 bits, which bit-packing needs)."""
+        narrow = data.astype(np.float32)
+        if data.dtype not in _NARROW and not np.array_equal(narrow.astype(data.dtype), data):
+            raise DataError("postings hold weights that are not float32 values")
+        if len(narrow):
+            self.low = min(self.low, float(narrow.min()))
+            self.high = max(self.high, float(narrow.max()))
+            self.integral = self.integral and bool(np.array_equal(narrow, np.rint(narrow)))
+        if packed and self.narrowest() == np.float32:
+            raise DataError(
+                "packed postings need integer weights from 0 to 65535 (impacts, or weights "
+                "quantised to 8 or 16 bits): these are not"
+            )
+        return narrow
+
+    def narrowest(self) -> np.dtype:
+        if self.low == np.inf:
+            return np.dtype(np.uint8)
+        if self.integral and self.low >= 0 and self.high <= np.iinfo(np.uint16).max:
+            return np.dtype(np.uint8 if self.high <= np.iinfo(np.uint8).max else np.uint16)
+        return np.dtype(np.float32)
