@@ -34,8 +34,10 @@ a query touches, at the row's bytes a posting, stream from memory; and the same 
 term-at-a-time index), the same for every engine. The index columns give sparsebench's
 postings file as the checkout measured writes it (each checkout builds its own from the
 corpus, outside the timing: layouts differ between versions; the documents' tie keys
-included) and PISA's compressed index file (its codec's: ids and quantized scores; its
-block-max data, kept apart, not counted). Each implementation
+included) and PISA's index with its block-max data; the column "ids and weights" what
+finds and holds the postings alone: sparsebench's file without its block maxima and tie
+keys, PISA's compressed index file (its codec's: ids and quantized scores). Each
+implementation
 runs --repeat times in its process; the table gives the best time (on a shared machine
 the slower runs measure the neighbours).
 
@@ -146,7 +148,11 @@ def own_postings(folder: Path) -> Path:
     import hashlib
 
     import sparsebench
-    from sparsebench.search.postings_build import save_postings
+
+    try:
+        from sparsebench.search.postings_build import save_postings
+    except ImportError:  # a checkout from before the builders had a module of their own
+        from sparsebench.search.postings import save_postings
 
     packed = os.environ.get("BENCH_PACKED") == "1"  # --packed, this checkout's runs only
     key = hashlib.sha256(str(Path(sparsebench.__file__).resolve()).encode()).hexdigest()[:12]
@@ -156,6 +162,22 @@ def own_postings(folder: Path) -> Path:
         ids = bench_doc_ids(corpus.shape[0])
         save_postings(path, corpus, doc_ids=ids, **({"packed": True} if packed else {}))
     return path
+
+
+# members of a postings file that are neither postings nor what finds them: each row's
+# largest weight (its block maxima) and each document's tie key
+_BEYOND_LISTS = ("row_max.npy", "tie_keys.npy")
+
+
+def postings_file_bytes(path: Path) -> tuple[int, int]:
+    """A postings file's bytes: its ids, weights and what finds their lists (what PISA's
+    index file holds), and the whole file (with the block maxima and tie keys)."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as archive:
+        beyond = sum(m.compress_size for m in archive.infolist() if m.filename in _BEYOND_LISTS)
+    whole = path.stat().st_size
+    return whole - beyond, whole
 
 
 def best_of(repeat: int, work) -> dict:
@@ -182,7 +204,7 @@ def run_sparsebench(folder: Path, k: int, repeat: int, strategy: str = "exhausti
         compact = own_postings(folder)
         postings = load_postings(compact)
         assert isinstance(postings, Postings)
-        index_bytes = compact.stat().st_size
+        index_bytes = postings_file_bytes(compact)
 
         def search():
             return retrieve(
@@ -201,7 +223,8 @@ def run_sparsebench(folder: Path, k: int, repeat: int, strategy: str = "exhausti
         postings = importlib.import_module("sparsebench.search.exactscores").corpus_operand(
             postings.astype(np.float64)
         )
-        index_bytes = postings.data.nbytes + postings.indices.nbytes + postings.indptr.nbytes
+        whole = postings.data.nbytes + postings.indices.nbytes + postings.indptr.nbytes
+        index_bytes = (whole, whole)
 
         def search():
             return retrieve(queries, postings, weights, k, doc_ids, query_ids, threads=threads)
@@ -473,10 +496,11 @@ def main() -> None:
     )
     print(
         "| shape | documents | implementation | seconds | queries/s | postings/s | peak RSS (MiB) "
-        "| index (MiB) | bytes a posting | bandwidth bound (q/s) "
+        "| index (MiB) | bytes a posting | ids and weights, bytes a posting "
+        "| bandwidth bound (q/s) "
         f"| bound at {_PLAIN_POSTING_BYTES} B a posting (q/s) | top-k = reference |"
     )
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for shape in args.shapes:
         for docs in args.sizes:
             result = measure(
@@ -494,11 +518,13 @@ def main() -> None:
             per_query = result["postings"] / result["queries"] * _PLAIN_POSTING_BYTES
             plain_bound = f"{bandwidth / per_query:,.0f}"
             for impl, row in result["rows"].items():
-                seconds, index = row["seconds"], row.get("index_bytes")
-                size, bound = " | ", ""
-                if index is not None:
-                    size = f"{index / 2**20:,.0f} | {index / result['nnz']:.2f}"
-                    per_query = result["postings"] / result["queries"] * index / result["nnz"]
+                seconds, sizes = row["seconds"], row.get("index_bytes")
+                size, bound = " |  | ", ""
+                if sizes is not None:
+                    lists, index = sizes
+                    nnz = result["nnz"]
+                    size = f"{index / 2**20:,.0f} | {index / nnz:.2f} | {lists / nnz:.2f}"
+                    per_query = result["postings"] / result["queries"] * index / nnz
                     bound = f"{bandwidth / per_query:,.0f}"
                 print(
                     f"| {shape} | {docs:,} | {impl} | {seconds:.2f} | "

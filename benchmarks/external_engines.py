@@ -148,11 +148,13 @@ def pisa_search(folder: Path, algorithm: str, k: int) -> Engine:
     return search, top
 
 
-def pisa_index_bytes(folder: Path) -> int:
-    """The size of PISA's compressed inverted index (its codec's file: document ids and
-    quantized scores; its block-max data, kept apart, is not counted)."""
+def pisa_index_bytes(folder: Path) -> tuple[int, int]:
+    """The sizes of PISA's compressed inverted index (its codec's file: document ids and
+    quantized scores) and of that with its block-max data (the file kept beside it, named
+    as the index less its codec's suffix)."""
     (index,) = (folder / "pisa").glob("*.block_simdbp")
-    return index.stat().st_size
+    lists = index.stat().st_size
+    return lists, lists + index.with_suffix("").stat().st_size
 
 
 def tantivy_search(folder: Path, k: int) -> Engine:

@@ -88,7 +88,8 @@ def _kept_and_packed(
         np.zeros(n_chunks, np.uint16),
     )
     used, _ = pack_rows(ids, data, starts[long].astype(np.int64), lengths, stream, *chunks)
-    return ids[kept], data[kept], (stream[:used], *chunks)
+    # a copy: the stream's bound (4 bytes a posting) is not held while the blocks add up
+    return ids[kept], data[kept], (stream[:used].copy(), *chunks)
 
 
 _NO_CHUNKS = (
