@@ -12,6 +12,11 @@ byte for byte.
 
     python benchmarks/bench_msmarco_scale.py --folder /data/msmarco-synthetic
     python benchmarks/bench_msmarco_scale.py --folder /tmp/small --docs 200000 --queries 500
+    python benchmarks/bench_msmarco_scale.py --folder /tmp/small --packed --stages single
+
+--packed weighs with `packed_postings: true` (packed postings) into folders of their own
+(single-packed, partitionsN-packed), and checks the run against the plain single job's
+where that was made.
 
 Disk: about 19 bytes a posting (shards, the stacked matrix, the postings of the single
 job and of the partitions): some 20 GB at the full size.
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -37,7 +43,14 @@ VOCABULARY = 30_522
 SHARD_DOCS = 500_000
 DOC_DRAWS = 155  # Zipfian draws per document: about 119 distinct terms
 QUERY_DRAWS = 50  # about 43 distinct
-WEIGHTING = {"kind": "splade", "idf": "none", "quantization": {"scale": 100}}
+PACKED = os.environ.get("BENCH_PACKED") == "1"  # --packed (the stages' processes inherit it)
+WEIGHTING = {
+    "kind": "splade",
+    "idf": "none",
+    "quantization": {"scale": 100},
+    **({"packed": True} if PACKED else {}),  # a model's packed_postings: true
+}
+_SUFFIX = "-packed" if PACKED else ""  # the packed runs' folders
 
 
 def zipf_terms(rng: np.random.Generator, size: int) -> np.ndarray:
@@ -99,7 +112,7 @@ def stage(folder: Path, name: str, partitions: int, part: int) -> dict:
     from sparsebench.encode.stages import stack_shards, term_weights
     from sparsebench.partitions import stages as parts
 
-    single, split = folder / "single", folder / f"partitions{partitions}"
+    single, split = folder / f"single{_SUFFIX}", folder / f"partitions{partitions}{_SUFFIX}"
     shards, terms = shard_files(folder)
     if name == "generate":
         return generate(folder, *json.loads((folder / "shape.json").read_text()))
@@ -118,6 +131,7 @@ def stage(folder: Path, name: str, partitions: int, part: int) -> dict:
         term_weights(
             single / "matrix.npz",
             single / "vocab.txt",
+            single / "doc_ids.txt",
             WEIGHTING,
             single / "postings.npz",
             single / "idf.npy",
@@ -238,8 +252,12 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=6_980)
     parser.add_argument("--partitions", type=int, default=4)
     parser.add_argument("--stages", nargs="+", default=["generate", "single", "partitions"])
+    parser.add_argument("--packed", action="store_true", help="packed postings (see above)")
     parser.add_argument("--child", nargs=5)
     args = parser.parse_args()
+    if args.packed and not PACKED:  # the weighting is read when the module is imported
+        os.environ["BENCH_PACKED"] = "1"
+        os.execv(sys.executable, [sys.executable, __file__, *sys.argv[1:]])
     if args.child:
         folder, name, partitions, part, out = args.child
         child(folder, name, int(partitions), int(part), out)
@@ -254,7 +272,8 @@ def main() -> None:
     print(
         f"machine: {platform.processor() or platform.machine()}, Python "
         f"{platform.python_version()}, numpy {np.__version__}, commit {commit}; "
-        f"{args.docs:,} documents, {args.queries:,} queries\n"
+        f"{args.docs:,} documents, {args.queries:,} queries"
+        f"{', packed postings' if PACKED else ''}\n"
     )
     print("| stage | seconds | peak RSS (MiB) | |\n|---|---:|---:|---|")
     if "generate" in args.stages:
@@ -262,6 +281,11 @@ def main() -> None:
     if "single" in args.stages:
         for name in ("stack", "weigh", "retrieve"):
             run_stage(args.folder, name)
+        plain = args.folder / "single" / "run.trec"
+        if PACKED and plain.exists():
+            packed = args.folder / "single-packed" / "run.trec"
+            outcome = same_runs(packed, plain)
+            print(f"\nthe packed postings' run against the plain postings': {outcome}")
     if "partitions" in args.stages:
         n = args.partitions
         run_stage(args.folder, "vocabulary", n, 0)
@@ -273,9 +297,9 @@ def main() -> None:
         for part in range(n):
             run_stage(args.folder, "retrieve_partition", n, part)
         run_stage(args.folder, "merge_runs", n, 0)
-        single = args.folder / "single" / "run.trec"
+        single = args.folder / f"single{_SUFFIX}" / "run.trec"
         if single.exists():
-            merged = args.folder / f"partitions{n}" / "run.trec"
+            merged = args.folder / f"partitions{n}{_SUFFIX}" / "run.trec"
             print(f"\npartitioned run against the single job's: {same_runs(merged, single)}")
 
 
