@@ -1,21 +1,26 @@
 """`sparsebench compile` fills numba's cache once, so that no job compiles
 (sparsebench.warmup): in a cache folder of its own (NUMBA_CACHE_DIR, as a cluster shares
-one), after the command, a whole BM25 pair through every stage compiles nothing.
+one), after the command, a whole BM25 pair and a SPLADE pair on packed postings through
+every stage compile nothing.
 
 The cold build is the tests' session's own first step (tests/conftest.py: the command on
 all cores, into a folder nothing else writes); here a copy of that folder."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 
 import pytest
+from conftest import shared_path
 
-# counts numba's compilations in this process (numba's event API), then runs a pair
-COUNTED_PAIR = """
+# counts numba's compilations in this process (numba's event API), then runs each pair
+# (argv: a path prefix, the models by name as JSON)
+COUNTED_PAIRS = """
+import json
 import sys
 
 import numba
@@ -36,9 +41,10 @@ event.register("numba:compile", Count())
 from sparsebench.pair import run_pair
 from sparsebench.search.settings import SearchSettings
 
-for strategy in ("maxscore", "exhaustive"):
-    run_pair({"source": "builtin", "name": "minibeir"}, {"kind": "bm25"}, sys.argv[1] + strategy,
-             k=1, search=SearchSettings(strategy=strategy))
+for name, model in json.loads(sys.argv[2]).items():
+    for strategy in ("maxscore", "exhaustive"):
+        run_pair({"source": "builtin", "name": "minibeir"}, model, sys.argv[1] + name + strategy,
+                 k=1, search=SearchSettings(strategy=strategy))
 
 
 @numba.njit
@@ -64,8 +70,13 @@ def test_after_compile_no_stage_compiles(tmp_path):
     assert "compiled code in numba's cache (search uint8" in done.stdout
     assert "analyzer en" in done.stdout and "analyzer ja" not in done.stdout
     assert str(cache) in done.stdout
-    pair = [sys.executable, "-c", COUNTED_PAIR, str(tmp_path / "pair-")]
-    assert _run(pair, cache, tmp_path).stdout.split() == ["probe"]
+    splade = str(shared_path("models", "splade-tiny"))
+    models = {
+        "bm25": {"kind": "bm25"},
+        "packed": {"kind": "splade", "model": splade, "quantization": {}, "packed_postings": True},
+    }
+    pairs = [sys.executable, "-c", COUNTED_PAIRS, str(tmp_path / "pair-"), json.dumps(models)]
+    assert _run(pairs, cache, tmp_path).stdout.split() == ["probe"]
 
 
 def test_jobs_must_be_positive(capsys):
