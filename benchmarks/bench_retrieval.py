@@ -37,9 +37,8 @@ corpus, outside the timing: layouts differ between versions; the documents' tie 
 included) and PISA's index with its block-max data; the column "ids and weights" what
 finds and holds the postings alone: sparsebench's file without its block maxima and tie
 keys, PISA's compressed index file (its codec's: ids and quantized scores). Each
-implementation
-runs --repeat times in its process; the table gives the best time (on a shared machine
-the slower runs measure the neighbours).
+implementation runs --repeat times in its process; the table gives the best time (on a
+shared machine the slower runs measure the neighbours).
 
     python benchmarks/bench_retrieval.py --sizes 100000 --shapes bm25
     python benchmarks/bench_retrieval.py --sizes 100000 --baseline ../old-checkout

@@ -11,15 +11,9 @@ from sparsebench.search.packed_rows import CHUNK
 
 
 @compiled(inline=True)
-def read_chunk(packed, chunk, count, ids, weights, into):
-    """Chunk `chunk` (of `count` postings) into ids and weights from `into` on (whole
-    groups of eight are written: CHUNK entries suffice). packed: PackedRows.arrays()."""
-    stream, first, id_bits, weight_bits, base, chunk_at = packed
-    at = chunk_at[chunk]
-    bits = id_bits[chunk]
-    unpack_ascending(stream, at, count, bits, first[chunk], ids, into)
-    weights_at = at + (count * bits + 7) // 8
-    unpack_offsets(stream, weights_at, count, weight_bits[chunk], base[chunk], weights, into)
+def _weights_at(packed, chunk, count):
+    """Where chunk `chunk`'s weights start in the stream: past its `count` ids."""
+    return packed[5][chunk] + (count * packed[2][chunk] + 7) // 8
 
 
 @compiled(inline=True)
@@ -32,18 +26,26 @@ def read_chunk_ids(packed, chunk, count, ids, into):
 @compiled(inline=True)
 def read_chunk_weights(packed, chunk, count, weights, into):
     """read_chunk's weights alone (its ids read already, by read_chunk_ids)."""
-    stream, _, id_bits, weight_bits, base, chunk_at = packed
-    at = chunk_at[chunk] + (count * id_bits[chunk] + 7) // 8
+    stream, weight_bits, base = packed[0], packed[3], packed[4]
+    at = _weights_at(packed, chunk, count)
     unpack_offsets(stream, at, count, weight_bits[chunk], base[chunk], weights, into)
+
+
+@compiled(inline=True)
+def read_chunk(packed, chunk, count, ids, weights, into):
+    """Chunk `chunk` (of `count` postings) into ids and weights from `into` on (whole
+    groups of eight are written: CHUNK entries suffice). packed: PackedRows.arrays()."""
+    read_chunk_ids(packed, chunk, count, ids, into)
+    read_chunk_weights(packed, chunk, count, weights, into)
 
 
 @compiled(inline=True)
 def chunk_weight(packed, chunk, count, j):
     """The weight of posting j of chunk `chunk` (of `count` postings), read alone (float64):
     its bits' three bytes (a width of at most 16, from any bit of a byte)."""
-    stream, _, id_bits, weight_bits, base, chunk_at = packed
+    stream, weight_bits, base = packed[0], packed[3], packed[4]
     width = np.uint64(weight_bits[chunk])
-    at = np.uint64(chunk_at[chunk] + (count * id_bits[chunk] + 7) // 8)
+    at = np.uint64(_weights_at(packed, chunk, count))
     bit = np.uint64(j) * width
     byte = at + (bit >> np.uint64(3))
     bits = np.uint64(stream[byte]) | (np.uint64(stream[byte + np.uint64(1)]) << np.uint64(8))

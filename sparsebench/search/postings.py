@@ -116,7 +116,7 @@ class Postings:
             rows = np.arange(int(self.directory.block_rows[block + 1]) - first)
         rows = first + np.asarray(rows, dtype=np.int64)
         lengths = self.directory.lengths(rows)
-        packed = lengths >= PACKED_FROM if self.packed is not None else np.zeros(len(rows), bool)
+        packed = self._packed(lengths)
         ends = np.cumsum(lengths)
         ids = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.uint16)
         data = np.empty(len(ids), dtype=self.data.dtype)
@@ -131,6 +131,12 @@ class Postings:
                 self.packed, self.directory.long_ranks(rows[packed]), lengths[packed]
             )
         return lengths, ids, data
+
+    def _packed(self, lengths: np.ndarray) -> np.ndarray:
+        """Which rows of `lengths` are packed (none unless the postings are)."""
+        if self.packed is None:
+            return np.zeros(len(lengths), dtype=bool)
+        return np.asarray(lengths) >= PACKED_FROM
 
     def block_lists(
         self, block: int, rows: np.ndarray | None = None, widen: bool = True
@@ -195,9 +201,7 @@ class Postings:
         the row does not hold it), found by bisecting every row's span at once (a packed
         row's postings unpacked first, each distinct row once)."""
         rows, local = np.asarray(rows, np.int64), np.asarray(local, np.int64)
-        packed = np.zeros(len(rows), bool)
-        if self.packed is not None:
-            packed = self.directory.lengths(rows) >= PACKED_FROM
+        packed = self._packed(self.directory.lengths(rows))
         weights = np.zeros(len(rows), dtype=np.float64)
         raw = ~packed
         spans = self.directory.row_spans(rows[raw])
@@ -267,6 +271,8 @@ def search_sorted_spans(
 
 
 def packed_rows_of(directory: RowDirectory, chunks: list[np.ndarray]) -> PackedRows:
+    """The packed rows of postings with this directory: the chunks' arrays (stream, then
+    CHUNK_ARRAYS), located by the lengths of the rows coded LONG."""
     return PackedRows.locate(*chunks, directory.long_lengths.astype(np.int64) + 1)
 
 
