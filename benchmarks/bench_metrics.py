@@ -245,6 +245,18 @@ def measure(impl: str, run_path: Path, qrels_path: Path, folder: Path) -> dict:
     return result
 
 
+def checkout_state(folder: Path) -> str:
+    """The commit of the checkout that holds `folder`, and whether its tree differs from
+    it: a figure measured on uncommitted code says so."""
+
+    def git(*arguments: str) -> str:
+        done = subprocess.run(["git", *arguments], capture_output=True, text=True, cwd=folder)
+        return done.stdout.strip()
+
+    changed = git("status", "--porcelain", "--untracked-files=no")
+    return git("rev-parse", "--short", "HEAD") + (" with uncommitted changes" if changed else "")
+
+
 def machine(packages: tuple[str, ...] = ("pandas", "pytrec_eval-terrier")) -> str:
     """The CPU, cores, memory, Python and numpy, and the versions of `packages`."""
     from importlib import metadata

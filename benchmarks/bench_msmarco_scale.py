@@ -37,7 +37,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_metrics import peak_rss_mb  # noqa: E402
+from bench_metrics import checkout_state, peak_rss_mb  # noqa: E402
 
 VOCABULARY = 30_522
 SHARD_DOCS = 500_000
@@ -266,9 +266,7 @@ def main() -> None:
         parser.error("--folder is required")
     args.folder.mkdir(parents=True, exist_ok=True)
     (args.folder / "shape.json").write_text(json.dumps([args.docs, args.queries]))
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
-    ).stdout.strip()
+    commit = checkout_state(HERE)
     print(
         f"machine: {platform.processor() or platform.machine()}, Python "
         f"{platform.python_version()}, numpy {np.__version__}, commit {commit}; "

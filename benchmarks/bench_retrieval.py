@@ -2,9 +2,10 @@
 
 Shapes: BM25-like (documents of ~60 distinct terms out of 1M, term counts, queries of ~5
 terms), SPLADE-like (documents of ~150 weighted terms out of a 30,522 vocabulary,
-queries of ~30) and the same as integer impacts (weights x 100, rounded: quantised
-SPLADE). Each run compares, on the same corpus and queries, in one process per
-implementation (peak RSS is per process):
+queries of ~30), the same as integer impacts (weights x 100, rounded: quantised
+SPLADE) and as 8-bit impacts (`impacts-8bit`: the documents' weights quantised linearly
+to 1-255, the queries' as in `impacts`). Each run compares, on the same corpus and
+queries, in one process per implementation (peak RSS is per process):
 
   sparsebench   as the retrieve stage runs: postings.npz as the term_weights stage writes
                 it (sparsebench.search.postings, compact), memory-mapped, searched by
@@ -18,25 +19,29 @@ implementation (peak RSS is per process):
   bm25s         bm25s on the same BM25 index (BM25-like shape only)
   sparsebench-maxscore   sparsebench with retrieval.strategy maxscore
   pisa-maxscore, pisa-bmw, pisa-taat   PISA's MaxScore, block-max WAND and exhaustive
-                term-at-a-time on the same integer weights (shapes bm25-8bit and
-                impacts), one thread; tantivy's block-max WAND with its own BM25 on the
-                same term counts (BM25-like shapes): external_engines.py, run by the
-                Python given as --engines-python
+                term-at-a-time on the same integer weights (shapes bm25-8bit, impacts
+                and impacts-8bit), one thread; tantivy's block-max WAND with its own
+                BM25 on the same term counts (BM25-like shapes); bmp: block-max pruning
+                (exact) on the same 8-bit weights (impacts-8bit); seismic: Seismic's
+                approximate search (SPLADE-like shapes): external_engines.py, run by
+                the Python given as --engines-python
 
 and checks that sparsebench's top-k equals the reference loop's (the documents, ties
-in order), and that each other engine's top-k scores equal the reference's (the scores
-rank by rank: engines order ties their own way). The bm25-8bit shape is BM25-like with
-each posting's BM25 score quantised linearly to 1-255 and queries of term counts, so
-that every engine sees the same 8-bit weights. The header gives the machine's copy
-bandwidth, and each row's bandwidth bound: the queries per second at which the postings
-a query touches, at the row's bytes a posting, stream from memory; and the same bound at
-12 bytes a posting (a 4-byte document id and an 8-byte sum updated: a plain
-term-at-a-time index), the same for every engine. The index columns give sparsebench's
-postings file as the checkout measured writes it (each checkout builds its own from the
-corpus, outside the timing: layouts differ between versions; the documents' tie keys
-included) and PISA's index with its block-max data; the column "ids and weights" what
-finds and holds the postings alone: sparsebench's file without its block maxima and tie
-keys, PISA's compressed index file (its codec's: ids and quantized scores). Each
+in order), and on how many queries each other engine's top-k scores equal the exact
+ones (the scores rank by rank: engines order ties their own way; the exact top k is
+the reference loop's, or sparsebench's where the reference is skipped). The bm25-8bit
+shape is BM25-like with each posting's BM25 score quantised linearly to 1-255 and
+queries of term counts, so that every engine sees the same 8-bit weights. The header
+gives the machine's copy bandwidth, and each row's bandwidth bound: the queries per
+second at which the postings a query touches, at the row's bytes a posting, stream from
+memory; and the same bound at 12 bytes a posting (a 4-byte document id and an 8-byte
+sum updated: a plain term-at-a-time index), the same for every engine. The index
+columns give sparsebench's postings file as the checkout measured writes it (each
+checkout builds its own from the corpus, outside the timing: layouts differ between
+versions; the documents' tie keys included), PISA's index with its block-max data,
+BMP's index file and Seismic's saved index; the column "ids and weights" what finds and
+holds the postings alone: sparsebench's file without its block maxima and tie keys,
+PISA's compressed index file (its codec's: ids and quantized scores). Each
 implementation runs --repeat times in its process; the table gives the best time (on a
 shared machine the slower runs measure the neighbours).
 
@@ -69,15 +74,16 @@ if TYPE_CHECKING:
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from bench_metrics import peak_rss_mb  # noqa: E402
-from external_engines import PISA_ALGORITHMS, copy_bandwidth  # noqa: E402
+from external_engines import PISA_ALGORITHMS, SEARCHES, copy_bandwidth  # noqa: E402
 
-EXTERNAL = (*PISA_ALGORITHMS, "tantivy")  # engines of external_engines.py: other tie orders
+EXTERNAL = tuple(SEARCHES)  # engines of external_engines.py: other tie orders
 
 SHAPES = {  # vocabulary, terms per document, terms per query, weighted?
     "bm25": (1_000_000, 60, 5, False),
     "bm25-8bit": (1_000_000, 60, 5, False),
     "splade": (30_522, 150, 30, True),
     "impacts": (30_522, 150, 30, True),
+    "impacts-8bit": (30_522, 150, 30, True),
 }
 IMPACT_SCALE = 100  # the "impacts" shape: SPLADE-like weights x 100, rounded
 _PLAIN_POSTING_BYTES = 12  # a plain term-at-a-time index: a 4-byte id, an 8-byte sum
@@ -122,10 +128,12 @@ def make_problem(folder: Path, docs: int, queries: int, shape: str, seed: int = 
             weights = np.ones(vocabulary)
     else:
         weights = np.ones(vocabulary)
-    if shape == "impacts":
+    if shape in ("impacts", "impacts-8bit"):
         for matrix in (corpus, query):
             matrix.data = np.rint(matrix.data * IMPACT_SCALE)
             matrix.eliminate_zeros()
+    if shape == "impacts-8bit":  # as an 8-bit quantiser maps each weight to 1-255
+        corpus.data = np.maximum(np.rint(corpus.data / corpus.data.max() * 255), 1)
     sp.save_npz(folder / "corpus.npz", corpus)
     sp.save_npz(folder / "postings.npz", sp.csr_matrix(corpus.T))
     sp.save_npz(folder / "queries.npz", query)
@@ -297,14 +305,10 @@ def run_external(engine: str, folder: Path, k: int, repeat: int) -> dict:
     """An engine of external_engines.py: its search timed, its results read after."""
     import external_engines
 
-    search, top = (
-        external_engines.tantivy_search(folder, k)
-        if engine == "tantivy"
-        else external_engines.pisa_search(folder, PISA_ALGORITHMS[engine], k)
-    )
+    search, top = SEARCHES[engine](folder, k)
     result = best_of(repeat, search)
-    index_bytes = None if engine == "tantivy" else external_engines.pisa_index_bytes(folder)
-    return {**result, "top": top(result["top"]), "index_bytes": index_bytes}
+    sizes = external_engines.index_bytes(engine, folder)
+    return {**result, "top": top(result["top"]), "index_bytes": sizes}
 
 
 IMPLEMENTATIONS = {
@@ -335,6 +339,21 @@ def top_scores(folder: Path, top: np.ndarray) -> np.ndarray:
         query = queries[i].multiply(weights).tocsr().astype(np.float32).astype(np.float64)
         scores[i, : len(listed)] = (corpus[listed] @ query.T).toarray().ravel()
     return scores
+
+
+def scores_agreement(scores: np.ndarray, expected: np.ndarray) -> str:
+    """'scores' where every query's top-k scores equal the exact ones, rank by rank, else
+    on how many queries they do, and the recall: the share of the exact top k found,
+    a document found counted if it scores at least the exact k-th (documents tied with
+    it are as good as the one listed)."""
+    equal = np.all(scores == expected, axis=1)
+    if equal.all():
+        return "scores"
+    listed = np.isfinite(expected)
+    kth = np.where(listed, expected, np.inf).min(axis=1, keepdims=True)
+    found = np.minimum((np.isfinite(scores) & (scores >= kth)).sum(axis=1), listed.sum(axis=1))
+    recall = found.sum() / max(int(listed.sum()), 1)
+    return f"scores on {equal.mean():.1%} of queries, recall {recall:.3f}"
 
 
 def child(impl: str, folder: str, k: int, repeat: int, out: str) -> None:
@@ -404,24 +423,29 @@ def measure(
                     rows[impl]["identical"] = bool(
                         np.array_equal(rows[impl]["top"], rows["reference"]["top"])
                     )
-            expected = top_scores(folder, rows["reference"]["top"])
-            for impl in set(rows) & set(EXTERNAL) - {"tantivy"}:  # tantivy: its own BM25
-                rows[impl]["identical"] = (
-                    "scores"
-                    if np.array_equal(top_scores(folder, rows[impl]["top"]), expected)
-                    else False
-                )
+        exact = rows["reference" if "reference" in rows else "sparsebench"]["top"]
+        expected = top_scores(folder, exact)
+        for impl in set(rows) & set(EXTERNAL) - {"tantivy"}:  # tantivy: its own BM25
+            found = top_scores(folder, rows[impl]["top"])
+            rows[impl]["identical"] = scores_agreement(found, expected)
     return {"rows": rows, "postings": touched, "queries": queries, "nnz": corpus.nnz}
 
 
 def other_engines(shape: str, maxscore: bool, engines_python: str | None) -> list[str]:
     """The optional columns that apply to a shape: PISA needs integer weights, tantivy
-    the term counts."""
+    the term counts, BMP 8-bit weights of a vocabulary of at most 65,536 terms, Seismic
+    a learned sparse (SPLADE-like) vocabulary."""
     engines = ["sparsebench-maxscore"] if maxscore else []
-    if engines_python and shape in ("bm25-8bit", "impacts"):
+    if not engines_python:
+        return engines
+    if shape in ("bm25-8bit", "impacts", "impacts-8bit"):
         engines += list(PISA_ALGORITHMS)
-    if engines_python and shape in ("bm25", "bm25-8bit"):
+    if shape in ("bm25", "bm25-8bit"):
         engines.append("tantivy")
+    if shape == "impacts-8bit":
+        engines.append("bmp")
+    if shape in ("splade", "impacts", "impacts-8bit"):
+        engines.append("seismic")
     return engines
 
 
@@ -453,13 +477,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--engines-python",
-        help="a Python with pyterrier-pisa and tantivy: adds PISA and tantivy columns",
+        help="a Python with pyterrier-pisa, tantivy, bmp and pyseismic-lsr: adds their rows",
     )
     parser.add_argument(
         "--packed",
         action="store_true",
         help="this checkout's postings packed (save_postings(packed=True): integer weights, "
-        "shapes bm25-8bit and impacts); a --baseline's stay plain",
+        "shapes bm25-8bit, impacts and impacts-8bit); a --baseline's stay plain",
     )
     parser.add_argument("--child", nargs=5)
     args = parser.parse_args()
@@ -471,21 +495,13 @@ def main() -> None:
     if args.packed:
         os.environ["BENCH_PACKED"] = "1"
     sys.path.insert(0, str(HERE))
-    from bench_metrics import machine
+    from bench_metrics import checkout_state, machine
 
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
-    ).stdout.strip()
+    commit = checkout_state(HERE)
     baseline = ""
     if args.baseline:
         args.baseline = str(Path(args.baseline).resolve())
-        other = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            cwd=args.baseline,
-        ).stdout.strip()
-        baseline = f"; baseline: {args.baseline} at commit {other}"
+        baseline = f"; baseline: {args.baseline} at commit {checkout_state(Path(args.baseline))}"
     bandwidth = copy_bandwidth()
     print(
         f"machine: {machine()}; commit {commit}{baseline}; {args.queries} queries, "
@@ -522,7 +538,8 @@ def main() -> None:
                 if sizes is not None:
                     lists, index = sizes
                     nnz = result["nnz"]
-                    size = f"{index / 2**20:,.0f} | {index / nnz:.2f} | {lists / nnz:.2f}"
+                    alone = "" if lists is None else f"{lists / nnz:.2f}"
+                    size = f"{index / 2**20:,.0f} | {index / nnz:.2f} | {alone}"
                     per_query = result["postings"] / result["queries"] * index / nnz
                     bound = f"{bandwidth / per_query:,.0f}"
                 print(
