@@ -49,7 +49,12 @@ shared machine the slower runs measure the neighbours).
     python benchmarks/bench_retrieval.py --sizes 100000 --baseline ../old-checkout
     python benchmarks/bench_retrieval.py --sizes 10000 100000 1000000   # the full table
     python benchmarks/bench_retrieval.py --sizes 1000000 --shapes bm25-8bit impacts \
-        --k 10 --threads 1 --engines-python /path/to/venv-with-pyterrier-pisa-and-tantivy/bin/python
+        --k 10 --threads 1 --engines-python /path/to/engines/bin/python
+
+The other engines' Python (one of its own: they need packages sparsebench does not):
+
+    python -m venv /path/to/engines
+    /path/to/engines/bin/pip install pyterrier-pisa==0.4.9 tantivy bmp pyseismic-lsr scipy
 """
 
 from __future__ import annotations
