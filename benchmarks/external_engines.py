@@ -180,8 +180,6 @@ def write_bmp_index(path: Path, corpus: sp.csr_matrix) -> None:
     fewer than 65,536 terms used): the documents' vectors for its block forward index,
     the terms' lists for its block maxima; terms named by their column, documents by
     their row."""
-    from bmp import InvertedIndexer
-
     if corpus.nnz and corpus.data.max() > 255:
         raise ValueError("BMP keeps 8-bit scores: quantise the corpus to at most 255")
     lists = sp.csc_matrix(corpus)
@@ -193,6 +191,8 @@ def write_bmp_index(path: Path, corpus: sp.csr_matrix) -> None:
     rank[used] = np.arange(len(used))
     weights = np.rint(corpus.data).astype(np.int64)
     terms = rank[corpus.indices]
+    from bmp import InvertedIndexer  # after the checks: they need no BMP
+
     path.parent.mkdir(parents=True, exist_ok=True)
     indexer = InvertedIndexer(str(path), BMP_BLOCK, BMP_COMPRESS_RANGE)
     for row, (a, b) in enumerate(zip(corpus.indptr[:-1], corpus.indptr[1:], strict=True)):
