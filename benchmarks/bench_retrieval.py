@@ -79,7 +79,8 @@ if TYPE_CHECKING:
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from bench_metrics import peak_rss_mb  # noqa: E402
-from external_engines import PISA_ALGORITHMS, SEARCHES, copy_bandwidth  # noqa: E402
+from external_engines import SEARCHES, copy_bandwidth, index_bytes  # noqa: E402
+from external_engines import SHAPES as ENGINE_SHAPES  # noqa: E402
 
 EXTERNAL = tuple(SEARCHES)  # engines of external_engines.py: other tie orders
 
@@ -308,12 +309,9 @@ def run_bm25s(folder: Path, k: int, repeat: int) -> dict:
 
 def run_external(engine: str, folder: Path, k: int, repeat: int) -> dict:
     """An engine of external_engines.py: its search timed, its results read after."""
-    import external_engines
-
     search, top = SEARCHES[engine](folder, k)
     result = best_of(repeat, search)
-    sizes = external_engines.index_bytes(engine, folder)
-    return {**result, "top": top(result["top"]), "index_bytes": sizes}
+    return {**result, "top": top(result["top"]), "index_bytes": index_bytes(engine, folder)}
 
 
 IMPLEMENTATIONS = {
@@ -437,20 +435,11 @@ def measure(
 
 
 def other_engines(shape: str, maxscore: bool, engines_python: str | None) -> list[str]:
-    """The optional columns that apply to a shape: PISA needs integer weights, tantivy
-    the term counts, BMP 8-bit weights of a vocabulary of at most 65,536 terms, Seismic
-    a learned sparse (SPLADE-like) vocabulary."""
+    """The optional rows that apply to a shape: sparsebench's MaxScore, and the other
+    engines that take it (external_engines.SHAPES) when their Python is given."""
     engines = ["sparsebench-maxscore"] if maxscore else []
-    if not engines_python:
-        return engines
-    if shape in ("bm25-8bit", "impacts", "impacts-8bit"):
-        engines += list(PISA_ALGORITHMS)
-    if shape in ("bm25", "bm25-8bit"):
-        engines.append("tantivy")
-    if shape == "impacts-8bit":
-        engines.append("bmp")
-    if shape in ("splade", "impacts", "impacts-8bit"):
-        engines.append("seismic")
+    if engines_python:
+        engines += [name for name in SEARCHES if shape in ENGINE_SHAPES[name]]
     return engines
 
 

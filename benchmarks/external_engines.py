@@ -182,6 +182,8 @@ def write_bmp_index(path: Path, corpus: sp.csr_matrix) -> None:
     their row."""
     if corpus.nnz and corpus.data.max() > 255:
         raise ValueError("BMP keeps 8-bit scores: quantise the corpus to at most 255")
+    corpus = corpus.copy()
+    corpus.data = np.rint(corpus.data).astype(np.int64)  # as its lists hold them
     lists = sp.csc_matrix(corpus)
     lists.sort_indices()
     used = np.flatnonzero(np.diff(lists.indptr))
@@ -189,19 +191,17 @@ def write_bmp_index(path: Path, corpus: sp.csr_matrix) -> None:
         raise ValueError("BMP's block forward index numbers terms in 16 bits")
     rank = np.full(corpus.shape[1], -1, np.int64)
     rank[used] = np.arange(len(used))
-    weights = np.rint(corpus.data).astype(np.int64)
     terms = rank[corpus.indices]
     from bmp import InvertedIndexer  # after the checks: they need no BMP
 
     path.parent.mkdir(parents=True, exist_ok=True)
     indexer = InvertedIndexer(str(path), BMP_BLOCK, BMP_COMPRESS_RANGE)
     for row, (a, b) in enumerate(zip(corpus.indptr[:-1], corpus.indptr[1:], strict=True)):
-        vector = zip(terms[a:b].tolist(), weights[a:b].tolist(), strict=True)
+        vector = zip(terms[a:b].tolist(), corpus.data[a:b].tolist(), strict=True)
         indexer.add_document(str(row), list(vector))
-    column_weights = np.rint(lists.data).astype(np.int64)
     for term in used:
         a, b = lists.indptr[term], lists.indptr[term + 1]
-        postings = zip(lists.indices[a:b].tolist(), column_weights[a:b].tolist(), strict=True)
+        postings = zip(lists.indices[a:b].tolist(), lists.data[a:b].tolist(), strict=True)
         indexer.add_term(str(term), list(postings))
     indexer.finish()
 
@@ -322,6 +322,14 @@ def tantivy_search(folder: Path, k: int) -> Engine:
     return search, top
 
 
+# the bench_retrieval shapes each engine takes: PISA integer weights, tantivy the term
+# counts, BMP 8-bit weights of at most 65,536 terms, Seismic a learned sparse vocabulary
+SHAPES: dict[str, tuple[str, ...]] = {
+    **{name: ("bm25-8bit", "impacts", "impacts-8bit") for name in PISA_ALGORITHMS},
+    "tantivy": ("bm25", "bm25-8bit"),
+    "bmp": ("impacts-8bit",),
+    "seismic": ("splade", "impacts", "impacts-8bit"),
+}
 SEARCHES: dict[str, Callable[[Path, int], Engine]] = {
     **{
         name: partial(pisa_search, algorithm=algorithm)
