@@ -50,10 +50,13 @@ postings"); where the walk is in a list is sparsebench.search.seek_loop's.
 The per-posting and per-document decisions are written inline rather than as calls: a
 compiled call that passes arrays updates their reference counts both ways, which costs
 more than the decision itself (the first floor's heap test among them); the calls made
-are per window. The hot loops index with unsigned positions: numba tests a signed index
-for a negative value, to count it from the end, at every access (unsigned, the window's
-sums and lookups take less time). What each gained: benchmarks/RESULTS.md,
-"Measurements behind the code".
+are per window. The arrays come borrowed (sparsebench.core.borrowed; rows_loop lends
+them): the inlined helpers of packed lists bind a chunk's arrays anew at every chunk
+read and every lookup, and with their owners counted, those atomic counts were a large
+share of the packed walk's time (benchmarks/RESULTS.md, "Borrowed arrays"). The hot
+loops index with unsigned positions: numba tests a signed index for a negative value, to
+count it from the end, at every access (unsigned, the window's sums and lookups take
+less time). What each gained: benchmarks/RESULTS.md, "Measurements behind the code".
 """
 
 from __future__ import annotations

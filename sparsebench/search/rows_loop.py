@@ -1,13 +1,17 @@
 """The compiled pass over a batch's query rows (numba): each row searched by MaxScore's
 walk (maxscore_loop.walk_row) or the exhaustive block scan (blockscan_loop.scan_row),
 its candidates appended to shared arrays that grow between rows (a row that fills them
-is searched again), so that no array is reassigned inside a row's loops.
+is searched again), so that no array is reassigned inside a row's loops. Each row's
+search gets its arrays borrowed (sparsebench.core.borrowed): the search's inlined
+helpers bind them at every chunk and lookup, and borrowed, no binding counts a
+reference.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from sparsebench.core.borrowed import borrowed
 from sparsebench.core.jit import compiled
 from sparsebench.search.blockscan_loop import scan_row
 from sparsebench.search.candidates_loop import grown
@@ -103,11 +107,12 @@ def search_rows(
             tie_floors[row],
             excluded[row],
         )
-        arguments = (row_state, search, scratch, out_docs, out_sums, used)
+        # borrowed: the row's loops pass these arrays to inlined helpers at every turn
+        arguments = borrowed((row_state, search, scratch, out_docs, out_sums, used))
         if sums is None:  # decided when compiled: the other call is never compiled
-            written, row_read = walk_row(*arguments, packed)
+            written, row_read = walk_row(*arguments, borrowed(packed))
         else:
-            written, row_read = scan_row(*arguments, packed)
+            written, row_read = scan_row(*arguments, borrowed(packed))
         if written < 0:  # grow the arrays and search the row again
             out_docs, out_sums = grown(out_docs, used), grown(out_sums, used)
             continue
