@@ -30,9 +30,7 @@ def _borrow(context, builder, value_type, value):
     if isinstance(value_type, types.BaseTuple):
         for at, member_type in enumerate(value_type):
             member = builder.extract_value(value, at)
-            value = builder.insert_value(
-                value, _borrow(context, builder, member_type, member), at
-            )
+            value = builder.insert_value(value, _borrow(context, builder, member_type, member), at)
     return value
 
 

@@ -88,12 +88,24 @@ if fcntl is not None:
     IndexDataCacheFile.save = _locked_save
 
 
-def compiled(function: Function | None = None, *, inline: bool = False) -> Any:
+def compiled(
+    function: Function | None = None, *, inline: bool = False, counted: bool = True
+) -> Any:
     """numba.njit(cache=True, nogil=True) (inline="always" if `inline`: a compiled call
     that passes arrays costs more than a small decision), the package's stale caches
-    dropped first. As @compiled or @compiled(inline=True)."""
+    dropped first. As @compiled, @compiled(inline=True) or @compiled(counted=False).
+
+    counted=False compiles the function without numba's reference counting (its
+    runtime off): no binding of an array counts a reference, and numba refuses to
+    compile anything in it, or in what it inlines, that allocates or returns a new
+    array. For loops that bind arrays at every turn (the searches' inlined helpers):
+    each count is an atomic update, and there they cost more than the work
+    (benchmarks/RESULTS.md, "Borrowed arrays"). Such a function works in memory its
+    caller gives it, and must not keep any array past its return."""
     drop_stale_caches()
     options = {"cache": True, "nogil": True, **({"inline": "always"} if inline else {})}
+    if not counted:
+        options["_nrt"] = False
     if function is None:
         return njit(**options)
     return njit(**options)(function)

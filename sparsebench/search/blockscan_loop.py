@@ -56,13 +56,14 @@ def _add_packed_list(sums, packed, chunk, length, weight, chunk_ids, chunk_weigh
         chunk += 1
 
 
-@compiled
+@compiled(counted=False)
 def scan_row(row, search, scratch, out_docs, out_sums, used, packed):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). Arguments as
     maxscore_loop.walk_row's (`rare` and `read_through` unused); scratch: walk_row's,
-    the accumulator, zero, of a block's documents among them. A document whose sum is
-    zero is never handed on (its score is zero: topk drops those)."""
+    the accumulator, zero, of a block's documents among them; compiled, as the walk is,
+    without reference counts. A document whose sum is zero is never handed on (its
+    score is zero: topk drops those)."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
     k, _, _, postings, tie_keys, block_order = search
     ids, data, block_docs, directory = postings
@@ -71,7 +72,7 @@ def scan_row(row, search, scratch, out_docs, out_sums, used, packed):
     n_docs = len(tie_keys)
     widen = 1.0 + 2.0 * factor
     shrink = 1.0 - 2.0 * factor
-    starts, ends, _, chunks = query_lists(row_terms, directory)
+    starts, ends, _, chunks = query_lists(row_terms, directory, scratch[19])
     read = 0
     size = 0
     first_used = used

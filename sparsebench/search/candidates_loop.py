@@ -117,8 +117,8 @@ def _codes_below(word, count):
     return total, np.int64(_bits_set(long & _NIBBLE_ONES))  # a bit a code whose 4 are set
 
 
-@compiled
-def query_lists(q_terms, directory):
+@compiled(inline=True)
+def query_lists(q_terms, directory, lists):
     """Each of a query's terms' list in each block (terms x blocks): its first posting,
     past its last (-1 both where the block lacks the term), its largest weight (0
     there) and its first chunk if it is packed (-1 if not: sparsebench.search.
@@ -129,14 +129,19 @@ def query_lists(q_terms, directory):
     packed rows' first chunks (PackedRows.row_chunks; empty if none is packed). A row's
     start adds up the codes before it in its group's record a word at a time (nibbles
     summed in place), then, for each LONG code among them, its long length beyond LONG
-    (or, where the LONG rows are packed, takes back what their codes added)."""
+    (or, where the LONG rows are packed, takes back what their codes added). Written
+    into `lists` (four arrays of at least as many rows as terms and a column a block:
+    the searches allocate nothing), whose first rows are returned."""
     block_rows, term_words, word_rows, groups, long_lengths, row_max, words, row_chunks = directory
     packed = len(row_chunks) > 0
     n_blocks = len(block_rows) - 1
-    starts = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
-    ends = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
-    maxima = np.zeros((len(q_terms), n_blocks), dtype=np.float64)
-    chunks = np.full((len(q_terms), n_blocks), -1, dtype=np.int64)
+    n_terms = len(q_terms)
+    starts, ends = lists[0][:n_terms], lists[1][:n_terms]
+    maxima, chunks = lists[2][:n_terms], lists[3][:n_terms]
+    starts[:] = -1
+    ends[:] = -1
+    maxima[:] = 0.0
+    chunks[:] = -1
     for block in range(n_blocks):
         for entry in range(len(q_terms)):
             term = q_terms[entry]

@@ -50,13 +50,14 @@ postings"); where the walk is in a list is sparsebench.search.seek_loop's.
 The per-posting and per-document decisions are written inline rather than as calls: a
 compiled call that passes arrays updates their reference counts both ways, which costs
 more than the decision itself (the first floor's heap test among them); the calls made
-are per window. The arrays come borrowed (sparsebench.core.borrowed; rows_loop lends
-them): the inlined helpers of packed lists bind a chunk's arrays anew at every chunk
-read and every lookup, and with their owners counted, those atomic counts were a large
-share of the packed walk's time (benchmarks/RESULTS.md, "Borrowed arrays"). The hot
-loops index with unsigned positions: numba tests a signed index for a negative value, to
-count it from the end, at every access (unsigned, the window's sums and lookups take
-less time). What each gained: benchmarks/RESULTS.md, "Measurements behind the code".
+are per window. The walk is compiled without numba's reference counts, and what it calls
+gets its arrays borrowed (sparsebench.core.borrowed; rows_loop lends them): the inlined
+helpers of packed lists bind a chunk's arrays anew at every chunk read and every lookup,
+and counted, those atomic updates were a large share of the packed walk's time
+(benchmarks/RESULTS.md, "Borrowed arrays"). The hot loops index with unsigned positions:
+numba tests a signed index for a negative value, to count it from the end, at every
+access (unsigned, the window's sums and lookups take less time). What each gained:
+benchmarks/RESULTS.md, "Measurements behind the code".
 """
 
 from __future__ import annotations
@@ -303,19 +304,23 @@ def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
     nonnegative, so a document's score is at least any one of its products, each exact
-    in float64). The terms are read largest bound first, and a term whose bound (query
-    weight times its largest weight, `bounds`) is no higher than the floor is not read:
-    none of its products could raise it. lists: the query's lists' first postings, past
+    in float64). The terms are read largest bound first (each cleared from `rare` as
+    it is read: the walk allocates no order), and a term whose bound (query weight
+    times its largest weight, `bounds`) is no higher than the floor is not read: none of
+    its products could raise it. lists: the query's lists' first postings, past
     their last and first chunks (query_lists); postings: the index's arrays (see
     walk_row); chunked: walk_row's, a packed list unpacked into its slot 0."""
     ids, data, block_docs = postings[:3]
     starts, ends, chunks = lists
     chunk_ids, chunk_weights = chunked[2], chunked[3]
-    entries = np.flatnonzero(rare)
-    for at in np.argsort(-bounds[entries], kind="mergesort"):
-        entry = entries[at]
-        if bounds[entry] <= floor:
+    while True:
+        entry = -1  # the rare term of the largest bound left (the first of equal ones)
+        for candidate in range(len(rare)):
+            if rare[candidate] and (entry < 0 or bounds[candidate] > bounds[entry]):
+                entry = candidate
+        if entry < 0 or bounds[entry] <= floor:
             break
+        rare[entry] = False
         size = 0
         w = q_weights[entry]
         for block in range(starts.shape[1]):
@@ -349,7 +354,7 @@ def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings
     return floor
 
 
-@compiled
+@compiled(counted=False)
 def walk_row(row, search, scratch, out_docs, out_sums, used, packed):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). row: its terms,
@@ -359,14 +364,15 @@ def walk_row(row, search, scratch, out_docs, out_sums, used, packed):
     block, and the directory's arrays as query_lists takes them); scratch: rows_loop's
     arrays, the window's sums (zero), its bitmap (zero), the gathered documents and
     sums, and the window's slots (zero), then each list's first chunk, the chunks
-    unpacked and their buffers (for a packed list); packed: the packed rows' arrays
+    unpacked and their buffers (for a packed list), then query_lists's arrays and each
+    term's documents, bound and rareness; packed: the packed rows' arrays
     (packed_rows.PackedRows.arrays()), or None where no row is: its type chooses when
     the walk is compiled, so that a plain index's has no packed branch at all (with
-    them it ran 0.87x as fast: benchmarks/RESULTS.md, "Packed postings"). No array is
-    assigned inside its loops:
-    numba would count references to it at every turn (a locked increment and
-    decrement, a large share of the walk's time when it did: benchmarks/RESULTS.md,
-    "Measurements behind the code")."""
+    them it ran 0.87x as fast: benchmarks/RESULTS.md, "Packed postings"). Compiled
+    without reference counts (jit.compiled(counted=False)), it allocates nothing: its
+    inlined helpers bind arrays at every chunk read and lookup, and counted, each
+    binding was a locked increment and decrement (benchmarks/RESULTS.md, "Borrowed
+    arrays")."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
     k, rare, read_through, postings, tie_keys, block_order = search
     block_docs, directory = postings[2:4]
@@ -386,17 +392,21 @@ def walk_row(row, search, scratch, out_docs, out_sums, used, packed):
     first_used = used
     widen = 1.0 + 2.0 * factor
     shrink = 1.0 - 2.0 * factor
-    starts, ends, maxima, chunks = query_lists(row_terms, directory)
-    n_blocks = starts.shape[1]
-    df = np.zeros(len(row_terms), dtype=np.int64)  # each term's documents
-    term_bounds = np.zeros(len(row_terms))  # and the most it adds to a score
-    for entry in range(len(row_terms)):
+    starts, ends, maxima, chunks = query_lists(row_terms, directory, scratch[19])
+    n_terms, n_blocks = starts.shape
+    df = scratch[20][:n_terms]  # each term's documents
+    term_bounds = scratch[21][:n_terms]  # and the most it adds to a score
+    rare_terms = scratch[22][:n_terms]  # and whether it is scored whole for a first floor
+    df[:] = 0
+    term_bounds[:] = 0.0
+    for entry in range(n_terms):
         for block in range(n_blocks):
             if starts[entry, block] >= 0:
                 df[entry] += ends[entry, block] - starts[entry, block]
                 bound_here = row_weights[entry] * maxima[entry, block]
                 term_bounds[entry] = max(term_bounds[entry], bound_here)
-    rare_terms = (df >= k) & (df <= rare)
+    for entry in range(n_terms):
+        rare_terms[entry] = k <= df[entry] <= rare
     lists = (starts, ends, chunks)
     floor = _first_floor(
         floor,

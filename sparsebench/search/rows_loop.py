@@ -1,10 +1,10 @@
 """The compiled pass over a batch's query rows (numba): each row searched by MaxScore's
 walk (maxscore_loop.walk_row) or the exhaustive block scan (blockscan_loop.scan_row),
 its candidates appended to shared arrays that grow between rows (a row that fills them
-is searched again), so that no array is reassigned inside a row's loops. Each row's
-search gets its arrays borrowed (sparsebench.core.borrowed): the search's inlined
-helpers bind them at every chunk and lookup, and borrowed, no binding counts a
-reference.
+is searched again), so that no array is reassigned inside a row's loops. The rows'
+searches are compiled without reference counts and allocate nothing: their scratch
+arrays are made here, once a batch, and lent to them borrowed
+(sparsebench.core.borrowed), so that what they call counts no reference either.
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ def search_rows(
     for row in range(n_rows):
         most = max(most, q_indptr[row + 1] - q_indptr[row])
     cell = np.empty(1, dtype=np.float32)
+    n_blocks = len(directory[0]) - 1
     scratch = (
         np.empty(most, dtype=np.int64),  # each list's cursor
         np.empty(most, dtype=np.int64),  # and end
@@ -92,6 +93,15 @@ def search_rows(
         np.empty(most, dtype=np.int64),  # and the chunk unpacked in its slot
         np.empty(most * CHUNK, dtype=np.uint16),  # the slots: a chunk's ids
         np.empty(most * CHUNK, dtype=data.dtype),  # and its weights
+        (  # each term's list in each block (candidates_loop.query_lists)
+            np.empty((most, n_blocks), dtype=np.int64),  # its first posting
+            np.empty((most, n_blocks), dtype=np.int64),  # past its last
+            np.empty((most, n_blocks), dtype=np.float64),  # its largest weight
+            np.empty((most, n_blocks), dtype=np.int64),  # its first chunk
+        ),
+        np.empty(most, dtype=np.int64),  # each term's documents
+        np.empty(most, dtype=np.float64),  # the most it adds to a score
+        np.empty(most, dtype=np.bool_),  # whether it is scored whole for a first floor
     )
     postings = (ids, data, block_docs, directory)
     search = (k, rare, read_through, postings, tie_keys, block_order)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numba
+import numpy as np
 import pytest
 
 from sparsebench.core import jit
@@ -189,3 +191,28 @@ def test_overloads_saved_at_once_by_two_processes_each_keep_their_code(tmp_path)
         "uint8": "code of uint8",
         "float32": "code of float32",
     }
+
+
+@jit.compiled(counted=False)
+def _uncounted_sum(values, into):
+    """Writes into memory it is given: what an uncounted function may do."""
+    halves = (values[: len(values) // 2], values[len(values) // 2 :])
+    for half in range(2):
+        into[half] = halves[half].sum()
+    return into[0] + into[1]
+
+
+def test_an_uncounted_function_computes_in_the_memory_it_is_given():
+    values = np.arange(11, dtype=np.int64)
+    into = np.zeros(2, dtype=np.int64)
+    assert _uncounted_sum(values, into) == 55
+    assert into.tolist() == [10, 45]
+
+
+def test_an_uncounted_function_that_allocates_is_refused_when_compiled():
+    @jit.compiled(counted=False)
+    def allocates(n):
+        return np.zeros(n)
+
+    with pytest.raises(numba.core.errors.TypingError):
+        allocates(3)

@@ -103,7 +103,12 @@ def test_the_compiled_searches_find_the_same_lists(packed):
     query = np.array([0, 5, 63, 64, 127, 128, 199], dtype=np.int64)
     arrays = read_only_views(*(getattr(directory, name) for name in DIRECTORY_ARRAYS), row_max)
     chunks_of = read_only_views(row_chunks.astype(np.int64))[0]
-    starts, ends, maxima, chunks = query_lists(query, (*arrays, directory.words, chunks_of))
+    # written into arrays of more rows than terms, holding what an earlier query left
+    shape = (len(query) + 2, len(held))
+    lists = tuple(np.full(shape, 777, dtype=kind) for kind in (np.int64, np.int64, float, np.int64))
+    found = query_lists(query, (*arrays, directory.words, chunks_of), lists)
+    starts, ends, maxima, chunks = found
+    assert all(array.shape == (len(query), len(held)) for array in found)
     for entry, term in enumerate(query.tolist()):
         for block in range(len(held)):
             if (block, term) in reference:
