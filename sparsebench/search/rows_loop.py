@@ -117,7 +117,8 @@ def search_rows(
             tie_floors[row],
             excluded[row],
         )
-        # borrowed: the row's loops pass these arrays to inlined helpers at every turn
+        # borrowed: the counted functions the searches call (push_largest at every
+        # push, still_in) count no reference to them
         arguments = borrowed((row_state, search, scratch, out_docs, out_sums, used))
         if sums is None:  # decided when compiled: the other call is never compiled
             written, row_read = walk_row(*arguments, borrowed(packed))
