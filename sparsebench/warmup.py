@@ -87,10 +87,17 @@ def _search(weight_type: str) -> None:
             documents.data *= 300
         elif weight_type == "float32":
             documents.data += 0.5
+        # a term in every document: a dense row (sparsebench.search.dense_rows)
+        with_dense = documents.tolil()
+        with_dense[:, 0] = documents.data[0]
         postings = root / "postings.npz"
-        # integer weights are searched plain and packed: the searches are compiled for each
-        for packed in (False, True) if weight_type != "float32" else (False,):
-            save_postings(postings, documents, doc_ids=None, packed=packed)
+        # the searches are compiled for plain postings without and with dense rows and,
+        # for integer weights, packed ones
+        variants = [(documents, False), (with_dense.tocsr(), False)]
+        if weight_type != "float32":
+            variants.append((documents, True))
+        for corpus, packed in variants:
+            save_postings(postings, corpus, doc_ids=None, packed=packed)
             for strategy in ("maxscore", "exhaustive"):
                 retrieve_run(
                     postings, root / "idf.npy", root / "queries.npz", root / "queries.txt",

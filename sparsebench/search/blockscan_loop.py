@@ -6,7 +6,9 @@ decisions of candidates_loop, as MaxScore's walk makes them).
 
 Against the sparse products of sparsebench.search.products this drops the widened
 copies of the lists, the product's output and its partitions: what is left is one
-multiply-add into the accumulator a posting, and one comparison a document.
+multiply-add into the accumulator a posting, and one comparison a document. A dense row
+(sparsebench.search.dense_rows) is added as a vector, all of a query's dense rows over
+one stretch of the block at a time, without a read-modify-write a posting.
 """
 
 from __future__ import annotations
@@ -14,7 +16,13 @@ from __future__ import annotations
 import numpy as np
 
 from sparsebench.core.jit import compiled
-from sparsebench.search.candidates_loop import hand_on, query_lists, ranked_out, still_in
+from sparsebench.search.candidates_loop import (
+    DENSE,
+    hand_on,
+    query_lists,
+    ranked_out,
+    still_in,
+)
 from sparsebench.search.packed_loop import read_chunk
 from sparsebench.search.packed_rows import CHUNK
 
@@ -56,17 +64,31 @@ def _add_packed_list(sums, packed, chunk, length, weight, chunk_ids, chunk_weigh
         chunk += 1
 
 
+@compiled(inline=True)
+def _add_dense(sums, dense, base, lo, hi, weight):
+    """sums[lo:hi] += weight x a dense row's weights there (the row at `base` in the
+    dense vectors): a vector loop, unsigned positions."""
+    at = np.uint64(base)
+    for d in range(np.uint64(lo), np.uint64(hi)):
+        sums[d] += weight * np.float64(dense[at + d])
+
+
 @compiled(counted=False)
-def scan_row(row, search, scratch, out_docs, out_sums, used, packed):
+def scan_row(row, search, scratch, out_docs, out_sums, used, packed, dense):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). Arguments as
     maxscore_loop.walk_row's (`rare` and `read_through` unused); scratch: walk_row's,
     the accumulator, zero, of a block's documents among them; compiled, as the walk is,
     without reference counts. A document whose sum is zero is never handed on (its
-    score is zero: topk drops those)."""
+    score is zero: topk drops those). The block's plain and packed lists are added
+    first, a list at a time; its dense rows (sparsebench.search.dense_rows) then all
+    together, a stretch of _CHUNK documents at a time, each stretch tested for
+    candidates while it is in the core's cache (scores do not depend on the order in
+    which a sum's products are added: sparsebench.search.exactscores)."""
     row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
     k, _, _, postings, tie_keys, block_order = search
-    ids, data, block_docs, directory = postings
+    ids, data, block_docs, directory = postings[:4]
+    dense_bases, dense_weights = scratch[0], scratch[2]  # the block's dense rows
     heap, sums = scratch[6:9], scratch[9]
     chunk_ids, chunk_weights = scratch[17:19]
     n_docs = len(tie_keys)
@@ -78,9 +100,14 @@ def scan_row(row, search, scratch, out_docs, out_sums, used, packed):
     first_used = used
     for block in block_order:
         touched = False
+        n_dense = 0
         for entry in range(len(row_terms)):
             start, end = starts[entry, block], ends[entry, block]
-            if packed is not None and chunks[entry, block] >= 0:
+            if dense is not None and chunks[entry, block] <= DENSE:
+                dense_bases[n_dense] = DENSE - chunks[entry, block]
+                dense_weights[n_dense] = row_weights[entry]
+                n_dense += 1
+            elif packed is not None and chunks[entry, block] >= 0:
                 _add_packed_list(
                     sums,
                     packed,
@@ -101,6 +128,9 @@ def scan_row(row, search, scratch, out_docs, out_sums, used, packed):
         width = min(block_docs, n_docs - first_doc)
         for chunk in range(0, width, _CHUNK):
             last = min(chunk + _CHUNK, width)
+            if dense is not None:
+                for r in range(n_dense):
+                    _add_dense(sums, dense, dense_bases[r], chunk, last, dense_weights[r])
             reaching = False  # a vectorised test first: most chunks hold no candidate
             for d in range(np.uint64(chunk), np.uint64(last)):
                 reaching |= sums[d] * widen >= floor

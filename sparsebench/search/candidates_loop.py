@@ -32,6 +32,7 @@ def pair_less(level, key, other_level, other_key):
 
 
 _SIGN = np.uint32(0x80000000)
+DENSE = -2  # query_lists's chunk of a dense list: this less the list's position
 
 
 @compiled(inline=True)
@@ -121,19 +122,24 @@ def _codes_below(word, count):
 def query_lists(q_terms, directory, lists):
     """Each of a query's terms' list in each block (terms x blocks): its first posting,
     past its last (-1 both where the block lacks the term), its largest weight (0
-    there) and its first chunk if it is packed (-1 if not: sparsebench.search.
-    packed_rows; a packed list's postings are then counted from 0 in its chunks), found
-    once, for the first floor and the walk, as RowDirectory finds them
+    there) and its first chunk if it is packed (sparsebench.search.packed_rows), DENSE
+    less its position in the dense vectors if it is dense (sparsebench.search.
+    dense_rows), -1 if neither (a packed or dense list's postings are then counted from
+    0), found once, for the first floor and the walk, as RowDirectory finds them
     (sparsebench.search.row_directory). directory: its arrays (DIRECTORY_ARRAYS'
     order), then the rows' largest weights, the words of a block's bitmap and the
-    packed rows' first chunks (PackedRows.row_chunks; empty if none is packed). A row's
-    start adds up the codes before it in its group's record a word at a time (nibbles
-    summed in place), then, for each LONG code among them, its long length beyond LONG
-    (or, where the LONG rows are packed, takes back what their codes added). Written
-    into `lists` (four arrays of at least as many rows as terms and a column a block:
-    the searches allocate nothing), whose first rows are returned."""
-    block_rows, term_words, word_rows, groups, long_lengths, row_max, words, row_chunks = directory
+    packed rows' first chunks (PackedRows.row_chunks; empty if none is packed) and the
+    LONG rows' positions in the dense vectors (DenseRows.positions: -1 where a row is
+    not dense; empty if none is). A row's start adds up the codes before it in its
+    group's record a word at a time (nibbles summed in place), then, for each LONG code
+    among them, its long length beyond LONG (or, for a LONG row kept apart, packed or
+    dense, takes back what its code added). Written into `lists` (four arrays of at
+    least as many rows as terms and a column a block: the searches allocate nothing),
+    whose first rows are returned."""
+    block_rows, term_words, word_rows, groups, long_lengths, row_max, words = directory[:7]
+    row_chunks, dense_at = directory[7:9]
     packed = len(row_chunks) > 0
+    dense = len(dense_at) > 0
     n_blocks = len(block_rows) - 1
     n_terms = len(q_terms)
     starts, ends = lists[0][:n_terms], lists[1][:n_terms]
@@ -165,7 +171,10 @@ def query_lists(q_terms, directory, lists):
                 total -= long * (LONG + 1)
             else:
                 for at_long in range(first_long, first_long + long):
-                    total += np.int64(long_lengths[at_long]) - LONG
+                    if dense and dense_at[at_long] >= 0:
+                        total -= LONG + 1
+                    else:
+                        total += np.int64(long_lengths[at_long]) - LONG
             code = ((high if place >= 16 else low) >> np.uint64(4 * (place & 15))) & 15
             size = np.int64(code) + 1
             starts[entry, block] = np.int64(groups[record]) + total
@@ -174,6 +183,9 @@ def query_lists(q_terms, directory, lists):
                 if packed:
                     starts[entry, block] = 0
                     chunks[entry, block] = row_chunks[first_long + long]
+                elif dense and dense_at[first_long + long] >= 0:
+                    starts[entry, block] = 0
+                    chunks[entry, block] = DENSE - dense_at[first_long + long]
             ends[entry, block] = starts[entry, block] + size
             maxima[entry, block] = np.float64(row_max[row])
     return starts, ends, maxima, chunks

@@ -83,7 +83,7 @@ def search(
 
     n_rows = batch.shape[0]
     directory = postings.directory
-    packed = postings.packed
+    packed, dense = postings.packed, postings.dense
     if excluded is None:
         excluded = np.full(n_rows, -1, dtype=np.int64)
     counts, docs, sums, read = search_rows(
@@ -104,9 +104,13 @@ def search(
                 postings.row_max,
             ),
             directory.words,
-            *read_only_views(_NONE if packed is None else packed.row_chunks),
+            *read_only_views(
+                _NONE if packed is None else packed.row_chunks,
+                _NONE if dense is None else dense.positions,
+            ),
         ),
         None if packed is None else tuple(read_only_views(*packed.arrays())),
+        None if dense is None else read_only_views(dense.values)[0],
         BLOCK_DOCS,
         np.asarray(pool.tie_keys, dtype=np.int64),
         np.asarray(pool.levels, dtype=np.float64),

@@ -19,7 +19,9 @@ gathered documents that can no longer reach the floor are dropped. A list is eit
 read through the window, each posting's document found in a table of the
 window's slots, or looked up document by document (its cursor moved forward by a
 branch-free step of _SCAN postings, then galloping search), whichever is cheaper (a
-lookup costs about as many postings read as compiled_search.READ_THROUGH). The
+lookup costs about as many postings read as compiled_search.READ_THROUGH); a dense list
+(sparsebench.search.dense_rows) holds a weight a document, its cursor is a document,
+and a lookup reads the weight at the document's position. The
 documents left are then handed on one at a time, their tie keys prefetched first (at
 k = 1000 a document's key was a wait on memory of its own).
 
@@ -68,6 +70,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from sparsebench.core.cache_hints import prefetch
 from sparsebench.core.jit import compiled
 from sparsebench.search.candidates_loop import (
+    DENSE,
     candidate_floor,
     hand_on,
     push_largest,
@@ -98,7 +101,25 @@ def _found_in(ids, data, lo, hi, w, cut, least, widen, floor, found, n_found):
 
 
 @compiled(inline=True)
-def _found_in_list(postings, packed, chunked, lists, i, stop, least, widen, floor, found):
+def _found_in_dense(dense, base, lo, hi, w, cut, least, widen, floor, found):
+    """_found_in_list's pass over a dense row's documents lo..hi-1 (the row at `base`
+    in the dense vectors): (the count found, the postings read)."""
+    found_docs, found_sums = found
+    n_found = 0
+    read = 0
+    at = np.uint64(base)
+    for d in range(np.uint64(lo), np.uint64(hi)):
+        value = np.float64(dense[at + d])
+        read += value != 0.0
+        if value != 0.0 and value >= cut:
+            score = w * value
+            found_docs[n_found], found_sums[n_found] = d, score
+            n_found += (score + least) * widen >= floor
+    return n_found, read
+
+
+@compiled(inline=True)
+def _found_in_list(postings, packed, dense, chunked, lists, i, stop, least, widen, floor, found):
     """The documents of list i (lists: cursor, end, weight) from its cursor to its
     first id at or past `stop` (where the cursor is left), whose product plus `least`
     (the bounds of the lists to be looked up) may reach the floor, in order, into found
@@ -106,7 +127,8 @@ def _found_in_list(postings, packed, chunked, lists, i, stop, least, widen, floo
     each document's sum is its product. The window's end is found first, and a weight
     below `cut` (the floor's in the list's weights, made lower by far more than its
     rounding) is passed over unread beyond its own byte: most are, once the floor has
-    risen. A packed list is read a chunk at a time (chunked: see walk_row)."""
+    risen. A packed list is read a chunk at a time (chunked: see walk_row); a dense
+    list's cursor and end are documents."""
     ids, data = postings[:2]
     first_chunk, _, chunk_ids, chunk_weights = chunked
     cursor, end, weight = lists
@@ -114,6 +136,11 @@ def _found_in_list(postings, packed, chunked, lists, i, stop, least, widen, floo
     cut = (floor / widen - least) / w
     cut -= abs(cut) * 1e-6
     n_found = 0
+    if dense is not None and first_chunk[i] <= DENSE:
+        past = max(at, min(stop, last))
+        base = DENSE - first_chunk[i]
+        cursor[i] = past
+        return _found_in_dense(dense, base, at, past, w, cut, least, widen, floor, found)
     if packed is not None and first_chunk[i] >= 0:
         past = packed_end(packed, chunked, i, at, last, stop)
         p = at
@@ -139,9 +166,26 @@ def _into_window(ids, data, lo, hi, offset, w, window_sums, window_bits):
 
 
 @compiled(inline=True)
+def _dense_into_window(dense, base, lo, hi, offset, w, window_sums, window_bits):
+    """_found_in_window's addition of a dense row's documents lo..hi-1 (the row at
+    `base` in the dense vectors) into the window: the postings read."""
+    read = np.uint64(0)
+    at = np.uint64(base)
+    for d in range(np.uint64(lo), np.uint64(hi)):
+        value = dense[at + d]
+        held = np.uint64(value != 0)
+        local = d - offset
+        window_sums[local] += w * np.float64(value)
+        window_bits[local >> np.uint64(6)] |= held << (local & np.uint64(63))
+        read += held
+    return np.int64(read)
+
+
+@compiled(inline=True)
 def _found_in_window(
-    postings, packed, chunked, lists, first, m, start, stop, least, widen, floor, window, found
-):
+    postings, packed, dense, chunked, lists, first, m, start, stop, least, widen, floor,
+    window, found,
+):  # fmt: skip
     """Lists first..m-1 (lists: cursor, end, weight) from their cursors to their first
     ids at or past `stop` (where the cursors are left), added up term at a time into
     the window's sums, its bitmap marking their documents (window: sums and bitmap for
@@ -157,16 +201,21 @@ def _found_in_window(
     offset = np.uint64(start)
     for i in range(first, m):
         at, last, w = cursor[i], end[i], weight[i]
-        if packed is not None and first_chunk[i] >= 0:
+        if dense is not None and first_chunk[i] <= DENSE:
+            past = max(at, min(stop, last))
+            base = DENSE - first_chunk[i]
+            read += _dense_into_window(dense, base, at, past, offset, w, window_sums, window_bits)
+        elif packed is not None and first_chunk[i] >= 0:
             past = packed_end(packed, chunked, i, at, last, stop)
             p = at
             while p < past:
                 lo, hi, p = chunk_span(packed, chunked, i, p, past, last)
                 _into_window(chunk_ids, chunk_weights, lo, hi, offset, w, window_sums, window_bits)
+            read += past - at
         else:
             past = window_end(ids, at, last, stop)
             _into_window(ids, data, at, past, offset, w, window_sums, window_bits)
-        read += past - at
+            read += past - at
         cursor[i] = past
     n_found = np.uint64(0)
     for word_at in range(np.uint64((stop - start + 63) >> 6)):
@@ -195,9 +244,28 @@ def _read_through(ids, data, lo, hi, offset, w, slots, found_sums):
 
 
 @compiled(inline=True)
+def _add_dense_to_found(dense, base, w, least, widen, floor, found, n_found):
+    """_add_to_found for a dense list (at `base` in the dense vectors): each gathered
+    document's weight read at its position."""
+    found_docs, found_sums = found
+    at = np.uint64(base)
+    kept = np.uint64(0)
+    read = 0
+    for j in range(np.uint64(n_found)):
+        doc, score = found_docs[j], found_sums[j]
+        value = np.float64(dense[at + np.uint64(doc)])
+        score += w * value
+        read += value != 0.0
+        found_docs[kept], found_sums[kept] = doc, score
+        kept += np.uint64((score + least) * widen >= floor)
+    return np.int64(kept), read
+
+
+@compiled(inline=True)
 def _add_to_found(
-    postings, packed, chunked, lists, i, least, widen, floor, found, n_found, window, read_through
-):
+    postings, packed, dense, chunked, lists, i, least, widen, floor, found, n_found, window,
+    read_through,
+):  # fmt: skip
     """List i (lists: cursor, end, weight) added to the window's gathered documents
     (found: documents, in order, and sums; the first n_found), and those whose sum plus
     `least` (the bounds of the lists still to be added) can no longer reach the floor
@@ -206,13 +274,18 @@ def _add_to_found(
     first document, past its last, and the block's documents) where the list holds at
     most `read_through` postings there per document, else looked up document by
     document; the cursor is left at or before the window's end. A packed list is read
-    a chunk at a time, and a lookup passes over whole chunks by their first ids."""
+    a chunk at a time, and a lookup passes over whole chunks by their first ids; a
+    dense list's weights are read at the documents."""
     ids, data = postings[:2]
     first_chunk, _, chunk_ids, chunk_weights = chunked
     cursor, end, weight = lists
     found_docs, found_sums = found
     slots, start, stop, width = window
     at, last, w = cursor[i], end[i], weight[i]
+    if dense is not None and first_chunk[i] <= DENSE:
+        cursor[i] = max(at, min(stop, last))
+        base = DENSE - first_chunk[i]
+        return _add_dense_to_found(dense, base, w, least, widen, floor, found, n_found)
     offset = np.uint64(start)
     kept = np.uint64(0)
     # its postings in the window, estimated from the density of those left: a list
@@ -299,8 +372,27 @@ def _heap_of(ids, data, lo, hi, w, first_doc, excluded, heap, size):
     return size
 
 
+@compiled(inline=True)
+def _heap_of_dense(dense, base, width, w, first_doc, excluded, heap, size):
+    """_heap_of over a dense row's documents (at `base` in the dense vectors, `width`
+    of them)."""
+    at = np.uint64(base)
+    for d in range(np.uint64(width)):
+        stored = np.float64(dense[at + d])
+        if stored == 0.0:
+            continue
+        value = w * stored
+        if size == len(heap) and value <= heap[0]:
+            continue
+        if first_doc + np.int64(d) != excluded:
+            size = push_largest(heap, size, value)
+    return size
+
+
 @compiled
-def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings, packed, chunked):
+def _first_floor(
+    floor, heap, rare, bounds, q_weights, lists, excluded, postings, packed, dense, chunked
+):
     """A floor before any walk: for each of the query's `rare` terms, the k-th largest
     of its products over the corpus bounds the k-th score from below (weights are
     nonnegative, so a document's score is at least any one of its products, each exact
@@ -310,7 +402,7 @@ def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings
     its products could raise it. lists: the query's lists' first postings, past
     their last and first chunks (query_lists); postings: the index's arrays (see
     walk_row); chunked: walk_row's, a packed list unpacked into its slot 0."""
-    ids, data, block_docs = postings[:3]
+    ids, data, block_docs, _, n_docs = postings
     starts, ends, chunks = lists
     chunk_ids, chunk_weights = chunked[2], chunked[3]
     while True:
@@ -328,6 +420,11 @@ def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings
                 continue
             first_doc = block * block_docs
             chunk = chunks[entry, block]
+            if dense is not None and chunk <= DENSE:
+                width = min(block_docs, n_docs - first_doc)
+                base = DENSE - chunk
+                size = _heap_of_dense(dense, base, width, w, first_doc, excluded, heap, size)
+                continue
             if packed is None or chunk < 0:
                 size = _heap_of(
                     ids,
@@ -355,7 +452,7 @@ def _first_floor(floor, heap, rare, bounds, q_weights, lists, excluded, postings
 
 
 @compiled(counted=False)
-def walk_row(row, search, scratch, out_docs, out_sums, used, packed):
+def walk_row(row, search, scratch, out_docs, out_sums, used, packed, dense):
     """One query row's candidates, written to out_* from `used` on: (the next free
     position, or -1 if the arrays filled up first; the postings read). row: its terms,
     their weights, its error factor, its floor and tie certificate so far (floor, level,
@@ -368,7 +465,9 @@ def walk_row(row, search, scratch, out_docs, out_sums, used, packed):
     term's documents, bound and rareness; packed: the packed rows' arrays
     (packed_rows.PackedRows.arrays()), or None where no row is: its type chooses when
     the walk is compiled, so that a plain index's has no packed branch at all (with
-    them it ran 0.87x as fast: benchmarks/RESULTS.md, "Packed postings"). Compiled
+    them it ran 0.87x as fast: benchmarks/RESULTS.md, "Packed postings"); dense: the
+    dense rows' vectors (sparsebench.search.dense_rows), or None where no row is, the
+    same way. Compiled
     without reference counts (jit.compiled(counted=False)), it allocates nothing: its
     inlined helpers bind arrays at every chunk read and lookup, and counted, each
     binding was a locked increment and decrement (benchmarks/RESULTS.md, "Borrowed
@@ -418,11 +517,14 @@ def walk_row(row, search, scratch, out_docs, out_sums, used, packed):
         excluded,
         postings,
         packed,
+        dense,
         chunked,
     )
     size = 0
     span = _FIRST_WINDOW
     for block in block_order:
+        first_doc = block * block_docs
+        width = min(block_docs, n_docs - first_doc)
         m = 0
         for entry in range(len(row_terms)):  # the row's lists in this block
             if starts[entry, block] >= 0:
@@ -432,13 +534,15 @@ def walk_row(row, search, scratch, out_docs, out_sums, used, packed):
                 while at > 0 and bound[at - 1] > ub:
                     cursor[at], end[at] = cursor[at - 1], end[at - 1]
                     weight[at], bound[at] = weight[at - 1], bound[at - 1]
-                    if packed is not None:
+                    if packed is not None or dense is not None:
                         first_chunk[at] = first_chunk[at - 1]
                     at -= 1
                 cursor[at], end[at] = starts[entry, block], ends[entry, block]
                 weight[at], bound[at] = w, ub
-                if packed is not None:
+                if packed is not None or dense is not None:
                     first_chunk[at] = chunks[entry, block]
+                if dense is not None and chunks[entry, block] <= DENSE:
+                    cursor[at], end[at] = 0, width  # a dense list's cursor: a document
                 m += 1
         if m == 0:
             continue
@@ -449,8 +553,6 @@ def walk_row(row, search, scratch, out_docs, out_sums, used, packed):
         for i in range(m):
             total += bound[i]
             below[i] = total
-        first_doc = block * block_docs
-        width = min(block_docs, n_docs - first_doc)
         start = 0
         while start < width:
             essential = 0  # lists essential..m-1 are added up; the others looked up
@@ -463,24 +565,14 @@ def walk_row(row, search, scratch, out_docs, out_sums, used, packed):
             least = below[essential - 1] if essential > 0 else 0.0
             if essential == m - 1:
                 n_found, window_read = _found_in_list(
-                    postings, packed, chunked, walking, essential, stop, least, widen, floor, found
-                )
+                    postings, packed, dense, chunked, walking, essential, stop, least, widen,
+                    floor, found,
+                )  # fmt: skip
             else:
                 n_found, window_read = _found_in_window(
-                    postings,
-                    packed,
-                    chunked,
-                    walking,
-                    essential,
-                    m,
-                    start,
-                    stop,
-                    least,
-                    widen,
-                    floor,
-                    window,
-                    found,
-                )
+                    postings, packed, dense, chunked, walking, essential, m, start, stop,
+                    least, widen, floor, window, found,
+                )  # fmt: skip
             read += window_read
             for i in range(essential - 1, -1, -1):  # the largest bound first
                 if n_found == 0:
@@ -488,6 +580,7 @@ def walk_row(row, search, scratch, out_docs, out_sums, used, packed):
                 n_found, list_read = _add_to_found(
                     postings,
                     packed,
+                    dense,
                     chunked,
                     walking,
                     i,

@@ -21,15 +21,18 @@ batch touches in one block at a time (`Postings.block_lists`) to float64 weights
 which products of float32 values are exact (sparsebench.search.exactscores), and
 int32 ids.
 
-Packed postings (postings_build.save_postings(packed=True), integer weights of at most
-16 bits) keep the long rows apart, bit-packed in chunks (sparsebench.search.packed_rows):
-about half the bytes of those rows, at the cost of unpacking them as they are read.
+Plain postings keep a row that holds two thirds of its block's documents or more dense
+(sparsebench.search.dense_rows): a weight a document, no ids, added as a vector by the
+exhaustive search and read at a document's position by MaxScore. Packed postings
+(postings_build.save_postings(packed=True), integer weights of at most 16 bits) keep the
+long rows apart, bit-packed in chunks (sparsebench.search.packed_rows): about half the
+bytes of those rows, at the cost of unpacking them as they are read.
 Postings are built and written by sparsebench.search.postings_build.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -39,13 +42,17 @@ import scipy.sparse as sp
 from sparsebench.core.arrays import span_indices
 from sparsebench.core.errors import DataError
 from sparsebench.core.npzmembers import mapped_members
+from sparsebench.search.dense_rows import DenseRows, dense_positions
 from sparsebench.search.packed_rows import CHUNK, CHUNK_ARRAYS, PACKED_FROM, PackedRows
 from sparsebench.search.row_directory import DIRECTORY_ARRAYS, RowDirectory
 
-LAYOUT = "sparsebench-postings-6"  # the `layout` member of a postings file
+LAYOUT = "sparsebench-postings-7"  # the `layout` member of a postings file
 BLOCK_DOCS = 1 << 16  # documents per block: their ids within it fit a uint16
 _NARROW = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16))
-_MEMBERS = ("shape", "packed", *DIRECTORY_ARRAYS, "ids", "data", "row_max", "stream", *CHUNK_ARRAYS)
+_MEMBERS = (
+    *("shape", "packed", *DIRECTORY_ARRAYS, "ids", "data", "row_max", "stream"),
+    *(*CHUNK_ARRAYS, "dense"),
+)
 
 
 @dataclass(frozen=True)
@@ -57,7 +64,9 @@ class Postings:
     postings lie: sparsebench.search.row_directory). A row's postings are consecutive
     entries of `ids` (local to the block, ascending) and `data` (the weights, narrow:
     see postings_build.compact_weights), or, in packed postings, for rows of PACKED_FROM
-    postings or more, chunks of `packed` (sparsebench.search.packed_rows); row_max[r] is
+    postings or more, chunks of `packed` (sparsebench.search.packed_rows), or, in plain
+    postings, for rows that hold most of their block, a vector of `dense`
+    (sparsebench.search.dense_rows); row_max[r] is
     the largest of them (in the weights' type), the bound that dynamic pruning
     (sparsebench.search.compiled_search) puts on what the row adds to a score. tie_keys:
     each document's tie key (uint32; docids.tie_break_keys) when the postings were saved
@@ -70,12 +79,14 @@ class Postings:
     row_max: np.ndarray
     tie_keys: np.ndarray | None = None
     packed: PackedRows | None = None
+    dense: DenseRows | None = None
 
     @cached_property
     def nnz(self) -> int:
-        if self.packed is None:
+        apart = self.directory.apart
+        if apart is None:
             return len(self.data)
-        long = self.directory.long_lengths
+        long = self.directory.long_lengths[apart]
         return len(self.data) + int(long.sum(dtype=np.int64)) + len(long)
 
     @property
@@ -110,17 +121,18 @@ class Postings:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(lengths, ids, weights) of `rows` (positions in block_terms(block); all by
         default), their postings one row after another: ids local to the block (uint16),
-        weights as stored (packed rows unpacked)."""
+        weights as stored (packed rows unpacked, dense rows' documents that hold the
+        term)."""
         first = int(self.directory.block_rows[block])
         if rows is None:
             rows = np.arange(int(self.directory.block_rows[block + 1]) - first)
         rows = first + np.asarray(rows, dtype=np.int64)
         lengths = self.directory.lengths(rows)
-        packed = self._packed(lengths)
         ends = np.cumsum(lengths)
         ids = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.uint16)
         data = np.empty(len(ids), dtype=self.data.dtype)
-        raw = ~packed
+        packed, dense = self._apart(rows, lengths)
+        raw = ~(packed | dense)
         starts, stops = self.directory.row_spans(rows[raw])
         positions = span_indices(starts, stops)
         into = span_indices(ends[raw] - lengths[raw], ends[raw])
@@ -130,13 +142,23 @@ class Postings:
             ids[into], data[into] = _unpacked_rows(
                 self.packed, self.directory.long_ranks(rows[packed]), lengths[packed]
             )
+        if dense.any():
+            into = span_indices(ends[dense] - lengths[dense], ends[dense])
+            ranks = self.directory.long_ranks(rows[dense])
+            ids[into], data[into] = self.dense.postings(ranks, self.block_width(block))
         return lengths, ids, data
 
-    def _packed(self, lengths: np.ndarray) -> np.ndarray:
-        """Which rows of `lengths` are packed (none unless the postings are)."""
-        if self.packed is None:
-            return np.zeros(len(lengths), dtype=bool)
-        return np.asarray(lengths) >= PACKED_FROM
+    def _apart(self, rows: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which `rows` (of `lengths`) are packed, and which dense."""
+        packed = np.zeros(len(rows), dtype=bool)
+        dense = np.zeros(len(rows), dtype=bool)
+        long = np.asarray(lengths) >= PACKED_FROM
+        if self.packed is not None:
+            packed = long
+        elif self.dense is not None and long.any():
+            ranks = self.directory.long_ranks(rows[long])
+            dense[long] = self.dense.positions[ranks] >= 0
+        return packed, dense
 
     def block_lists(
         self, block: int, rows: np.ndarray | None = None, widen: bool = True
@@ -199,11 +221,12 @@ class Postings:
     def row_weights(self, rows: np.ndarray, local: np.ndarray) -> np.ndarray:
         """The weight (float64) of each local document id in the row beside it (0 where
         the row does not hold it), found by bisecting every row's span at once (a packed
-        row's postings unpacked first, each distinct row once)."""
+        row's postings unpacked first, each distinct row once; a dense row's weight read
+        at the document)."""
         rows, local = np.asarray(rows, np.int64), np.asarray(local, np.int64)
-        packed = self._packed(self.directory.lengths(rows))
+        packed, dense = self._apart(rows, self.directory.lengths(rows))
         weights = np.zeros(len(rows), dtype=np.float64)
-        raw = ~packed
+        raw = ~(packed | dense)
         spans = self.directory.row_spans(rows[raw])
         weights[raw] = _weights_in(self.ids, self.data, *spans, local[raw])
         if packed.any():
@@ -213,6 +236,9 @@ class Postings:
             starts = (np.cumsum(lengths) - lengths)[which]
             spans = (starts, starts + lengths[which])
             weights[packed] = _weights_in(ids, data, *spans, local[packed])
+        if dense.any():
+            at = self.dense.positions[self.directory.long_ranks(rows[dense])] + local[dense]
+            weights[dense] = self.dense.values[at]
         return weights
 
     def weights_at(self, terms: np.ndarray, docs: np.ndarray) -> np.ndarray:
@@ -276,6 +302,21 @@ def packed_rows_of(directory: RowDirectory, chunks: list[np.ndarray]) -> PackedR
     return PackedRows.locate(*chunks, directory.long_lengths.astype(np.int64) + 1)
 
 
+def laid_out(
+    directory: RowDirectory, n_docs: int, packed: bool, dense_values: np.ndarray
+) -> tuple[RowDirectory, DenseRows | None]:
+    """The row directory of postings of n_docs documents with the rows it keeps apart
+    marked (every row coded LONG in packed postings, the dense ones in plain postings),
+    and their dense rows, `dense_values` located (None where no row is dense)."""
+    n_long = len(directory.long_lengths)
+    if packed:
+        return replace(directory, apart=np.ones(n_long, dtype=bool)), None
+    positions, size = dense_positions(directory, n_docs, BLOCK_DOCS)
+    if not size and not len(dense_values):
+        return directory, None
+    return replace(directory, apart=positions >= 0), DenseRows(dense_values, positions, size)
+
+
 def load_postings(path: str | Path) -> Postings:
     """Postings as postings_build.save_postings wrote them, their arrays mapped from the
     file (copied only if the file's members are compressed)."""
@@ -287,20 +328,25 @@ def load_postings(path: str | Path) -> Postings:
         )
     if any(name not in arrays for name in _MEMBERS):
         raise DataError(f"{path}: members are missing (a damaged file?)")
+    damaged = DataError(f"{path}: its arrays do not fit together (a damaged file?)")
     n_terms, n_docs = (int(n) for n in arrays["shape"])
     packed = bool(arrays["packed"][()])
-    directory = RowDirectory(n_terms, *(arrays[name] for name in DIRECTORY_ARRAYS), packed=packed)
+    directory = RowDirectory(n_terms, *(arrays[name] for name in DIRECTORY_ARRAYS))
     ids, data, row_max = arrays["ids"], arrays["data"], arrays["row_max"]
+    if len(ids) != len(data) or not directory.check(-(-n_docs // BLOCK_DOCS), len(data)):
+        raise damaged
+    directory, dense = laid_out(directory, n_docs, packed, arrays["dense"])
     chunks = [arrays["stream"], *(arrays[name] for name in CHUNK_ARRAYS)]
     packed_rows = packed_rows_of(directory, chunks) if packed else None
     fits = (
-        len(ids) == len(data)
-        and len(row_max) == directory.n_rows
-        and row_max.dtype == data.dtype == chunks[-1].dtype
-        and directory.check(-(-n_docs // BLOCK_DOCS), len(data))
+        len(row_max) == directory.n_rows
+        and row_max.dtype == data.dtype == chunks[-1].dtype == arrays["dense"].dtype
         and (packed_rows is None or packed_rows.fits())
+        and (dense is None or dense.fits())
     )
     tie_keys = arrays.get("tie_keys")
     if not fits or (tie_keys is not None and len(tie_keys) != n_docs):
-        raise DataError(f"{path}: its arrays do not fit together (a damaged file?)")
-    return Postings((n_terms, n_docs), directory, ids, data, row_max, tie_keys, packed_rows)
+        raise damaged
+    return Postings(
+        (n_terms, n_docs), directory, ids, data, row_max, tie_keys, packed_rows, dense
+    )

@@ -1,7 +1,8 @@
 """Postings built (sparsebench.search.postings's layout): in memory (build_postings,
 as_postings) or written to a file a block of documents at a time (save_postings), the
-weights in the narrowest type that holds each exactly (compact_weights) and, if asked,
-the long rows packed (sparsebench.search.packed_rows)."""
+weights in the narrowest type that holds each exactly (compact_weights), the rows that
+hold most of their block dense (sparsebench.search.dense_rows) or, if asked, the long
+rows packed (sparsebench.search.packed_rows)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from sparsebench.core.bitpack import SLACK
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import atomic_path
 from sparsebench.core.npzmembers import aligned_member, copy_member
+from sparsebench.search.dense_rows import dense_rows
 from sparsebench.search.docids import tie_break_keys
 from sparsebench.search.packed_rows import CHUNK, CHUNK_ARRAYS, PACKED_FROM
 from sparsebench.search.postings import (
@@ -27,6 +29,7 @@ from sparsebench.search.postings import (
     BLOCK_DOCS,
     LAYOUT,
     Postings,
+    laid_out,
     packed_rows_of,
 )
 from sparsebench.search.row_directory import RowDirectory, build_directory
@@ -43,19 +46,23 @@ Weigh = Callable[[sp.csr_matrix], sp.csr_matrix]
 
 def _blocks(
     documents: sp.spmatrix | sp.sparray, weigh: Weigh | None
-) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """Per block of documents: (terms held, their list lengths, ids, weights as given,
-    each list's largest weight), the block's rows weighed by `weigh` first if given."""
+) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Per block of documents: (its documents, terms held, their list lengths, ids,
+    weights as given, each list's largest weight), the block's rows weighed by `weigh`
+    first if given. A weight of zero is no posting (it adds nothing to a score, and a
+    dense row could not tell it from an absent one)."""
     documents = sp.csr_matrix(documents)
     for start in range(0, documents.shape[0], BLOCK_DOCS):
         part = documents[start : start + BLOCK_DOCS]
         inverted = sp.csr_matrix((weigh(part) if weigh is not None else part).T)
         inverted.sum_duplicates()  # sorted ids, one entry per (term, document)
+        inverted.eliminate_zeros()
         counts = np.diff(inverted.indptr)
         held = np.flatnonzero(counts)
         data = inverted.data
         largest = np.maximum.reduceat(data, inverted.indptr[held]) if len(held) else data[:0]
         yield (
+            part.shape[0],
             held.astype(np.int32),
             counts[held],
             inverted.indices.astype(np.uint16),
@@ -64,21 +71,26 @@ def _blocks(
         )
 
 
-def _kept_and_packed(
-    counts: np.ndarray, ids: np.ndarray, data: np.ndarray, packed: bool
-) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
-    """A block's postings (its rows' lengths, ids, weights, as _blocks gives them, the
-    weights float32 integers if `packed`) as (ids and weights kept in the postings'
-    arrays, chunks of its packed rows: stream bytes, first ids, id widths, weight
-    widths, bases), packed_loop.pack_rows making the chunks."""
+def _kept_apart(
+    counts: np.ndarray, ids: np.ndarray, data: np.ndarray, width: int, packed: bool
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """A block's postings (its rows' lengths, ids, weights as _blocks gives them, as
+    float32, integers if `packed`; the block's documents) as (ids and weights kept in
+    the postings' arrays, chunks of its packed rows: stream bytes, first ids, id widths,
+    weight widths, bases; its dense rows' vectors one after another (float32); which
+    rows are kept apart), packed_loop.pack_rows making the chunks."""
+    apart = counts >= PACKED_FROM if packed else dense_rows(counts, width)
+    starts = np.cumsum(counts) - counts
+    kept = span_indices(starts[~apart], starts[~apart] + counts[~apart])
     if not packed:
-        return ids, data, _NO_CHUNKS
+        dense = np.zeros(int(apart.sum()) * width, np.float32)
+        spans = span_indices(starts[apart], starts[apart] + counts[apart])
+        vector = np.repeat(np.arange(int(apart.sum()), dtype=np.int64), counts[apart])
+        dense[vector * width + ids[spans]] = data[spans]
+        return ids[kept], data[kept], _NO_CHUNKS, dense, apart
     from sparsebench.search.packed_loop import pack_rows  # compiled: imported when used
 
-    long = counts >= PACKED_FROM
-    starts = np.cumsum(counts) - counts
-    kept = span_indices(starts[~long], starts[~long] + counts[~long])
-    lengths = counts[long].astype(np.int64)
+    lengths = counts[apart].astype(np.int64)
     n_chunks = int((-(-lengths // CHUNK)).sum())
     stream = np.zeros(4 * int(lengths.sum()) + 2 * n_chunks, np.uint8)
     chunks = (
@@ -87,9 +99,9 @@ def _kept_and_packed(
         np.zeros(n_chunks, np.uint8),
         np.zeros(n_chunks, np.uint16),
     )
-    used, _ = pack_rows(ids, data, starts[long].astype(np.int64), lengths, stream, *chunks)
+    used, _ = pack_rows(ids, data, starts[apart].astype(np.int64), lengths, stream, *chunks)
     # a copy: the stream's bound (4 bytes a posting) is not held while the blocks add up
-    return ids[kept], data[kept], (stream[:used].copy(), *chunks)
+    return ids[kept], data[kept], (stream[:used].copy(), *chunks), _NO_DENSE, apart
 
 
 _NO_CHUNKS = (
@@ -99,6 +111,7 @@ _NO_CHUNKS = (
     np.zeros(0, np.uint8),
     np.zeros(0, np.uint16),
 )
+_NO_DENSE = np.zeros(0, np.float32)
 # the stored types of the chunks' arrays (stream, then CHUNK_ARRAYS; the bases' kept as
 # the weights')
 _CHUNK_TYPES = tuple(array.dtype for array in _NO_CHUNKS)
@@ -107,21 +120,28 @@ _CHUNK_TYPES = tuple(array.dtype for array in _NO_CHUNKS)
 def build_postings(documents: sp.spmatrix | sp.sparray, packed: bool = False) -> Postings:
     """Postings of document-major weights (documents x terms), in memory; `packed`: the
     long rows' postings bit-packed (integer weights of at most 16 bits only)."""
-    held, lengths, ids, data, largest, chunks = [], [], [], [], [], []
+    held, lengths, ids, data, largest, chunks, dense, apart = [], [], [], [], [], [], [], []
     kinds = _WeightKinds()
-    for terms, counts, block_ids, block_data, maxima in _blocks(documents, None):
+    for width, terms, counts, block_ids, block_data, maxima in _blocks(documents, None):
         narrow = kinds.add(block_data, packed)
-        kept_ids, kept_data, block_chunks = _kept_and_packed(counts, block_ids, narrow, packed)
+        kept_ids, kept_data, block_chunks, vectors, away = _kept_apart(
+            counts, block_ids, narrow, width, packed
+        )
         held.append(terms)
         lengths.append(counts)
         ids.append(kept_ids)
         data.append(kept_data)
         largest.append(maxima)
         chunks.append(block_chunks)
+        dense.append(vectors)
+        apart.append(away)
     weight_type = kinds.narrowest()
     n_terms = documents.shape[1]
-    directory = RowDirectory(
-        n_terms, **build_directory(n_terms, held, lengths, packed), packed=packed
+    directory, dense_vectors = laid_out(
+        RowDirectory(n_terms, **build_directory(n_terms, held, lengths, apart)),
+        documents.shape[0],
+        packed,
+        np.concatenate([_NO_DENSE, *dense]).astype(weight_type),
     )
     joined = [
         np.concatenate([empty, *(c[i] for c in chunks)]) for i, empty in enumerate(_NO_CHUNKS)
@@ -135,6 +155,7 @@ def build_postings(documents: sp.spmatrix | sp.sparray, packed: bool = False) ->
         np.concatenate([np.zeros(0, np.float32), *data]).astype(weight_type),
         np.concatenate([np.zeros(0, np.float32), *largest]).astype(weight_type),
         packed=packed_rows_of(directory, joined) if packed else None,
+        dense=dense_vectors,
     )
 
 
@@ -163,9 +184,10 @@ def save_postings(
     `packed`: the long rows' postings bit-packed (sparsebench.search.packed_rows;
     integer weights of at most 16 bits only).
 
-    Built a block of documents at a time and written as it is built: ids, weights and
-    chunks go to scratch files beside `path` (weights as float32 until their narrowest
-    type is known), then into the .npz. Memory is a block's, never the index's."""
+    Built a block of documents at a time and written as it is built: ids, weights,
+    chunks and dense rows (sparsebench.search.dense_rows) go to scratch files beside
+    `path` (weights as float32 until their narrowest type is known), then into the
+    .npz. Memory is a block's, never the index's."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     keyed = {}
@@ -175,30 +197,33 @@ def save_postings(
         keyed["tie_keys"] = tie_break_keys(doc_ids).astype(np.uint32)
     held, lengths, largest = [], [], []
     kinds = _WeightKinds()
-    stored = ("ids", "data", "stream", *CHUNK_ARRAYS)
+    stored = ("ids", "data", "stream", *CHUNK_ARRAYS, "dense")
+    apart = []
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=".postings-") as scratch:
         files = {name: Path(scratch) / name for name in stored}
         with contextlib.ExitStack() as stack:
             outs = {name: stack.enter_context(open(file, "wb")) for name, file in files.items()}
-            for terms, counts, ids, data, maxima in _blocks(documents, weigh):
+            for width, terms, counts, ids, data, maxima in _blocks(documents, weigh):
                 held.append(terms)
                 lengths.append(counts)
                 largest.append(maxima)
-                kept_ids, kept_data, chunks = _kept_and_packed(
-                    counts, ids, kinds.add(data, packed), packed
+                kept_ids, kept_data, chunks, dense, away = _kept_apart(
+                    counts, ids, kinds.add(data, packed), width, packed
                 )
-                for name, array in zip(stored, (kept_ids, kept_data, *chunks), strict=True):
+                apart.append(away)
+                arrays = (kept_ids, kept_data, *chunks, dense)
+                for name, array in zip(stored, arrays, strict=True):
                     outs[name].write(array.tobytes())
             outs["stream"].write(bytes(SLACK))
         weight_type = kinds.narrowest()
         members = {
             "shape": np.array((documents.shape[1], documents.shape[0]), dtype=np.int64),
             "packed": np.array(packed),
-            **build_directory(documents.shape[1], held, lengths, packed),
+            **build_directory(documents.shape[1], held, lengths, apart),
             "row_max": np.concatenate([np.zeros(0, np.float32), *largest]).astype(weight_type),
         }
-        kept_types = (np.uint16, weight_type, *_CHUNK_TYPES[:-1], weight_type)
-        stored_types = (np.uint16, np.float32, *_CHUNK_TYPES)
+        kept_types = (np.uint16, weight_type, *_CHUNK_TYPES[:-1], weight_type, weight_type)
+        stored_types = (np.uint16, np.float32, *_CHUNK_TYPES, np.float32)
         with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as archive:
             for name, array in {"layout": np.array(LAYOUT), **members, **keyed}.items():
                 with aligned_member(archive, name) as member:

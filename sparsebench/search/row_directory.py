@@ -51,8 +51,10 @@ class RowDirectory:
     (row i's in bits 4i.. of word i // 16; zero past the last row), then a last record
     of the totals (postings, long rows; no codes); a row's code is its postings less
     one, or LONG; long_lengths: the postings less one of the rows coded LONG, in row
-    order (uint16). packed: the rows coded LONG are kept apart (packed postings:
-    sparsebench.search.packed_rows), and the first postings count only the others."""
+    order (uint16). apart: for each row coded LONG, whether it is kept apart from the
+    postings' arrays (bit-packed, sparsebench.search.packed_rows, or dense,
+    sparsebench.search.dense_rows), the first postings counting only the others; None:
+    none is."""
 
     n_terms: int
     block_rows: np.ndarray
@@ -60,7 +62,7 @@ class RowDirectory:
     word_rows: np.ndarray
     groups: np.ndarray
     long_lengths: np.ndarray
-    packed: bool = False
+    apart: np.ndarray | None = None
 
     @property
     def words(self) -> int:
@@ -96,7 +98,7 @@ class RowDirectory:
     def _group_lengths(self, groups: np.ndarray, kept: bool = False) -> np.ndarray:
         """The lengths of the rows of each group (groups x ROW_GROUP, int64; 0 past the
         last row), or if `kept` the postings each keeps in the postings' arrays (0 for a
-        packed row)."""
+        row kept apart)."""
         rows = groups[:, None] * ROW_GROUP + np.arange(ROW_GROUP)
         real = rows < self.n_rows
         codes = self.codes(rows)  # zero past the last row, up to the totals' record
@@ -106,13 +108,13 @@ class RowDirectory:
         lengths = codes + 1
         lengths[long] = self.long_lengths[rank[long]].astype(np.int64) + 1
         lengths[~real] = 0
-        if kept and self.packed:
-            lengths[long] = 0
+        if kept and self.apart is not None:
+            lengths[long] *= ~self.apart[rank[long]]
         return lengths
 
     def long_ranks(self, rows: np.ndarray) -> np.ndarray:
         """Each row's rank among the rows coded LONG (for rows coded LONG: where its
-        length is in long_lengths, its chunks in packed postings)."""
+        length is in long_lengths, and whether it is kept apart in `apart`)."""
         rows = np.asarray(rows, dtype=np.int64)
         group = rows // ROW_GROUP
         codes = self.codes(group[:, None] * ROW_GROUP + np.arange(ROW_GROUP))
@@ -143,7 +145,7 @@ class RowDirectory:
 
     def row_starts(self, rows: np.ndarray) -> np.ndarray:
         """The first posting of each row in the postings' arrays (n_rows: the postings'
-        total there; a packed row's is where it would be), a group of rows at a time."""
+        total there; a row kept apart's is where it would be), a group of rows at a time."""
         rows = np.asarray(rows, dtype=np.int64)
         starts = np.empty(len(rows), dtype=np.int64)
         lanes = np.arange(ROW_GROUP)
@@ -160,7 +162,7 @@ class RowDirectory:
 
     def row_spans(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(first posting, past the last) of each row kept in the postings' arrays (not
-        packed)."""
+        apart)."""
         starts = self.row_starts(rows)
         return starts, starts + self.lengths(rows)
 
@@ -206,11 +208,15 @@ class RowDirectory:
 
 
 def build_directory(
-    n_terms: int, held: list[np.ndarray], lengths: list[np.ndarray], packed: bool = False
+    n_terms: int,
+    held: list[np.ndarray],
+    lengths: list[np.ndarray],
+    apart: list[np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
     """The directory's arrays (as RowDirectory's fields, by name) of blocks' held terms
-    (ascending) and their lists' lengths; `packed`: the rows coded LONG kept apart (no
-    first posting counts theirs)."""
+    (ascending) and their lists' lengths; `apart`: per block, which of its rows are kept
+    apart from the postings' arrays (rows coded LONG only; no first posting counts
+    theirs)."""
     words = words_for(n_terms)
     bits = np.zeros(words * 64, dtype=bool)  # one block's at a time: memory a block's
     bitmaps = np.zeros((len(held), words), dtype=np.uint64)
@@ -223,7 +229,9 @@ def build_directory(
     sizes = np.concatenate([np.zeros(0, np.int64), *lengths])
     if len(sizes) and (sizes.min() < 1 or sizes.max() > _MOST_POSTINGS):
         raise DataError(f"a block's list holds 1 to {_MOST_POSTINGS} postings")
-    kept = np.where(sizes > LONG, 0, sizes) if packed else sizes
+    kept = sizes
+    if apart is not None:
+        kept = np.where(np.concatenate([np.zeros(0, bool), *apart]), 0, sizes)
     starts = np.concatenate([[0], np.cumsum(kept)])
     n_groups = -(-len(sizes) // ROW_GROUP)
     codes = np.zeros(n_groups * ROW_GROUP, np.uint8)  # past the last row: zero

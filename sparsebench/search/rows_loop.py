@@ -35,6 +35,7 @@ def search_rows(
     data,
     directory,
     packed,
+    dense,
     block_docs,
     tie_keys,
     levels,
@@ -60,8 +61,9 @@ def search_rows(
     order in which the blocks are searched (their largest tie keys first: see
     compiled_search.tie_order); ids, data: Postings's; directory: the arrays by which
     candidates_loop.query_lists finds lists; packed: the packed rows' arrays
-    (packed_rows.PackedRows.arrays()), or None if no row is packed (its type, too,
-    chooses what is compiled: maxscore_loop.walk_row)."""
+    (packed_rows.PackedRows.arrays()), or None if no row is packed; dense: the dense
+    rows' vectors (dense_rows.DenseRows.values), or None if no row is dense (their
+    types, too, choose what is compiled: maxscore_loop.walk_row)."""
     n_rows = len(q_indptr) - 1
     counts = np.zeros(n_rows, dtype=np.int64)
     out_docs = np.empty(1024, dtype=np.int64)
@@ -103,7 +105,7 @@ def search_rows(
         np.empty(most, dtype=np.float64),  # the most it adds to a score
         np.empty(most, dtype=np.bool_),  # whether it is scored whole for a first floor
     )
-    postings = (ids, data, block_docs, directory)
+    postings = (ids, data, block_docs, directory, len(tie_keys))
     search = (k, rare, read_through, postings, tie_keys, block_order)
     row = 0
     while row < n_rows:
@@ -121,9 +123,9 @@ def search_rows(
         # push, still_in) count no reference to them
         arguments = borrowed((row_state, search, scratch, out_docs, out_sums, used))
         if sums is None:  # decided when compiled: the other call is never compiled
-            written, row_read = walk_row(*arguments, borrowed(packed))
+            written, row_read = walk_row(*arguments, borrowed(packed), borrowed(dense))
         else:
-            written, row_read = scan_row(*arguments, borrowed(packed))
+            written, row_read = scan_row(*arguments, borrowed(packed), borrowed(dense))
         if written < 0:  # grow the arrays and search the row again
             out_docs, out_sums = grown(out_docs, used), grown(out_sums, used)
             continue

@@ -92,8 +92,17 @@ def splade_problem(seed: int, n_docs: int):
 
 
 def test_pruned_splade_like_runs_equal_exhaustive_ones():
+    """Over plain rows and dense ones (sparsebench.search.dense_rows), and without any
+    dense row."""
     docs, queries, idf, doc_ids, query_ids = splade_problem(4, 3000)
-    assert_pruned_equals_exhaustive(queries, sp.csr_matrix(docs.T), idf, doc_ids, query_ids)
+    postings = as_postings(sp.csr_matrix(docs.T))
+    assert postings.dense is not None
+    assert_pruned_equals_exhaustive(queries, postings, idf, doc_ids, query_ids)
+    kept = postings.document_frequencies() < 2 * 3000 // 3  # the terms of no dense row
+    sparse = sp.csr_matrix(sp.csr_matrix(docs)[:, kept].T)
+    assert as_postings(sparse).dense is None
+    kept_queries = sp.csr_matrix(queries)[:, kept]
+    assert_pruned_equals_exhaustive(kept_queries, sparse, idf[kept], doc_ids, query_ids, ks=(10,))
 
 
 def test_statically_pruned_and_integer_impact_corpora():
@@ -203,6 +212,7 @@ def test_many_blocks_and_a_query_s_own_document_excluded(monkeypatch):
     query_ids = np.array(doc_ids[: queries.shape[0]], dtype=object)  # each names a document
     postings = as_postings(sp.csr_matrix(docs.T))
     assert postings.n_blocks == 12
+    assert postings.dense.size > 0 and not postings.directory.apart.all()  # dense and plain
     assert_pruned_equals_exhaustive(
         queries, postings, idf, doc_ids, query_ids, ks=(1, 10, 100), ignore_identical_ids=True
     )
@@ -232,14 +242,15 @@ def test_pruning_reads_fewer_postings_than_exhaustive_search(monkeypatch):
     assert read[True] < 0.5 * whole, (read, whole)
 
 
-def bm25_like_problem(seed: int, n_docs: int, n_queries: int):
-    """Zipfian documents of 30 terms and queries of 4 (frequent terms among them, whose
-    long lists MaxScore skips), gamma-distributed weights, idf of the corpus."""
+def bm25_like_problem(seed: int, n_docs: int, n_queries: int, per_doc: int = 30):
+    """Zipfian documents of `per_doc` terms and queries of 4 (frequent terms among them,
+    whose long lists MaxScore skips), gamma-distributed weights, idf of the corpus. Of
+    30 terms a document, the two most frequent are in most documents (dense rows)."""
     rng = np.random.default_rng(seed)
     vocabulary = 5000
-    ranks = np.floor(np.exp(rng.random(n_docs * 30) * np.log(vocabulary))).astype(int) - 1
+    ranks = np.floor(np.exp(rng.random(n_docs * per_doc) * np.log(vocabulary))).astype(int) - 1
     docs = sp.csr_matrix(
-        (rng.gamma(2.0, 0.5, len(ranks)), (np.repeat(np.arange(n_docs), 30), ranks)),
+        (rng.gamma(2.0, 0.5, len(ranks)), (np.repeat(np.arange(n_docs), per_doc), ranks)),
         shape=(n_docs, vocabulary),
         dtype=np.float32,
     )
@@ -258,9 +269,11 @@ def test_non_essential_lists_read_through_or_looked_up_give_one_run(monkeypatch)
     """MaxScore adds a non-essential list to a window's gathered documents by reading it
     through the window or by looking each document up in it: every list read through,
     every one looked up, and the default mix of the two write the exhaustive run, and
-    the first reads more postings than the second (so both ways ran)."""
-    docs, queries, idf, doc_ids, query_ids = bm25_like_problem(12, 20000, 100)
+    the first reads more postings than the second (so both ways ran). Documents of 12
+    terms: no list is dense (a dense list's weights are read at the documents)."""
+    docs, queries, idf, doc_ids, query_ids = bm25_like_problem(12, 20000, 100, per_doc=12)
     postings = as_postings(sp.csr_matrix(docs.T))
+    assert postings.dense is None
     read = []
     original = compiled_search.search
 

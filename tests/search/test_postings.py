@@ -12,6 +12,7 @@ import scipy.sparse as sp
 
 from sparsebench.core.errors import DataError
 from sparsebench.runs.runfile import RunLines
+from sparsebench.search.dense_rows import dense_rows
 from sparsebench.search.postings import BLOCK_DOCS, load_postings
 from sparsebench.search.postings_build import compact_weights, save_postings
 from sparsebench.search.products import block_product
@@ -163,7 +164,8 @@ def test_packed_postings_hold_the_same_lists_in_fewer_bytes(tmp_path, n_docs):
     assert np.array_equal(packed.weights_at(terms, docs), plain.weights_at(terms, docs))
     assert np.array_equal(packed.weights_at(terms, docs), np.asarray(matrix[docs, terms]).ravel())
     # ids delta-coded and weights bit-packed: about half the bytes of 2 + 2 a posting
-    assert os.path.getsize(packed_path) < 0.7 * os.path.getsize(plain_path)
+    lists = packed.packed.stream.nbytes + packed.ids.nbytes + packed.data.nbytes
+    assert lists < 0.7 * 4 * matrix.nnz
     mapped = packed.packed.stream
     assert type(mapped_root(mapped)).__name__ == "mmap" and mapped.ctypes.data % 64 == 0
 
@@ -189,6 +191,83 @@ def test_damaged_packed_rows_are_refused(tmp_path):
         ("chunk_base", members["chunk_base"].astype(np.uint8)),
     ):
         np.savez(path, **{**members, name: damaged})
+        with pytest.raises(DataError, match="do not fit together"):
+            load_postings(path)
+
+
+def dense_documents(n_docs: int, seed: int, scale: float | None) -> sp.csr_matrix:
+    """Terms 0 and 1 in about 90% and 75% of the documents (dense rows), term 2 in about
+    60% (just short of DENSE_SHARE: a plain row), the rest in a few; integer weights up
+    to `scale` or float32 ones, explicit zeros among them."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for term, share in enumerate((0.9, 0.75, 0.6)):
+        docs = np.flatnonzero(rng.random(n_docs) < share)
+        parts.append((docs, np.full(len(docs), term)))
+    terms = rng.integers(3, 304, 10 * n_docs)
+    parts.append((rng.integers(0, n_docs, len(terms)), terms))
+    docs, terms = (np.concatenate(column) for column in zip(*parts, strict=True))
+    weights = rng.random(len(docs)) + 0.01
+    weights = np.rint(weights * scale) if scale else weights.astype(np.float32)
+    matrix = sp.csr_matrix((weights.astype(np.float64), (docs, terms)), shape=(n_docs, 304))
+    matrix.sum_duplicates()
+    matrix.data = np.minimum(matrix.data, scale) if scale else matrix.data.astype(np.float32)
+    matrix.data[::97] = 0.0  # explicit zeros: no postings
+    return matrix
+
+
+@pytest.mark.parametrize("scale", [200, 3000, None], ids=["uint8", "uint16", "float32"])
+@pytest.mark.parametrize("n_docs", [2000, 2 * BLOCK_DOCS + 300])
+def test_dense_rows_hold_the_same_lists_in_fewer_bytes(tmp_path, n_docs, scale):
+    matrix = dense_documents(n_docs, n_docs, scale)
+    path = tmp_path / "postings.npz"
+    save_postings(path, matrix)
+    postings = load_postings(path)
+    nonzero = sp.csr_matrix(matrix)
+    nonzero.eliminate_zeros()
+    n_blocks = -(-n_docs // BLOCK_DOCS)
+    # terms 0 and 1 dense in every block, term 2 not
+    assert len(postings.dense.values) == 2 * n_docs
+    assert postings.nnz == nonzero.nnz and len(postings.data) < nonzero.nnz - 2 * n_docs // 2
+    assert (postings.documents(widen=False) != nonzero).nnz == 0
+    frequencies = np.bincount(nonzero.indices, minlength=nonzero.shape[1])
+    assert np.array_equal(postings.document_frequencies(), frequencies)
+    for block in range(n_blocks):
+        expected = sp.csr_matrix(nonzero[block * BLOCK_DOCS : (block + 1) * BLOCK_DOCS].T)
+        lists = postings.block_lists(block, widen=False)
+        assert (lists != expected[postings.block_terms(block)]).nnz == 0
+        rows = np.array([0, 2, 1])  # dense, plain, dense
+        assert np.array_equal(postings.block_lengths(block, rows), frequencies_in(expected, rows))
+    rng = np.random.default_rng(3)
+    coo = nonzero.tocoo()
+    terms = np.concatenate([coo.col[:500], rng.integers(0, 304, 500), [0, 1, 0, 1]])
+    docs = np.concatenate([coo.row[:500], rng.integers(0, n_docs, 500), [0, 0] + [n_docs - 1] * 2])
+    expected = np.asarray(matrix[docs, terms]).ravel()
+    assert np.array_equal(postings.weights_at(terms, docs), expected)
+    # a dense row: a weight a document; its postings would take 2 bytes more each
+    weight_bytes = postings.data.itemsize
+    dense_bytes = postings.dense.values.nbytes
+    assert dense_bytes <= (2 + weight_bytes) * int(frequencies[:2].sum())
+
+
+def frequencies_in(term_major: sp.csr_matrix, rows: np.ndarray) -> np.ndarray:
+    return np.diff(term_major.indptr)[rows]
+
+
+def test_a_row_is_dense_from_two_thirds_of_its_block_and_a_long_length():
+    widths = np.array([30, 30, 30, 20, 65_536, 65_536])
+    lengths = np.array([20, 19, 30, 15, 43_691, 43_690])
+    assert dense_rows(lengths, widths).tolist() == [True, False, True, False, True, False]
+
+
+def test_damaged_dense_rows_are_refused(tmp_path):
+    path = tmp_path / "postings.npz"
+    save_postings(path, dense_documents(3000, 5, 200))
+    with np.load(path) as stored:
+        members = dict(stored)
+    assert len(members["dense"]) == 2 * 3000
+    for damaged in (members["dense"][:-1], members["dense"].astype(np.uint16)):
+        np.savez(path, **{**members, "dense": damaged})
         with pytest.raises(DataError, match="do not fit together"):
             load_postings(path)
 

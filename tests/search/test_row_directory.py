@@ -9,7 +9,7 @@ import pytest
 
 from sparsebench.core.arrays import read_only_views
 from sparsebench.core.errors import DataError
-from sparsebench.search.candidates_loop import query_lists
+from sparsebench.search.candidates_loop import DENSE, query_lists
 from sparsebench.search.row_directory import (
     DIRECTORY_ARRAYS,
     GROUP_RECORD,
@@ -39,28 +39,49 @@ def _blocks(seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
     return held, lengths
 
 
-def _reference(held, lengths, packed=False) -> dict[tuple[int, int], tuple[int, int]]:
-    """(block, term) -> (first posting, length), the rows laid out in order; `packed`:
-    the rows coded LONG kept apart, (their rank among them, length)."""
+MODES = ("plain", "packed", "dense")  # which rows coded LONG are kept apart: none, all, some
+
+
+def _kept_apart(mode: str, sizes: np.ndarray) -> np.ndarray:
+    """Which rows of `sizes` are kept apart: every row coded LONG in packed postings;
+    in "dense", a stand-in for dense rows, those of an odd length among them."""
+    long = np.asarray(sizes) > LONG
+    return {"plain": long & False, "packed": long, "dense": long & (np.asarray(sizes) % 2 == 1)}[
+        mode
+    ]
+
+
+def _reference(held, lengths, mode="plain") -> dict[tuple[int, int], tuple[int, int]]:
+    """(block, term) -> (first posting, length), the rows laid out in order; a row kept
+    apart: (its rank among the rows coded LONG, length)."""
     rows, at, rank = {}, 0, 0
     for block, (terms, sizes) in enumerate(zip(held, lengths, strict=True)):
-        for term, size in zip(terms, sizes, strict=True):
-            if packed and size > LONG:
+        apart = _kept_apart(mode, sizes)
+        for term, size, away in zip(terms, sizes, apart, strict=True):
+            if away:
                 rows[block, int(term)] = rank, int(size)
-                rank += 1
-                continue
-            rows[block, int(term)] = at, int(size)
-            at += int(size)
+            else:
+                rows[block, int(term)] = at, int(size)
+                at += int(size)
+            rank += int(size > LONG)
     return rows
 
 
-@pytest.mark.parametrize("packed", [False, True], ids=["plain", "packed"])
-def test_rows_are_found_where_their_lists_lie(packed):
+def _directory(held, lengths, mode: str) -> RowDirectory:
+    """The directory of these blocks, their rows kept apart as `mode` says."""
+    apart = [_kept_apart(mode, sizes) for sizes in lengths]
+    arrays = build_directory(N_TERMS, held, lengths, apart)
+    sizes = np.concatenate(lengths)
+    long = _kept_apart(mode, sizes)[sizes > LONG]
+    return RowDirectory(N_TERMS, **arrays, apart=None if mode == "plain" else long)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_rows_are_found_where_their_lists_lie(mode):
     held, lengths = _blocks(0)
-    arrays = build_directory(N_TERMS, held, lengths, packed)
-    directory = RowDirectory(N_TERMS, **arrays, packed=packed)
-    reference = _reference(held, lengths, packed)
-    kept = [np.where(s > LONG, 0, s) if packed else s for s in lengths]
+    directory = _directory(held, lengths, mode)
+    reference = _reference(held, lengths, mode)
+    kept = [np.where(_kept_apart(mode, s), 0, s) for s in lengths]
     total = sum(int(s.sum()) for s in kept)
     assert directory.n_rows == len(reference) and directory.n_rows % ROW_GROUP
     assert directory.check(len(held), total)
@@ -72,7 +93,7 @@ def test_rows_are_found_where_their_lists_lie(packed):
     assert 0 < len(directory.long_lengths) < directory.n_rows  # both kinds of length code
     starts, ends = directory.row_spans(rows[held_here])
     lengths_found = directory.lengths(rows[held_here])
-    apart = packed & (lengths_found > LONG)
+    apart = _kept_apart(mode, lengths_found)
     starts[apart] = directory.long_ranks(rows[held_here][apart])
     found = dict(
         zip(
@@ -90,37 +111,45 @@ def test_rows_are_found_where_their_lists_lie(packed):
         assert np.array_equal(directory.range_lengths(int(first), int(stop)), lengths[block])
 
 
-@pytest.mark.parametrize("packed", [False, True], ids=["plain", "packed"])
-def test_the_compiled_searches_find_the_same_lists(packed):
+@pytest.mark.parametrize("mode", MODES)
+def test_the_compiled_searches_find_the_same_lists(mode):
     held, lengths = _blocks(1)
-    arrays = build_directory(N_TERMS, held, lengths, packed)
-    directory = RowDirectory(N_TERMS, **arrays, packed=packed)
+    directory = _directory(held, lengths, mode)
     row_max = np.arange(directory.n_rows, dtype=np.uint16) % 251 + 1
-    reference = _reference(held, lengths, packed)
-    # a packed row's first chunk: any ascending numbers (here 3 a long row, from 5)
-    row_chunks = 5 + 3 * np.arange(len(directory.long_lengths) + 1) if packed else np.zeros(0)
+    reference = _reference(held, lengths, mode)
+    n_long = len(directory.long_lengths)
+    # a packed row's first chunk, a dense row's position: any ascending numbers
+    row_chunks = 5 + 3 * np.arange(n_long + 1) if mode == "packed" else np.zeros(0)
+    dense_at = np.zeros(0)
+    if mode == "dense":
+        dense_at = np.where(directory.apart, 7 + 100 * np.arange(n_long), -1)
     rows = {key: row for row, key in enumerate(reference)}  # rows in block, then term order
     query = np.array([0, 5, 63, 64, 127, 128, 199], dtype=np.int64)
     arrays = read_only_views(*(getattr(directory, name) for name in DIRECTORY_ARRAYS), row_max)
-    chunks_of = read_only_views(row_chunks.astype(np.int64))[0]
+    apart_of = read_only_views(row_chunks.astype(np.int64), dense_at.astype(np.int64))
     # written into arrays of more rows than terms, holding what an earlier query left
     shape = (len(query) + 2, len(held))
     lists = tuple(np.full(shape, 777, dtype=kind) for kind in (np.int64, np.int64, float, np.int64))
-    found = query_lists(query, (*arrays, directory.words, chunks_of), lists)
+    found = query_lists(query, (*arrays, directory.words, *apart_of), lists)
     starts, ends, maxima, chunks = found
     assert all(array.shape == (len(query), len(held)) for array in found)
+    kinds = set()
     for entry, term in enumerate(query.tolist()):
         for block in range(len(held)):
             if (block, term) in reference:
                 start, size = reference[block, term]
                 bound = float(row_max[rows[block, term]])
                 expected = (start, start + size, bound, -1)
-                if packed and size > LONG:
-                    expected = (0, size, bound, int(row_chunks[start]))
+                if _kept_apart(mode, size):
+                    chunk = row_chunks[start] if mode == "packed" else DENSE - dense_at[start]
+                    expected = (0, size, bound, int(chunk))
+                kinds.add((bool(_kept_apart(mode, size)), size > LONG))
             else:
                 expected = (-1, -1, 0.0, -1)
             got = (starts[entry, block], ends[entry, block], maxima[entry, block])
             assert (*got, chunks[entry, block]) == expected, (block, term)
+    apart_kinds = {"plain": set(), "packed": {(True, True)}, "dense": {(True, True), (False, True)}}
+    assert kinds >= {(False, False)} | apart_kinds[mode]  # every kind of row was looked for
 
 
 @pytest.mark.parametrize("sizes", [[0, 3], [65_537]])
