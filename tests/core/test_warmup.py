@@ -1,7 +1,7 @@
 """`sparsebench compile` fills numba's cache once, so that no job compiles
 (sparsebench.warmup): in a cache folder of its own (NUMBA_CACHE_DIR, as a cluster shares
-one), after the command, a whole BM25 pair and a SPLADE pair on packed postings through
-every stage compile nothing.
+one), after the command, a whole BM25 pair and SPLADE pairs on packed postings and on
+plain ones with dense rows through every stage compile nothing.
 
 The cold build is the tests' session's own first step (tests/conftest.py: the command on
 all cores, into a folder nothing else writes); here a copy of that folder."""
@@ -74,6 +74,7 @@ def test_after_compile_no_stage_compiles(tmp_path):
     models = {
         "bm25": {"kind": "bm25"},
         "packed": {"kind": "splade", "model": splade, "quantization": {}, "packed_postings": True},
+        "dense": {"kind": "splade", "model": splade, "quantization": {}},  # dense rows
     }
     pairs = [sys.executable, "-c", COUNTED_PAIRS, str(tmp_path / "pair-"), json.dumps(models)]
     assert _run(pairs, cache, tmp_path).stdout.split() == ["probe"]
