@@ -79,11 +79,11 @@ class DenseRows:
     def fits(self) -> bool:
         return len(self.values) == self.size
 
-    def postings(self, ranks: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
-        """The ids (uint16) and weights of dense rows (their ranks among the rows coded
-        LONG) of a block of `width` documents, one row after another: the documents
+    def postings(self, starts: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ids (uint16) and weights of dense rows (where each starts among the
+        vectors) of a block of `width` documents, one row after another: the documents
         whose weight is not zero."""
-        starts = self.positions[np.asarray(ranks, dtype=np.int64)]
+        starts = np.asarray(starts, dtype=np.int64)
         values = self.values[span_indices(starts, starts + width)]
         held = values != 0
         ids = np.tile(np.arange(width, dtype=np.uint16), len(starts))

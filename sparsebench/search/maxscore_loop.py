@@ -361,14 +361,20 @@ def _add_to_found(
 
 
 @compiled(inline=True)
+def _offered(heap, size, value, doc, excluded):
+    """The heap's new size once `value` (of the document `doc`) is offered to it: kept
+    if it is among the k largest and the document is not the excluded one (decided
+    here: a call costs more than the test)."""
+    if (size < len(heap) or value > heap[0]) and doc != excluded:
+        return push_largest(heap, size, value)
+    return size
+
+
+@compiled(inline=True)
 def _heap_of(ids, data, lo, hi, w, first_doc, excluded, heap, size):
     """_first_floor's pass over ids[lo:hi], data[lo:hi]: the heap's new size."""
     for p in range(lo, hi):
-        value = w * np.float64(data[p])
-        if size == len(heap) and value <= heap[0]:
-            continue  # decided here: a call costs more than the test
-        if first_doc + ids[p] != excluded:
-            size = push_largest(heap, size, value)
+        size = _offered(heap, size, w * np.float64(data[p]), first_doc + ids[p], excluded)
     return size
 
 
@@ -379,13 +385,8 @@ def _heap_of_dense(dense, base, width, w, first_doc, excluded, heap, size):
     at = np.uint64(base)
     for d in range(np.uint64(width)):
         stored = np.float64(dense[at + d])
-        if stored == 0.0:
-            continue
-        value = w * stored
-        if size == len(heap) and value <= heap[0]:
-            continue
-        if first_doc + np.int64(d) != excluded:
-            size = push_largest(heap, size, value)
+        if stored != 0.0:
+            size = _offered(heap, size, w * stored, first_doc + np.int64(d), excluded)
     return size
 
 

@@ -131,7 +131,8 @@ class Postings:
         ends = np.cumsum(lengths)
         ids = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.uint16)
         data = np.empty(len(ids), dtype=self.data.dtype)
-        packed, dense = self._apart(rows, lengths)
+        packed, dense_at = self._apart(rows, lengths)
+        dense = dense_at >= 0
         raw = ~(packed | dense)
         starts, stops = self.directory.row_spans(rows[raw])
         positions = span_indices(starts, stops)
@@ -144,21 +145,17 @@ class Postings:
             )
         if dense.any():
             into = span_indices(ends[dense] - lengths[dense], ends[dense])
-            ranks = self.directory.long_ranks(rows[dense])
-            ids[into], data[into] = self.dense.postings(ranks, self.block_width(block))
+            ids[into], data[into] = self.dense.postings(dense_at[dense], self.block_width(block))
         return lengths, ids, data
 
     def _apart(self, rows: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Which `rows` (of `lengths`) are packed, and which dense."""
-        packed = np.zeros(len(rows), dtype=bool)
-        dense = np.zeros(len(rows), dtype=bool)
+        """Which `rows` (of `lengths`) are packed, and where each starts in the dense
+        vectors (-1 where it is not dense)."""
         long = np.asarray(lengths) >= PACKED_FROM
-        if self.packed is not None:
-            packed = long
-        elif self.dense is not None and long.any():
-            ranks = self.directory.long_ranks(rows[long])
-            dense[long] = self.dense.positions[ranks] >= 0
-        return packed, dense
+        dense_at = np.full(len(rows), -1, dtype=np.int64)
+        if self.dense is not None and long.any():
+            dense_at[long] = self.dense.positions[self.directory.long_ranks(rows[long])]
+        return (long if self.packed is not None else np.zeros_like(long)), dense_at
 
     def block_lists(
         self, block: int, rows: np.ndarray | None = None, widen: bool = True
@@ -224,7 +221,8 @@ class Postings:
         row's postings unpacked first, each distinct row once; a dense row's weight read
         at the document)."""
         rows, local = np.asarray(rows, np.int64), np.asarray(local, np.int64)
-        packed, dense = self._apart(rows, self.directory.lengths(rows))
+        packed, dense_at = self._apart(rows, self.directory.lengths(rows))
+        dense = dense_at >= 0
         weights = np.zeros(len(rows), dtype=np.float64)
         raw = ~(packed | dense)
         spans = self.directory.row_spans(rows[raw])
@@ -237,8 +235,7 @@ class Postings:
             spans = (starts, starts + lengths[which])
             weights[packed] = _weights_in(ids, data, *spans, local[packed])
         if dense.any():
-            at = self.dense.positions[self.directory.long_ranks(rows[dense])] + local[dense]
-            weights[dense] = self.dense.values[at]
+            weights[dense] = self.dense.values[dense_at[dense] + local[dense]]
         return weights
 
     def weights_at(self, terms: np.ndarray, docs: np.ndarray) -> np.ndarray:

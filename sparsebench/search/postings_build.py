@@ -80,6 +80,8 @@ def _kept_apart(
     weight widths, bases; its dense rows' vectors one after another (float32); which
     rows are kept apart), packed_loop.pack_rows making the chunks."""
     apart = counts >= PACKED_FROM if packed else dense_rows(counts, width)
+    if not apart.any():
+        return ids, data, _NO_CHUNKS, _NO_DENSE, apart
     starts = np.cumsum(counts) - counts
     kept = span_indices(starts[~apart], starts[~apart] + counts[~apart])
     if not packed:
