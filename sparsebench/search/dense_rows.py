@@ -11,13 +11,14 @@ dense row of a query to one stretch of the accumulator while it is in the core's
 (sparsebench.search.blockscan_loop). MaxScore finds a document's weight in a dense row
 by its position, without a search (sparsebench.search.maxscore_loop).
 
-A row is dense when it holds at least DENSE_SHARE of its block's documents (and is long
-enough to be coded LONG: sparsebench.search.row_directory): its vector then takes no
-more bytes than its postings would, whatever the weights' type (a posting: a 2-byte id
-and a 1, 2 or 4-byte weight; a document of the vector: the weight alone). Which rows
-are dense follows from the rows' lengths and the blocks' widths, so the file stores only
-the vectors, one after another in row order (the `dense` member), and where each lies
-is computed when the postings are loaded (dense_positions). Packed postings
+A row is dense when its vector takes no more bytes than its postings would: a posting
+is a 2-byte id and a weight, a document of the vector the weight alone, so a row is
+dense from a third of its block's documents on for uint8 weights, a half for uint16 and
+two thirds for float32 (and when it is long enough to be coded LONG:
+sparsebench.search.row_directory). Which rows are dense thus follows from the rows'
+lengths, the blocks' widths and the weights' type, so the file stores only the vectors,
+one after another in row order (the `dense` member), and where each lies is computed
+when the postings are loaded (dense_positions). Packed postings
 (sparsebench.search.packed_rows) keep no dense row: their long rows are bit-packed.
 """
 
@@ -30,15 +31,17 @@ import numpy as np
 from sparsebench.core.arrays import span_indices
 from sparsebench.search.row_directory import LONG, RowDirectory
 
-DENSE_SHARE = (2, 3)  # a row is dense from this share of its block's documents on
+ID_BYTES = np.dtype(np.uint16).itemsize  # a plain posting's id (local to its block)
 
 
-def dense_rows(lengths: np.ndarray, width: np.ndarray | int) -> np.ndarray:
+def dense_rows(lengths: np.ndarray, width: np.ndarray | int, weight_type: np.dtype) -> np.ndarray:
     """Which rows of `lengths` (in blocks of `width` documents, one or one a row) are
-    dense."""
+    dense for weights of `weight_type`: those whose vector takes no more bytes than their
+    postings."""
     lengths = np.asarray(lengths, dtype=np.int64)
-    share, of = DENSE_SHARE
-    return (lengths > LONG) & (of * lengths >= share * np.asarray(width, dtype=np.int64))
+    size = np.dtype(weight_type).itemsize
+    vector_bytes = size * np.asarray(width, dtype=np.int64)
+    return (lengths > LONG) & ((ID_BYTES + size) * lengths >= vector_bytes)
 
 
 def long_row_blocks(directory: RowDirectory) -> np.ndarray:
@@ -52,14 +55,14 @@ def long_row_blocks(directory: RowDirectory) -> np.ndarray:
 
 
 def dense_positions(
-    directory: RowDirectory, n_docs: int, block_docs: int
+    directory: RowDirectory, n_docs: int, block_docs: int, weight_type: np.dtype
 ) -> tuple[np.ndarray, int]:
-    """Where each row coded LONG starts in the dense vectors (int64, -1 where the row is
-    not dense), the vectors one after another in row order, each its block's width; and
-    their total length (what the `dense` member must hold)."""
+    """Where each row coded LONG starts in the dense vectors of weights of `weight_type`
+    (int64, -1 where the row is not dense), the vectors one after another in row order,
+    each its block's width; and their total length (what the `dense` member must hold)."""
     blocks = long_row_blocks(directory)
     widths = np.minimum(block_docs, n_docs - blocks * block_docs)
-    dense = dense_rows(directory.long_lengths.astype(np.int64) + 1, widths)
+    dense = dense_rows(directory.long_lengths.astype(np.int64) + 1, widths, weight_type)
     sizes = np.where(dense, widths, 0)
     ends = np.cumsum(sizes)
     return np.where(dense, ends - sizes, -1), int(ends[-1]) if len(ends) else 0

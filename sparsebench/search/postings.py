@@ -21,9 +21,11 @@ batch touches in one block at a time (`Postings.block_lists`) to float64 weights
 which products of float32 values are exact (sparsebench.search.exactscores), and
 int32 ids.
 
-Plain postings keep a row that holds two thirds of its block's documents or more dense
-(sparsebench.search.dense_rows): a weight a document, no ids, added as a vector by the
-exhaustive search and read at a document's position by MaxScore. Packed postings
+Plain postings keep a row dense when a vector of its block's width takes no more bytes
+than its postings (sparsebench.search.dense_rows: from a third of the block's documents
+on for uint8 weights, a half for uint16, two thirds for float32): a weight a document,
+no ids, added as a vector by the exhaustive search and read at a document's position by
+MaxScore. Packed postings
 (postings_build.save_postings(packed=True), integer weights of at most 16 bits) keep the
 long rows apart, bit-packed in chunks (sparsebench.search.packed_rows): about half the
 bytes of those rows, at the cost of unpacking them as they are read.
@@ -46,7 +48,7 @@ from sparsebench.search.dense_rows import DenseRows, dense_positions
 from sparsebench.search.packed_rows import CHUNK, CHUNK_ARRAYS, PACKED_FROM, PackedRows
 from sparsebench.search.row_directory import DIRECTORY_ARRAYS, RowDirectory
 
-LAYOUT = "sparsebench-postings-7"  # the `layout` member of a postings file
+LAYOUT = "sparsebench-postings-8"  # the `layout` member of a postings file
 BLOCK_DOCS = 1 << 16  # documents per block: their ids within it fit a uint16
 _NARROW = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16))
 _MEMBERS = (
@@ -65,12 +67,12 @@ class Postings:
     entries of `ids` (local to the block, ascending) and `data` (the weights, narrow:
     see postings_build.compact_weights), or, in packed postings, for rows of PACKED_FROM
     postings or more, chunks of `packed` (sparsebench.search.packed_rows), or, in plain
-    postings, for rows that hold most of their block, a vector of `dense`
-    (sparsebench.search.dense_rows); row_max[r] is
-    the largest of them (in the weights' type), the bound that dynamic pruning
-    (sparsebench.search.compiled_search) puts on what the row adds to a score. tie_keys:
-    each document's tie key (uint32; docids.tie_break_keys) when the postings were saved
-    with their documents' ids, else None."""
+    postings, for rows whose vector takes no more bytes than their postings, a vector
+    of `dense` (sparsebench.search.dense_rows); row_max[r] is the largest of them (in
+    the weights' type), the bound that dynamic pruning (sparsebench.search.compiled_search)
+    puts on what the row adds to a score. tie_keys: each document's tie key (uint32;
+    docids.tie_break_keys) when the postings were saved with their documents' ids, else
+    None."""
 
     shape: tuple[int, int]
     directory: RowDirectory
@@ -300,15 +302,20 @@ def packed_rows_of(directory: RowDirectory, chunks: list[np.ndarray]) -> PackedR
 
 
 def laid_out(
-    directory: RowDirectory, n_docs: int, packed: bool, dense_values: np.ndarray
+    directory: RowDirectory,
+    n_docs: int,
+    packed: bool,
+    dense_values: np.ndarray,
+    weight_type: np.dtype,
 ) -> tuple[RowDirectory, DenseRows | None]:
-    """The row directory of postings of n_docs documents with the rows it keeps apart
-    marked (every row coded LONG in packed postings, the dense ones in plain postings),
-    and their dense rows, `dense_values` located (None where no row is dense)."""
+    """The row directory of postings of n_docs documents, weights of `weight_type`, with
+    the rows it keeps apart marked (every row coded LONG in packed postings, the dense
+    ones in plain postings), and their dense rows, `dense_values` located (None where no
+    row is dense)."""
     n_long = len(directory.long_lengths)
     if packed:
         return replace(directory, apart=np.ones(n_long, dtype=bool)), None
-    positions, size = dense_positions(directory, n_docs, BLOCK_DOCS)
+    positions, size = dense_positions(directory, n_docs, BLOCK_DOCS, weight_type)
     if not size and not len(dense_values):
         return directory, None
     return replace(directory, apart=positions >= 0), DenseRows(dense_values, positions, size)
@@ -332,7 +339,7 @@ def load_postings(path: str | Path) -> Postings:
     ids, data, row_max = arrays["ids"], arrays["data"], arrays["row_max"]
     if len(ids) != len(data) or not directory.check(-(-n_docs // BLOCK_DOCS), len(data)):
         raise damaged
-    directory, dense = laid_out(directory, n_docs, packed, arrays["dense"])
+    directory, dense = laid_out(directory, n_docs, packed, arrays["dense"], data.dtype)
     chunks = [arrays["stream"], *(arrays[name] for name in CHUNK_ARRAYS)]
     packed_rows = packed_rows_of(directory, chunks) if packed else None
     fits = (

@@ -44,42 +44,70 @@ def compact_weights(data: np.ndarray) -> np.ndarray:
 Weigh = Callable[[sp.csr_matrix], sp.csr_matrix]
 
 
+def _weighed_blocks(
+    documents: sp.spmatrix | sp.sparray, weigh: Weigh | None
+) -> Iterator[sp.csr_matrix]:
+    """The documents' rows a block at a time, weighed by `weigh` if given, one entry per
+    (document, term)."""
+    documents = sp.csr_matrix(documents)
+    for start in range(0, documents.shape[0], BLOCK_DOCS):
+        part = documents[start : start + BLOCK_DOCS]
+        weighed = sp.csr_matrix(weigh(part) if weigh is not None else part)
+        weighed.sum_duplicates()
+        yield weighed
+
+
+def _weight_type(
+    documents: sp.spmatrix | sp.sparray, weigh: Weigh | None, packed: bool
+) -> np.dtype:
+    """The narrowest type that holds every weight _blocks will give exactly (an error if
+    one is not a float32 value, or, if `packed`, not an integer of at most 16 bits): a
+    pass of its own ahead of the build, as which rows are dense depends on it."""
+    kinds = _WeightKinds()
+    for weighed in _weighed_blocks(documents, weigh):
+        kinds.add(weighed.data, packed)
+    return kinds.narrowest()
+
+
 def _blocks(
     documents: sp.spmatrix | sp.sparray, weigh: Weigh | None
 ) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
     """Per block of documents: (its documents, terms held, their list lengths, ids,
-    weights as given, each list's largest weight), the block's rows weighed by `weigh`
+    weights (float32), each list's largest weight), the block's rows weighed by `weigh`
     first if given. A weight of zero is no posting (it adds nothing to a score, and a
     dense row could not tell it from an absent one)."""
-    documents = sp.csr_matrix(documents)
-    for start in range(0, documents.shape[0], BLOCK_DOCS):
-        part = documents[start : start + BLOCK_DOCS]
-        inverted = sp.csr_matrix((weigh(part) if weigh is not None else part).T)
-        inverted.sum_duplicates()  # sorted ids, one entry per (term, document)
+    for weighed in _weighed_blocks(documents, weigh):
+        inverted = sp.csr_matrix(weighed.T)  # sorted ids, one entry per (term, document)
         inverted.eliminate_zeros()
         counts = np.diff(inverted.indptr)
         held = np.flatnonzero(counts)
-        data = inverted.data
+        data = inverted.data.astype(np.float32)
         largest = np.maximum.reduceat(data, inverted.indptr[held]) if len(held) else data[:0]
         yield (
-            part.shape[0],
+            weighed.shape[0],
             held.astype(np.int32),
             counts[held],
             inverted.indices.astype(np.uint16),
             data,
-            largest.astype(np.float32),
+            largest,
         )
 
 
 def _kept_apart(
-    counts: np.ndarray, ids: np.ndarray, data: np.ndarray, width: int, packed: bool
+    counts: np.ndarray,
+    ids: np.ndarray,
+    data: np.ndarray,
+    width: int,
+    packed: bool,
+    weight_type: np.dtype,
 ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
-    """A block's postings (its rows' lengths, ids, weights as _blocks gives them, as
-    float32, integers if `packed`; the block's documents) as (ids and weights kept in
-    the postings' arrays, chunks of its packed rows: stream bytes, first ids, id widths,
+    """A block's postings (its rows' lengths, ids, weights as _blocks gives them,
+    integers if `packed`; the block's documents) as (ids and weights kept in the
+    postings' arrays, chunks of its packed rows: stream bytes, first ids, id widths,
     weight widths, bases; its dense rows' vectors one after another (float32); which
-    rows are kept apart), packed_loop.pack_rows making the chunks."""
-    apart = counts >= PACKED_FROM if packed else dense_rows(counts, width)
+    rows are kept apart), packed_loop.pack_rows making the chunks, the weights to be
+    stored as `weight_type` (on which the dense rows depend)."""
+    apart = counts >= PACKED_FROM if packed else dense_rows(counts, width, weight_type)
     if not apart.any():
         return ids, data, _NO_CHUNKS, _NO_DENSE, apart
     starts = np.cumsum(counts) - counts
@@ -123,11 +151,10 @@ def build_postings(documents: sp.spmatrix | sp.sparray, packed: bool = False) ->
     """Postings of document-major weights (documents x terms), in memory; `packed`: the
     long rows' postings bit-packed (integer weights of at most 16 bits only)."""
     held, lengths, ids, data, largest, chunks, dense, apart = [], [], [], [], [], [], [], []
-    kinds = _WeightKinds()
+    weight_type = _weight_type(documents, None, packed)
     for width, terms, counts, block_ids, block_data, maxima in _blocks(documents, None):
-        narrow = kinds.add(block_data, packed)
         kept_ids, kept_data, block_chunks, vectors, away = _kept_apart(
-            counts, block_ids, narrow, width, packed
+            counts, block_ids, block_data, width, packed, weight_type
         )
         held.append(terms)
         lengths.append(counts)
@@ -137,13 +164,13 @@ def build_postings(documents: sp.spmatrix | sp.sparray, packed: bool = False) ->
         chunks.append(block_chunks)
         dense.append(vectors)
         apart.append(away)
-    weight_type = kinds.narrowest()
     n_terms = documents.shape[1]
     directory, dense_vectors = laid_out(
         RowDirectory(n_terms, **build_directory(n_terms, held, lengths, apart)),
         documents.shape[0],
         packed,
         np.concatenate([_NO_DENSE, *dense]).astype(weight_type),
+        weight_type,
     )
     joined = [
         np.concatenate([empty, *(c[i] for c in chunks)]) for i, empty in enumerate(_NO_CHUNKS)
@@ -198,7 +225,7 @@ def save_postings(
             raise DataError(f"{len(doc_ids)} document ids for {documents.shape[0]} documents")
         keyed["tie_keys"] = tie_break_keys(doc_ids).astype(np.uint32)
     held, lengths, largest = [], [], []
-    kinds = _WeightKinds()
+    weight_type = _weight_type(documents, weigh, packed)
     stored = ("ids", "data", "stream", *CHUNK_ARRAYS, "dense")
     apart = []
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=".postings-") as scratch:
@@ -210,14 +237,13 @@ def save_postings(
                 lengths.append(counts)
                 largest.append(maxima)
                 kept_ids, kept_data, chunks, dense, away = _kept_apart(
-                    counts, ids, kinds.add(data, packed), width, packed
+                    counts, ids, data, width, packed, weight_type
                 )
                 apart.append(away)
                 arrays = (kept_ids, kept_data, *chunks, dense)
                 for name, array in zip(stored, arrays, strict=True):
                     outs[name].write(array.tobytes())
             outs["stream"].write(bytes(SLACK))
-        weight_type = kinds.narrowest()
         members = {
             "shape": np.array((documents.shape[1], documents.shape[0]), dtype=np.int64),
             "packed": np.array(packed),

@@ -195,16 +195,22 @@ def test_damaged_packed_rows_are_refused(tmp_path):
             load_postings(path)
 
 
+# terms 0-4's shares of the documents: dense rows for every weight type (0.9, 0.75),
+# for uint8 and uint16 weights only (0.6, under float32's two thirds), for uint8 only
+# (0.4, under uint16's half) and for none (0.25, under uint8's third)
+DENSE_TERM_SHARES = (0.9, 0.75, 0.6, 0.4, 0.25)
+DENSE_TERMS = {200: 4, 3000: 3, None: 2}  # how many of those terms are dense, by scale
+
+
 def dense_documents(n_docs: int, seed: int, scale: float | None) -> sp.csr_matrix:
-    """Terms 0 and 1 in about 90% and 75% of the documents (dense rows), term 2 in about
-    60% (just short of DENSE_SHARE: a plain row), the rest in a few; integer weights up
-    to `scale` or float32 ones, explicit zeros among them."""
+    """Terms 0-4 in DENSE_TERM_SHARES of the documents, the rest in a few; integer
+    weights up to `scale` or float32 ones, explicit zeros among them."""
     rng = np.random.default_rng(seed)
     parts = []
-    for term, share in enumerate((0.9, 0.75, 0.6)):
+    for term, share in enumerate(DENSE_TERM_SHARES):
         docs = np.flatnonzero(rng.random(n_docs) < share)
         parts.append((docs, np.full(len(docs), term)))
-    terms = rng.integers(3, 304, 10 * n_docs)
+    terms = rng.integers(len(DENSE_TERM_SHARES), 304, 10 * n_docs)
     parts.append((rng.integers(0, n_docs, len(terms)), terms))
     docs, terms = (np.concatenate(column) for column in zip(*parts, strict=True))
     weights = rng.random(len(docs)) + 0.01
@@ -226,38 +232,46 @@ def test_dense_rows_hold_the_same_lists_in_fewer_bytes(tmp_path, n_docs, scale):
     nonzero = sp.csr_matrix(matrix)
     nonzero.eliminate_zeros()
     n_blocks = -(-n_docs // BLOCK_DOCS)
-    # terms 0 and 1 dense in every block, term 2 not
-    assert len(postings.dense.values) == 2 * n_docs
-    assert postings.nnz == nonzero.nnz and len(postings.data) < nonzero.nnz - 2 * n_docs // 2
-    assert (postings.documents(widen=False) != nonzero).nnz == 0
+    n_dense = DENSE_TERMS[scale]  # the first n_dense terms dense in every block
     frequencies = np.bincount(nonzero.indices, minlength=nonzero.shape[1])
+    assert len(postings.dense.values) == n_dense * n_docs
+    assert postings.nnz == nonzero.nnz
+    assert len(postings.data) == nonzero.nnz - frequencies[:n_dense].sum()
+    assert (postings.documents(widen=False) != nonzero).nnz == 0
     assert np.array_equal(postings.document_frequencies(), frequencies)
     for block in range(n_blocks):
         expected = sp.csr_matrix(nonzero[block * BLOCK_DOCS : (block + 1) * BLOCK_DOCS].T)
         lists = postings.block_lists(block, widen=False)
         assert (lists != expected[postings.block_terms(block)]).nnz == 0
-        rows = np.array([0, 2, 1])  # dense, plain, dense
+        rows = np.array([0, 4, 2, 3, 1])  # the plain row among dense ones (some types)
         assert np.array_equal(postings.block_lengths(block, rows), frequencies_in(expected, rows))
     rng = np.random.default_rng(3)
     coo = nonzero.tocoo()
-    terms = np.concatenate([coo.col[:500], rng.integers(0, 304, 500), [0, 1, 0, 1]])
+    terms = np.concatenate([coo.col[:500], rng.integers(0, 304, 500), [0, 3, 0, 3]])
     docs = np.concatenate([coo.row[:500], rng.integers(0, n_docs, 500), [0, 0] + [n_docs - 1] * 2])
     expected = np.asarray(matrix[docs, terms]).ravel()
     assert np.array_equal(postings.weights_at(terms, docs), expected)
     # a dense row: a weight a document; its postings would take 2 bytes more each
     weight_bytes = postings.data.itemsize
     dense_bytes = postings.dense.values.nbytes
-    assert dense_bytes <= (2 + weight_bytes) * int(frequencies[:2].sum())
+    assert dense_bytes <= (2 + weight_bytes) * int(frequencies[:n_dense].sum())
 
 
 def frequencies_in(term_major: sp.csr_matrix, rows: np.ndarray) -> np.ndarray:
     return np.diff(term_major.indptr)[rows]
 
 
-def test_a_row_is_dense_from_two_thirds_of_its_block_and_a_long_length():
-    widths = np.array([30, 30, 30, 20, 65_536, 65_536])
-    lengths = np.array([20, 19, 30, 15, 43_691, 43_690])
-    assert dense_rows(lengths, widths).tolist() == [True, False, True, False, True, False]
+@pytest.mark.parametrize(
+    ("weight_type", "edge", "block_edge"),
+    [(np.uint8, 20, 21_846), (np.uint16, 30, 32_768), (np.float32, 40, 43_691)],
+)
+def test_a_row_is_dense_from_where_its_vector_takes_no_more_bytes(weight_type, edge, block_edge):
+    """A third of the block for uint8 weights, a half for uint16, two thirds for
+    float32; and only rows coded LONG (16 postings or more)."""
+    widths = np.array([60, 60, 60, 65_536, 65_536, 16, 15])
+    lengths = np.array([edge, edge - 1, 60, block_edge, block_edge - 1, 16, 15])
+    dense = dense_rows(lengths, widths, np.dtype(weight_type)).tolist()
+    assert dense == [True, False, True, True, False, True, False]
 
 
 def test_damaged_dense_rows_are_refused(tmp_path):
@@ -265,7 +279,7 @@ def test_damaged_dense_rows_are_refused(tmp_path):
     save_postings(path, dense_documents(3000, 5, 200))
     with np.load(path) as stored:
         members = dict(stored)
-    assert len(members["dense"]) == 2 * 3000
+    assert len(members["dense"]) == DENSE_TERMS[200] * 3000
     for damaged in (members["dense"][:-1], members["dense"].astype(np.uint16)):
         np.savez(path, **{**members, "dense": damaged})
         with pytest.raises(DataError, match="do not fit together"):
