@@ -8,7 +8,8 @@ Against the sparse products of sparsebench.search.products this drops the widene
 copies of the lists, the product's output and its partitions: what is left is one
 multiply-add into the accumulator a posting, and one comparison a document. A dense row
 (sparsebench.search.dense_rows) is added as a vector, all of a query's dense rows over
-one stretch of the block at a time, without a read-modify-write a posting.
+one stretch of the block at a time, two rows a pass over the stretch's sums, without a
+read-modify-write a posting.
 """
 
 from __future__ import annotations
@@ -73,6 +74,16 @@ def _add_dense(sums, dense, base, lo, hi, weight):
         sums[d] += weight * np.float64(dense[at + d])
 
 
+@compiled(inline=True)
+def _add_two_dense(sums, dense, base, other, lo, hi, weight, other_weight):
+    """_add_dense of two dense rows in one pass over sums[lo:hi]: a load and a store of
+    the sums for two rows (their products summed first: any order gives the score,
+    sparsebench.search.exactscores)."""
+    at, to = np.uint64(base), np.uint64(other)
+    for d in range(np.uint64(lo), np.uint64(hi)):
+        sums[d] += weight * np.float64(dense[at + d]) + other_weight * np.float64(dense[to + d])
+
+
 @compiled(counted=False)
 def scan_row(row, search, scratch, out_docs, out_sums, used, packed, dense):
     """One query row's candidates, written to out_* from `used` on: (the next free
@@ -129,7 +140,19 @@ def scan_row(row, search, scratch, out_docs, out_sums, used, packed, dense):
         for chunk in range(0, width, _CHUNK):
             last = min(chunk + _CHUNK, width)
             if dense is not None:
-                for r in range(n_dense):
+                for r in range(0, n_dense - 1, 2):
+                    _add_two_dense(
+                        sums,
+                        dense,
+                        dense_bases[r],
+                        dense_bases[r + 1],
+                        chunk,
+                        last,
+                        dense_weights[r],
+                        dense_weights[r + 1],
+                    )
+                if n_dense % 2:
+                    r = n_dense - 1
                     _add_dense(sums, dense, dense_bases[r], chunk, last, dense_weights[r])
             reaching = False  # a vectorised test first: most chunks hold no candidate
             for d in range(np.uint64(chunk), np.uint64(last)):
