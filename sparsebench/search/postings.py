@@ -52,8 +52,15 @@ LAYOUT = "sparsebench-postings-8"  # the `layout` member of a postings file
 BLOCK_DOCS = 1 << 16  # documents per block: their ids within it fit a uint16
 _NARROW = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16))
 _MEMBERS = (
-    *("shape", "packed", *DIRECTORY_ARRAYS, "ids", "data", "row_max", "stream"),
-    *(*CHUNK_ARRAYS, "dense"),
+    "shape",
+    "packed",
+    *DIRECTORY_ARRAYS,
+    "ids",
+    "data",
+    "row_max",
+    "stream",
+    *CHUNK_ARRAYS,
+    "dense",
 )
 
 

@@ -104,20 +104,22 @@ def _kept_apart(
     """A block's postings (its rows' lengths, ids, weights as _blocks gives them,
     integers if `packed`; the block's documents) as (ids and weights kept in the
     postings' arrays, chunks of its packed rows: stream bytes, first ids, id widths,
-    weight widths, bases; its dense rows' vectors one after another (float32); which
-    rows are kept apart), packed_loop.pack_rows making the chunks, the weights to be
-    stored as `weight_type` (on which the dense rows depend)."""
+    weight widths, bases; its dense rows' vectors one after another; which rows are
+    kept apart), packed_loop.pack_rows making the chunks, the weights and vectors in
+    `weight_type` (_weight_type's: exact, and what decides which rows are dense)."""
     apart = counts >= PACKED_FROM if packed else dense_rows(counts, width, weight_type)
+    narrow = data.astype(weight_type)
+    no_dense = np.zeros(0, weight_type)
     if not apart.any():
-        return ids, data, _NO_CHUNKS, _NO_DENSE, apart
+        return ids, narrow, _NO_CHUNKS, no_dense, apart
     starts = np.cumsum(counts) - counts
     kept = span_indices(starts[~apart], starts[~apart] + counts[~apart])
     if not packed:
-        dense = np.zeros(int(apart.sum()) * width, np.float32)
+        dense = np.zeros(int(apart.sum()) * width, weight_type)
         spans = span_indices(starts[apart], starts[apart] + counts[apart])
         vector = np.repeat(np.arange(int(apart.sum()), dtype=np.int64), counts[apart])
-        dense[vector * width + ids[spans]] = data[spans]
-        return ids[kept], data[kept], _NO_CHUNKS, dense, apart
+        dense[vector * width + ids[spans]] = narrow[spans]
+        return ids[kept], narrow[kept], _NO_CHUNKS, dense, apart
     from sparsebench.search.packed_loop import pack_rows  # compiled: imported when used
 
     lengths = counts[apart].astype(np.int64)
@@ -131,7 +133,7 @@ def _kept_apart(
     )
     used, _ = pack_rows(ids, data, starts[apart].astype(np.int64), lengths, stream, *chunks)
     # a copy: the stream's bound (4 bytes a posting) is not held while the blocks add up
-    return ids[kept], data[kept], (stream[:used].copy(), *chunks), _NO_DENSE, apart
+    return ids[kept], narrow[kept], (stream[:used].copy(), *chunks), no_dense, apart
 
 
 _NO_CHUNKS = (
@@ -141,7 +143,6 @@ _NO_CHUNKS = (
     np.zeros(0, np.uint8),
     np.zeros(0, np.uint16),
 )
-_NO_DENSE = np.zeros(0, np.float32)
 # the stored types of the chunks' arrays (stream, then CHUNK_ARRAYS; the bases' kept as
 # the weights')
 _CHUNK_TYPES = tuple(array.dtype for array in _NO_CHUNKS)
@@ -169,7 +170,7 @@ def build_postings(documents: sp.spmatrix | sp.sparray, packed: bool = False) ->
         RowDirectory(n_terms, **build_directory(n_terms, held, lengths, apart)),
         documents.shape[0],
         packed,
-        np.concatenate([_NO_DENSE, *dense]).astype(weight_type),
+        np.concatenate([np.zeros(0, weight_type), *dense]),
         weight_type,
     )
     joined = [
@@ -181,7 +182,7 @@ def build_postings(documents: sp.spmatrix | sp.sparray, packed: bool = False) ->
         (n_terms, documents.shape[0]),
         directory,
         np.concatenate([np.zeros(0, np.uint16), *ids]),
-        np.concatenate([np.zeros(0, np.float32), *data]).astype(weight_type),
+        np.concatenate([np.zeros(0, weight_type), *data]),
         np.concatenate([np.zeros(0, np.float32), *largest]).astype(weight_type),
         packed=packed_rows_of(directory, joined) if packed else None,
         dense=dense_vectors,
@@ -215,8 +216,8 @@ def save_postings(
 
     Built a block of documents at a time and written as it is built: ids, weights,
     chunks and dense rows (sparsebench.search.dense_rows) go to scratch files beside
-    `path` (weights as float32 until their narrowest type is known), then into the
-    .npz. Memory is a block's, never the index's."""
+    `path` (weights in their narrowest type, which a pass of its own finds first:
+    _weight_type), then into the .npz. Memory is a block's, never the index's."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     keyed = {}
@@ -251,7 +252,7 @@ def save_postings(
             "row_max": np.concatenate([np.zeros(0, np.float32), *largest]).astype(weight_type),
         }
         kept_types = (np.uint16, weight_type, *_CHUNK_TYPES[:-1], weight_type, weight_type)
-        stored_types = (np.uint16, np.float32, *_CHUNK_TYPES, np.float32)
+        stored_types = (np.uint16, weight_type, *_CHUNK_TYPES, weight_type)
         with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as archive:
             for name, array in {"layout": np.array(LAYOUT), **members, **keyed}.items():
                 with aligned_member(archive, name) as member:
