@@ -9,7 +9,8 @@ copies of the lists, the product's output and its partitions: what is left is on
 multiply-add into the accumulator a posting, and one comparison a document. A dense row
 (sparsebench.search.dense_rows) is added as a vector, all of a query's dense rows over
 one stretch of the block at a time, two rows a pass over the stretch's sums, without a
-read-modify-write a posting.
+read-modify-write a posting; in packed postings a dense row is a bit vector, unpacked
+as it is added.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from sparsebench.search.candidates_loop import (
     ranked_out,
     still_in,
 )
+from sparsebench.search.dense_loop import bit_word, split_place
+from sparsebench.search.dense_rows import LANES
 from sparsebench.search.packed_loop import read_chunk
 from sparsebench.search.packed_rows import CHUNK
 
-_CHUNK = 256  # documents whose sums are tested together before any is looked at
+_CHUNK = LANES  # documents whose sums are tested together before any is looked at
 
 
 @compiled(inline=True)
@@ -82,6 +85,54 @@ def _add_two_dense(sums, dense, base, other, lo, hi, weight, other_weight):
     at, to = np.uint64(base), np.uint64(other)
     for d in range(np.uint64(lo), np.uint64(hi)):
         sums[d] += weight * np.float64(dense[at + d]) + other_weight * np.float64(dense[to + d])
+
+
+@compiled(inline=True)
+def _bits_stretch(place, lo):
+    """A bit vector's (at `place`) stretch of LANES documents from lo (a multiple of
+    LANES) on: its first word, the shift and the mask of its values (uint64)."""
+    first, bits = split_place(place)
+    word, shift = bit_word(first, bits, np.uint64(lo))
+    return word, shift, (np.uint64(1) << bits) - np.uint64(1)
+
+
+@compiled(inline=True)
+def _add_bits(sums, words, place, lo, hi, weight):
+    """sums[lo:hi] += weight x the weights of a bit vector (at `place`) there, lo a
+    multiple of LANES, hi at most LANES on: a lane a document, every lane's value at
+    the same shift of its two words (a vector loop)."""
+    at, shift, mask = _bits_stretch(place, lo)
+    high, first = at + np.uint64(LANES), np.uint64(lo)
+    for d in range(np.uint64(0), np.uint64(hi - lo)):
+        pair = np.uint64(words[at + d]) | (np.uint64(words[high + d]) << np.uint64(32))
+        sums[first + d] += weight * np.float64((pair >> shift) & mask)
+
+
+@compiled(inline=True)
+def _add_two_bits(sums, words, place, other, lo, hi, weight, other_weight):
+    """_add_bits of two bit vectors in one pass over sums[lo:hi] (as _add_two_dense)."""
+    at, shift, mask = _bits_stretch(place, lo)
+    to, other_shift, other_mask = _bits_stretch(other, lo)
+    high, other_high = at + np.uint64(LANES), to + np.uint64(LANES)
+    first, word = np.uint64(lo), np.uint64(32)
+    for d in range(np.uint64(0), np.uint64(hi - lo)):
+        pair = np.uint64(words[at + d]) | (np.uint64(words[high + d]) << word)
+        other_pair = np.uint64(words[to + d]) | (np.uint64(words[other_high + d]) << word)
+        sums[first + d] += weight * np.float64((pair >> shift) & mask) + other_weight * np.float64(
+            (other_pair >> other_shift) & other_mask
+        )
+
+
+@compiled(counted=False)
+def _add_bit_rows(sums, dense, places, weights, n, lo, hi):
+    """sums[lo:hi] += the n bit vectors at `places` (dense_rows), each times its
+    weight, two a pass. A function of its own, not inlined: inlined in scan_row its
+    loops ran at less than half the speed (benchmarks/RESULTS.md, "Bit vectors in packed
+    postings")."""
+    for r in range(0, n - 1, 2):
+        _add_two_bits(sums, dense, places[r], places[r + 1], lo, hi, weights[r], weights[r + 1])
+    if n % 2:
+        _add_bits(sums, dense, places[n - 1], lo, hi, weights[n - 1])
 
 
 @compiled(counted=False)
@@ -139,7 +190,9 @@ def scan_row(row, search, scratch, out_docs, out_sums, used, packed, dense):
         width = min(block_docs, n_docs - first_doc)
         for chunk in range(0, width, _CHUNK):
             last = min(chunk + _CHUNK, width)
-            if dense is not None:
+            if dense is not None and packed is not None:  # bit vectors
+                _add_bit_rows(sums, dense, dense_bases, dense_weights, n_dense, chunk, last)
+            elif dense is not None:
                 for r in range(0, n_dense - 1, 2):
                     _add_two_dense(
                         sums,

@@ -32,7 +32,7 @@ def pair_less(level, key, other_level, other_key):
 
 
 _SIGN = np.uint32(0x80000000)
-DENSE = -2  # query_lists's chunk of a dense list: this less the list's position
+DENSE = -2  # query_lists's chunk of a dense list: this less its place (DenseRows.positions)
 
 
 @compiled(inline=True)
@@ -179,13 +179,14 @@ def query_lists(q_terms, directory, lists):
             size = np.int64(code) + 1
             starts[entry, block] = np.int64(groups[record]) + total
             if code == LONG:
-                size = np.int64(long_lengths[first_long + long]) + 1
-                if packed:
+                rank = first_long + long
+                size = np.int64(long_lengths[rank]) + 1
+                if dense and dense_at[rank] >= 0:
                     starts[entry, block] = 0
-                    chunks[entry, block] = row_chunks[first_long + long]
-                elif dense and dense_at[first_long + long] >= 0:
+                    chunks[entry, block] = DENSE - dense_at[rank]
+                elif packed:
                     starts[entry, block] = 0
-                    chunks[entry, block] = DENSE - dense_at[first_long + long]
+                    chunks[entry, block] = row_chunks[rank]
             ends[entry, block] = starts[entry, block] + size
             maxima[entry, block] = np.float64(row_max[row])
     return starts, ends, maxima, chunks

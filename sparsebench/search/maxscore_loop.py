@@ -78,6 +78,7 @@ from sparsebench.search.candidates_loop import (
     ranked_out,
     still_in,
 )
+from sparsebench.search.dense_loop import dense_weight
 from sparsebench.search.packed_loop import chunk_weight, read_chunk
 from sparsebench.search.packed_rows import CHUNK
 from sparsebench.search.seek_loop import chunk_span, gallop, packed_end, packed_seek, window_end
@@ -101,15 +102,14 @@ def _found_in(ids, data, lo, hi, w, cut, least, widen, floor, found, n_found):
 
 
 @compiled(inline=True)
-def _found_in_dense(dense, base, lo, hi, w, cut, least, widen, floor, found):
-    """_found_in_list's pass over a dense row's documents lo..hi-1 (the row at `base`
-    in the dense vectors): (the count found, the postings read)."""
+def _found_in_dense(dense, packed, place, lo, hi, w, cut, least, widen, floor, found):
+    """_found_in_list's pass over a dense row's documents lo..hi-1 (the row at `place`
+    among the dense vectors): (the count found, the postings read)."""
     found_docs, found_sums = found
     n_found = 0
     read = 0
-    at = np.uint64(base)
     for d in range(np.uint64(lo), np.uint64(hi)):
-        value = np.float64(dense[at + d])
+        value = np.float64(dense_weight(dense, packed, place, d))
         read += value != 0.0
         if value != 0.0 and value >= cut:
             score = w * value
@@ -140,7 +140,7 @@ def _found_in_list(postings, packed, dense, chunked, lists, i, stop, least, wide
         past = max(at, min(stop, last))
         base = DENSE - first_chunk[i]
         cursor[i] = past
-        return _found_in_dense(dense, base, at, past, w, cut, least, widen, floor, found)
+        return _found_in_dense(dense, packed, base, at, past, w, cut, least, widen, floor, found)
     if packed is not None and first_chunk[i] >= 0:
         past = packed_end(packed, chunked, i, at, last, stop)
         p = at
@@ -166,13 +166,12 @@ def _into_window(ids, data, lo, hi, offset, w, window_sums, window_bits):
 
 
 @compiled(inline=True)
-def _dense_into_window(dense, base, lo, hi, offset, w, window_sums, window_bits):
+def _dense_into_window(dense, packed, place, lo, hi, offset, w, window_sums, window_bits):
     """_found_in_window's addition of a dense row's documents lo..hi-1 (the row at
-    `base` in the dense vectors) into the window: the postings read."""
+    `place` among the dense vectors) into the window: the postings read."""
     read = np.uint64(0)
-    at = np.uint64(base)
     for d in range(np.uint64(lo), np.uint64(hi)):
-        value = dense[at + d]
+        value = dense_weight(dense, packed, place, d)
         held = np.uint64(value != 0)
         local = d - offset
         window_sums[local] += w * np.float64(value)
@@ -203,8 +202,10 @@ def _found_in_window(
         at, last, w = cursor[i], end[i], weight[i]
         if dense is not None and first_chunk[i] <= DENSE:
             past = max(at, min(stop, last))
-            base = DENSE - first_chunk[i]
-            read += _dense_into_window(dense, base, at, past, offset, w, window_sums, window_bits)
+            place = DENSE - first_chunk[i]
+            read += _dense_into_window(
+                dense, packed, place, at, past, offset, w, window_sums, window_bits
+            )
         elif packed is not None and first_chunk[i] >= 0:
             past = packed_end(packed, chunked, i, at, last, stop)
             p = at
@@ -244,16 +245,15 @@ def _read_through(ids, data, lo, hi, offset, w, slots, found_sums):
 
 
 @compiled(inline=True)
-def _add_dense_to_found(dense, base, w, least, widen, floor, found, n_found):
-    """_add_to_found for a dense list (at `base` in the dense vectors): each gathered
+def _add_dense_to_found(dense, packed, place, w, least, widen, floor, found, n_found):
+    """_add_to_found for a dense list (at `place` among the dense vectors): each gathered
     document's weight read at its position."""
     found_docs, found_sums = found
-    at = np.uint64(base)
     kept = np.uint64(0)
     read = 0
     for j in range(np.uint64(n_found)):
         doc, score = found_docs[j], found_sums[j]
-        value = np.float64(dense[at + np.uint64(doc)])
+        value = np.float64(dense_weight(dense, packed, place, doc))
         score += w * value
         read += value != 0.0
         found_docs[kept], found_sums[kept] = doc, score
@@ -284,8 +284,8 @@ def _add_to_found(
     at, last, w = cursor[i], end[i], weight[i]
     if dense is not None and first_chunk[i] <= DENSE:
         cursor[i] = max(at, min(stop, last))
-        base = DENSE - first_chunk[i]
-        return _add_dense_to_found(dense, base, w, least, widen, floor, found, n_found)
+        place = DENSE - first_chunk[i]
+        return _add_dense_to_found(dense, packed, place, w, least, widen, floor, found, n_found)
     offset = np.uint64(start)
     kept = np.uint64(0)
     # its postings in the window, estimated from the density of those left: a list
@@ -379,12 +379,11 @@ def _heap_of(ids, data, lo, hi, w, first_doc, excluded, heap, size):
 
 
 @compiled(inline=True)
-def _heap_of_dense(dense, base, width, w, first_doc, excluded, heap, size):
-    """_heap_of over a dense row's documents (at `base` in the dense vectors, `width`
+def _heap_of_dense(dense, packed, place, width, w, first_doc, excluded, heap, size):
+    """_heap_of over a dense row's documents (at `place` among the dense vectors, `width`
     of them)."""
-    at = np.uint64(base)
     for d in range(np.uint64(width)):
-        stored = np.float64(dense[at + d])
+        stored = np.float64(dense_weight(dense, packed, place, d))
         if stored != 0.0:
             size = _offered(heap, size, w * stored, first_doc + np.int64(d), excluded)
     return size
@@ -423,8 +422,10 @@ def _first_floor(
             chunk = chunks[entry, block]
             if dense is not None and chunk <= DENSE:
                 width = min(block_docs, n_docs - first_doc)
-                base = DENSE - chunk
-                size = _heap_of_dense(dense, base, width, w, first_doc, excluded, heap, size)
+                place = DENSE - chunk
+                size = _heap_of_dense(
+                    dense, packed, place, width, w, first_doc, excluded, heap, size
+                )
                 continue
             if packed is None or chunk < 0:
                 size = _heap_of(

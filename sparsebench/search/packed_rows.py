@@ -3,7 +3,9 @@ delta-coded and their weights offset from their least, both bit-packed in chunks
 CHUNK postings (sparsebench.core.bitpack), as PISA's block codecs keep lists.
 
 A row of PACKED_FROM postings or more (a term's list in a block of 65,536 documents)
-is cut into chunks of CHUNK postings, its last chunk holding the rest. A chunk stores
+is cut into chunks of CHUNK postings, its last chunk holding the rest, unless a bit
+vector of it takes no more bytes than its chunks (then it is dense:
+sparsebench.search.dense_rows). A chunk stores
 its first id (uint16, beside it: lookups gallop over the chunks' first ids as over
 ids), the differences of its ids (the first difference zero) at the width of the
 largest, and its weights less the least (its base, beside it) at the width of the
@@ -39,7 +41,8 @@ class PackedRows:
     """The packed rows' chunks: stream (uint8), each chunk's first id (uint16), its ids'
     and its weights' widths (uint8), its weights' base (the weights' type); chunk_at:
     where each chunk starts in the stream (int64, and past the last chunk);
-    row_chunks: each packed row's first chunk (int64, in row order, and the total)."""
+    row_chunks: each long row's first chunk (int64, in row order, and the total; a dense
+    row's is the next row's)."""
 
     stream: np.ndarray
     first: np.ndarray
@@ -51,8 +54,9 @@ class PackedRows:
 
     @classmethod
     def locate(cls, stream, first, id_bits, weight_bits, base, lengths) -> PackedRows:
-        """The chunks of packed rows of `lengths` (in row order), located (where the
-        chunks' arrays disagree with the rows, a damaged file's, nowhere: see fits)."""
+        """The chunks of packed rows of `lengths` (in row order; 0 for a long row kept
+        otherwise, dense: it has no chunk), located (where the chunks' arrays disagree
+        with the rows, a damaged file's, nowhere: see fits)."""
         lengths = np.asarray(lengths, dtype=np.int64)
         per_row = -(-lengths // CHUNK)
         row_chunks = np.concatenate([[0], np.cumsum(per_row)])
@@ -60,7 +64,8 @@ class PackedRows:
         if not len(first) == len(id_bits) == len(weight_bits) == len(base) == n_chunks:
             return cls(stream, first, id_bits, weight_bits, base, np.full(1, -1), row_chunks)
         counts = np.full(n_chunks, CHUNK, dtype=np.int64)
-        counts[row_chunks[1:] - 1] = lengths - (per_row - 1) * CHUNK
+        chunked = per_row > 0
+        counts[row_chunks[1:][chunked] - 1] = lengths[chunked] - (per_row[chunked] - 1) * CHUNK
         sizes = packed_bytes(counts, id_bits.astype(np.int64))
         sizes += packed_bytes(counts, weight_bits.astype(np.int64))
         chunk_at = np.concatenate([[0], np.cumsum(sizes)])

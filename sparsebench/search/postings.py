@@ -28,7 +28,10 @@ no ids, added as a vector by the exhaustive search and read at a document's posi
 MaxScore. Packed postings
 (postings_build.save_postings(packed=True), integer weights of at most 16 bits) keep the
 long rows apart, bit-packed in chunks (sparsebench.search.packed_rows): about half the
-bytes of those rows, at the cost of unpacking them as they are read.
+bytes of those rows, at the cost of unpacking them as they are read; a long row whose
+bit vector, a weight's bits a document, takes at most twice its chunks' bytes is kept
+as that vector instead (sparsebench.search.dense_rows), which the block scan unpacks a
+stretch of documents at a time.
 Postings are built and written by sparsebench.search.postings_build.
 """
 
@@ -44,11 +47,11 @@ import scipy.sparse as sp
 from sparsebench.core.arrays import span_indices
 from sparsebench.core.errors import DataError
 from sparsebench.core.npzmembers import mapped_members
-from sparsebench.search.dense_rows import DenseRows, dense_positions
+from sparsebench.search.dense_rows import DenseRows, bit_positions, dense_positions
 from sparsebench.search.packed_rows import CHUNK, CHUNK_ARRAYS, PACKED_FROM, PackedRows
 from sparsebench.search.row_directory import DIRECTORY_ARRAYS, RowDirectory
 
-LAYOUT = "sparsebench-postings-8"  # the `layout` member of a postings file
+LAYOUT = "sparsebench-postings-9"  # the `layout` member of a postings file
 BLOCK_DOCS = 1 << 16  # documents per block: their ids within it fit a uint16
 _NARROW = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.uint16))
 _MEMBERS = (
@@ -61,6 +64,7 @@ _MEMBERS = (
     "stream",
     *CHUNK_ARRAYS,
     "dense",
+    "dense_bits",
 )
 
 
@@ -73,13 +77,13 @@ class Postings:
     postings lie: sparsebench.search.row_directory). A row's postings are consecutive
     entries of `ids` (local to the block, ascending) and `data` (the weights, narrow:
     see postings_build.compact_weights), or, in packed postings, for rows of PACKED_FROM
-    postings or more, chunks of `packed` (sparsebench.search.packed_rows), or, in plain
-    postings, for rows whose vector takes no more bytes than their postings, a vector
-    of `dense` (sparsebench.search.dense_rows); row_max[r] is the largest of them (in
-    the weights' type), the bound that dynamic pruning (sparsebench.search.compiled_search)
-    puts on what the row adds to a score. tie_keys: each document's tie key (uint32;
-    docids.tie_break_keys) when the postings were saved with their documents' ids, else
-    None."""
+    postings or more, chunks of `packed` (sparsebench.search.packed_rows) or a bit
+    vector of `dense`, or, in plain postings, for rows whose vector takes no more bytes
+    than their postings, a vector of `dense` (sparsebench.search.dense_rows); row_max[r]
+    is the largest of them (in the weights' type), the bound that dynamic pruning
+    (sparsebench.search.compiled_search) puts on what the row adds to a score.
+    tie_keys: each document's tie key (uint32; docids.tie_break_keys) when the postings
+    were saved with their documents' ids, else None."""
 
     shape: tuple[int, int]
     directory: RowDirectory
@@ -164,7 +168,7 @@ class Postings:
         dense_at = np.full(len(rows), -1, dtype=np.int64)
         if self.dense is not None and long.any():
             dense_at[long] = self.dense.positions[self.directory.long_ranks(rows[long])]
-        return (long if self.packed is not None else np.zeros_like(long)), dense_at
+        return (long & (dense_at < 0) if self.packed is not None else long & False), dense_at
 
     def block_lists(
         self, block: int, rows: np.ndarray | None = None, widen: bool = True
@@ -244,7 +248,7 @@ class Postings:
             spans = (starts, starts + lengths[which])
             weights[packed] = _weights_in(ids, data, *spans, local[packed])
         if dense.any():
-            weights[dense] = self.dense.values[dense_at[dense] + local[dense]]
+            weights[dense] = self.dense.weights(dense_at[dense], local[dense])
         return weights
 
     def weights_at(self, terms: np.ndarray, docs: np.ndarray) -> np.ndarray:
@@ -302,10 +306,14 @@ def search_sorted_spans(
         hi[open_[~below]] = middle[~below]
 
 
-def packed_rows_of(directory: RowDirectory, chunks: list[np.ndarray]) -> PackedRows:
-    """The packed rows of postings with this directory: the chunks' arrays (stream, then
-    CHUNK_ARRAYS), located by the lengths of the rows coded LONG."""
-    return PackedRows.locate(*chunks, directory.long_lengths.astype(np.int64) + 1)
+def packed_rows_of(
+    directory: RowDirectory, chunks: list[np.ndarray], dense: DenseRows
+) -> PackedRows:
+    """The packed rows of postings with this directory and dense rows: the chunks'
+    arrays (stream, then CHUNK_ARRAYS), located by the lengths of the rows coded LONG
+    (a dense row has no chunk)."""
+    lengths = directory.long_lengths.astype(np.int64) + 1
+    return PackedRows.locate(*chunks, np.where(dense.positions >= 0, 0, lengths))
 
 
 def laid_out(
@@ -314,14 +322,20 @@ def laid_out(
     packed: bool,
     dense_values: np.ndarray,
     weight_type: np.dtype,
+    dense_bits: np.ndarray,
 ) -> tuple[RowDirectory, DenseRows | None]:
     """The row directory of postings of n_docs documents, weights of `weight_type`, with
     the rows it keeps apart marked (every row coded LONG in packed postings, the dense
-    ones in plain postings), and their dense rows, `dense_values` located (None where no
-    row is dense)."""
+    ones in plain postings), and their dense rows, `dense_values` located: in packed
+    postings always, bit vectors where `dense_bits` (one a LONG row) says; in plain ones
+    where the rows' lengths say (None where no row is dense)."""
     n_long = len(directory.long_lengths)
     if packed:
-        return replace(directory, apart=np.ones(n_long, dtype=bool)), None
+        if len(dense_bits) != n_long:
+            dense_bits = np.zeros(n_long, np.uint8)  # a damaged file's: its vectors will not fit
+        positions, size = bit_positions(directory, n_docs, BLOCK_DOCS, dense_bits)
+        dense = DenseRows(dense_values, positions, size, bit_packed=True)
+        return replace(directory, apart=np.ones(n_long, dtype=bool)), dense
     positions, size = dense_positions(directory, n_docs, BLOCK_DOCS, weight_type)
     if not size and not len(dense_values):
         return directory, None
@@ -346,12 +360,15 @@ def load_postings(path: str | Path) -> Postings:
     ids, data, row_max = arrays["ids"], arrays["data"], arrays["row_max"]
     if len(ids) != len(data) or not directory.check(-(-n_docs // BLOCK_DOCS), len(data)):
         raise damaged
-    directory, dense = laid_out(directory, n_docs, packed, arrays["dense"], data.dtype)
+    dense_bits = arrays["dense_bits"]
+    directory, dense = laid_out(directory, n_docs, packed, arrays["dense"], data.dtype, dense_bits)
     chunks = [arrays["stream"], *(arrays[name] for name in CHUNK_ARRAYS)]
-    packed_rows = packed_rows_of(directory, chunks) if packed else None
+    packed_rows = packed_rows_of(directory, chunks, dense) if packed else None
     fits = (
         len(row_max) == directory.n_rows
-        and row_max.dtype == data.dtype == chunks[-1].dtype == arrays["dense"].dtype
+        and row_max.dtype == data.dtype == chunks[-1].dtype
+        and (packed or arrays["dense"].dtype == data.dtype)
+        and len(dense_bits) == (len(directory.long_lengths) if packed else 0)
         and (packed_rows is None or packed_rows.fits())
         and (dense is None or dense.fits())
     )

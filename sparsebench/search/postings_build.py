@@ -11,6 +11,7 @@ import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -21,9 +22,9 @@ from sparsebench.core.bitpack import SLACK
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import atomic_path
 from sparsebench.core.npzmembers import aligned_member, copy_member
-from sparsebench.search.dense_rows import dense_rows
+from sparsebench.search.dense_rows import LANES, bit_vector_rows, bit_vector_words, dense_rows
 from sparsebench.search.docids import tie_break_keys
-from sparsebench.search.packed_rows import CHUNK, CHUNK_ARRAYS, PACKED_FROM
+from sparsebench.search.packed_rows import CHUNK, CHUNK_ARRAYS, PACKED_FROM, PackedRows
 from sparsebench.search.postings import (
     _NARROW,
     BLOCK_DOCS,
@@ -93,6 +94,21 @@ def _blocks(
         )
 
 
+class _Kept(NamedTuple):
+    """A block's postings as stored: the ids and weights kept in the postings' arrays,
+    the chunks of its packed rows (stream bytes, first ids, id widths, weight widths,
+    bases), its dense rows' vectors one after another, which of its rows are kept apart,
+    and, in packed postings, each long row's bits a document if it is dense (0 if it is
+    packed; empty in plain postings)."""
+
+    ids: np.ndarray
+    data: np.ndarray
+    chunks: tuple[np.ndarray, ...]
+    dense: np.ndarray
+    apart: np.ndarray
+    dense_bits: np.ndarray
+
+
 def _kept_apart(
     counts: np.ndarray,
     ids: np.ndarray,
@@ -100,29 +116,43 @@ def _kept_apart(
     width: int,
     packed: bool,
     weight_type: np.dtype,
-) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+) -> _Kept:
     """A block's postings (its rows' lengths, ids, weights as _blocks gives them,
-    integers if `packed`; the block's documents) as (ids and weights kept in the
-    postings' arrays, chunks of its packed rows: stream bytes, first ids, id widths,
-    weight widths, bases; its dense rows' vectors one after another; which rows are
-    kept apart), packed_loop.pack_rows making the chunks, the weights and vectors in
+    integers if `packed`; the block's documents) as stored, the weights and vectors in
     `weight_type` (_weight_type's: exact, and what decides which rows are dense)."""
     apart = counts >= PACKED_FROM if packed else dense_rows(counts, width, weight_type)
     narrow = data.astype(weight_type)
-    no_dense = np.zeros(0, weight_type)
     if not apart.any():
-        return ids, narrow, _NO_CHUNKS, no_dense, apart
+        return _Kept(ids, narrow, _NO_CHUNKS, _NO_VECTORS[packed](weight_type), apart, _NO_BITS)
     starts = np.cumsum(counts) - counts
     kept = span_indices(starts[~apart], starts[~apart] + counts[~apart])
-    if not packed:
-        dense = np.zeros(int(apart.sum()) * width, weight_type)
-        spans = span_indices(starts[apart], starts[apart] + counts[apart])
-        vector = np.repeat(np.arange(int(apart.sum()), dtype=np.int64), counts[apart])
-        dense[vector * width + ids[spans]] = narrow[spans]
-        return ids[kept], narrow[kept], _NO_CHUNKS, dense, apart
-    from sparsebench.search.packed_loop import pack_rows  # compiled: imported when used
+    if packed:
+        chunks, dense, dense_bits = _packed_rows(
+            ids, data, narrow, starts[apart], counts[apart].astype(np.int64), width
+        )
+        return _Kept(ids[kept], narrow[kept], chunks, dense, apart, dense_bits)
+    dense = np.zeros(int(apart.sum()) * width, weight_type)
+    spans = span_indices(starts[apart], starts[apart] + counts[apart])
+    vector = np.repeat(np.arange(int(apart.sum()), dtype=np.int64), counts[apart])
+    dense[vector * width + ids[spans]] = narrow[spans]
+    return _Kept(ids[kept], narrow[kept], _NO_CHUNKS, dense, apart, _NO_BITS)
 
-    lengths = counts[apart].astype(np.int64)
+
+def _packed_rows(
+    ids: np.ndarray,
+    data: np.ndarray,
+    narrow: np.ndarray,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    width: int,
+) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """A block's long rows (their first postings and lengths) in packed postings: the
+    chunks of those packed (packed_loop.pack_rows), the bit vectors of those whose
+    vector takes no more bytes than their chunks (dense_loop.pack_bit_vectors), and each
+    row's bits a document if it is dense, else 0."""
+    from sparsebench.search.dense_loop import pack_bit_vectors  # compiled: imported when used
+    from sparsebench.search.packed_loop import pack_rows
+
     n_chunks = int((-(-lengths // CHUNK)).sum())
     stream = np.zeros(4 * int(lengths.sum()) + 2 * n_chunks, np.uint8)
     chunks = (
@@ -131,9 +161,21 @@ def _kept_apart(
         np.zeros(n_chunks, np.uint8),
         np.zeros(n_chunks, np.uint16),
     )
-    used, _ = pack_rows(ids, data, starts[apart].astype(np.int64), lengths, stream, *chunks)
-    # a copy: the stream's bound (4 bytes a posting) is not held while the blocks add up
-    return ids[kept], narrow[kept], (stream[:used].copy(), *chunks), no_dense, apart
+    used, _ = pack_rows(ids, data, starts.astype(np.int64), lengths, stream, *chunks)
+    rows = PackedRows.locate(stream[:used], *chunks, lengths)
+    header = sum(array.itemsize for array in chunks[:3]) + narrow.itemsize
+    row_bytes = np.add.reduceat(np.diff(rows.chunk_at) + header, rows.row_chunks[:-1])
+    bits = np.frexp(np.maximum.reduceat(data, starts).astype(np.float64))[1]
+    dense = bit_vector_rows(row_bytes, width, bits)
+    kept = np.repeat(~dense, np.diff(rows.row_chunks))
+    stream = stream[span_indices(rows.chunk_at[:-1][kept], rows.chunk_at[1:][kept])]
+    words = np.zeros(int(bit_vector_words(width, bits[dense]).sum()) + LANES, np.uint32)
+    written = pack_bit_vectors(
+        ids, narrow, starts[dense], lengths[dense], bits[dense], width, words
+    )
+    dense_bits = np.where(dense, bits, 0).astype(np.uint8)
+    # copies: the stream's bound (4 bytes a posting) is not held while the blocks add up
+    return (stream, *(array[kept] for array in chunks)), words[:written], dense_bits
 
 
 _NO_CHUNKS = (
@@ -143,6 +185,10 @@ _NO_CHUNKS = (
     np.zeros(0, np.uint8),
     np.zeros(0, np.uint16),
 )
+_NO_BITS = np.zeros(0, np.uint8)
+# no dense vector: of weights (plain postings) or of bit vectors' words (packed)
+_NO_VECTORS = {False: lambda weight_type: np.zeros(0, weight_type), True: lambda _: _NO_WORDS}
+_NO_WORDS = np.zeros(0, np.uint32)
 # the stored types of the chunks' arrays (stream, then CHUNK_ARRAYS; the bases' kept as
 # the weights')
 _CHUNK_TYPES = tuple(array.dtype for array in _NO_CHUNKS)
@@ -151,41 +197,40 @@ _CHUNK_TYPES = tuple(array.dtype for array in _NO_CHUNKS)
 def build_postings(documents: sp.spmatrix | sp.sparray, packed: bool = False) -> Postings:
     """Postings of document-major weights (documents x terms), in memory; `packed`: the
     long rows' postings bit-packed (integer weights of at most 16 bits only)."""
-    held, lengths, ids, data, largest, chunks, dense, apart = [], [], [], [], [], [], [], []
+    held, lengths, largest, parts = [], [], [], []
     weight_type = _weight_type(documents, None, packed)
     for width, terms, counts, block_ids, block_data, maxima in _blocks(documents, None):
-        kept_ids, kept_data, block_chunks, vectors, away = _kept_apart(
-            counts, block_ids, block_data, width, packed, weight_type
-        )
         held.append(terms)
         lengths.append(counts)
-        ids.append(kept_ids)
-        data.append(kept_data)
         largest.append(maxima)
-        chunks.append(block_chunks)
-        dense.append(vectors)
-        apart.append(away)
+        parts.append(_kept_apart(counts, block_ids, block_data, width, packed, weight_type))
     n_terms = documents.shape[1]
-    directory, dense_vectors = laid_out(
+    apart = [part.apart for part in parts]
+    vectors = [_NO_VECTORS[packed](weight_type), *(part.dense for part in parts)]
+    if packed:
+        vectors.append(np.zeros(LANES, np.uint32))
+    directory, dense = laid_out(
         RowDirectory(n_terms, **build_directory(n_terms, held, lengths, apart)),
         documents.shape[0],
         packed,
-        np.concatenate([np.zeros(0, weight_type), *dense]),
+        np.concatenate(vectors),
         weight_type,
+        np.concatenate([_NO_BITS, *(part.dense_bits for part in parts)]),
     )
     joined = [
-        np.concatenate([empty, *(c[i] for c in chunks)]) for i, empty in enumerate(_NO_CHUNKS)
+        np.concatenate([empty, *(part.chunks[i] for part in parts)])
+        for i, empty in enumerate(_NO_CHUNKS)
     ]
     joined[0] = np.concatenate([joined[0], np.zeros(SLACK, np.uint8)])
     joined[-1] = joined[-1].astype(weight_type)
     return Postings(
         (n_terms, documents.shape[0]),
         directory,
-        np.concatenate([np.zeros(0, np.uint16), *ids]),
-        np.concatenate([np.zeros(0, weight_type), *data]),
+        np.concatenate([np.zeros(0, np.uint16), *(part.ids for part in parts)]),
+        np.concatenate([np.zeros(0, weight_type), *(part.data for part in parts)]),
         np.concatenate([np.zeros(0, np.float32), *largest]).astype(weight_type),
-        packed=packed_rows_of(directory, joined) if packed else None,
-        dense=dense_vectors,
+        packed=packed_rows_of(directory, joined, dense) if packed else None,
+        dense=dense,
     )
 
 
@@ -227,7 +272,7 @@ def save_postings(
         keyed["tie_keys"] = tie_break_keys(doc_ids).astype(np.uint32)
     held, lengths, largest = [], [], []
     weight_type = _weight_type(documents, weigh, packed)
-    stored = ("ids", "data", "stream", *CHUNK_ARRAYS, "dense")
+    stored = ("ids", "data", "stream", *CHUNK_ARRAYS, "dense", "dense_bits")
     apart = []
     with tempfile.TemporaryDirectory(dir=path.parent, prefix=".postings-") as scratch:
         files = {name: Path(scratch) / name for name in stored}
@@ -237,22 +282,23 @@ def save_postings(
                 held.append(terms)
                 lengths.append(counts)
                 largest.append(maxima)
-                kept_ids, kept_data, chunks, dense, away = _kept_apart(
-                    counts, ids, data, width, packed, weight_type
-                )
-                apart.append(away)
-                arrays = (kept_ids, kept_data, *chunks, dense)
+                part = _kept_apart(counts, ids, data, width, packed, weight_type)
+                apart.append(part.apart)
+                arrays = (part.ids, part.data, *part.chunks, part.dense, part.dense_bits)
                 for name, array in zip(stored, arrays, strict=True):
                     outs[name].write(array.tobytes())
             outs["stream"].write(bytes(SLACK))
+            if packed:  # the bit vectors' words to spare
+                outs["dense"].write(bytes(LANES * _NO_WORDS.itemsize))
         members = {
             "shape": np.array((documents.shape[1], documents.shape[0]), dtype=np.int64),
             "packed": np.array(packed),
             **build_directory(documents.shape[1], held, lengths, apart),
             "row_max": np.concatenate([np.zeros(0, np.float32), *largest]).astype(weight_type),
         }
-        kept_types = (np.uint16, weight_type, *_CHUNK_TYPES[:-1], weight_type, weight_type)
-        stored_types = (np.uint16, weight_type, *_CHUNK_TYPES, weight_type)
+        vectors = _NO_VECTORS[packed](weight_type).dtype
+        kept_types = (np.uint16, weight_type, *_CHUNK_TYPES[:-1], weight_type, vectors, np.uint8)
+        stored_types = (np.uint16, weight_type, *_CHUNK_TYPES, vectors, np.uint8)
         with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as archive:
             for name, array in {"layout": np.array(LAYOUT), **members, **keyed}.items():
                 with aligned_member(archive, name) as member:

@@ -28,6 +28,7 @@ from sparsebench.search import compiled_search, postings_build, rows_loop, scipy
 from sparsebench.search import postings as postings_module
 from sparsebench.search.postings import BLOCK_DOCS, load_postings
 from sparsebench.search.postings_build import as_postings
+from sparsebench.search.row_directory import LONG
 from sparsebench.search.scipy_backend import chosen_strategy, retrieve
 
 KS = (1, 10, 100, 1000)
@@ -103,6 +104,31 @@ def test_pruned_splade_like_runs_equal_exhaustive_ones():
     assert as_postings(sparse).dense is None
     kept_queries = sp.csr_matrix(queries)[:, kept]
     assert_pruned_equals_exhaustive(kept_queries, sparse, idf[kept], doc_ids, query_ids, ks=(10,))
+
+
+@pytest.mark.parametrize("top", [255, 3000], ids=["uint8", "uint16"])
+def test_packed_splade_like_runs_equal_plain_ones(top):
+    """Packed postings whose frequent rows are bit vectors (sparsebench.search.dense_rows)
+    and the others chunks: MaxScore and the block scan write the plain postings' runs,
+    over queries that hold several bit vectors (two added a pass, and an odd one)."""
+    docs, queries, idf, doc_ids, query_ids = splade_problem(7, 9000)
+    docs = quantised(docs, top)
+    plain = postings_build.build_postings(docs)
+    packed = postings_build.build_postings(docs, packed=True)
+    vectors = packed.dense.positions >= 0
+    assert 10 <= vectors.sum() < len(vectors) and packed.packed.n_chunks > 0
+    long = packed.block_lengths(0) > LONG
+    vector_terms = packed.block_terms(0)[long][vectors]
+    held = np.asarray((sp.csr_matrix(queries)[:, vector_terms] != 0).sum(axis=1)).ravel()
+    assert held.min() >= 2 and {0, 1} == set((held % 2).tolist())  # odd and even counts
+    for k in (10, 100):
+        common = (idf, k, doc_ids, query_ids)
+        reference = exhaustive_run_bytes(queries, plain, *common, scan=False)
+        assert_same_bytes(
+            run_bytes(queries, packed, *common, strategy="maxscore"), reference, f"MaxScore, k={k}"
+        )
+        scanned = exhaustive_run_bytes(queries, packed, *common, scan=True)
+        assert_same_bytes(scanned, reference, f"block scan, k={k}")
 
 
 def test_statically_pruned_and_integer_impact_corpora():
@@ -382,6 +408,9 @@ def test_packed_postings_write_the_runs_of_plain_ones(top, monkeypatch):
     plain = postings_build.build_postings(docs)
     packed = postings_build.build_postings(docs, packed=True)
     assert packed.packed.n_chunks > 100 and len(packed.data) < plain.nnz == packed.nnz
+    # the terms in most documents: bit vectors (dense_rows), the others chunks
+    vectors = np.count_nonzero(packed.dense.positions >= 0)
+    assert 2 <= vectors < len(packed.dense.positions) // 10
     for k in (10, 1000):
         common = (queries, idf, k, doc_ids, query_ids)
         reference = exhaustive_run_bytes(queries, plain, *common[1:], scan=False)

@@ -12,11 +12,13 @@ import scipy.sparse as sp
 
 from sparsebench.core.errors import DataError
 from sparsebench.runs.runfile import RunLines
-from sparsebench.search.dense_rows import dense_rows
+from sparsebench.search import dense_rows as dense_rows_module
+from sparsebench.search.dense_loop import bit_weight, pack_bit_vectors
+from sparsebench.search.dense_rows import GROUP, LANES, DenseRows, dense_rows
 from sparsebench.search.postings import BLOCK_DOCS, load_postings
 from sparsebench.search.postings_build import compact_weights, save_postings
 from sparsebench.search.products import block_product
-from sparsebench.search.row_directory import DIRECTORY_ARRAYS
+from sparsebench.search.row_directory import DIRECTORY_ARRAYS, LONG
 from sparsebench.search.scipy_backend import retrieve
 
 
@@ -282,6 +284,111 @@ def test_damaged_dense_rows_are_refused(tmp_path):
     assert len(members["dense"]) == DENSE_TERMS[200] * 3000
     for damaged in (members["dense"][:-1], members["dense"].astype(np.uint16)):
         np.savez(path, **{**members, "dense": damaged})
+        with pytest.raises(DataError, match="do not fit together"):
+            load_postings(path)
+
+
+def test_a_bit_vector_holds_each_weight_where_its_layout_says():
+    """dense_rows' layout, by hand: document d of a group of GROUP is value d // LANES
+    of lane d % LANES, each lane's values `bits` wide from the low bits of its words on,
+    a group `bits` words a lane; a block of 9,000 documents takes two groups."""
+    width, bits = 9000, 5
+    rng = np.random.default_rng(8)
+    ids = np.sort(rng.choice(width, 4000, replace=False)).astype(np.uint16)
+    weights = rng.integers(1, 1 << bits, len(ids)).astype(np.uint8)
+    weights[[0, -1]] = (1 << bits) - 1  # the widest value at both ends
+    groups = -(-width // GROUP)
+    expected = np.zeros(groups * bits * LANES + LANES, dtype=np.uint32)
+    for doc, weight in zip(ids.tolist(), weights.tolist(), strict=True):
+        group, value, lane = doc // GROUP, doc // LANES % (GROUP // LANES), doc % LANES
+        for bit in range(bits):  # one bit at a time: bit b of the lane's stream
+            if weight >> bit & 1:
+                at = value * bits + bit
+                expected[(group * bits + at // 32) * LANES + lane] |= np.uint32(1 << at % 32)
+    words = np.zeros_like(expected)
+    lengths = np.array([len(ids)])
+    written = pack_bit_vectors(
+        ids, weights, np.zeros(1, int), lengths, np.array([bits]), width, words
+    )
+    assert written == groups * bits * LANES and np.array_equal(words, expected)
+    positions, size = np.array([bits, -1]), len(words)  # the row at word 0, then a packed one
+    dense = DenseRows(words, positions, size, bit_packed=True)
+    assert dense.fits()
+    found_ids, found = dense.postings(np.array([bits]), width)
+    assert np.array_equal(found_ids, ids) and np.array_equal(found, weights)
+    local = np.array([0, 1, 255, 256, 8191, 8192, 8999])
+    held = np.zeros(width, dtype=np.int64)
+    held[ids] = weights
+    assert np.array_equal(dense.weights(np.full(len(local), bits), local), held[local])
+    assert [int(bit_weight(words, bits, d)) for d in local.tolist()] == held[local].tolist()
+    wider = DenseRows(words, np.array([17]), size, bit_packed=True)
+    assert not wider.fits()  # more bits a document than a weight of packed postings has
+
+
+@pytest.mark.parametrize("scale", [200, 3000], ids=["uint8", "uint16"])
+@pytest.mark.parametrize("n_docs", [9000, 2 * BLOCK_DOCS + 300])
+def test_packed_postings_keep_full_rows_as_bit_vectors(tmp_path, monkeypatch, n_docs, scale):
+    """A packed row is a bit vector where that takes at most BIT_VECTOR_SHARE times its
+    chunks' bytes (the chunks measured in postings built without bit vectors): the
+    term in 90% of the documents in every block of a group or more (not in the last
+    block of 300 documents, whose vector would be a whole group), not the one in 25%;
+    the lists, frequencies and weights those of plain postings."""
+    matrix = dense_documents(n_docs, n_docs, scale)
+    plain_path, packed_path = tmp_path / "plain.npz", tmp_path / "packed.npz"
+    save_postings(plain_path, matrix)
+    save_postings(packed_path, matrix, packed=True)
+    plain, packed = load_postings(plain_path), load_postings(packed_path)
+    monkeypatch.setattr(dense_rows_module, "BIT_VECTOR_SHARE", 0)
+    save_postings(tmp_path / "chunks.npz", matrix, packed=True)
+    chunked = load_postings(tmp_path / "chunks.npz")
+    assert (chunked.dense.positions < 0).all()
+    chunks = chunked.packed
+    header = 4 + packed.data.itemsize  # first id (2), two widths (1 each), base
+    per_chunk = np.diff(chunks.chunk_at) + header
+    row_bytes = np.add.reduceat(per_chunk, chunks.row_chunks[:-1])
+    n_long = len(packed.directory.long_lengths)
+    codes = packed.directory.codes(np.arange(packed.directory.n_rows))
+    long_rows = np.flatnonzero(codes == LONG)
+    blocks = np.searchsorted(packed.directory.block_rows, long_rows, side="right") - 1
+    widths = np.minimum(BLOCK_DOCS, n_docs - blocks * BLOCK_DOCS)
+    bits = np.array([int(packed.row_max[r]).bit_length() for r in long_rows])
+    vector_bytes = -(-widths // GROUP) * bits * LANES * 4
+    expected = vector_bytes <= 2 * row_bytes
+    places = packed.dense.positions
+    assert len(long_rows) == n_long and np.array_equal(places >= 0, expected)
+    assert np.array_equal(places[expected] & 31, bits[expected])
+    terms = np.concatenate([packed.block_terms(b) for b in range(packed.n_blocks)])
+    dense_terms = terms[long_rows[expected]]
+    full_groups = n_docs // GROUP if n_docs < BLOCK_DOCS else n_docs // BLOCK_DOCS
+    assert np.count_nonzero(dense_terms == 0) == full_groups and 4 not in dense_terms
+    assert len(packed.dense.values) == int(vector_bytes[expected].sum()) // 4 + LANES
+    assert packed.packed.n_chunks < chunks.n_chunks
+    assert (packed.documents() != plain.documents()).nnz == 0
+    for block in range(packed.n_blocks):
+        assert (packed.block_lists(block) != plain.block_lists(block)).nnz == 0
+        rows = np.array([0, 4, 2, 3, 1])
+        assert np.array_equal(packed.block_lengths(block, rows), plain.block_lengths(block, rows))
+    assert np.array_equal(packed.document_frequencies(), plain.document_frequencies())
+    rng = np.random.default_rng(3)
+    coo = matrix.tocoo()
+    terms = np.concatenate([coo.col[:500], rng.integers(0, 304, 500), [0, 0, 4]])
+    docs = np.concatenate([coo.row[:500], rng.integers(0, n_docs, 500), [0, n_docs - 1, 0]])
+    assert np.array_equal(packed.weights_at(terms, docs), np.asarray(matrix[docs, terms]).ravel())
+
+
+def test_damaged_bit_vectors_are_refused(tmp_path):
+    path = tmp_path / "postings.npz"
+    save_postings(path, dense_documents(9000, 5, 200), packed=True)
+    with np.load(path) as stored:
+        members = dict(stored)
+    assert (members["dense_bits"] > 0).sum() >= 2
+    for name, damaged in (
+        ("dense", members["dense"][:-1]),
+        ("dense", members["dense"].astype(np.uint16)),
+        ("dense_bits", members["dense_bits"][:-1]),
+        ("dense_bits", np.where(members["dense_bits"] > 0, 17, 0).astype(np.uint8)),
+    ):
+        np.savez(path, **{**members, name: damaged})
         with pytest.raises(DataError, match="do not fit together"):
             load_postings(path)
 

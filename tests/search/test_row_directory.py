@@ -39,16 +39,22 @@ def _blocks(seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
     return held, lengths
 
 
-MODES = ("plain", "packed", "dense")  # which rows coded LONG are kept apart: none, all, some
+# which rows coded LONG are kept apart: none, all (packed, or packed and dense), some
+MODES = ("plain", "packed", "packed-dense", "dense")
 
 
 def _kept_apart(mode: str, sizes: np.ndarray) -> np.ndarray:
     """Which rows of `sizes` are kept apart: every row coded LONG in packed postings;
     in "dense", a stand-in for dense rows, those of an odd length among them."""
     long = np.asarray(sizes) > LONG
-    return {"plain": long & False, "packed": long, "dense": long & (np.asarray(sizes) % 2 == 1)}[
-        mode
-    ]
+    odd = long & (np.asarray(sizes) % 2 == 1)
+    return {"plain": long & False, "packed": long, "packed-dense": long, "dense": odd}[mode]
+
+
+def _dense_stand_in(mode: str, size: int) -> bool:
+    """Whether a row kept apart is dense: in "dense" all; in "packed-dense", a stand-in
+    for bit vectors among packed rows, those of an odd length."""
+    return mode == "dense" or (mode == "packed-dense" and size % 2 == 1)
 
 
 def _reference(held, lengths, mode="plain") -> dict[tuple[int, int], tuple[int, int]]:
@@ -119,10 +125,12 @@ def test_the_compiled_searches_find_the_same_lists(mode):
     reference = _reference(held, lengths, mode)
     n_long = len(directory.long_lengths)
     # a packed row's first chunk, a dense row's position: any ascending numbers
-    row_chunks = 5 + 3 * np.arange(n_long + 1) if mode == "packed" else np.zeros(0)
+    packed = mode.startswith("packed")
+    row_chunks = 5 + 3 * np.arange(n_long + 1) if packed else np.zeros(0)
     dense_at = np.zeros(0)
-    if mode == "dense":
-        dense_at = np.where(directory.apart, 7 + 100 * np.arange(n_long), -1)
+    if mode != "plain" and mode != "packed":
+        dense = [_dense_stand_in(mode, n) for n in directory.long_lengths.astype(int) + 1]
+        dense_at = np.where(directory.apart & dense, 7 + 100 * np.arange(n_long), -1)
     rows = {key: row for row, key in enumerate(reference)}  # rows in block, then term order
     query = np.array([0, 5, 63, 64, 127, 128, 199], dtype=np.int64)
     arrays = read_only_views(*(getattr(directory, name) for name in DIRECTORY_ARRAYS), row_max)
@@ -140,16 +148,23 @@ def test_the_compiled_searches_find_the_same_lists(mode):
                 start, size = reference[block, term]
                 bound = float(row_max[rows[block, term]])
                 expected = (start, start + size, bound, -1)
+                dense = False
                 if _kept_apart(mode, size):
-                    chunk = row_chunks[start] if mode == "packed" else DENSE - dense_at[start]
+                    dense = _dense_stand_in(mode, size)
+                    chunk = DENSE - dense_at[start] if dense else row_chunks[start]
                     expected = (0, size, bound, int(chunk))
-                kinds.add((bool(_kept_apart(mode, size)), size > LONG))
+                kinds.add((bool(_kept_apart(mode, size)), size > LONG, dense))
             else:
                 expected = (-1, -1, 0.0, -1)
             got = (starts[entry, block], ends[entry, block], maxima[entry, block])
             assert (*got, chunks[entry, block]) == expected, (block, term)
-    apart_kinds = {"plain": set(), "packed": {(True, True)}, "dense": {(True, True), (False, True)}}
-    assert kinds >= {(False, False)} | apart_kinds[mode]  # every kind of row was looked for
+    apart_kinds = {
+        "plain": set(),
+        "packed": {(True, True, False)},
+        "packed-dense": {(True, True, False), (True, True, True)},
+        "dense": {(True, True, True), (False, True, False)},
+    }
+    assert kinds >= {(False, False, False)} | apart_kinds[mode]  # every kind was looked for
 
 
 @pytest.mark.parametrize("sizes", [[0, 3], [65_537]])

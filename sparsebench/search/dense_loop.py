@@ -1,0 +1,69 @@
+"""Dense rows' vectors (sparsebench.search.dense_rows) made and read, compiled (numba):
+packed postings' bit vectors built, and a document's weight read from either kind of
+vector by the searches' loops."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sparsebench.core.jit import compiled
+from sparsebench.search.dense_rows import GROUP, LANES, PLACE_SHIFT
+
+_LANES = np.uint64(LANES)
+_GROUP = np.uint64(GROUP)
+_VALUES = np.uint64(GROUP // LANES)  # a lane's values in a group
+_WORD = np.uint64(32)
+_LOW_WORD = np.uint64(0xFFFFFFFF)
+
+
+@compiled(inline=True)
+def split_place(place):
+    """A bit vector's first word and bits a document (dense_rows.bit_positions), uint64."""
+    place = np.uint64(place)
+    return place >> np.uint64(PLACE_SHIFT), place & np.uint64((1 << PLACE_SHIFT) - 1)
+
+
+@compiled(inline=True)
+def bit_word(first, bits, d):
+    """Where document d's value lies in a bit vector (its first word and `bits`): its
+    first word, and its first bit there (uint64)."""
+    value_bit = (d // _LANES % _VALUES) * bits
+    word = first + (d // _GROUP * bits + value_bit // _WORD) * _LANES + d % _LANES
+    return word, value_bit % _WORD
+
+
+@compiled(inline=True)
+def bit_weight(words, place, d):
+    """The weight of document d (local to its block) in the bit vector at `place`: its
+    lane's two words from its first (uint64)."""
+    first, bits = split_place(place)
+    word, shift = bit_word(first, bits, np.uint64(d))
+    pair = np.uint64(words[word]) | (np.uint64(words[word + _LANES]) << _WORD)
+    return (pair >> shift) & ((np.uint64(1) << bits) - np.uint64(1))
+
+
+@compiled(inline=True)
+def dense_weight(dense, packed, place, d):
+    """The weight of document d (local to its block) in the dense row at `place`: a
+    vector of weights in plain postings (packed None), a bit vector in packed ones."""
+    if packed is None:
+        return dense[np.uint64(place) + np.uint64(d)]
+    return bit_weight(dense, place, d)
+
+
+@compiled
+def pack_bit_vectors(ids, weights, starts, lengths, bits, width, words):
+    """Rows (each its first posting in ids and weights, its length and its bits a
+    document) as bit vectors over a block of `width` documents, one after another into
+    `words` (uint32, zero, LANES words to spare at the end): the words written."""
+    at = np.uint64(0)
+    groups = np.uint64(-(-width // GROUP))
+    for row in range(len(starts)):
+        row_bits = np.uint64(bits[row])
+        for p in range(starts[row], starts[row] + lengths[row]):
+            word, shift = bit_word(at, row_bits, np.uint64(ids[p]))
+            value = np.uint64(weights[p]) << shift
+            words[word] |= np.uint32(value & _LOW_WORD)
+            words[word + _LANES] |= np.uint32(value >> _WORD)
+        at += groups * row_bits * _LANES
+    return np.int64(at)
