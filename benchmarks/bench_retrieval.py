@@ -167,7 +167,7 @@ def own_postings(folder: Path) -> Path:
     except ImportError:  # a checkout from before the builders had a module of their own
         from sparsebench.search.postings import save_postings
 
-    packed = os.environ.get("BENCH_PACKED") == "1"  # --packed, this checkout's runs only
+    packed = os.environ.get("BENCH_PACKED") == "1"  # --packed (and --baseline-packed)
     key = hashlib.sha256(str(Path(sparsebench.__file__).resolve()).encode()).hexdigest()[:12]
     path = folder / f"compact-{key}{'-packed' if packed else ''}.npz"
     if not path.exists():
@@ -407,7 +407,10 @@ def measure(
             env = dict(os.environ)
             if impl.startswith("baseline"):  # the other checkout's sparsebench comes first
                 env["PYTHONPATH"] = os.pathsep.join(filter(None, [baseline, env.get("PYTHONPATH")]))
-                env.pop("BENCH_PACKED", None)
+                if env.pop("BENCH_BASELINE_PACKED", None) != "1":
+                    env.pop("BENCH_PACKED", None)
+                else:
+                    env["BENCH_PACKED"] = "1"
             python = engines_python if impl in EXTERNAL else sys.executable
             done = subprocess.run(
                 [python, __file__, "--child", impl, str(folder), str(k), str(repeat), out],
@@ -479,6 +482,12 @@ def main() -> None:
         help="this checkout's postings packed (save_postings(packed=True): integer weights, "
         "shapes bm25-8bit, impacts and impacts-8bit); a --baseline's stay plain",
     )
+    parser.add_argument(
+        "--baseline-packed",
+        action="store_true",
+        help="the --baseline's postings packed too (to compare packed postings of two "
+        "checkouts)",
+    )
     parser.add_argument("--child", nargs=5)
     args = parser.parse_args()
     if args.child:  # the thread count comes from the parent's environment
@@ -488,6 +497,8 @@ def main() -> None:
     os.environ["BENCH_THREADS"] = str(args.threads)
     if args.packed:
         os.environ["BENCH_PACKED"] = "1"
+    if args.baseline_packed:
+        os.environ["BENCH_BASELINE_PACKED"] = "1"
     sys.path.insert(0, str(HERE))
     from bench_metrics import checkout_state, machine
 

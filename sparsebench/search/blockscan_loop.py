@@ -25,7 +25,7 @@ from sparsebench.search.candidates_loop import (
     ranked_out,
     still_in,
 )
-from sparsebench.search.dense_loop import bit_word, split_place
+from sparsebench.search.dense_loop import bit_stretch
 from sparsebench.search.dense_rows import LANES
 from sparsebench.search.packed_loop import read_chunk
 from sparsebench.search.packed_rows import CHUNK
@@ -88,20 +88,11 @@ def _add_two_dense(sums, dense, base, other, lo, hi, weight, other_weight):
 
 
 @compiled(inline=True)
-def _bits_stretch(place, lo):
-    """A bit vector's (at `place`) stretch of LANES documents from lo (a multiple of
-    LANES) on: its first word, the shift and the mask of its values (uint64)."""
-    first, bits = split_place(place)
-    word, shift = bit_word(first, bits, np.uint64(lo))
-    return word, shift, (np.uint64(1) << bits) - np.uint64(1)
-
-
-@compiled(inline=True)
 def _add_bits(sums, words, place, lo, hi, weight):
     """sums[lo:hi] += weight x the weights of a bit vector (at `place`) there, lo a
     multiple of LANES, hi at most LANES on: a lane a document, every lane's value at
     the same shift of its two words (a vector loop)."""
-    at, shift, mask = _bits_stretch(place, lo)
+    at, shift, mask = bit_stretch(place, lo)
     high, first = at + np.uint64(LANES), np.uint64(lo)
     for d in range(np.uint64(0), np.uint64(hi - lo)):
         pair = np.uint64(words[at + d]) | (np.uint64(words[high + d]) << np.uint64(32))
@@ -111,8 +102,8 @@ def _add_bits(sums, words, place, lo, hi, weight):
 @compiled(inline=True)
 def _add_two_bits(sums, words, place, other, lo, hi, weight, other_weight):
     """_add_bits of two bit vectors in one pass over sums[lo:hi] (as _add_two_dense)."""
-    at, shift, mask = _bits_stretch(place, lo)
-    to, other_shift, other_mask = _bits_stretch(other, lo)
+    at, shift, mask = bit_stretch(place, lo)
+    to, other_shift, other_mask = bit_stretch(other, lo)
     high, other_high = at + np.uint64(LANES), to + np.uint64(LANES)
     first, word = np.uint64(lo), np.uint64(32)
     for d in range(np.uint64(0), np.uint64(hi - lo)):

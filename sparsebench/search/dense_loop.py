@@ -51,6 +51,38 @@ def dense_weight(dense, packed, place, d):
     return bit_weight(dense, place, d)
 
 
+@compiled(inline=True)
+def bit_stretch(place, lo):
+    """A bit vector's (at `place`) stretch of LANES documents from lo (a multiple of
+    LANES) on: its first word, the shift and the mask of its values (uint64)."""
+    first, bits = split_place(place)
+    word, shift = bit_word(first, bits, np.uint64(lo))
+    return word, shift, (np.uint64(1) << bits) - np.uint64(1)
+
+
+@compiled(inline=True)
+def dense_stretch(packed, place, lo):
+    """What stretch_weight needs to read the dense row at `place` from lo (a multiple
+    of LANES) to lo + LANES: a bit vector's bit_stretch in packed postings (packed not
+    None), the vector's start in plain ones."""
+    if packed is None:
+        return np.uint64(place), np.uint64(0), np.uint64(0)
+    return bit_stretch(place, lo)
+
+
+@compiled(inline=True)
+def stretch_weight(dense, packed, stretch, d):
+    """The weight of document d (local to its block) of a dense_stretch: an entry of
+    the vector, or a bit vector's lane d % LANES at the stretch's shift (a load and a
+    shift: the word and the mask found once a stretch)."""
+    at, shift, mask = stretch
+    if packed is None:
+        return dense[at + np.uint64(d)]
+    lane = at + np.uint64(d) % _LANES
+    pair = np.uint64(dense[lane]) | (np.uint64(dense[lane + _LANES]) << _WORD)
+    return (pair >> shift) & mask
+
+
 @compiled
 def pack_bit_vectors(ids, weights, starts, lengths, bits, width, words):
     """Rows (each its first posting in ids and weights, its length and its bits a

@@ -21,7 +21,8 @@ one after another in row order (the `dense` member), and where each lies is comp
 when the postings are loaded (dense_positions).
 
 Packed postings (sparsebench.search.packed_rows) keep a long row dense when a bit vector
-of it takes at most BIT_VECTOR_SHARE times the bytes of its packed chunks. A bit vector
+of it takes at most BIT_VECTOR_SHARE times the bytes of its packed chunks and the row
+holds at least one document in BIT_VECTOR_DOCS of its block. A bit vector
 holds the row's weights at the width of its largest (`bits`, at most 16; zero where a
 document lacks the term), laid out for the block scan's stretches of LANES documents:
 a group of GROUP documents is `bits` words (uint32) for each of LANES lanes, document d
@@ -48,10 +49,13 @@ GROUP = 32 * LANES  # a bit vector's documents in `bits` words of each lane
 WORD_BYTES = np.dtype(np.uint32).itemsize
 PLACE_SHIFT = 5  # a bit vector's place: its first word shifted by this, with its bits
 MAX_BITS = 16  # the widest weights packed postings hold
-# a packed row's bit vector may take this many times its chunks' bytes: the block scan
-# adds a document of it in less than half the time it unpacks and adds a posting
-# (benchmarks/RESULTS.md, "Bit vectors in packed postings")
+# a packed row's bit vector may take this many times its chunks' bytes, if its row holds
+# at least one document in BIT_VECTOR_DOCS: a document of a bit vector is read in about
+# a third of the time a posting is unpacked, but sparser rows of few bits (BM25's
+# frequent terms) slowed MaxScore (benchmarks/RESULTS.md, "Bit vectors in packed
+# postings")
 BIT_VECTOR_SHARE = 2
+BIT_VECTOR_DOCS = 2
 
 
 def dense_rows(lengths: np.ndarray, width: np.ndarray | int, weight_type: np.dtype) -> np.ndarray:
@@ -98,12 +102,16 @@ def bit_vector_words(width: np.ndarray | int, bits: np.ndarray | int) -> np.ndar
     return -(-width // GROUP) * np.asarray(bits, dtype=np.int64) * LANES
 
 
-def bit_vector_rows(row_bytes: np.ndarray, width: np.ndarray | int, bits: np.ndarray) -> np.ndarray:
-    """Which packed rows (each its chunks' bytes, the bits of its largest weight) are
-    dense: those whose bit vector over a block of `width` documents takes at most
-    BIT_VECTOR_SHARE times their chunks' bytes."""
+def bit_vector_rows(
+    row_bytes: np.ndarray, lengths: np.ndarray, width: np.ndarray | int, bits: np.ndarray
+) -> np.ndarray:
+    """Which packed rows (each its chunks' bytes, its length, the bits of its largest
+    weight) are dense: those whose bit vector over a block of `width` documents takes
+    at most BIT_VECTOR_SHARE times their chunks' bytes, and that hold at least one
+    document in BIT_VECTOR_DOCS."""
     vector_bytes = bit_vector_words(width, bits) * WORD_BYTES
-    return vector_bytes <= BIT_VECTOR_SHARE * np.asarray(row_bytes)
+    held = np.asarray(lengths, dtype=np.int64) * BIT_VECTOR_DOCS >= np.asarray(width)
+    return held & (vector_bytes <= BIT_VECTOR_SHARE * np.asarray(row_bytes))
 
 
 def bit_positions(

@@ -78,7 +78,8 @@ from sparsebench.search.candidates_loop import (
     ranked_out,
     still_in,
 )
-from sparsebench.search.dense_loop import dense_weight
+from sparsebench.search.dense_loop import dense_stretch, dense_weight, stretch_weight
+from sparsebench.search.dense_rows import LANES
 from sparsebench.search.packed_loop import chunk_weight, read_chunk
 from sparsebench.search.packed_rows import CHUNK
 from sparsebench.search.seek_loop import chunk_span, gallop, packed_end, packed_seek, window_end
@@ -108,13 +109,16 @@ def _found_in_dense(dense, packed, place, lo, hi, w, cut, least, widen, floor, f
     found_docs, found_sums = found
     n_found = 0
     read = 0
-    for d in range(np.uint64(lo), np.uint64(hi)):
-        value = np.float64(dense_weight(dense, packed, place, d))
-        read += value != 0.0
-        if value != 0.0 and value >= cut:
-            score = w * value
-            found_docs[n_found], found_sums[n_found] = d, score
-            n_found += (score + least) * widen >= floor
+    lanes = np.uint64(LANES)
+    for first in range(np.uint64(lo) // lanes * lanes, np.uint64(hi), lanes):
+        stretch = dense_stretch(packed, place, first)
+        for d in range(max(np.uint64(lo), first), min(np.uint64(hi), first + lanes)):
+            value = np.float64(stretch_weight(dense, packed, stretch, d))
+            read += value != 0.0
+            if value != 0.0 and value >= cut:
+                score = w * value
+                found_docs[n_found], found_sums[n_found] = d, score
+                n_found += (score + least) * widen >= floor
     return n_found, read
 
 
@@ -170,13 +174,16 @@ def _dense_into_window(dense, packed, place, lo, hi, offset, w, window_sums, win
     """_found_in_window's addition of a dense row's documents lo..hi-1 (the row at
     `place` among the dense vectors) into the window: the postings read."""
     read = np.uint64(0)
-    for d in range(np.uint64(lo), np.uint64(hi)):
-        value = dense_weight(dense, packed, place, d)
-        held = np.uint64(value != 0)
-        local = d - offset
-        window_sums[local] += w * np.float64(value)
-        window_bits[local >> np.uint64(6)] |= held << (local & np.uint64(63))
-        read += held
+    lanes = np.uint64(LANES)
+    for first in range(np.uint64(lo) // lanes * lanes, np.uint64(hi), lanes):
+        stretch = dense_stretch(packed, place, first)
+        for d in range(max(np.uint64(lo), first), min(np.uint64(hi), first + lanes)):
+            value = stretch_weight(dense, packed, stretch, d)
+            held = np.uint64(value != 0)
+            local = d - offset
+            window_sums[local] += w * np.float64(value)
+            window_bits[local >> np.uint64(6)] |= held << (local & np.uint64(63))
+            read += held
     return np.int64(read)
 
 
@@ -382,10 +389,13 @@ def _heap_of(ids, data, lo, hi, w, first_doc, excluded, heap, size):
 def _heap_of_dense(dense, packed, place, width, w, first_doc, excluded, heap, size):
     """_heap_of over a dense row's documents (at `place` among the dense vectors, `width`
     of them)."""
-    for d in range(np.uint64(width)):
-        stored = np.float64(dense_weight(dense, packed, place, d))
-        if stored != 0.0:
-            size = _offered(heap, size, w * stored, first_doc + np.int64(d), excluded)
+    lanes = np.uint64(LANES)
+    for first in range(np.uint64(0), np.uint64(width), lanes):
+        stretch = dense_stretch(packed, place, first)
+        for d in range(first, min(np.uint64(width), first + lanes)):
+            stored = np.float64(stretch_weight(dense, packed, stretch, d))
+            if stored != 0.0:
+                size = _offered(heap, size, w * stored, first_doc + np.int64(d), excluded)
     return size
 
 

@@ -147,8 +147,8 @@ def _packed_rows(
     width: int,
 ) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
     """A block's long rows (their first postings and lengths) in packed postings: the
-    chunks of those packed (packed_loop.pack_rows), the bit vectors of those whose
-    vector takes no more bytes than their chunks (dense_loop.pack_bit_vectors), and each
+    chunks of those packed (packed_loop.pack_rows), the bit vectors of those kept dense
+    (dense_rows.bit_vector_rows; dense_loop.pack_bit_vectors), and each
     row's bits a document if it is dense, else 0."""
     from sparsebench.search.dense_loop import pack_bit_vectors  # compiled: imported when used
     from sparsebench.search.packed_loop import pack_rows
@@ -166,7 +166,7 @@ def _packed_rows(
     header = sum(array.itemsize for array in chunks[:3]) + narrow.itemsize
     row_bytes = np.add.reduceat(np.diff(rows.chunk_at) + header, rows.row_chunks[:-1])
     bits = np.frexp(np.maximum.reduceat(data, starts).astype(np.float64))[1]
-    dense = bit_vector_rows(row_bytes, width, bits)
+    dense = bit_vector_rows(row_bytes, lengths, width, bits)
     kept = np.repeat(~dense, np.diff(rows.row_chunks))
     stream = stream[span_indices(rows.chunk_at[:-1][kept], rows.chunk_at[1:][kept])]
     words = np.zeros(int(bit_vector_words(width, bits[dense]).sum()) + LANES, np.uint32)
