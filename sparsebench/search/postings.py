@@ -28,10 +28,11 @@ no ids, added as a vector by the exhaustive search and read at a document's posi
 MaxScore. Packed postings
 (postings_build.save_postings(packed=True), integer weights of at most 16 bits) keep the
 long rows apart, bit-packed in chunks (sparsebench.search.packed_rows): about half the
-bytes of those rows, at the cost of unpacking them as they are read; a long row whose
-bit vector, a weight's bits a document, takes at most twice its chunks' bytes is kept
-as that vector instead (sparsebench.search.dense_rows), which the block scan unpacks a
-stretch of documents at a time.
+bytes of those rows, at the cost of unpacking them as they are read; a long row that
+holds half its block or more, and whose bit vector (a weight's bits a document) takes at
+most twice its chunks' bytes, is kept as that vector instead
+(sparsebench.search.dense_rows), which the block scan unpacks a stretch of documents at
+a time.
 Postings are built and written by sparsebench.search.postings_build.
 """
 
