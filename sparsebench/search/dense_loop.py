@@ -33,25 +33,6 @@ def bit_word(first, bits, d):
 
 
 @compiled(inline=True)
-def bit_weight(words, place, d):
-    """The weight of document d (local to its block) in the bit vector at `place`: its
-    lane's two words from its first (uint64)."""
-    first, bits = split_place(place)
-    word, shift = bit_word(first, bits, np.uint64(d))
-    pair = np.uint64(words[word]) | (np.uint64(words[word + _LANES]) << _WORD)
-    return (pair >> shift) & ((np.uint64(1) << bits) - np.uint64(1))
-
-
-@compiled(inline=True)
-def dense_weight(dense, packed, place, d):
-    """The weight of document d (local to its block) in the dense row at `place`: a
-    vector of weights in plain postings (packed None), a bit vector in packed ones."""
-    if packed is None:
-        return dense[np.uint64(place) + np.uint64(d)]
-    return bit_weight(dense, place, d)
-
-
-@compiled(inline=True)
 def bit_stretch(place, lo):
     """A bit vector's (at `place`) stretch of LANES documents from lo (a multiple of
     LANES) on: its first word, the shift and the mask of its values (uint64)."""
@@ -81,6 +62,15 @@ def stretch_weight(dense, packed, stretch, d):
     lane = at + np.uint64(d) % _LANES
     pair = np.uint64(dense[lane]) | (np.uint64(dense[lane + _LANES]) << _WORD)
     return (pair >> shift) & mask
+
+
+@compiled(inline=True)
+def dense_weight(dense, packed, place, d):
+    """The weight of document d (local to its block) in the dense row at `place`: a
+    vector of weights in plain postings (packed None), a bit vector in packed ones."""
+    d = np.uint64(d)
+    stretch = dense_stretch(packed, place, d // _LANES * _LANES)
+    return stretch_weight(dense, packed, stretch, d)
 
 
 @compiled

@@ -123,7 +123,7 @@ def _kept_apart(
     apart = counts >= PACKED_FROM if packed else dense_rows(counts, width, weight_type)
     narrow = data.astype(weight_type)
     if not apart.any():
-        return _Kept(ids, narrow, _NO_CHUNKS, _NO_VECTORS[packed](weight_type), apart, _NO_BITS)
+        return _Kept(ids, narrow, _NO_CHUNKS, _no_vectors(packed, weight_type), apart, _NO_BITS)
     starts = np.cumsum(counts) - counts
     kept = span_indices(starts[~apart], starts[~apart] + counts[~apart])
     if packed:
@@ -186,9 +186,13 @@ _NO_CHUNKS = (
     np.zeros(0, np.uint16),
 )
 _NO_BITS = np.zeros(0, np.uint8)
-# no dense vector: of weights (plain postings) or of bit vectors' words (packed)
-_NO_VECTORS = {False: lambda weight_type: np.zeros(0, weight_type), True: lambda _: _NO_WORDS}
-_NO_WORDS = np.zeros(0, np.uint32)
+
+
+def _no_vectors(packed: bool, weight_type: np.dtype) -> np.ndarray:
+    """No dense vector: of weights (plain postings) or of bit vectors' words (packed)."""
+    return np.zeros(0, np.uint32 if packed else weight_type)
+
+
 # the stored types of the chunks' arrays (stream, then CHUNK_ARRAYS; the bases' kept as
 # the weights')
 _CHUNK_TYPES = tuple(array.dtype for array in _NO_CHUNKS)
@@ -206,7 +210,7 @@ def build_postings(documents: sp.spmatrix | sp.sparray, packed: bool = False) ->
         parts.append(_kept_apart(counts, block_ids, block_data, width, packed, weight_type))
     n_terms = documents.shape[1]
     apart = [part.apart for part in parts]
-    vectors = [_NO_VECTORS[packed](weight_type), *(part.dense for part in parts)]
+    vectors = [_no_vectors(packed, weight_type), *(part.dense for part in parts)]
     if packed:
         vectors.append(np.zeros(LANES, np.uint32))
     directory, dense = laid_out(
@@ -289,14 +293,14 @@ def save_postings(
                     outs[name].write(array.tobytes())
             outs["stream"].write(bytes(SLACK))
             if packed:  # the bit vectors' words to spare
-                outs["dense"].write(bytes(LANES * _NO_WORDS.itemsize))
+                outs["dense"].write(bytes(LANES * np.dtype(np.uint32).itemsize))
         members = {
             "shape": np.array((documents.shape[1], documents.shape[0]), dtype=np.int64),
             "packed": np.array(packed),
             **build_directory(documents.shape[1], held, lengths, apart),
             "row_max": np.concatenate([np.zeros(0, np.float32), *largest]).astype(weight_type),
         }
-        vectors = _NO_VECTORS[packed](weight_type).dtype
+        vectors = _no_vectors(packed, weight_type).dtype
         kept_types = (np.uint16, weight_type, *_CHUNK_TYPES[:-1], weight_type, vectors, np.uint8)
         stored_types = (np.uint16, weight_type, *_CHUNK_TYPES, vectors, np.uint8)
         with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as archive:

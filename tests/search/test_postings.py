@@ -13,7 +13,7 @@ import scipy.sparse as sp
 from sparsebench.core.errors import DataError
 from sparsebench.runs.runfile import RunLines
 from sparsebench.search import dense_rows as dense_rows_module
-from sparsebench.search.dense_loop import bit_weight, pack_bit_vectors
+from sparsebench.search.dense_loop import dense_weight, pack_bit_vectors
 from sparsebench.search.dense_rows import GROUP, LANES, DenseRows, dense_rows
 from sparsebench.search.postings import BLOCK_DOCS, load_postings
 from sparsebench.search.postings_build import compact_weights, save_postings
@@ -320,7 +320,9 @@ def test_a_bit_vector_holds_each_weight_where_its_layout_says():
     held = np.zeros(width, dtype=np.int64)
     held[ids] = weights
     assert np.array_equal(dense.weights(np.full(len(local), bits), local), held[local])
-    assert [int(bit_weight(words, bits, d)) for d in local.tolist()] == held[local].tolist()
+    as_packed = (0,)  # the compiled read of packed postings (any `packed` but None)
+    compiled = [int(dense_weight(words, as_packed, bits, d)) for d in local.tolist()]
+    assert compiled == held[local].tolist()
     wider = DenseRows(words, np.array([17]), size, bit_packed=True)
     assert not wider.fits()  # more bits a document than a weight of packed postings has
 
