@@ -65,11 +65,12 @@ def operands(queries: sp.csr_matrix, corpus: sp.csr_matrix, term_weights: np.nda
 def query_operand(queries: sp.csr_matrix, term_weights: np.ndarray) -> sp.csr_matrix:
     """Query weights times the term weights (IDF), each rounded once to float32, held in
     float64 so that products with float32 document weights are exact. The stored order
-    of each row's terms is kept: it is the order in which scipy adds them."""
+    of each row's terms is kept: it is the order in which scipy adds them. The caller's
+    matrix is left as it was (its zeros are dropped from copies of its arrays)."""
     queries = sp.csr_matrix(queries, dtype=np.float32)
     data = queries.data * term_weights.astype(np.float32)[queries.indices]  # float32
     weighted = sp.csr_matrix(
-        (data.astype(np.float64), queries.indices, queries.indptr),
+        (data.astype(np.float64), queries.indices.copy(), queries.indptr.copy()),
         shape=queries.shape,
     )
     weighted.eliminate_zeros()

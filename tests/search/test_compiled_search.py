@@ -131,6 +131,31 @@ def test_packed_splade_like_runs_equal_plain_ones(top):
         assert_same_bytes(scanned, reference, f"block scan, k={k}")
 
 
+def test_queries_with_zeros_are_read_not_changed():
+    """Explicit zeros in the query matrix, and a term the IDF weighs zero, give the
+    runs of the matrix without them, and the caller's matrix is left as it was (the
+    zeros were once dropped from its own index arrays: a second search read shifted
+    rows)."""
+    docs, queries, idf, doc_ids, query_ids = splade_problem(5, 2500)
+    plain = postings_build.build_postings(quantised(docs, 255))
+    idf[sp.csr_matrix(queries).indices[0]] = 0.0
+    zeros = sp.csr_matrix(queries, dtype=np.float32, copy=True)
+    zeros.data[::3] = 0.0
+    held = tuple(a.copy() for a in (zeros.data, zeros.indices, zeros.indptr))
+    kept = zeros.copy()
+    kept.eliminate_zeros()
+    common = (plain, idf, 10, doc_ids, query_ids)
+    reference = exhaustive_run_bytes(kept, *common, scan=False)
+    for name, run in (
+        ("sparse products", lambda q: exhaustive_run_bytes(q, *common, scan=False)),
+        ("block scan", lambda q: exhaustive_run_bytes(q, *common, scan=True)),
+        ("MaxScore", lambda q: run_bytes(q, *common, strategy="maxscore")),
+    ):
+        assert_same_bytes(run(zeros), reference, name)
+        for array, before in zip((zeros.data, zeros.indices, zeros.indptr), held, strict=True):
+            assert np.array_equal(array, before), f"{name} changed the query matrix"
+
+
 def test_statically_pruned_and_integer_impact_corpora():
     docs, queries, idf, doc_ids, query_ids = splade_problem(5, 2500)
     pruned = docs.copy()
