@@ -479,30 +479,16 @@ def walk_row(row, search, scratch, out_docs, out_sums, used, packed, dense):
     the walk is compiled, so that a plain index's has no packed branch at all (with
     them it ran 0.87x as fast: benchmarks/RESULTS.md, "Packed postings"); dense: the
     dense rows' vectors (sparsebench.search.dense_rows), or None where no row is, the
-    same way. Compiled
-    without reference counts (jit.compiled(counted=False)), it allocates nothing: its
-    inlined helpers bind arrays at every chunk read and lookup, and counted, each
-    binding was a locked increment and decrement (benchmarks/RESULTS.md, "Borrowed
-    arrays")."""
-    row_terms, row_weights, factor, floor, level, tie_floor, excluded = row
-    k, rare, read_through, postings, tie_keys, block_order = search
-    block_docs, directory = postings[2:4]
-    cursor, end, weight, bound, below, first_heap = scratch[:6]
-    heap = scratch[6:9]  # the k best, packed (candidates_loop.hand_on)
-    window = scratch[10:12]  # the window's sums and bitmap, zero
-    found = scratch[12:14]  # the window's documents that may reach the floor, their sums
-    found_docs, found_sums = found
-    slots = scratch[14]  # each of the window's documents' position among them + 1, zero
-    # each list's first chunk (-1: not packed), the chunk unpacked in its slot of the
-    # buffers (-1: none), and the buffers: CHUNK ids and weights a list
+    same way, and None again for a row none of whose lists is dense (_walk_blocks).
+    Compiled without reference counts (jit.compiled(counted=False)), it allocates
+    nothing: its inlined helpers bind arrays at every chunk read and lookup, and
+    counted, each binding was a locked increment and decrement (benchmarks/RESULTS.md,
+    "Borrowed arrays")."""
+    row_terms, row_weights, floor, excluded = row[0], row[1], row[3], row[6]
+    k, rare, postings = search[0], search[1], search[3]
+    directory = postings[3]
+    first_heap = scratch[5]
     chunked = scratch[15:19]
-    first_chunk, held = chunked[:2]
-    walking = (cursor, end, weight)
-    n_docs = len(tie_keys)
-    read = 0
-    first_used = used
-    widen = 1.0 + 2.0 * factor
-    shrink = 1.0 - 2.0 * factor
     starts, ends, maxima, chunks = query_lists(row_terms, directory, scratch[19])
     n_terms, n_blocks = starts.shape
     df = scratch[20][:n_terms]  # each term's documents
@@ -532,6 +518,41 @@ def walk_row(row, search, scratch, out_docs, out_sums, used, packed, dense):
         dense,
         chunked,
     )
+    lists = (starts, ends, maxima, chunks)
+    out = (out_docs, out_sums, used)
+    if dense is not None and _any_dense(chunks):
+        return _walk_blocks(row, search, scratch, out, packed, dense, lists, floor)
+    return _walk_blocks(row, search, scratch, out, packed, None, lists, floor)
+
+
+@compiled(counted=False)
+def _walk_blocks(row, search, scratch, out, packed, dense, lists, floor):
+    """walk_row's walk of the blocks from its first floor on (out: out_docs, out_sums,
+    used; lists: query_lists's). dense is None where none of the row's lists is dense:
+    compiled apart, the walk of such a row has no dense branch (with them, MaxScore on
+    packed BM25-like postings ran 0.94x as fast: benchmarks/RESULTS.md, "Bit vectors in
+    packed postings")."""
+    out_docs, out_sums, used = out
+    row_terms, row_weights, factor, _, level, tie_floor, excluded = row
+    k, _, read_through, postings, tie_keys, block_order = search
+    block_docs = postings[2]
+    cursor, end, weight, bound, below = scratch[:5]
+    heap = scratch[6:9]  # the k best, packed (candidates_loop.hand_on)
+    window = scratch[10:12]  # the window's sums and bitmap, zero
+    found = scratch[12:14]  # the window's documents that may reach the floor, their sums
+    found_docs, found_sums = found
+    slots = scratch[14]  # each of the window's documents' position among them + 1, zero
+    # each list's first chunk (-1: not packed), the chunk unpacked in its slot of the
+    # buffers (-1: none), and the buffers: CHUNK ids and weights a list
+    chunked = scratch[15:19]
+    first_chunk, held = chunked[:2]
+    walking = (cursor, end, weight)
+    n_docs = len(tie_keys)
+    read = 0
+    first_used = used
+    widen = 1.0 + 2.0 * factor
+    shrink = 1.0 - 2.0 * factor
+    starts, ends, maxima, chunks = lists
     size = 0
     span = _FIRST_WINDOW
     for block in block_order:
@@ -624,3 +645,13 @@ def walk_row(row, search, scratch, out_docs, out_sums, used, packed, dense):
                 )
     used = still_in(out_docs, out_sums, first_used, used, widen, floor, level, tie_floor, tie_keys)
     return used, read
+
+
+@compiled(inline=True)
+def _any_dense(chunks):
+    """Whether any of a row's lists is dense in any block (query_lists's chunks)."""
+    for entry in range(chunks.shape[0]):
+        for block in range(chunks.shape[1]):
+            if chunks[entry, block] <= DENSE:
+                return True
+    return False

@@ -110,7 +110,8 @@ def test_pruned_splade_like_runs_equal_exhaustive_ones():
 def test_packed_splade_like_runs_equal_plain_ones(top):
     """Packed postings whose frequent rows are bit vectors (sparsebench.search.dense_rows)
     and the others chunks: MaxScore and the block scan write the plain postings' runs,
-    over queries that hold several bit vectors (two added a pass, and an odd one)."""
+    over queries that hold several bit vectors (two added a pass, and an odd one) and
+    queries that hold none (MaxScore's walk without dense branches)."""
     docs, queries, idf, doc_ids, query_ids = splade_problem(7, 9000)
     docs = quantised(docs, top)
     plain = postings_build.build_postings(docs)
@@ -119,8 +120,13 @@ def test_packed_splade_like_runs_equal_plain_ones(top):
     assert 10 <= vectors.sum() < len(vectors) and packed.packed.n_chunks > 0
     long = packed.block_lengths(0) > LONG
     vector_terms = packed.block_terms(0)[long][vectors]
-    held = np.asarray((sp.csr_matrix(queries)[:, vector_terms] != 0).sum(axis=1)).ravel()
-    assert held.min() >= 2 and {0, 1} == set((held % 2).tolist())  # odd and even counts
+    kept = np.ones(queries.shape[1], np.float32)
+    kept[vector_terms] = 0
+    without = sp.csr_matrix(sp.csr_matrix(queries).multiply(kept[None, :]))
+    queries = sp.vstack([sp.csr_matrix(queries), without[without.getnnz(axis=1) > 0]]).tocsr()
+    query_ids = np.array([f"q{i}" for i in range(queries.shape[0])], dtype=object)
+    held = np.asarray((queries[:, vector_terms] != 0).sum(axis=1)).ravel()
+    assert {0, 1} == set((held % 2).tolist()) and (held >= 2).sum() and (held == 0).sum() > 5
     for k in (10, 100):
         common = (idf, k, doc_ids, query_ids)
         reference = exhaustive_run_bytes(queries, plain, *common, scan=False)
