@@ -46,7 +46,8 @@ from sparsebench.search.row_directory import LONG, RowDirectory
 ID_BYTES = np.dtype(np.uint16).itemsize  # a plain posting's id (local to its block)
 LANES = 256  # a bit vector's documents side by side (a stretch of the block scan)
 GROUP = 32 * LANES  # a bit vector's documents in `bits` words of each lane
-WORD_BYTES = np.dtype(np.uint32).itemsize
+WORD = np.dtype(np.uint32)  # a bit vector's words
+WORD_BYTES = WORD.itemsize
 PLACE_SHIFT = 5  # a bit vector's place: its first word shifted by this, with its bits
 MAX_BITS = 16  # the widest weights packed postings hold
 # a packed row's bit vector may take this many times its chunks' bytes, if its row holds
@@ -152,7 +153,7 @@ class DenseRows:
         bits = self.positions[self.positions >= 0] & ((1 << PLACE_SHIFT) - 1)
         return (
             len(self.values) == self.size
-            and self.values.dtype == np.uint32
+            and self.values.dtype == WORD
             and bool(np.all(bits <= MAX_BITS))
         )
 

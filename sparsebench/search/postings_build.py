@@ -22,7 +22,14 @@ from sparsebench.core.bitpack import SLACK
 from sparsebench.core.errors import DataError
 from sparsebench.core.fileio import atomic_path
 from sparsebench.core.npzmembers import aligned_member, copy_member
-from sparsebench.search.dense_rows import LANES, bit_vector_rows, bit_vector_words, dense_rows
+from sparsebench.search.dense_rows import (
+    LANES,
+    WORD,
+    WORD_BYTES,
+    bit_vector_rows,
+    bit_vector_words,
+    dense_rows,
+)
 from sparsebench.search.docids import tie_break_keys
 from sparsebench.search.packed_rows import CHUNK, CHUNK_ARRAYS, PACKED_FROM, PackedRows
 from sparsebench.search.postings import (
@@ -169,7 +176,7 @@ def _packed_rows(
     dense = bit_vector_rows(row_bytes, lengths, width, bits)
     kept = np.repeat(~dense, np.diff(rows.row_chunks))
     stream = stream[span_indices(rows.chunk_at[:-1][kept], rows.chunk_at[1:][kept])]
-    words = np.zeros(int(bit_vector_words(width, bits[dense]).sum()) + LANES, np.uint32)
+    words = np.zeros(int(bit_vector_words(width, bits[dense]).sum()) + LANES, WORD)
     written = pack_bit_vectors(
         ids, narrow, starts[dense], lengths[dense], bits[dense], width, words
     )
@@ -190,7 +197,7 @@ _NO_BITS = np.zeros(0, np.uint8)
 
 def _no_vectors(packed: bool, weight_type: np.dtype) -> np.ndarray:
     """No dense vector: of weights (plain postings) or of bit vectors' words (packed)."""
-    return np.zeros(0, np.uint32 if packed else weight_type)
+    return np.zeros(0, WORD if packed else weight_type)
 
 
 # the stored types of the chunks' arrays (stream, then CHUNK_ARRAYS; the bases' kept as
@@ -212,7 +219,7 @@ def build_postings(documents: sp.spmatrix | sp.sparray, packed: bool = False) ->
     apart = [part.apart for part in parts]
     vectors = [_no_vectors(packed, weight_type), *(part.dense for part in parts)]
     if packed:
-        vectors.append(np.zeros(LANES, np.uint32))
+        vectors.append(np.zeros(LANES, WORD))
     directory, dense = laid_out(
         RowDirectory(n_terms, **build_directory(n_terms, held, lengths, apart)),
         documents.shape[0],
@@ -293,7 +300,7 @@ def save_postings(
                     outs[name].write(array.tobytes())
             outs["stream"].write(bytes(SLACK))
             if packed:  # the bit vectors' words to spare
-                outs["dense"].write(bytes(LANES * np.dtype(np.uint32).itemsize))
+                outs["dense"].write(bytes(LANES * WORD_BYTES))
         members = {
             "shape": np.array((documents.shape[1], documents.shape[0]), dtype=np.int64),
             "packed": np.array(packed),
