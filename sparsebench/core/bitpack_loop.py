@@ -2,9 +2,10 @@
 values at a time with vector instructions: numba has none of its own, so the unpacking
 is LLVM vector IR. A byte shuffle puts each value's (at most three) bytes in a 32-bit
 lane, a shift by lane and a mask finish it; the shuffle's pattern depends on the width
-alone, so the unpacking is compiled once for each width (a switch on it, per run).
-Unpacking writes whole groups of eight (count rounded up to eight values: those past
-`count` are whatever the bytes after the run hold).
+alone, so the unpacking is compiled once for each width (a switch on it, per run), in a
+function of its own that every place that unpacks calls (_unpacker). Unpacking writes
+whole groups of eight (count rounded up to eight values: those past `count` are
+whatever the bytes after the run hold).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 import numpy as np
 from numba import types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from sparsebench.core.bitpack import GROUP, MAX_WIDTH
@@ -89,8 +91,7 @@ def _prefix_sums(builder: ir.IRBuilder, lanes: ir.Value) -> ir.Value:
 
 
 def _unpack(context, builder, signature, arguments, ascending: bool):
-    """The loop over a run's groups, compiled once per width (a switch on the width;
-    another width, impossible in a checked stream, unpacks nothing)."""
+    """A call of the run's unpacking (_unpacker), its arguments as pointers and numbers."""
     stream_type, _, _, _, _, out_type, _ = signature.args
     stream = context.make_array(stream_type)(context, builder, arguments[0])
     out = context.make_array(out_type)(context, builder, arguments[5])
@@ -98,17 +99,45 @@ def _unpack(context, builder, signature, arguments, ascending: bool):
         context.cast(builder, arguments[n], signature.args[n], types.int64) for n in (1, 2, 3, 6)
     )
     floats = isinstance(out_type.dtype, types.Float)
-    out_lanes = ir.VectorType(context.get_data_type(out_type.dtype), GROUP)
-    source = builder.gep(stream.data, [at])
-    target = builder.gep(out.data, [into])
+    start_type = out_type.dtype if floats else types.int64  # a float base, or the first id
+    start = context.cast(builder, arguments[4], signature.args[4], start_type)
+    unpacker = _unpacker(builder.module, context.get_data_type(out_type.dtype), ascending)
+    source, target = builder.gep(stream.data, [at]), builder.gep(out.data, [into])
+    builder.call(unpacker, [source, target, count, width, start])
+    return context.get_dummy_value()
+
+
+def _unpacker(module: ir.Module, element: ir.Type, ascending: bool) -> ir.Function:
+    """The unpacking of a run into `element`s (the loop over its groups, compiled once
+    per width: a switch on the width; another width, impossible in a checked stream,
+    unpacks nothing), a function of the module, defined once in it and never inlined:
+    inlined, each of the searches' dozen places that read a chunk held its 17 loops,
+    and compiling them took most of the compile time of the packed searches
+    (benchmarks/RESULTS.md, "`sparsebench compile` in half the time"), for a call a
+    chunk."""
+    floats = isinstance(element, (ir.FloatType, ir.DoubleType))
+    start_type = element if floats else _I64
+    kind = "ascending" if ascending else "offsets"
+    name = f"sparsebench.bitpack.unpack_{kind}.{element}"
+    signature = ir.FunctionType(
+        ir.VoidType(), [_I8.as_pointer(), element.as_pointer(), _I64, _I64, start_type]
+    )
+    function = cgutils.get_or_insert_function(module, signature, name)
+    if not function.is_declaration:
+        return function
+    function.linkage = "linkonce_odr"
+    function.attributes.add("noinline")
+    function.attributes.add("nounwind")
+    source, target, count, width, start = function.args
+    builder = ir.IRBuilder(function.append_basic_block("entry"))
+    out_lanes = ir.VectorType(element, GROUP)
     if floats:  # offsets from a float base: the base added to the values as floats
-        base = context.cast(builder, arguments[4], signature.args[4], out_type.dtype)
-        one = builder.insert_element(ir.Constant(out_lanes, ir.Undefined), base, _I32(0))
+        one = builder.insert_element(ir.Constant(out_lanes, ir.Undefined), start, _I32(0))
         float_base = builder.shuffle_vector(one, one, _constant([0] * GROUP))
-    start = context.cast(builder, arguments[4], signature.args[4], types.int64)
-    first = _splat(builder, builder.trunc(start, _I32))
+        first = _constant([0] * GROUP)
+    else:
+        first = _splat(builder, builder.trunc(start, _I32))
     groups = builder.lshr(builder.add(count, _I64(GROUP - 1)), _I64(3))
-    function = builder.function
     done = function.append_basic_block("unpack.done")
     switch = builder.switch(width, done)
     for bits in range(MAX_WIDTH + 1):
@@ -140,7 +169,8 @@ def _unpack(context, builder, signature, arguments, ascending: bool):
         carried.add_incoming(step, builder.block)
         builder.cbranch(builder.icmp_unsigned("<", following, groups), body, done)
     builder.position_at_end(done)
-    return context.get_dummy_value()
+    builder.ret_void()
+    return function
 
 
 def _typed(stream, at, count, width, start, out, into, ascending: bool):

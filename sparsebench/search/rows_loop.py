@@ -10,6 +10,8 @@ arrays are made here, once a batch, and lent to them borrowed
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from sparsebench.core.borrowed import borrowed
 from sparsebench.core.jit import compiled
@@ -122,10 +124,7 @@ def search_rows(
         # borrowed: the counted functions the searches call (push_largest at every
         # push, still_in) count no reference to them
         arguments = borrowed((row_state, search, scratch, out_docs, out_sums, used))
-        if sums is None:  # decided when compiled: the other call is never compiled
-            written, row_read = walk_row(*arguments, borrowed(packed), borrowed(dense))
-        else:
-            written, row_read = scan_row(*arguments, borrowed(packed), borrowed(dense))
+        written, row_read = _search_row(sums, arguments, borrowed(packed), borrowed(dense))
         if written < 0:  # grow the arrays and search the row again
             out_docs, out_sums = grown(out_docs, used), grown(out_sums, used)
             continue
@@ -134,3 +133,19 @@ def search_rows(
         read += row_read
         row += 1
     return counts, out_docs[:used], out_sums[:used], read
+
+
+def _search_row(sums, arguments, packed, dense):
+    """MaxScore's walk of a row (sums None) or the block scan's: the search that sums'
+    type names, chosen when search_rows is compiled (_search_row_by_type)."""
+
+
+@overload(_search_row, inline="always")
+def _search_row_by_type(sums, arguments, packed, dense):
+    """Only the search that sums' type names is compiled: a branch on `sums is None`
+    would compile both, as numba prunes such a branch only where the value is None (the
+    block scan's search_rows compiled MaxScore's walk too, whole, never to call it:
+    benchmarks/RESULTS.md, "`sparsebench compile` in half the time")."""
+    if isinstance(sums, types.NoneType):
+        return lambda sums, arguments, packed, dense: walk_row(*arguments, packed, dense)
+    return lambda sums, arguments, packed, dense: scan_row(*arguments, packed, dense)

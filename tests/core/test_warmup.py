@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import shared_path
+from numba.core import types
 
 # counts numba's compilations in this process (numba's event API), then runs each pair
 # (argv: a path prefix, the models by name as JSON)
@@ -86,3 +89,27 @@ def test_jobs_must_be_positive(capsys):
     with pytest.raises(SystemExit):
         main(["compile", "--jobs", "0"])
     assert "--jobs: a positive integer, not '0'" in capsys.readouterr().err
+
+
+def _overloads(cache: Path, function: str) -> list[tuple]:
+    """The signatures of `function` (module.name) in numba's cache folder: its index
+    files' keys (numba's own layout: a pickled version, then the stamp and overloads)."""
+    signatures = []
+    for index in cache.rglob(f"{function}-*.nbi"):
+        with index.open("rb") as handle:
+            pickle.load(handle)
+            _, overloads = pickle.loads(handle.read())
+        signatures += [key[0] for key in overloads]
+    return signatures
+
+
+def test_compile_builds_the_walk_only_for_maxscore():
+    """The block scan's search_rows holds no MaxScore walk: `sparsebench compile` builds
+    the walk once for each MaxScore search and never for the block scan's (a branch on
+    `sums is None` had compiled the walk into both, half the command's time)."""
+    cache = Path(os.environ["SPARSEBENCH_TEST_COMPILED"])
+    searches = _overloads(cache, "rows_loop.search_rows")
+    walks = _overloads(cache, "maxscore_loop.walk_row")
+    maxscore = [args for args in searches if isinstance(args[0], types.NoneType)]
+    assert 0 < len(maxscore) < len(searches)  # both searches were built
+    assert len(walks) == len(maxscore)
