@@ -80,14 +80,18 @@ def _unpacked_group(builder: ir.IRBuilder, source: ir.Value, group: ir.Value, wi
 
 
 def _prefix_sums(builder: ir.IRBuilder, lanes: ir.Value) -> ir.Value:
-    """Each lane plus the lanes before it: three shifted additions."""
+    """Each lane plus the lanes before it: two shifted additions within each half
+    (byte shifts that stay in a 128-bit lane), then the low half's total added to
+    the high half (the one shuffle that crosses)."""
     zero = _constant([0] * GROUP)
-    for step in (1, 2, 4):
+    half = GROUP // 2
+    for step in (1, 2):
         moved = builder.shuffle_vector(
-            lanes, zero, _constant([GROUP] * step + list(range(GROUP - step)))
+            lanes, zero, _constant([k - step if k % half >= step else GROUP for k in range(GROUP)])
         )
         lanes = builder.add(lanes, moved)
-    return lanes
+    moved = builder.shuffle_vector(lanes, zero, _constant([GROUP] * half + [half - 1] * half))
+    return builder.add(lanes, moved)
 
 
 def _unpack(context, builder, signature, arguments, ascending: bool):
