@@ -87,16 +87,44 @@ def _add_two_dense(sums, dense, base, other, lo, hi, weight, other_weight):
         sums[d] += weight * np.float64(dense[at + d]) + other_weight * np.float64(dense[to + d])
 
 
+_IN_WORD = np.uint64(31)  # a shift within a 32-bit word
+
+
+@compiled(inline=True)
+def _crosses(shift, mask):
+    """Whether a stretch's values (at `shift`, of `mask`) run into their lanes' next words."""
+    return (mask << shift) >> np.uint64(32) != np.uint64(0)
+
+
+@compiled(inline=True)
+def _word_value(words, at, d, shift, mask):
+    """Lane d's value of a stretch whose values lie within their words: 32-bit
+    operations, eight lanes a vector (the result's type tells the compiler so)."""
+    return np.int32((words[at + d] >> (shift & _IN_WORD)) & np.uint32(mask))
+
+
+@compiled(inline=True)
+def _pair_value(words, at, high, d, shift, mask):
+    """Lane d's value of a stretch whose values may run into the next word (at `high`):
+    the two words as one 64-bit value (four lanes a vector)."""
+    pair = np.uint64(words[at + d]) | (np.uint64(words[high + d]) << np.uint64(32))
+    return np.int32((pair >> shift) & mask)
+
+
 @compiled(inline=True)
 def _add_bits(sums, words, place, lo, hi, weight):
     """sums[lo:hi] += weight x the weights of a bit vector (at `place`) there, lo a
     multiple of LANES, hi at most LANES on: a lane a document, every lane's value at
-    the same shift of its two words (a vector loop)."""
+    the same shift of its word (and of the next, where the values cross into it): a
+    vector loop."""
     at, shift, mask = bit_stretch(place, lo)
     high, first = at + np.uint64(LANES), np.uint64(lo)
-    for d in range(np.uint64(0), np.uint64(hi - lo)):
-        pair = np.uint64(words[at + d]) | (np.uint64(words[high + d]) << np.uint64(32))
-        sums[first + d] += weight * np.float64((pair >> shift) & mask)
+    if _crosses(shift, mask):
+        for d in range(np.uint64(0), np.uint64(hi - lo)):
+            sums[first + d] += weight * np.float64(_pair_value(words, at, high, d, shift, mask))
+    else:
+        for d in range(np.uint64(0), np.uint64(hi - lo)):
+            sums[first + d] += weight * np.float64(_word_value(words, at, d, shift, mask))
 
 
 @compiled(inline=True)
@@ -105,13 +133,17 @@ def _add_two_bits(sums, words, place, other, lo, hi, weight, other_weight):
     at, shift, mask = bit_stretch(place, lo)
     to, other_shift, other_mask = bit_stretch(other, lo)
     high, other_high = at + np.uint64(LANES), to + np.uint64(LANES)
-    first, word = np.uint64(lo), np.uint64(32)
-    for d in range(np.uint64(0), np.uint64(hi - lo)):
-        pair = np.uint64(words[at + d]) | (np.uint64(words[high + d]) << word)
-        other_pair = np.uint64(words[to + d]) | (np.uint64(words[other_high + d]) << word)
-        sums[first + d] += weight * np.float64((pair >> shift) & mask) + other_weight * np.float64(
-            (other_pair >> other_shift) & other_mask
-        )
+    first = np.uint64(lo)
+    if _crosses(shift, mask) or _crosses(other_shift, other_mask):
+        for d in range(np.uint64(0), np.uint64(hi - lo)):
+            value = _pair_value(words, at, high, d, shift, mask)
+            other_value = _pair_value(words, to, other_high, d, other_shift, other_mask)
+            sums[first + d] += weight * np.float64(value) + other_weight * np.float64(other_value)
+    else:
+        for d in range(np.uint64(0), np.uint64(hi - lo)):
+            value = _word_value(words, at, d, shift, mask)
+            other_value = _word_value(words, to, d, other_shift, other_mask)
+            sums[first + d] += weight * np.float64(value) + other_weight * np.float64(other_value)
 
 
 @compiled(counted=False)
