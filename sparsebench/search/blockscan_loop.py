@@ -25,7 +25,7 @@ from sparsebench.search.candidates_loop import (
     ranked_out,
     still_in,
 )
-from sparsebench.search.dense_loop import bit_stretch
+from sparsebench.search.dense_loop import bit_stretch, crosses_word, pair_value, word_value
 from sparsebench.search.dense_rows import LANES
 from sparsebench.search.packed_loop import read_chunk
 from sparsebench.search.packed_rows import CHUNK
@@ -87,30 +87,6 @@ def _add_two_dense(sums, dense, base, other, lo, hi, weight, other_weight):
         sums[d] += weight * np.float64(dense[at + d]) + other_weight * np.float64(dense[to + d])
 
 
-_IN_WORD = np.uint64(31)  # a shift within a 32-bit word
-
-
-@compiled(inline=True)
-def _crosses(shift, mask):
-    """Whether a stretch's values (at `shift`, of `mask`) run into their lanes' next words."""
-    return (mask << shift) >> np.uint64(32) != np.uint64(0)
-
-
-@compiled(inline=True)
-def _word_value(words, at, d, shift, mask):
-    """Lane d's value of a stretch whose values lie within their words: 32-bit
-    operations, eight lanes a vector (the result's type tells the compiler so)."""
-    return np.int32((words[at + d] >> (shift & _IN_WORD)) & np.uint32(mask))
-
-
-@compiled(inline=True)
-def _pair_value(words, at, high, d, shift, mask):
-    """Lane d's value of a stretch whose values may run into the next word (at `high`):
-    the two words as one 64-bit value (four lanes a vector)."""
-    pair = np.uint64(words[at + d]) | (np.uint64(words[high + d]) << np.uint64(32))
-    return np.int32((pair >> shift) & mask)
-
-
 @compiled(inline=True)
 def _add_bits(sums, words, place, lo, hi, weight):
     """sums[lo:hi] += weight x the weights of a bit vector (at `place`) there, lo a
@@ -118,13 +94,13 @@ def _add_bits(sums, words, place, lo, hi, weight):
     the same shift of its word (and of the next, where the values cross into it): a
     vector loop."""
     at, shift, mask = bit_stretch(place, lo)
-    high, first = at + np.uint64(LANES), np.uint64(lo)
-    if _crosses(shift, mask):
+    first = np.uint64(lo)
+    if crosses_word(shift, mask):
         for d in range(np.uint64(0), np.uint64(hi - lo)):
-            sums[first + d] += weight * np.float64(_pair_value(words, at, high, d, shift, mask))
+            sums[first + d] += weight * np.float64(pair_value(words, at, d, shift, mask))
     else:
         for d in range(np.uint64(0), np.uint64(hi - lo)):
-            sums[first + d] += weight * np.float64(_word_value(words, at, d, shift, mask))
+            sums[first + d] += weight * np.float64(word_value(words, at, d, shift, mask))
 
 
 @compiled(inline=True)
@@ -132,17 +108,16 @@ def _add_two_bits(sums, words, place, other, lo, hi, weight, other_weight):
     """_add_bits of two bit vectors in one pass over sums[lo:hi] (as _add_two_dense)."""
     at, shift, mask = bit_stretch(place, lo)
     to, other_shift, other_mask = bit_stretch(other, lo)
-    high, other_high = at + np.uint64(LANES), to + np.uint64(LANES)
     first = np.uint64(lo)
-    if _crosses(shift, mask) or _crosses(other_shift, other_mask):
+    if crosses_word(shift, mask) or crosses_word(other_shift, other_mask):
         for d in range(np.uint64(0), np.uint64(hi - lo)):
-            value = _pair_value(words, at, high, d, shift, mask)
-            other_value = _pair_value(words, to, other_high, d, other_shift, other_mask)
+            value = pair_value(words, at, d, shift, mask)
+            other_value = pair_value(words, to, d, other_shift, other_mask)
             sums[first + d] += weight * np.float64(value) + other_weight * np.float64(other_value)
     else:
         for d in range(np.uint64(0), np.uint64(hi - lo)):
-            value = _word_value(words, at, d, shift, mask)
-            other_value = _word_value(words, to, d, other_shift, other_mask)
+            value = word_value(words, at, d, shift, mask)
+            other_value = word_value(words, to, d, other_shift, other_mask)
             sums[first + d] += weight * np.float64(value) + other_weight * np.float64(other_value)
 
 

@@ -14,6 +14,7 @@ _GROUP = np.uint64(GROUP)
 _VALUES = np.uint64(GROUP // LANES)  # a lane's values in a group
 _WORD = np.uint64(32)
 _LOW_WORD = np.uint64(0xFFFFFFFF)
+_IN_WORD = np.uint64(31)  # a shift within a word
 
 
 @compiled(inline=True)
@@ -42,6 +43,28 @@ def bit_stretch(place, lo):
 
 
 @compiled(inline=True)
+def crosses_word(shift, mask):
+    """Whether a stretch's values (at `shift`, of `mask`) run into their lanes' next words."""
+    return (mask << shift) >> _WORD != np.uint64(0)
+
+
+@compiled(inline=True)
+def word_value(words, at, d, shift, mask):
+    """Lane d's value of a stretch (its first word `at`) whose values lie within their
+    words: 32-bit operations, eight lanes a vector (the result's type lets the compiler
+    keep them so)."""
+    return np.int32((words[at + d] >> (shift & _IN_WORD)) & np.uint32(mask))
+
+
+@compiled(inline=True)
+def pair_value(words, at, d, shift, mask):
+    """Lane d's value of a stretch (its first word `at`) whose values may run into the
+    next word, LANES words on: the two words as one 64-bit value (uint64)."""
+    pair = np.uint64(words[at + d]) | (np.uint64(words[at + _LANES + d]) << _WORD)
+    return (pair >> shift) & mask
+
+
+@compiled(inline=True)
 def dense_stretch(packed, place, lo):
     """What stretch_weight needs to read the dense row at `place` from lo (a multiple
     of LANES) to lo + LANES: a bit vector's bit_stretch in packed postings (packed not
@@ -59,9 +82,7 @@ def stretch_weight(dense, packed, stretch, d):
     at, shift, mask = stretch
     if packed is None:
         return dense[at + np.uint64(d)]
-    lane = at + np.uint64(d) % _LANES
-    pair = np.uint64(dense[lane]) | (np.uint64(dense[lane + _LANES]) << _WORD)
-    return (pair >> shift) & mask
+    return pair_value(dense, at, np.uint64(d) % _LANES, shift, mask)
 
 
 @compiled(inline=True)
