@@ -4,7 +4,11 @@ vector by the searches' loops."""
 
 from __future__ import annotations
 
+import llvmlite.ir as ir
 import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from sparsebench.core.jit import compiled
 from sparsebench.search.dense_rows import GROUP, LANES, PLACE_SHIFT
@@ -14,7 +18,6 @@ _GROUP = np.uint64(GROUP)
 _VALUES = np.uint64(GROUP // LANES)  # a lane's values in a group
 _WORD = np.uint64(32)
 _LOW_WORD = np.uint64(0xFFFFFFFF)
-_IN_WORD = np.uint64(31)  # a shift within a word
 
 
 @compiled(inline=True)
@@ -48,20 +51,42 @@ def crosses_word(shift, mask):
     return (mask << shift) >> _WORD != np.uint64(0)
 
 
+@intrinsic
+def _lane_bits(typingctx, low, high, shift, mask):
+    """(high:low >> shift) & mask, all in 32 bits (uint32; shift below 32): a value of
+    a bit vector's lane from its word (low) and the next (high; zero where the values
+    lie within their words). LLVM's funnel shift, not numba's arithmetic, which widens
+    every shift to 64 bits: in 32-bit lanes a vector holds twice the lanes, and with
+    AVX-512 VBMI2 the shift is one instruction (vpshrdvd)."""
+    if not all(isinstance(value, types.Integer) for value in (low, high, shift, mask)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        low, high, shift, mask = (
+            context.cast(builder, value, kind, types.uint32)
+            for value, kind in zip(args, signature.args, strict=True)
+        )
+        word = ir.IntType(32)
+        funnel = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(word, [word, word, word]), "llvm.fshr.i32"
+        )
+        return builder.and_(builder.call(funnel, [high, low, shift]), mask)
+
+    return types.uint32(low, high, shift, mask), codegen
+
+
 @compiled(inline=True)
 def word_value(words, at, d, shift, mask):
-    """Lane d's value of a stretch (its first word `at`) whose values lie within their
-    words: 32-bit operations, eight lanes a vector (the result's type lets the compiler
-    keep them so)."""
-    return np.int32((words[at + d] >> (shift & _IN_WORD)) & np.uint32(mask))
+    """Lane d's value (uint32) of a stretch (its first word `at`) whose values lie
+    within their words."""
+    return _lane_bits(words[at + d], np.uint32(0), shift, mask)
 
 
 @compiled(inline=True)
 def pair_value(words, at, d, shift, mask):
-    """Lane d's value of a stretch (its first word `at`) whose values may run into the
-    next word, LANES words on: the two words as one 64-bit value (uint64)."""
-    pair = np.uint64(words[at + d]) | (np.uint64(words[at + _LANES + d]) << _WORD)
-    return (pair >> shift) & mask
+    """Lane d's value (uint32) of a stretch (its first word `at`) whose values may run
+    into the next word, LANES words on."""
+    return _lane_bits(words[at + d], words[at + _LANES + d], shift, mask)
 
 
 @compiled(inline=True)
