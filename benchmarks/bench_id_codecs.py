@@ -12,6 +12,11 @@ block's 65,536 sums at its ids), against the plain uint16 ids read in the same r
              places before (D4) bit-packed at the block's widest, four interleaved lanes
              (SIMD-BP128's layout, its decoder written for numba's vectoriser); shorter
              rows as ef
+  packed     the library's packed postings (sparsebench.search.packed_rows: chunks of 128
+             postings, ids delta-coded and weights offset, both bit-packed, read by its
+             vector unpacking, sparsebench.core.bitpack_loop), over the rows it packs
+             (those it keeps as bit vectors and short rows aside), ids and weights
+             together, against the raw ids and narrow weights of the same rows
 
 Rows are grouped by length (short < 128 <= long), since they differ in both costs. The
 decoders are compiled (numba) here, in the benchmark: they measure what a layout would
@@ -38,7 +43,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from bench_retrieval import make_problem  # noqa: E402
 
-from sparsebench.search.postings_build import compact_weights  # noqa: E402
+from sparsebench.search.packed_loop import read_chunk  # noqa: E402
+from sparsebench.search.packed_rows import CHUNK_ARRAYS, PACKED_FROM  # noqa: E402
+from sparsebench.search.postings_build import build_postings, compact_weights  # noqa: E402
 
 BLOCK = 65536
 CHUNK = 128
@@ -247,6 +254,62 @@ def bp_scan(words, chunk_bits, chunk_word, data, starts, lengths, rows, sums):
             chunk += 1
 
 
+@njit(cache=True)
+def packed_scan(packed, first_chunks, lengths, ids, weights, sums):
+    """raw_scan over packed rows (each its first chunk and length), a chunk unpacked
+    into ids and weights at a time, as the block scan reads them."""
+    for r in range(len(first_chunks)):
+        chunk, m = first_chunks[r], lengths[r]
+        for offset in range(0, m, CHUNK):
+            count = min(CHUNK, m - offset)
+            read_chunk(packed, chunk, count, ids, weights, 0)
+            for p in range(np.uint64(count)):
+                sums[np.uint64(ids[p])] += np.float64(weights[p])
+            chunk += 1
+
+
+def packed_line(name: str, term_major: sp.csr_matrix, repeat: int) -> str:
+    """A table line: the rows the library packs, their bytes a posting (ids and weights:
+    the chunks' stream and the arrays beside it) and ns a posting read from the chunks,
+    against their raw ids and narrow weights read in the same run (equal sums)."""
+    postings = build_postings(term_major.T.tocsr(), packed=True)
+    chunks, dense = postings.packed, postings.dense
+    lengths, firsts, ids, data = [], [], [], []
+    for block in range(postings.n_blocks):
+        first = int(postings.directory.block_rows[block])
+        rows = first + np.arange(int(postings.directory.block_rows[block + 1]) - first)
+        row_lengths = postings.directory.lengths(rows)
+        long = rows[row_lengths >= PACKED_FROM]
+        vectors = np.zeros(len(long), bool)
+        if dense is not None:
+            vectors = dense.positions[postings.directory.long_ranks(long)] >= 0
+        packed = long[~vectors]
+        ranks = postings.directory.long_ranks(packed)
+        row_lengths, row_ids, row_data = postings.block_postings(block, packed - first)
+        lengths.append(row_lengths)
+        firsts.append(chunks.row_chunks[ranks])
+        ids.append(row_ids)
+        data.append(row_data)
+    lengths, firsts = np.concatenate(lengths), np.concatenate(firsts)
+    rows = Rows(np.cumsum(lengths) - lengths, lengths, np.concatenate(ids), None, None)
+    rows.data = np.concatenate(data)
+    n = int(lengths.sum())
+    raw_sums, packed_sums = np.zeros(BLOCK), np.zeros(BLOCK)
+    everything = np.arange(len(lengths))
+    raw_s = timed(repeat, raw_scan, rows.ids, rows.data, rows.starts, lengths, everything, raw_sums)
+    buffers = (np.empty(CHUNK, np.uint16), np.empty(CHUNK, chunks.base.dtype))
+    arrays = chunks.arrays()
+    packed_s = timed(repeat, packed_scan, arrays, firsts, lengths, *buffers, packed_sums)
+    assert np.array_equal(raw_sums, packed_sums), "the packed chunks held other postings"
+    n_chunks = int(((lengths + CHUNK - 1) // CHUNK).sum())
+    beside = sum(getattr(chunks, name.removeprefix("chunk_")).itemsize for name in CHUNK_ARRAYS)
+    stream = int(np.diff(chunks.chunk_at).sum()) * n_chunks // chunks.n_chunks
+    cells = [name, f"{n:,}", f"{n / postings.nnz:.1%}", f"{2 + rows.data.itemsize}"]
+    cells += [f"{raw_s / n * 1e9:.2f}", f"{(stream + beside * n_chunks) / n:.2f}"]
+    cells.append(_cost(packed_s, n, raw_s))
+    return "| " + " | ".join(cells) + " |"
+
+
 def timed(repeat: int, scan, *args) -> float:
     """The fastest of `repeat` calls of scan(*args)."""
     best = np.inf
@@ -319,6 +382,7 @@ def main() -> None:
     for path in args.postings:
         for line in compare(path.parent.name, rows_of_postings(path), args.repeat):
             print(line, flush=True)
+    packed_lines = []
     for shape in args.shapes:
         for size in args.sizes:
             with tempfile.TemporaryDirectory() as tmp:
@@ -326,6 +390,15 @@ def main() -> None:
                 corpus = sp.load_npz(Path(tmp) / "postings.npz").tocsr()
             for line in compare(f"{shape} {size:,}", rows_of_matrix(corpus), args.repeat):
                 print(line, flush=True)
+            if np.array_equal(corpus.data, np.rint(corpus.data)):  # integer weights: packable
+                packed_lines.append(packed_line(f"{shape} {size:,}", corpus, args.repeat))
+    if packed_lines:
+        print(
+            "\n| corpus | packed rows' postings | share | raw bytes/posting | raw ns/posting "
+            "| packed bytes/posting | packed ns/posting |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        print("\n".join(packed_lines))
 
 
 if __name__ == "__main__":
