@@ -44,7 +44,7 @@ sys.path.insert(0, str(HERE))
 from bench_retrieval import make_problem  # noqa: E402
 
 from sparsebench.search.packed_loop import read_chunk  # noqa: E402
-from sparsebench.search.packed_rows import CHUNK_ARRAYS, PACKED_FROM  # noqa: E402
+from sparsebench.search.packed_rows import CHUNK_ARRAYS  # noqa: E402
 from sparsebench.search.postings_build import build_postings, compact_weights  # noqa: E402
 
 BLOCK = 65536
@@ -273,38 +273,34 @@ def packed_line(name: str, term_major: sp.csr_matrix, repeat: int) -> str:
     the chunks' stream and the arrays beside it) and ns a posting read from the chunks,
     against their raw ids and narrow weights read in the same run (equal sums)."""
     postings = build_postings(term_major.T.tocsr(), packed=True)
-    chunks, dense = postings.packed, postings.dense
+    chunks, directory = postings.packed, postings.directory
     lengths, firsts, ids, data = [], [], [], []
     for block in range(postings.n_blocks):
-        first = int(postings.directory.block_rows[block])
-        rows = first + np.arange(int(postings.directory.block_rows[block + 1]) - first)
-        row_lengths = postings.directory.lengths(rows)
-        long = rows[row_lengths >= PACKED_FROM]
-        vectors = np.zeros(len(long), bool)
-        if dense is not None:
-            vectors = dense.positions[postings.directory.long_ranks(long)] >= 0
-        packed = long[~vectors]
-        ranks = postings.directory.long_ranks(packed)
+        first = int(directory.block_rows[block])
+        rows = np.arange(first, int(directory.block_rows[block + 1]))
+        packed = rows[postings.rows_apart(rows, directory.lengths(rows))[0]]
         row_lengths, row_ids, row_data = postings.block_postings(block, packed - first)
         lengths.append(row_lengths)
-        firsts.append(chunks.row_chunks[ranks])
+        firsts.append(chunks.row_chunks[directory.long_ranks(packed)])
         ids.append(row_ids)
         data.append(row_data)
     lengths, firsts = np.concatenate(lengths), np.concatenate(firsts)
-    rows = Rows(np.cumsum(lengths) - lengths, lengths, np.concatenate(ids), None, None)
-    rows.data = np.concatenate(data)
+    ids, data = np.concatenate(ids), np.concatenate(data)
     n = int(lengths.sum())
     raw_sums, packed_sums = np.zeros(BLOCK), np.zeros(BLOCK)
     everything = np.arange(len(lengths))
-    raw_s = timed(repeat, raw_scan, rows.ids, rows.data, rows.starts, lengths, everything, raw_sums)
+    starts = np.cumsum(lengths) - lengths
+    raw_s = timed(repeat, raw_scan, ids, data, starts, lengths, everything, raw_sums)
     buffers = (np.empty(CHUNK, np.uint16), np.empty(CHUNK, chunks.base.dtype))
     arrays = chunks.arrays()
     packed_s = timed(repeat, packed_scan, arrays, firsts, lengths, *buffers, packed_sums)
     assert np.array_equal(raw_sums, packed_sums), "the packed chunks held other postings"
+    # every chunk is a packed row's: the stream and the arrays beside it, whole
     n_chunks = int(((lengths + CHUNK - 1) // CHUNK).sum())
+    assert n_chunks == chunks.n_chunks, "rows left out of the packed ones"
     beside = sum(getattr(chunks, name.removeprefix("chunk_")).itemsize for name in CHUNK_ARRAYS)
-    stream = int(np.diff(chunks.chunk_at).sum()) * n_chunks // chunks.n_chunks
-    cells = [name, f"{n:,}", f"{n / postings.nnz:.1%}", f"{2 + rows.data.itemsize}"]
+    stream = int(chunks.chunk_at[-1] - chunks.chunk_at[0])
+    cells = [name, f"{n:,}", f"{n / postings.nnz:.1%}", f"{2 + data.itemsize}"]
     cells += [f"{raw_s / n * 1e9:.2f}", f"{(stream + beside * n_chunks) / n:.2f}"]
     cells.append(_cost(packed_s, n, raw_s))
     return "| " + " | ".join(cells) + " |"

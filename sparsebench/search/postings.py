@@ -145,7 +145,7 @@ class Postings:
         ends = np.cumsum(lengths)
         ids = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.uint16)
         data = np.empty(len(ids), dtype=self.data.dtype)
-        packed, dense_at = self._apart(rows, lengths)
+        packed, dense_at = self.rows_apart(rows, lengths)
         dense = dense_at >= 0
         raw = ~(packed | dense)
         starts, stops = self.directory.row_spans(rows[raw])
@@ -162,7 +162,7 @@ class Postings:
             ids[into], data[into] = self.dense.postings(dense_at[dense], self.block_width(block))
         return lengths, ids, data
 
-    def _apart(self, rows: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def rows_apart(self, rows: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which `rows` (of `lengths`) are packed, and where each starts in the dense
         vectors (-1 where it is not dense)."""
         long = np.asarray(lengths) >= PACKED_FROM
@@ -235,7 +235,7 @@ class Postings:
         row's postings unpacked first, each distinct row once; a dense row's weight read
         at the document)."""
         rows, local = np.asarray(rows, np.int64), np.asarray(local, np.int64)
-        packed, dense_at = self._apart(rows, self.directory.lengths(rows))
+        packed, dense_at = self.rows_apart(rows, self.directory.lengths(rows))
         dense = dense_at >= 0
         weights = np.zeros(len(rows), dtype=np.float64)
         raw = ~(packed | dense)
