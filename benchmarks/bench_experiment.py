@@ -188,8 +188,9 @@ def main() -> None:
     args = parser.parse_args()
     if bool(args.java) != bool(args.anserini_jar):
         raise SystemExit("--java and --anserini-jar go together")
-    subprocess.run([sys.executable, "-m", "sparsebench.cli", "compile"], check=True,
-                   capture_output=True)  # fmt: skip  (a warm cache: no job compiles)
+    subprocess.run(
+        [sys.executable, "-m", "sparsebench.cli", "compile"], check=True, capture_output=True
+    )  # fmt: skip  (a warm cache: no job compiles)
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         mine = ours(root / "ours", args.shared.resolve(), args.cores, args.splade)

@@ -485,8 +485,7 @@ def main() -> None:
     parser.add_argument(
         "--baseline-packed",
         action="store_true",
-        help="the --baseline's postings packed too (to compare packed postings of two "
-        "checkouts)",
+        help="the --baseline's postings packed too (to compare packed postings of two checkouts)",
     )
     parser.add_argument("--child", nargs=5)
     args = parser.parse_args()

@@ -156,7 +156,8 @@ def _defining_module(entry: object) -> Any:
     return next(
         module
         for name, module in sorted(sys.modules.items())
-        if name.startswith("sparsebench.") and any(v is entry for v in vars(module).values())
+        if name.startswith("sparsebench.")
+        and any(v is entry for v in vars(module).values())
         and not name.endswith("registry")
     )
 

@@ -388,8 +388,13 @@ def leaderboard(
     write_text(
         outputs["latex"],
         latex.leaderboard_latex(
-            table, tests, metric, experiment["significance"], tuned,
-            board.provenance_summary(content), partial=partial_cells,
+            table,
+            tests,
+            metric,
+            experiment["significance"],
+            tuned,
+            board.provenance_summary(content),
+            partial=partial_cells,
         ),
     )
     provenance.write_manifest(outputs["manifest"], content)

@@ -150,7 +150,7 @@ class Splade(ModelKind):
                 "description": "Store the index's long posting lists bit-packed (ids "
                 "delta-coded, impacts offset from their least, in chunks of 128 as PISA's "
                 "block codecs): about PISA's bytes a posting, at some search speed "
-                "(benchmarks/RESULTS.md, \"Packed postings\"). Needs quantization.",
+                '(benchmarks/RESULTS.md, "Packed postings"). Needs quantization.',
             },
             "idf": {
                 "enum": list(SCHEMES["splade"].idfs),

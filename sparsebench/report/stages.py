@@ -256,7 +256,7 @@ def write_report(contents: ReportContents, jobs: list[dict[str, str]], workers: 
                 board.path,
                 board.svg,
             ),
-        )
+        ),
     ]
     for dataset, curves in contents.curve_models().items():
         figure = report_file("precision_recall", dataset=dataset)

@@ -376,6 +376,4 @@ def load_postings(path: str | Path) -> Postings:
     tie_keys = arrays.get("tie_keys")
     if not fits or (tie_keys is not None and len(tie_keys) != n_docs):
         raise damaged
-    return Postings(
-        (n_terms, n_docs), directory, ids, data, row_max, tie_keys, packed_rows, dense
-    )
+    return Postings((n_terms, n_docs), directory, ids, data, row_max, tie_keys, packed_rows, dense)

@@ -67,7 +67,6 @@ HAND = [
 ]
 
 
-
 def reference() -> list[tuple[str, list[str]]]:
     with gzip.open(DATA, "rt", encoding="utf-8") as f:
         rows = [line.rstrip("\n").split("\t") for line in f]

@@ -406,7 +406,6 @@ def analyze(language: str, texts: list[str]) -> list[list[str]]:
     return out
 
 
-
 def first_difference(texts, expected, got) -> tuple | None:
     return next(
         (

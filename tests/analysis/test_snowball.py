@@ -135,7 +135,6 @@ def analyze(language: str, texts: list[str]) -> list[list[str]]:
     return out
 
 
-
 def lucene_texts(language: str) -> tuple[list[str], list[list[str]]]:
     texts, expected = [], []
     with gzip.open(DATA / f"{language}.tsv.gz", "rt", encoding="utf-8") as f:

@@ -104,7 +104,6 @@ def analyze(texts: list[str]) -> list[list[str]]:
     return terms
 
 
-
 def test_hand_cases():
     texts = [text for text, _ in HAND]
     for (text, expected), got in zip(HAND, analyze(texts), strict=True):

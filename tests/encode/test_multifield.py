@@ -23,6 +23,8 @@ from sparsebench.runs.runfile import read_run
 from sparsebench.workflow.config import validate_config
 
 DATA = Path(__file__).parent / "data" / "anserini_multifield"
+
+
 def multifield(title: float = 1.0) -> dict:
     return {"kind": "bm25", "fields": {"contents": 1.0, "title": title}, "statistics": "lucene"}
 

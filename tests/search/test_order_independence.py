@@ -235,9 +235,7 @@ def test_a_sum_whose_float64_rounding_depends_on_order_is_settled_exactly(monkey
         return module.exact_pair_sums(*args, **kwargs)
 
     monkeypatch.setattr("sparsebench.search.scipy_backend.exact_pair_sums", counted)
-    monkeypatch.setattr(
-        "sparsebench.search.torch_backend.exact_pair_sums", counted, raising=False
-    )
+    monkeypatch.setattr("sparsebench.search.torch_backend.exact_pair_sums", counted, raising=False)
     ids, query_ids = np.array(["a", "b"], dtype=object), np.array(["q"], dtype=object)
     for name, run in variants(docs, queries, np.ones(4), ids, query_ids, 2):
         assert run.split(b"\n")[0] == f"q Q0 a 1 {exact:.9g} m".encode(), name

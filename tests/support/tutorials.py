@@ -100,9 +100,7 @@ def check_shown(shown: str, actual: str, where: str) -> None:
             )
 
 
-def follow(
-    page: Path, folder: Path, environment: dict[str, str], timeout: int = 900
-) -> list[Step]:
+def follow(page: Path, folder: Path, environment: dict[str, str], timeout: int = 900) -> list[Step]:
     """Every step of the page in `folder`, in order; the first that fails raises with its
     place on the page and the output's end."""
     done = []

@@ -232,8 +232,10 @@ def build(jdk17: Path, jdk21: Path, jdk25: Path) -> dict[str, np.ndarray]:
         derived = derive_word(target, [source], types, words, sentences)
         wrong = np.flatnonzero(derived != words[target])
         if len(wrong):
-            sys.exit(f"Java {target}'s word categories derived from Java {source}'s differ at "
-                     f"{len(wrong)} code points, e.g. U+{wrong[0]:04X}")
+            sys.exit(
+                f"Java {target}'s word categories derived from Java {source}'s differ at "
+                f"{len(wrong)} code points, e.g. U+{wrong[0]:04X}"
+            )
     word21 = derive_word(21, [17, 25], types, words, sentences)
     letters = dumps[(21, "chars")]["G"].astype(bool)
     edges = np.flatnonzero(np.diff(np.concatenate([[False], letters, [False]]).astype(np.int8)))
