@@ -368,6 +368,7 @@ def leaderboard(
         efficiency.markdown(costs),
     ]
     partial_cells = {k: c.describe() for k, c in coverage.by_column(partial, groups).items()}
+    summary = board.provenance_summary(content)
     table = board.write_leaderboard(
         long,
         metric,
@@ -376,7 +377,7 @@ def leaderboard(
         outputs["table"],
         outputs["long"],
         outputs["markdown"],
-        board.provenance_summary(content),
+        summary,
         marks=marks,
         notes=notes,
         sections=extra_sections,
@@ -388,13 +389,7 @@ def leaderboard(
     write_text(
         outputs["latex"],
         latex.leaderboard_latex(
-            table,
-            tests,
-            metric,
-            experiment["significance"],
-            tuned,
-            board.provenance_summary(content),
-            partial=partial_cells,
+            table, tests, metric, experiment["significance"], tuned, summary, partial=partial_cells
         ),
     )
     provenance.write_manifest(outputs["manifest"], content)
