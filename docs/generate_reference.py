@@ -163,9 +163,11 @@ def _defining_module(entry: object) -> Any:
 
 
 def fusion_methods() -> str:
+    from sparsebench.runs.fusion import fuse
     from sparsebench.runs.fusion.registry import METHODS
 
     lines = ["# Fusion methods", "", "`method:` of a `kind: fusion` model.", ""]
+    lines += [(fuse.__doc__ or "").strip(), ""]
     for name, method in METHODS.items():
         module = _defining_module(method)
         lines += [f"## `{name}`", "", (module.__doc__ or "").strip(), ""]

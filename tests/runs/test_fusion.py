@@ -81,6 +81,52 @@ def test_a_query_one_run_lacks_is_fused_from_the_others():
     assert fused.set_index("query_id")["score"].to_dict() == {"q1": 12.0, "q2": 1.0}
 
 
+def test_equal_values_tie_whatever_the_order_of_the_runs():
+    """RRF gives d and e the same three values (ranks 7, 1, 2 and 1, 2, 7): their sums
+    are equal to the last bit, so they tie, and the tie falls by document id (e before d,
+    as trec_eval orders it), in any order of the runs, with any cut."""
+    runs = {
+        "a": ["e", "d", "f0"],  # e 1, d 2
+        "b": ["d", "f1", "f2", "f3", "f4", "f0", "e"],  # d 1, e 7
+        "c": ["f2", "e", "f3", "f4", "f0", "f1", "d"],  # e 2, d 7
+    }
+    frames = {
+        name: pd.DataFrame(
+            {"query_id": "q", "doc_id": docs, "score": np.arange(len(docs), 0, -1, dtype=float)}
+        )
+        for name, docs in runs.items()
+    }
+    expected = 1 / 61 + 1 / 62 + 1 / 67
+    fused = [
+        fuse(frames, Fusion(runs=order, k=60), k=1000)
+        for order in [("a", "b", "c"), ("c", "b", "a"), ("b", "c", "a")]
+    ]
+    for other in fused[1:]:
+        pd.testing.assert_frame_equal(fused[0], other)
+    top = fused[0].set_index("doc_id")["score"]
+    assert top["d"] == top["e"] == pytest.approx(expected, abs=1e-15)
+    assert fused[0]["doc_id"].tolist()[:2] == ["e", "d"]
+    cut = fuse(frames, Fusion(runs=("c", "b", "a"), k=60), k=1)
+    assert cut["doc_id"].tolist() == ["e"]
+
+
+def test_a_run_listing_a_document_twice_is_refused():
+    a = pd.DataFrame({"query_id": "q", "doc_id": ["x", "y", "x"], "score": [5.0, 3.0, 1.0]})
+    b = pd.DataFrame({"query_id": "q", "doc_id": ["y", "x"], "score": [4.0, 2.0]})
+    with pytest.raises(DataError, match=r"the run of 'a' lists document 'x' more than once"):
+        fuse({"a": a, "b": b}, Fusion(runs=("a", "b")), k=5)
+
+
+def test_scores_a_normalisation_overflows_on_are_refused():
+    a = pd.DataFrame({"query_id": "q", "doc_id": ["x", "y"], "score": [1.6e308, 1.5e308]})
+    b = pd.DataFrame({"query_id": "q", "doc_id": ["x"], "score": [1.0]})
+    fusion = Fusion(runs=("a", "b"), method="combsum", norm="z-score")
+    with pytest.raises(
+        DataError, match="the run of 'a' gives 2 values that are not finite .first in query 'q'"
+    ):
+        fuse({"a": a, "b": b}, fusion, k=5)
+
+
 @pytest.mark.parametrize(
     ("settings", "message"),
     [

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pandas is imported by the fusing, not by the registry's rea
 # (lines of one run in trec_order: query_id, doc_id, score, rank, count; the norm; the
 # run's weight; RRF's k) -> a value per line
 LineValues = Callable[["pd.DataFrame", str, float, float], "np.ndarray"]
-# the values of each (query, document), in the order of the fused runs -> its fused score
+# the values of each (query, document), ascending -> its fused score (sparsebench.runs.fusion.fuse)
 Combination = Callable[["SeriesGroupBy"], "pd.Series"]
 
 

@@ -6,9 +6,18 @@ lines turned into values by the fusion method (sparsebench.runs.fusion.registry 
 them, one module each with its formula and source), from their ranks or from their
 scores normalised per query (sparsebench.runs.fusion.norms); the
 method then combines the values a document got from the runs that retrieved it into its
-fused score (definitions as in ranx's fuse, which the tests hold them to). The fused run
-keeps the top k of each query, in trec_eval's order (score descending, document id
-descending), so its ties fall as in every other run here.
+fused score (definitions as in ranx's fuse, which the tests hold them to). A query that
+some runs lack is fused from the runs that hold it (ranx refuses runs of different
+queries); a run that lists a document twice for a query is refused, as trec_eval
+refuses it.
+
+A document's values are combined in ascending order, not in the order of the runs: the
+same values give the same fused score to the last bit whatever order the config lists
+the runs in, so documents whose values are the same (RRF of ranks 1, 2 and 7 in three
+runs, in any arrangement) tie exactly, and their tie falls by document id. The fused run
+keeps the top k of each query by fused score (float64, written in full) descending, then
+document id descending: trec_eval's order wherever the scores differ as 32-bit floats,
+which is how trec_eval reads them.
 """
 
 from __future__ import annotations
@@ -74,20 +83,49 @@ def fuse(runs: Mapping[str, pd.DataFrame], fusion: Fusion, k: int) -> pd.DataFra
     method = method_of(fusion.method)
     parts = []
     for name in fusion.runs:
+        _refuse_repeats(name, runs[name])
         ranked = trec_order(runs[name], fusion.depth)
         value = method.values(ranked, fusion.norm, fusion.weight(name), fusion.k)
+        _refuse_non_finite(name, ranked, value, fusion)
         parts.append(
             pd.DataFrame(
                 {"query_id": ranked["query_id"], "doc_id": ranked["doc_id"], "value": value}
             )
         )
     lines = pd.concat(parts, ignore_index=True)
+    pairs = lines.groupby(["query_id", "doc_id"], sort=False).ngroup().to_numpy()
+    lines = lines.iloc[np.lexsort((lines["value"].to_numpy(), pairs))]  # ascending values
     grouped = lines.groupby(["query_id", "doc_id"], sort=False)["value"]
     fused = method.combine(grouped).reset_index(name="score")
     return top_k(fused, k)
 
 
+def _refuse_repeats(name: str, run: pd.DataFrame) -> None:
+    """Refuse a run that lists a document twice for a query: its lines would be fused
+    twice, and trec_eval refuses such a run."""
+    repeated = run.duplicated(["query_id", "doc_id"])
+    if repeated.any():
+        query, doc = run[["query_id", "doc_id"]].iloc[repeated.to_numpy().nonzero()[0][0]]
+        raise DataError(
+            f"fusion: the run of {name!r} lists document {doc!r} more than once for query "
+            f"{query!r} ({int(repeated.sum())} repeated lines); trec_eval refuses such a run"
+        )
+
+
+def _refuse_non_finite(name: str, ranked: pd.DataFrame, value: np.ndarray, fusion: Fusion) -> None:
+    """Refuse values that are not numbers (a normalisation overflowing on scores near
+    float64's limit): pandas' sums would take a NaN for a missing value, silently."""
+    bad = ~np.isfinite(value)
+    if bad.any():
+        query = ranked["query_id"].to_numpy()[bad.nonzero()[0][0]]
+        raise DataError(
+            f"fusion by {fusion.method} (norm {fusion.norm}): the run of {name!r} gives "
+            f"{int(bad.sum())} values that are not finite (first in query {query!r}); are "
+            "its scores far enough from float64's limit?"
+        )
+
+
 def top_k(run: pd.DataFrame, k: int) -> pd.DataFrame:
-    """The top k of each query of a run with float64 scores, in trec_eval's order over
-    them (score descending, document id descending), ranks from 1."""
+    """The top k of each query of a run with float64 scores (score descending, document
+    id descending), ranks from 1."""
     return _ordered(run, float32=False, limit=k).drop(columns="count")
