@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 
+from sparsebench.evaluate.levels import check_relevance_level
 from sparsebench.evaluate.measures import DEFAULT_CUTOFFS, parse_metric_name
 from sparsebench.evaluate.procedures import CORRECTIONS, TESTS
 from sparsebench.warmup import LANGUAGES as COMPILED_LANGUAGES
@@ -26,14 +28,29 @@ QUERY_SET_HELP = (
 RELEVANCE_LEVEL_HELP = "minimum grade that counts as relevant (trec_eval -l)"
 
 
+# a comma or space between names, not one inside a name's parameters: P(rel=2,judged_only=True)@10
+_NAME_SEPARATOR = re.compile(r"[,\s]+(?![^()]*\))")
+
+
 def _metric_list(text: str) -> list[str]:
-    names = [n.strip() for n in text.replace(",", " ").split() if n.strip()]
+    names = [n for n in _NAME_SEPARATOR.split(text.strip()) if n]
     for name in names:
         try:
             parse_metric_name(name)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
     return names
+
+
+def _relevance_level(text: str) -> int:
+    try:
+        level = int(text)
+        check_relevance_level(level)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a relevance level is a grade of 1 or more, not {text!r}"
+        ) from None
+    return level
 
 
 def _cutoff_list(text: str) -> list[int]:
@@ -90,7 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument(
         "--query-set", choices=("complete", "run"), default="complete", help=QUERY_SET_HELP
     )
-    evaluate.add_argument("--relevance-level", type=int, default=1, help=RELEVANCE_LEVEL_HELP)
+    evaluate.add_argument(
+        "--relevance-level", type=_relevance_level, default=1, help=RELEVANCE_LEVEL_HELP
+    )
     evaluate.add_argument("--strict", action="store_true", help=STRICT_HELP)
     _add_threads(evaluate)
     evaluate.add_argument(
@@ -166,7 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--query-set", choices=("complete", "run"), default="complete", help=QUERY_SET_HELP
     )
-    compare.add_argument("--relevance-level", type=int, default=1, help=RELEVANCE_LEVEL_HELP)
+    compare.add_argument(
+        "--relevance-level", type=_relevance_level, default=1, help=RELEVANCE_LEVEL_HELP
+    )
     compare.add_argument(
         "--format",
         choices=("md", "tsv"),

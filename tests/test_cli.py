@@ -8,6 +8,7 @@ import pytest
 from support.trec_eval_reference import random_case, trec_eval
 
 from sparsebench.cli import main
+from sparsebench.evaluate.metrics import evaluate_run
 
 
 @pytest.fixture
@@ -227,3 +228,37 @@ def test_per_query_tsv_is_written_as_pandas_writes_it():
     long = table.reset_index().melt(id_vars="query_id", var_name="metric", value_name="value")
     expected = long.to_csv(sep="\t", index=False, lineterminator="\n", float_format="%.17g")
     assert per_query_tsv(table) == expected
+
+
+@pytest.mark.parametrize("level", ["0", "-2", "high"])
+def test_a_relevance_level_below_one_is_refused(files, capsys, level):
+    with pytest.raises(SystemExit):
+        main(
+            [
+                "evaluate",
+                "--qrels",
+                str(files[3]),
+                "--run",
+                str(files[2]),
+                "--relevance-level",
+                level,
+            ]
+        )
+    error = capsys.readouterr().err
+    assert (
+        f"argument --relevance-level: a relevance level is a grade of 1 or more, not '{level}'"
+        in error
+    )
+
+
+def test_names_with_several_parameters_are_read_whole(files, capsys):
+    """A comma inside a name's parentheses is the name's own, not a separator: the values
+    are the API's for the same names."""
+    run, qrels, run_path, qrels_path, _ = files
+    names = ["P(rel=2,unjudged=relevant)@10", "nDCG@10", "MAP(rel=2,judged_only=True)"]
+    arguments = ["--qrels", str(qrels_path), "--run", str(run_path), "--quiet"]
+    assert main(["evaluate", *arguments, "--metrics", ", ".join(names)]) == 0
+    means = json.loads(capsys.readouterr().out)
+    assert list(means) == names
+    expected = evaluate_run(run, qrels, names).means
+    assert means == pytest.approx({name: expected[name] for name in names}, abs=1e-12)

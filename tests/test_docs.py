@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -214,3 +215,34 @@ def test_every_setting_and_argument_says_what_it_does():
             elif not isinstance(action, argparse._HelpAction) and not action.help:
                 missing.append(f"{command} {'/'.join(action.option_strings) or action.dest}")
     assert not missing, "no description (or help): " + ", ".join(missing)
+
+
+# `from sparsebench.x import a, b` in a page's code (parenthesised lists included)
+_IMPORT = re.compile(r"^\s*from (sparsebench[\w.]*) import \(?([\w\s,]+?)\)?\s*$", re.M)
+
+
+def test_every_import_the_docs_show_works():
+    """A reader copies these lines first: each module a page imports from exists and
+    holds every name the line takes from it."""
+    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    found = 0
+    for page in pages:
+        for module_name, names in _IMPORT.findall(page.read_text(encoding="utf-8")):
+            module = importlib.import_module(module_name)
+            for name in filter(None, (n.strip() for n in names.split(","))):
+                assert hasattr(module, name), f"{page.relative_to(REPO)}: {module_name}.{name}"
+                found += 1
+    assert found >= 3
+
+
+def test_the_python_api_pages_metrics_example_gives_what_it_says():
+    from sparsebench.api import evaluate_retrieval, evaluate_retrieval_per_query
+
+    retrieved = {"q1": [("d3", 12.5), ("d7", 11.0)], "q2": [("d1", 3.2)]}
+    qrels = {"q1": {"d3": 2, "d9": 1}, "q2": {"d4": 1}}
+    page = (REPO / "docs" / "how-to" / "python-api.md").read_text(encoding="utf-8")
+    assert '{"nDCG@1": 0.5, ..., "MAP": 0.25, "MRR": 0.5, ...}' in page
+    means = evaluate_retrieval(retrieved, qrels, k_values=[1, 10])
+    assert (means["nDCG@1"], means["MAP"], means["MRR"]) == (0.5, 0.25, 0.5)
+    per_query = evaluate_retrieval_per_query(retrieved, qrels, metrics=["nDCG@10", "MAP"])
+    assert set(per_query) == {"q1", "q2"} and set(per_query["q1"]) == {"nDCG@10", "MAP"}

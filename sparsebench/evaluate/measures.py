@@ -308,8 +308,9 @@ MEASURES: dict[str, Measure] = {
             "Judged",
             "cutoff",
             "judged documents in the top min(k, retrieved) / min(k, retrieved), a judgment "
-            "of any grade (ir_measures Judged@k); not relevance: the share of the ranking "
-            "the judgments can score",
+            "of any grade (ir_measures Judged@k, but with ties in trec_eval's order: "
+            "ir_measures' own Judged@k puts tied documents in ascending id order); not "
+            "relevance: the share of the ranking the judgments can score",
             "Sakai, Alternatives to Bpref, SIGIR 2007 (condensed lists); MacAvaney et al., "
             "ir_measures (Judged@k, from OpenNIR)",
             lambda c, k: c.judged(k),
@@ -370,7 +371,8 @@ MEASURES: dict[str, Measure] = {
             "recall level",
             "interpolated precision at recall level x: the best precision at or after the rank "
             "where (long)(x * R + 0.9) relevant documents have been seen (trec_eval "
-            "iprec_at_recall)",
+            "iprec_at_recall); 0 on an empty condensed list (judged_only with nothing "
+            "judged retrieved), where trec_eval -J divides 0 by 0 and prints NaN",
             "Salton and McGill, Introduction to Modern Information Retrieval, 1983 (11-point "
             "interpolated precision); " + _TREC_EVAL,
             lambda c, x: c.interpolated_precision(float(x)),

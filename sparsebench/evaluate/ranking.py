@@ -31,6 +31,7 @@ from sparsebench.core.arrays import descending_score_keys, group_ranks, span_ind
 from sparsebench.core.errors import DataError
 from sparsebench.core.idkeys import KeyTable, pair_keys, repeats_in_groups, same_ids
 from sparsebench.core.strings import take_rows
+from sparsebench.evaluate.levels import check_relevance_level
 
 log = logging.getLogger(__name__)
 QUERY_SETS = ("complete", "run")
@@ -61,8 +62,7 @@ class RankedJudgments:
     def at_level(self, relevance_level: int) -> RankedJudgments:
         """The same ranking with relevance from another grade on (>= 1): what
         P(rel=2)@10 and the like are measured on."""
-        if relevance_level < 1:
-            raise ValueError(f"a relevance level is a grade of 1 or more, not {relevance_level}")
+        check_relevance_level(relevance_level)
         relevant = self.ideal_query[self.ideal_grade >= relevance_level]
         num_relevant = np.bincount(relevant, minlength=self.n_queries)
         return replace(

@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 
 from sparsebench.core.arrays import span_indices
 from sparsebench.core.strings import take_rows
+from sparsebench.evaluate.levels import check_relevance_level
 from sparsebench.evaluate.ranking import (
     RankedJudgments,
     judged_queries,
@@ -261,6 +262,7 @@ class _Judgments:
         qrels: pd.DataFrame,
         relevance_level: int,
     ) -> None:
+        check_relevance_level(relevance_level)
         query = query_codes(qrels_queries, query_ids)
         docs = string_ids(qrels["doc_id"], "qrels column 'doc_id'")
         kept = np.flatnonzero(query >= 0)

@@ -18,6 +18,7 @@ from sparsebench.evaluate.metrics import (
     evaluate_retrieval,
     evaluate_retrieval_per_query,
     evaluate_run,
+    evaluate_run_file,
 )
 from sparsebench.runs.runfile import misordered_queries
 
@@ -453,6 +454,23 @@ def test_relevance_levels_per_measure_equal_ir_measures(seed, r):
 def test_a_relevance_level_where_it_has_no_meaning_is_refused(name, message):
     with pytest.raises(ValueError, match=message):
         parse_metric_name(name)
+
+
+@pytest.mark.parametrize("level", [0, -1])
+def test_a_relevance_level_below_one_is_refused(tmp_path, level):
+    """At level 0 every document the qrels do not list (grade 0) would count as relevant,
+    which trec_eval never does: refused on frames and on run files alike."""
+    run, qrels = random_case(3)
+    with pytest.raises(ValueError, match=f"a relevance level is a grade of 1 or more, not {level}"):
+        evaluate_run(run, qrels, ["P@10"], relevance_level=level)
+    path = tmp_path / "run.trec"
+    path.write_text(
+        "".join(
+            f"{q} Q0 {d} {i} {s} t\n" for i, (q, d, s) in enumerate(run.itertuples(index=False))
+        )
+    )
+    with pytest.raises(ValueError, match="a relevance level is a grade of 1 or more"):
+        evaluate_run_file(path, qrels, ["P@10"], relevance_level=level)
 
 
 def _split_query(run: pd.DataFrame) -> pd.DataFrame:
