@@ -1,14 +1,16 @@
 """SPLADE-family encoders on transformers masked language models, batched on GPU or CPU.
 
 w_j(text) = pool over the text's tokens of log(1 + relu(logit_j)), the attention mask
-selecting the tokens (max pooling as SPLADE v2, ++ and v3; sum pooling as an option).
+selecting the tokens (max pooling as SPLADE v2, ++ and v3; sum pooling as an option), or
+of log(1 + log(1 + relu(logit_j))) for models trained with it (OpenSearch's v3 document
+models); what a model declares is read by sparsebench.encode.splade_pooling.
 
 Every text is encoded in a fixed-shape block (sparsebench.encode.token_blocks), so its
 vector depends on the text alone, never on its neighbours.
 
 Speed, with vectors unchanged:
 - texts are grouped by length bucket within a shard, so batches carry little padding;
-- max pooling commutes with the monotone log(1 + relu(.)), so the logits are max-pooled
+- max pooling commutes with the monotone saturation, so the logits are max-pooled
   first and the transform applied to one (batch x vocabulary) row set, not to every token;
 - padding positions take a copy of their text's first token (which is in the mask), so
   the max needs no masking pass;
@@ -22,6 +24,7 @@ Speed, with vectors unchanged:
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +35,10 @@ import pyarrow as pa
 
 from sparsebench.core.errors import ConfigError
 from sparsebench.encode.encoders import Encoder, TextListEncoder
+from sparsebench.encode.splade_pooling import ACTIVATIONS, resolve_pooling
 from sparsebench.encode.token_blocks import TokenBlockEncoder, vocabulary_terms
 
+log = logging.getLogger(__name__)
 _LOGIT_BUDGET_BYTES = 32 << 20  # per (batch x length x vocabulary chunk) block
 
 
@@ -44,7 +49,9 @@ class SpladeSettings:
     model: str
     max_length: int = 256
     batch_size: int = 8  # rows of every block: part of the encoding (see above)
-    pooling: str = "max"
+    pooling: str = "auto"  # max, sum, or auto: what the model declares (splade_pooling)
+    activation: str = "auto"  # relu, log1p_relu, or auto (splade_pooling)
+    side: str = "documents"  # the route of a model with separate query and document ones
     dtype: str = "fp32"
     device: str = "auto"
     top_k: int | None = None  # keep the k largest weights of each text (pruning.prune_rows)
@@ -128,26 +135,45 @@ class SpladeEncoder(TokenBlockEncoder):
     """Encodes texts into vocabulary-sized sparse vectors with a masked LM."""
 
     def __init__(self, settings: SpladeSettings) -> None:
-        if settings.pooling not in ("max", "sum"):
-            raise ConfigError(f"pooling must be 'max' or 'sum', not {settings.pooling!r}")
         self.settings = settings
         self.setup(settings)
         self.tokenizer, self.network = _loaded_on(settings.model, str(self.device))
+        self.pooling = resolve_pooling(
+            settings.model, settings.side, settings.pooling, settings.activation
+        )
+        log.info(
+            "%s (%s): %s pooling of %s (%s)",
+            settings.model,
+            settings.side,
+            self.pooling.pooling,
+            ACTIVATIONS[self.pooling.activation],
+            f"{self.pooling.declared_in} declares"
+            if self.pooling.declared_in
+            else "the model declares no pooling",
+        )
         self.head = _split_head(self.network)
         size = self.network.get_output_embeddings().out_features
         self.terms = vocabulary_terms(self.tokenizer, size)
         self.removed_ids = self.device_tensor(i for i in self.tokenizer.all_special_ids if i < size)
 
+    def saturate(self, logits):
+        """log(1 + relu(x)), or log(1 + log(1 + relu(x))) for log1p_relu."""
+        import torch
+
+        weights = torch.log1p(torch.relu(logits))
+        return torch.log1p(weights) if self.pooling.activation == "log1p_relu" else weights
+
     def block_weights(self, input_ids, mask):
         import torch
 
+        maximum = self.pooling.pooling == "max"
         if self.head is None:  # unknown head layout: full forward, then pool
             logits = self.network(input_ids=input_ids, attention_mask=mask).logits
-            activation = torch.log1p(torch.relu(logits)) * mask.unsqueeze(-1)
-            return activation.amax(dim=1) if self.settings.pooling == "max" else activation.sum(1)
+            activation = self.saturate(logits) * mask.unsqueeze(-1)
+            return activation.amax(dim=1) if maximum else activation.sum(1)
         encode, transform, decoder = self.head
         hidden = encode(input_ids, mask)
-        if self.settings.pooling == "max":
+        if maximum:
             # padding takes the first token's state: it cannot change a maximum
             first = hidden[:, :1, :].expand_as(hidden)
             hidden = torch.where(mask.unsqueeze(-1).bool(), hidden, first)
@@ -160,12 +186,12 @@ class SpladeEncoder(TokenBlockEncoder):
             weight = decoder.weight[start : start + chunk]
             bias = decoder.bias[start : start + chunk] if decoder.bias is not None else None
             logits = torch.nn.functional.linear(states, weight, bias)
-            if self.settings.pooling == "max":
+            if maximum:
                 pooled.append(logits.amax(dim=1))
             else:
-                pooled.append((torch.log1p(torch.relu(logits)) * mask.unsqueeze(-1)).sum(dim=1))
+                pooled.append((self.saturate(logits) * mask.unsqueeze(-1)).sum(dim=1))
         pooled = torch.cat(pooled, dim=1)
-        return torch.log1p(torch.relu(pooled)) if self.settings.pooling == "max" else pooled
+        return self.saturate(pooled) if maximum else pooled
 
 
 def set_torch_threads(runtime: Mapping[str, Any]) -> None:
@@ -184,6 +210,8 @@ def build(encoding: Mapping[str, Any], runtime: Mapping[str, Any]) -> Encoder:
         model=encoding["model"],
         max_length=encoding["max_length"],
         pooling=encoding["pooling"],
+        activation=encoding["activation"],
+        side=encoding["side"],
         dtype=encoding["dtype"],
         top_k=encoding.get("top_k"),
         threshold=encoding.get("threshold", 0.0),

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from sparsebench.core.errors import ConfigError
 from sparsebench.encode.quantization import ARITHMETICS, DEFAULT_RULE, ROUNDINGS, side_rules
 from sparsebench.encode.schemes import SCHEMES
+from sparsebench.encode.splade_pooling import ACTIVATIONS, POOLINGS
 from sparsebench.kinds.base import Entry, ModelKind
 
 DEVICE = {
@@ -98,11 +99,20 @@ class Splade(ModelKind):
                 "description": "batch_size of the queries.",
             },
             "pooling": {
-                "enum": ["max", "sum"],
-                "default": "max",
-                "description": "How a text's token activations log(1 + relu(logit)) become "
-                "its vector: max over the tokens (SPLADE v2, ++ and v3) or their sum (the "
-                "first SPLADE).",
+                "enum": ["auto", *POOLINGS],
+                "default": "auto",
+                "description": "How a text's token activations become its vector: max over "
+                "the tokens (SPLADE v2, ++ and v3) or their sum (the first SPLADE); auto = "
+                "what the model declares (its sentence-transformers SpladePooling config), "
+                "else max.",
+            },
+            "activation": {
+                "enum": ["auto", *ACTIVATIONS],
+                "default": "auto",
+                "description": "The saturation of a token's logit x, named as "
+                "sentence-transformers' SpladePooling names it: relu = log(1 + relu(x)) "
+                "(SPLADE), log1p_relu = log(1 + log(1 + relu(x))) (OpenSearch's v3 document "
+                "models); auto = what the model declares, else relu.",
             },
             "dtype": {
                 "enum": ["fp32", "fp16", "bf16"],
@@ -203,6 +213,8 @@ class Splade(ModelKind):
             "max_length": int(entry["max_length" if document else "query_max_length"]),
             "batch_size": int(entry["batch_size" if document else "query_batch_size"]),
             "pooling": entry["pooling"],
+            "activation": entry["activation"],
+            "side": side,
             "dtype": entry["dtype"],
         }
 
@@ -241,13 +253,15 @@ class Splade(ModelKind):
 
 def local_files(source: str) -> list[str]:
     """The files of a model given as a local folder or file (inputs of its encoding jobs,
-    so that replacing the weights reruns them); none for a hub id."""
+    so that replacing the weights reruns them), its pooling's declaration among them
+    (sparsebench.encode.splade_pooling); none for a hub id."""
     path = Path(str(source)).expanduser()
     if path.is_file():
         return [str(path)]
     if not path.is_dir():
         return []
-    return sorted(str(p) for p in path.iterdir() if p.is_file())
+    files = [p for p in path.iterdir() if p.is_file()]
+    return sorted(str(p) for p in [*files, *path.glob("*SpladePooling/config.json")])
 
 
 SPLADE_KIND = Splade()

@@ -1,8 +1,8 @@
 """uniCOIL: a BERT encoder's per-token impact weights over the text's own tokens, no
 expansion (Lin and Ma, arXiv 2106.14807; castorini's unicoil-msmarco-passage and
 unicoil-noexp-msmarco-passage checkpoints). Settings as the SPLADE kind's, less what only
-a masked LM has (pooling, tokenizer queries, the model's idf.json); the weights are the
-encoder's own (sparsebench.encode.unicoil), quantised by the same rules.
+a masked LM has (pooling, activation, tokenizer queries, the model's idf.json); the
+weights are the encoder's own (sparsebench.encode.unicoil), quantised by the same rules.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def _schema() -> dict[str, Any]:
     (Pyserini's encoders: 512 document and 128 query tokens)."""
     schema = copy.deepcopy(Splade.schema)
     properties = schema["properties"]
-    for key in ("pooling", "query_encoder"):
+    for key in ("pooling", "activation", "query_encoder"):
         del properties[key]
     properties["model"]["description"] = "Hub id or folder of a uniCOIL checkpoint (both sides)."
     properties["max_length"]["default"] = 512

@@ -30,7 +30,8 @@ def test_every_encoding_a_model_kind_asks_for_has_an_encoder():
         "vectors": {"documents": "d.jsonl", "queries": "q.tsv"},
     }
     entries["splade"].update(query_max_length=8, batch_size=1, query_batch_size=1)
-    entries["splade"].update(pooling="max", dtype="fp32", device="cpu", threshold=0)
+    entries["splade"].update(pooling="max", activation="auto", dtype="fp32", device="cpu")
+    entries["splade"].update(threshold=0)
     for name, entry in entries.items():
         for side in ("documents", "queries"):
             encoding = KINDS[name].encoding({"kind": name, **entry}, side, "en")

@@ -24,6 +24,7 @@ from sparsebench.encode.splade import (  # noqa: E402
     SpladeSettings,
     load_idf_json,
 )
+from sparsebench.encode.splade_pooling import declared_pooling, resolve_pooling  # noqa: E402
 from sparsebench.encode.tokenizer_queries import TokenizerQueryEncoder  # noqa: E402
 
 
@@ -32,8 +33,9 @@ def tiny_model(tmp_path_factory):
     return str(build_masked_lm(tmp_path_factory.mktemp("tiny-mlm") / "model"))
 
 
-def direct_splade(model_path, texts, max_length, pooling="max"):
-    """The SPLADE formula, one text at a time, from the full forward pass."""
+def direct_splade(model_path, texts, max_length, pooling="max", activation="relu"):
+    """The SPLADE formula, one text at a time, from the full forward pass; `log1p_relu`
+    saturates twice, as sentence-transformers' SpladePooling of that name."""
     tokenizer = transformers.AutoTokenizer.from_pretrained(model_path)
     model = transformers.AutoModelForMaskedLM.from_pretrained(model_path).eval()
     rows = []
@@ -44,8 +46,11 @@ def direct_splade(model_path, texts, max_length, pooling="max"):
                 continue
             encoded = tokenizer([text], truncation=True, max_length=max_length, return_tensors="pt")
             logits = model(**encoded).logits
-            activation = torch.log1p(torch.relu(logits)) * encoded["attention_mask"].unsqueeze(-1)
-            pooled = activation.amax(dim=1) if pooling == "max" else activation.sum(dim=1)
+            saturated = torch.log1p(torch.relu(logits))
+            if activation == "log1p_relu":
+                saturated = torch.log1p(saturated)
+            saturated = saturated * encoded["attention_mask"].unsqueeze(-1)
+            pooled = saturated.amax(dim=1) if pooling == "max" else saturated.sum(dim=1)
             pooled[0, tokenizer.all_special_ids] = 0
             rows.append(pooled[0].numpy())
     return np.stack(rows)
@@ -88,6 +93,168 @@ def test_real_splade_tiny_equals_the_formula():
     np.testing.assert_allclose(ours.matrix.toarray(), direct_splade(path, texts, 128), atol=1e-4)
     assert ours.terms[2023].as_py() == "this" and len(ours.terms) == 30522
     assert ours.matrix[2].nnz == 0
+
+
+def _declare(folder: Path, pooling: str, activation: str, route: str | None = None) -> Path:
+    """A sentence-transformers layout beside the model's files: a SparseEncoder's
+    1_SpladePooling, or (route given) a Router whose routes are those of OpenSearch's
+    inference-free models, the pooling in the named route only."""
+    config = {"pooling_strategy": pooling, "activation_function": activation}
+    prefix = "sentence_transformers.sparse_encoder.models."
+    if route is None:
+        modules = [
+            {"idx": 0, "name": "0", "path": "", "type": prefix + "MLMTransformer"},
+            {"idx": 1, "name": "1", "path": "1_SpladePooling", "type": prefix + "SpladePooling"},
+        ]
+        where = "1_SpladePooling"
+    else:
+        modules = [
+            {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Router"}
+        ]
+        where = f"{route}_1_SpladePooling"
+        other = "query" if route == "document" else "document"
+        router = {
+            "types": {
+                f"{other}_0_SparseStaticEmbedding": prefix + "SparseStaticEmbedding",
+                f"{route}_0_MLMTransformer": prefix + "MLMTransformer",
+                where: prefix + "SpladePooling",
+            },
+            "structure": {
+                other: [f"{other}_0_SparseStaticEmbedding"],
+                route: [f"{route}_0_MLMTransformer", where],
+            },
+            "parameters": {"default_route": "document", "allow_empty_key": True},
+        }
+        (folder / "router_config.json").write_text(json.dumps(router))
+    (folder / "modules.json").write_text(json.dumps(modules))
+    (folder / where).mkdir(exist_ok=True)
+    (folder / where / "config.json").write_text(json.dumps(config))
+    return folder
+
+
+@pytest.fixture()
+def declared_model(tiny_model, tmp_path):
+    """The tiny model, copied, as a folder that can declare its pooling."""
+    import shutil
+
+    return shutil.copytree(tiny_model, tmp_path / "declared")
+
+
+@pytest.mark.parametrize("pooling", ["max", "sum"])
+@pytest.mark.parametrize("route", [None, "document"])
+def test_a_model_is_encoded_with_the_activation_it_declares(declared_model, pooling, route):
+    """OpenSearch's v3 document models declare log1p_relu, log(1 + log(1 + relu(x))):
+    `auto` (the default) encodes as the model's own SpladePooling would."""
+    model = str(_declare(declared_model, pooling, "log1p_relu", route))
+    encoder = SpladeEncoder(SpladeSettings(model=model, max_length=24, device="cpu"))
+    assert (encoder.pooling.pooling, encoder.pooling.activation) == (pooling, "log1p_relu")
+    ours = encoder.encode(TEXTS).matrix.toarray()
+    np.testing.assert_allclose(
+        ours, direct_splade(model, TEXTS, 24, pooling, "log1p_relu"), atol=2e-5
+    )
+    gap = float(np.abs(ours - direct_splade(model, TEXTS, 24, pooling)).max())
+    assert gap > 50 * 2e-5, gap  # the saturation the model declares, not SPLADE's
+
+
+def test_the_declaration_is_read_for_the_side_its_route_encodes(declared_model):
+    model = str(_declare(declared_model, "max", "log1p_relu", route="document"))
+    assert declared_pooling(model, "documents") == {
+        "pooling": "max",
+        "activation": "log1p_relu",
+        "file": "document_1_SpladePooling/config.json",
+    }
+    assert declared_pooling(model, "queries") is None  # its query route has no pooling
+    queries = resolve_pooling(model, "queries", "auto", "auto")
+    assert (queries.pooling, queries.activation, queries.declared_in) == ("max", "relu", None)
+    assert (
+        declared_pooling(str(_declare(declared_model, "sum", "relu")), "queries")["pooling"]
+        == "sum"
+    )
+
+
+def test_a_model_that_declares_nothing_is_encoded_as_splade(tiny_model):
+    resolved = resolve_pooling(tiny_model, "documents", "auto", "auto")
+    assert (resolved.pooling, resolved.activation, resolved.declared_in) == ("max", "relu", None)
+
+
+def test_an_explicit_setting_wins_over_the_declaration_and_says_so(declared_model, caplog):
+    model = str(_declare(declared_model, "max", "log1p_relu"))
+    with caplog.at_level(logging.WARNING, logger="sparsebench.encode.splade_pooling"):
+        encoder = SpladeEncoder(
+            SpladeSettings(model=model, max_length=24, activation="relu", device="cpu")
+        )
+    assert encoder.pooling.activation == "relu"
+    assert "declares activation log1p_relu in 1_SpladePooling/config.json" in caplog.text
+    np.testing.assert_allclose(
+        encoder.encode(TEXTS).matrix.toarray(), direct_splade(model, TEXTS, 24), atol=2e-5
+    )
+
+
+@pytest.mark.parametrize(
+    ("pooling", "activation", "message"),
+    [
+        ("mean", "relu", "pooling_strategy 'mean' and activation_function 'relu'"),
+        ("max", "softplus", "activation_function 'softplus'"),
+    ],
+)
+def test_a_declaration_sparsebench_cannot_encode_is_refused(
+    declared_model, pooling, activation, message
+):
+    model = str(_declare(declared_model, pooling, activation))
+    with pytest.raises(ConfigError, match=message):
+        SpladeEncoder(SpladeSettings(model=model, max_length=24, device="cpu"))
+
+
+def test_settings_outside_the_choices_are_refused(tiny_model):
+    with pytest.raises(ConfigError, match="activation must be auto, relu or log1p_relu"):
+        resolve_pooling(tiny_model, "documents", "auto", "gelu")
+    with pytest.raises(ConfigError, match="pooling must be auto, max or sum"):
+        resolve_pooling(tiny_model, "documents", "mean", "auto")
+
+
+def _hub_cache(root: Path, repo: str, files: dict[str, object], absent: tuple[str, ...] = ()):
+    """A hub cache holding `files` of model `repo` at one commit, and the hub's word that
+    it has none of `absent` (as huggingface_hub records a 404)."""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    base = root / f"models--{repo.replace('/', '--')}"
+    (base / "refs").mkdir(parents=True)
+    (base / "refs" / "main").write_text(commit)
+    for name, content in files.items():
+        path = base / "snapshots" / commit / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(content))
+    for name in absent:
+        path = base / ".no_exist" / commit / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+
+
+def test_a_hub_models_declaration_is_read_from_the_hub_cache(tmp_path, monkeypatch, caplog):
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    prefix = "sentence_transformers.sparse_encoder.models."
+    _hub_cache(
+        tmp_path,
+        "org/declared",
+        {
+            "modules.json": [
+                {"idx": 1, "name": "1", "path": "1_SpladePooling", "type": prefix + "SpladePooling"}
+            ],
+            "1_SpladePooling/config.json": {
+                "pooling_strategy": "max",
+                "activation_function": "log1p_relu",
+            },
+        },
+    )
+    _hub_cache(tmp_path, "org/plain", {}, absent=("modules.json",))
+    _hub_cache(tmp_path, "org/unread", {})
+    assert declared_pooling("org/declared", "documents")["activation"] == "log1p_relu"
+    with caplog.at_level(logging.WARNING, logger="sparsebench.encode.splade_pooling"):
+        assert declared_pooling("org/plain", "documents") is None  # the hub said: no such file
+        assert not caplog.text
+        assert declared_pooling("org/unread", "documents") is None  # offline, never fetched
+    assert "org/unread: modules.json is not in the hub cache and the hub is offline" in caplog.text
 
 
 def test_special_tokens_never_become_terms_and_runs_are_deterministic(tiny_model):
