@@ -182,9 +182,10 @@ def prepare_dataset(
     log.info("preparing %s from %s (split %s)", name, source.fingerprint()["path"], source.split)
     queries, qrels = read_queries_and_qrels(source)
     doc_ids = pq.read_table(documents, columns=["doc_id"]).column("doc_id")
-    check_qrels(qrels, queries.column("query_id"), doc_ids)
+    unknown_documents = settings.get("unknown_judged_documents", "error")
+    qrels, unknown = check_qrels(qrels, queries.column("query_id"), doc_ids, unknown_documents)
     queries, tuning_qrels, tuning_split = _tuning_judgments(
-        source, settings.get("tuning_split", "auto"), queries, qrels, doc_ids
+        source, settings.get("tuning_split", "auto"), queries, qrels, doc_ids, unknown_documents
     )
     queries_file = member_label(source, "queries")
     empty_queries = _warn_empty(
@@ -211,6 +212,9 @@ def prepare_dataset(
         "n_judged_queries": int(len(judged)),
         "n_judged_queries_without_relevant": int((judged <= 0).sum()),
         "n_qrels": int(len(qrels)),
+        "unknown_judged_documents": unknown_documents,
+        "n_unknown_judged_documents": len(unknown),  # kept or dropped, as the line above
+        "unknown_judged_document_ids": unknown[:100],
         "grades": {str(g): int(c) for g, c in sorted(qrels["grade"].value_counts().items())},
         "tuning_split": tuning_split,
         "n_tuning_queries": int(tuning_qrels["query_id"].nunique()),
@@ -265,6 +269,7 @@ def _tuning_judgments(
     queries: pa.Table,
     qrels: pd.DataFrame,
     doc_ids: pa.ChunkedArray,
+    unknown_documents: str,
 ) -> tuple[pa.Table, pd.DataFrame, str | None]:
     """(every query, the training split's judgments, its name or None): the queries of a
     training split are added to the evaluated ones, its judgments checked like theirs."""
@@ -274,7 +279,9 @@ def _tuning_judgments(
     try:
         tuning_queries, tuning_qrels = read_queries_and_qrels(tuning)
         every_query = _union_queries(queries, tuning_queries)
-        check_qrels(tuning_qrels, every_query.column("query_id"), doc_ids)
+        tuning_qrels, _ = check_qrels(
+            tuning_qrels, every_query.column("query_id"), doc_ids, unknown_documents
+        )
     except DataError as error:
         if tuning_split != "auto":
             raise

@@ -2,7 +2,10 @@
 written in one normal form.
 
 Ids are strings, grades integers. Identical repeated lines collapse; one (query, document)
-pair with two different grades is an error, as is a judged id the collection lacks.
+pair with two different grades is an error, as is a judged query the collection lacks. A
+judged document the corpus lacks is an error too (ids written differently, or the qrels
+of another collection), unless the dataset says to keep such judgments (as trec_eval and
+BEIR's own evaluation count them: relevant documents no run can retrieve) or to drop them.
 """
 
 from __future__ import annotations
@@ -78,19 +81,63 @@ def _unknown(values: pd.Series, known: pa.ChunkedArray | pa.Array) -> list[str]:
     return pc.filter(distinct, missing).to_pylist()
 
 
-def check_qrels(qrels: pd.DataFrame, query_ids: pa.ChunkedArray, doc_ids: pa.ChunkedArray) -> None:
-    """Every judged query and document must exist, or ids are being written differently."""
-    for column, known, where in (
-        ("query_id", query_ids, "queries.jsonl"),
-        ("doc_id", doc_ids, "corpus.jsonl"),
-    ):
-        missing = _unknown(qrels[column], known)
-        if missing:
-            raise DataError(
-                f"qrels name {len(missing)} {column.split('_')[0]} ids that are not in {where} "
-                f"(e.g. {', '.join(map(repr, missing[:_EXAMPLES]))}); the qrels belong to another "
-                "collection or ids are written differently"
-            )
+UNKNOWN_DOCUMENTS = ("error", "keep", "drop")  # what a dataset does with such judgments
+
+
+def check_qrels(
+    qrels: pd.DataFrame,
+    query_ids: pa.ChunkedArray,
+    doc_ids: pa.ChunkedArray,
+    unknown_documents: str = "error",
+) -> tuple[pd.DataFrame, list[str]]:
+    """(the judgments, the judged documents the corpus lacks): every judged query must
+    exist, or ids are being written differently; judged documents the corpus lacks are
+    refused, kept or dropped as `unknown_documents` says."""
+    if unknown_documents not in UNKNOWN_DOCUMENTS:
+        raise ValueError(
+            f"unknown_judged_documents is one of {', '.join(UNKNOWN_DOCUMENTS)}, "
+            f"not {unknown_documents!r}"
+        )
+    _refuse_unknown(qrels["query_id"], query_ids, "query", "queries.jsonl", "")
+    missing = _unknown(qrels["doc_id"], doc_ids)
+    if not missing:
+        return qrels, []
+    if unknown_documents == "error":
+        _refuse_unknown(
+            qrels["doc_id"],
+            doc_ids,
+            "doc",
+            "corpus.jsonl",
+            "; if the collection itself judges documents it does not hold, set the "
+            "dataset's unknown_judged_documents to keep (trec_eval's count: relevant "
+            "documents never retrieved) or drop",
+        )
+    judged = pc.is_in(pa.array(qrels["doc_id"], type=pa.string()), value_set=pa.array(missing))
+    count = int(pc.sum(judged).as_py())
+    log.warning(
+        "%d judgments name %d documents the corpus does not hold (e.g. %s): %s",
+        count,
+        len(missing),
+        ", ".join(map(repr, missing[:_EXAMPLES])),
+        "kept, as relevant documents no run can retrieve"
+        if unknown_documents == "keep"
+        else "dropped",
+    )
+    if unknown_documents == "drop":
+        qrels = qrels[~judged.to_numpy(zero_copy_only=False)].reset_index(drop=True)
+    return qrels, sorted(missing)
+
+
+def _refuse_unknown(
+    values: pd.Series, known: pa.ChunkedArray | pa.Array, what: str, where: str, hint: str
+) -> None:
+    missing = _unknown(values, known)
+    if missing:
+        raise DataError(
+            f"qrels name {len(missing)} {what} ids that are not in {where} "
+            f"(e.g. {', '.join(map(repr, missing[:_EXAMPLES]))}); the qrels belong to another "
+            f"collection or ids are written differently{hint}"
+        )
 
 
 def write_qrels(path: str | Path, qrels: pd.DataFrame) -> None:

@@ -33,6 +33,27 @@ def test_splits_and_self_hits_follow_beir():
     assert datasets["nfc"]["split"] == "dev" and datasets["arguana"]["ignore_identical_ids"]
 
 
+def test_beir_keeps_judgments_of_documents_its_archives_lack():
+    """ArguAna's qrels judge a document its corpus lacks; BEIR's evaluation (and
+    Anserini's, on the same qrels) counts it, so its published figures do."""
+    config = validate_config(
+        {
+            "models": MODELS,
+            "datasets": {
+                "arguana": {"source": "beir"},
+                "strict": {
+                    "source": "beir",
+                    "name": "arguana",
+                    "unknown_judged_documents": "error",
+                },
+                "folder": {"source": "local", "path": "somewhere"},
+            },
+        }
+    )
+    policy = {n: d.get("unknown_judged_documents", "error") for n, d in config["datasets"].items()}
+    assert policy == {"arguana": "keep", "strict": "error", "folder": "error"}
+
+
 def test_cqadupstack_becomes_twelve_forums_averaged_into_one_column():
     config = validate_config(
         {

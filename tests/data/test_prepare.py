@@ -232,6 +232,73 @@ def test_training_judgments_must_name_known_documents(tiny_collection, tmp_path,
     assert "training split train left unused: qrels name 1 doc ids" in caplog.text
 
 
+def _judging_a_missing_document(collection):
+    """The tiny collection with one more judgment, of a document its corpus lacks (as
+    BEIR's ArguAna judges one)."""
+    with open(collection / "qrels" / "test.tsv", "a", encoding="utf-8") as handle:
+        handle.write("q1\tgone\t1\n")
+    return collection
+
+
+def test_a_judged_document_the_corpus_lacks_is_refused_by_default(tiny_collection, tmp_path):
+    _judging_a_missing_document(tiny_collection)
+    with pytest.raises(
+        DataError,
+        match=r"qrels name 1 doc ids that are not in corpus.jsonl \(e.g. 'gone'\).*"
+        "set the dataset's unknown_judged_documents to keep",
+    ):
+        prepare(tiny_collection, tmp_path / "out")
+
+
+@pytest.mark.parametrize("policy", ["keep", "drop"])
+def test_judged_documents_the_corpus_lacks_are_kept_or_dropped_as_asked(
+    tiny_collection, tmp_path, caplog, policy
+):
+    caplog.set_level(logging.WARNING)
+    _judging_a_missing_document(tiny_collection)
+    summary = prepare(tiny_collection, tmp_path / policy, unknown_judged_documents=policy)
+    qrels = pd.read_csv(tmp_path / policy / "qrels.tsv", sep="\t", dtype=str)
+    assert (("q1", "gone", "1") in set(map(tuple, qrels.values))) == (policy == "keep")
+    assert len(qrels) == len(TINY_QRELS) + (policy == "keep")
+    assert summary["unknown_judged_documents"] == policy
+    assert summary["n_unknown_judged_documents"] == 1
+    assert summary["unknown_judged_document_ids"] == ["gone"]
+    assert "1 judgments name 1 documents the corpus does not hold (e.g. 'gone')" in caplog.text
+
+
+def test_a_kept_judgment_counts_as_trec_eval_counts_it(tiny_collection, tmp_path):
+    """A relevant document no run can retrieve lowers nDCG and recall as trec_eval
+    (pytrec_eval-terrier) computes them on the same qrels."""
+    from conftest import run_stages
+    from support.trec_eval_reference import trec_eval
+
+    from sparsebench.data.qrels import read_qrels
+
+    plain = run_stages(tiny_collection, tmp_path / "plain")
+    _judging_a_missing_document(tiny_collection)
+    kept = run_stages(
+        tiny_collection, tmp_path / "kept", dataset={"unknown_judged_documents": "keep"}
+    )
+    run = pd.read_csv(
+        kept.run,
+        sep=" ",
+        header=None,
+        names=["query_id", "q0", "doc_id", "rank", "score", "tag"],
+        dtype={"query_id": str, "doc_id": str},
+    )
+    reference = trec_eval(run, read_qrels(kept.dataset / "qrels.tsv"))
+    ours, before = _per_query(kept.per_query), _per_query(plain.per_query)
+    for metric, theirs in (("nDCG@10", "ndcg_cut_10"), ("Recall@100", "recall_100")):
+        assert ours[metric] == pytest.approx(reference.loc["q1", theirs], abs=1e-12)
+        assert ours[metric] < before[metric]
+
+
+def _per_query(path) -> dict[str, float]:
+    """q1's values in a per_query.tsv (query_id, metric, value)."""
+    values = pd.read_csv(path, sep="\t", dtype={"query_id": str})
+    return dict(values[values["query_id"] == "q1"][["metric", "value"]].itertuples(index=False))
+
+
 def test_tsv_texts_that_look_missing_are_read_verbatim(tmp_path):
     """A corpus TSV of a `files` entry: pandas' NA strings are texts like any other."""
     texts = ["N/A", "NA", "null", "nan", "None", "NaN", "#N/A", "007"]

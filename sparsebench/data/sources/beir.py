@@ -84,9 +84,12 @@ class Beir(DatasetSource):
 
     def fill_defaults(self, name: str, entry: dict[str, Any]) -> None:
         """The BEIR name is the entry's; arguana and quora drop self-hits; msmarco is
-        evaluated on dev."""
+        evaluated on dev; judgments of documents an archive lacks are kept, as BEIR's own
+        evaluation keeps them (its archives, checked by md5, are the benchmark as
+        published: ArguAna's qrels judge a document its corpus lacks)."""
         entry.setdefault("name", name)
         entry.setdefault("ignore_identical_ids", entry["name"] in SELF_HIT_DATASETS)
+        entry.setdefault("unknown_judged_documents", "keep")
         entry.setdefault("split", "dev" if entry["name"] in DEV_SPLIT else "test")
 
     def problems(self, entry: Entry) -> list[tuple[str, str]]:
