@@ -72,7 +72,12 @@ class MiraclSource:
     topics: str = "miracl/miracl"
     corpus_files: str | None = None
     topics_files: str | None = None
-    revision: str = "main"
+    revision: str = "main"  # of the corpus, and of the topics unless the next says
+    topics_revision: str | None = None  # the topics' own: the two repositories' commits differ
+
+    @property
+    def _topics_at(self) -> str:
+        return self.topics_revision or self.revision
 
     def check(self) -> None:
         for source in (self.corpus, self.topics):
@@ -107,7 +112,7 @@ class MiraclSource:
         topics = [self.topics_files] if self.topics_files else list(self._topic_files())
         return [
             *self.remote_corpus_files(),
-            *(f for path in topics for f in hub.remote_file(self.topics, path, self.revision)),
+            *(f for path in topics for f in hub.remote_file(self.topics, path, self._topics_at)),
         ]
 
     def queries_and_qrels(self) -> tuple[pa.Table, pd.DataFrame]:
@@ -115,14 +120,16 @@ class MiraclSource:
             return self._examples()
         from sparsebench.data.qrels import parse_qrels
 
-        topics, qrels = (hub.fetch_file(self.topics, f, self.revision) for f in self._topic_files())
+        topics, qrels = (
+            hub.fetch_file(self.topics, f, self._topics_at) for f in self._topic_files()
+        )
         return hub.read_topics(topics), parse_qrels(qrels.open("rb"), what=str(qrels))
 
     def _examples(self) -> tuple[pa.Table, pd.DataFrame]:
         """Records of query_id, query, positive_passages and negative_passages; judged
         negatives become grade 0."""
         ids, texts, rows = [], [], []
-        for records in hub.stream_records(self.topics, self.topics_files, revision=self.revision):
+        for records in hub.stream_records(self.topics, self.topics_files, revision=self._topics_at):
             for qid, query, positives, negatives in zip(
                 records["query_id"],
                 records["query"],
@@ -158,5 +165,9 @@ class MiraclSource:
             "language": self.language,
             "split": self.split,
             "revision": self.revision,
-            "commits": hub.resolved_commits(self.revision, self.corpus, self.topics),
+            **({"topics_revision": self.topics_revision} if self.topics_revision else {}),
+            "commits": {
+                **hub.resolved_commits(self.revision, self.corpus),
+                **hub.resolved_commits(self._topics_at, self.topics),
+            },
         }

@@ -115,3 +115,23 @@ def test_a_cut_download_never_counts_as_complete(tmp_path, monkeypatch):
     assert ids == [d for d, _, _ in test_hub_datasets.SW_DOCS]
     (stored,) = [p for p in cache.rglob("*.jsonl.gz") if p.exists()]
     assert stored.read_bytes() == (root / "miracl" / "miracl-corpus" / relative).read_bytes()
+
+
+def test_miracls_two_repositories_are_pinned_each_at_its_own_commit(tmp_path, monkeypatch):
+    """miracl/miracl-corpus and miracl/miracl have histories of their own: the corpus's
+    commit is unknown to the topics' repository, so `revision` alone cannot pin both;
+    `topics_revision` pins the topics', and dataset.json records both commits."""
+    from conftest import prepare_entry
+
+    root = hub_repositories(tmp_path / "hub")
+    with serve_hub(root, monkeypatch, cache_dir=tmp_path / "cache") as server:
+        corpus, topics = server.commit("miracl/miracl-corpus"), server.commit("miracl/miracl")
+        assert corpus != topics
+        entry = {"source": "miracl", "language": "sw", "split": "dev", "revision": corpus}
+        with pytest.raises(DataError, match=f"'miracl/miracl' at revision '{corpus}'"):
+            prepare_entry(entry, tmp_path / "one", "miracl-sw")
+        summary = prepare_entry(
+            {**entry, "topics_revision": topics}, tmp_path / "both", "miracl-sw"
+        )
+    assert summary["source"]["commits"] == {"miracl/miracl-corpus": corpus, "miracl/miracl": topics}
+    assert summary["source"]["topics_revision"] == topics and summary["n_queries"] > 0

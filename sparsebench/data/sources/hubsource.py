@@ -67,6 +67,15 @@ PROPERTIES = {
             "dataset.json."
         ),
     },
+    "topics_revision": {
+        "type": "string",
+        "description": (
+            "MIRACL: the topics' and judgments' own branch, tag or commit (default: "
+            "`revision`). Its two repositories have histories of their own, so a commit of "
+            "one is unknown to the other: pin both with `revision` (the corpus's commit) "
+            "and this."
+        ),
+    },
 }
 # the entry keys whose local copies each member is read from (hub ids give no file)
 MEMBER_KEYS = {"corpus": ("corpus",), "queries": ("topics", "queries"), "qrels": ("qrels",)}

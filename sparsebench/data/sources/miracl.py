@@ -27,7 +27,7 @@ class Miracl(HubSource):
     def reader(self, entry: Entry, archive: str | Path | None = None) -> Any:
         from sparsebench.data.miracl import MiraclSource
 
-        keys = ("corpus", "topics", "corpus_files", "topics_files", "revision")
+        keys = ("corpus", "topics", "corpus_files", "topics_files", "revision", "topics_revision")
         given = {k: entry[k] for k in keys if k in entry}
         return MiraclSource(entry["language"], entry.get("split", "test"), **given)
 
