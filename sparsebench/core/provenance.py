@@ -80,13 +80,15 @@ def model_provenance(sources: Iterable[Any], fingerprint: dict[str, Any]) -> dic
     """What identifies a model: the hash of its `fingerprint` (every setting that changes
     its results: sparsebench.kinds), and for the `sources` (its kind's model_sources) read
     from local folders the sha256 of every file (hub ids are recorded as given, with the
-    revision the hub cache resolved if there is one)."""
+    revision the hub cache resolved if there is one). A folder's subfolders count by their
+    JSON files: the configs of a sentence-transformers model's modules (its pooling)."""
     record: dict[str, Any] = {"settings_sha256": stable_hash(fingerprint)}
     for source in sources:
         folder = Path(str(source)).expanduser()
         if folder.is_dir():
+            files = [p for p in folder.iterdir() if p.is_file()] + list(folder.glob("*/*.json"))
             record[str(source)] = {
-                p.name: file_digest(p) for p in sorted(folder.iterdir()) if p.is_file()
+                p.relative_to(folder).as_posix(): file_digest(p) for p in sorted(files)
             }
         else:
             record[str(source)] = {"hub_id": source, "revision": _hub_revision(str(source))}
@@ -94,16 +96,17 @@ def model_provenance(sources: Iterable[Any], fingerprint: dict[str, Any]) -> dic
 
 
 def _hub_revision(repo_id: str) -> str | None:
-    """The commit of a hub model in the local cache, if it was downloaded."""
+    """The commit of a hub model that loading it reads (the cache's main, as
+    transformers resolves it), if it was downloaded."""
     try:
-        from huggingface_hub import scan_cache_dir
+        from huggingface_hub import try_to_load_from_cache
 
-        for repo in scan_cache_dir().repos:
-            if repo.repo_id == repo_id:
-                return sorted(r.commit_hash for r in repo.revisions)[-1]
+        config = try_to_load_from_cache(repo_id, "config.json")
     except Exception:  # noqa: BLE001 (no cache, no hub library: no revision to report)
         return None
-    return None
+    if not isinstance(config, str):  # not cached, or cached as absent
+        return None
+    return Path(config).parent.name  # .../snapshots/<commit>/config.json
 
 
 def dataset_provenance(dataset_json: str | Path, corpus_json: str | Path) -> dict[str, Any]:

@@ -6,7 +6,8 @@ it meets the files it names, the earlier runs' prepared files and the hub cache:
 - more cross-validation folds than a dataset has judged queries, or a training split
   asked for where there is none;
 - more partitions than a corpus makes shards;
-- with HF_HUB_OFFLINE=1, a hub model or dataset the hub cache lacks.
+- with HF_HUB_OFFLINE=1, a hub model or dataset the hub cache lacks, or the idf.json of
+  a hub model that `idf: model` weighs queries by.
 
 What only a download shows is checked by the jobs that count it (prepare_corpus the
 documents, prepare the judged queries: scripts/prepare*.py), before any encoding job, and
@@ -161,6 +162,11 @@ def _offline_hub_problems(plan: Plan) -> list[str]:
         for source, model in hub_models.items()
         if (problem := uncached_model(source))
     ]
+    problems += [
+        f"config.models.{model}: {problem}"
+        for model, source in _hub_idf_sources(plan).items()
+        if (problem := uncached_idf(source))
+    ]
     for name in hub_datasets:
         try:
             _probe_cache(plan.datasets[name])
@@ -183,6 +189,37 @@ def uncached_model(repo: str) -> str | None:
         "HF_HUB_OFFLINE=1 keeps it from being fetched: fetch it once online "
         f"(`hf download {repo}`), point HF_HUB_CACHE at a cache that holds it, or name a "
         "local copy (a folder path)"
+    )
+
+
+def _hub_idf_sources(plan: Plan) -> dict[str, str]:
+    """model -> the hub model whose idf.json it weighs queries by (`idf: model`)."""
+    sources = {
+        m: plan.kind(m).weighting(e).get("idf_source")
+        for m, e in plan.models.items()
+        if e.get("idf") == "model"
+    }
+    return {
+        model: source
+        for model, source in sources.items()
+        if source and not is_local_path(source) and not Path(source).expanduser().exists()
+    }
+
+
+def uncached_idf(repo: str) -> str | None:
+    """Why an offline job could not read the idf.json of hub model `repo` (None: the
+    cache holds it): loading the model never fetches it."""
+    from huggingface_hub import constants, try_to_load_from_cache
+
+    try:
+        if isinstance(try_to_load_from_cache(repo, "idf.json"), str):
+            return None
+    except ValueError:  # not a hub id: uncached_model names it
+        return None
+    return (
+        f"idf: model reads the idf.json of {repo!r}, which the hub cache "
+        f"{constants.HF_HUB_CACHE} lacks, and HF_HUB_OFFLINE=1 keeps it from being fetched: "
+        f"fetch it once online (`hf download {repo} idf.json`) or name a local copy"
     )
 
 

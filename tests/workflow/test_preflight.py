@@ -237,3 +237,27 @@ def test_what_only_a_download_shows_is_refused_by_the_job_that_counts_it(tmp_pat
     assert lines[0] == "Error: 2 problems, found before any job:"
     assert lines[1].strip().startswith("config.models.bm25-cv.tune.folds: 5 folds, but dataset")
     assert lines[2].strip().startswith("config.retrieval.partitions: 2 partitions")
+
+
+def test_offline_an_idf_json_the_cache_lacks_is_named(tmp_path, monkeypatch):
+    """`idf: model` reads the model's idf.json, which loading the model never fetches:
+    offline, a cache that holds the model but not that file is refused before any job."""
+    from huggingface_hub import constants
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    _cache_model(tmp_path, HUB_MODEL)
+    entry = {"kind": "splade", "doc_model": HUB_MODEL, "query_encoder": "tokenizer"}
+    collection = write_collection(tmp_path / "col", TINY_DOCS, TINY_QUERIES, TINY_QRELS)
+    config = {"datasets": {"d": {"source": "local", "path": str(collection)}}}
+    config["models"] = {"free": {**entry, "idf": "model"}, "plain": entry}
+    plan = Plan(validate_config(config))
+    problems = preflight.preflight_problems(plan)
+    assert problems == [
+        f"config.models.free: idf: model reads the idf.json of '{HUB_MODEL}', which the hub "
+        f"cache {tmp_path} lacks, and HF_HUB_OFFLINE=1 keeps it from being fetched: fetch it "
+        f"once online (`hf download {HUB_MODEL} idf.json`) or name a local copy"
+    ]
+    snapshot = next((tmp_path / f"models--{HUB_MODEL.replace('/', '--')}" / "snapshots").iterdir())
+    (snapshot / "idf.json").write_text("{}")
+    assert preflight.preflight_problems(plan) == []
