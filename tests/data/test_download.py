@@ -62,7 +62,7 @@ def test_a_beir_download_without_network_says_what_to_do_instead(tmp_path):
 def test_beir_checksums_are_the_corrected_ones():
     table = beir_checksums()
     assert table["scifact"][0] == "5f7d1de60b170fc8027bb7898e2efca1"
-    assert table["fever"][0] == "5a818580227bfb4b35bb6fa46d9b6c03"  # not BEIR table's 88591ef8
+    assert table["fever"][0] == "5a818580227bfb4b35bb6fa46d9b6c03"  # not scifact's, nor 88591ef8
     url, md5 = beir_archive("scifact", "https://mirror.example/beir/")
     assert url == "https://mirror.example/beir/scifact.zip" and md5 == table["scifact"][0]
     with pytest.raises(DownloadError, match="give its checksum"):
