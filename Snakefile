@@ -20,7 +20,8 @@ from snakemake.utils import min_version
 # Plan with the library the jobs run (PYTHONPATH below): the one beside this Snakefile.
 sys.path.insert(0, workflow.basedir)
 
-from sparsebench.workflow.config import config_folders, config_from_files, experiment_settings
+from sparsebench.workflow.config import config_from_files, experiment_settings
+from sparsebench.workflow.importpath import import_path
 from sparsebench.core.errors import ConfigError
 from sparsebench.core.provenance import COMMAND_VARIABLE, other_experiment
 
@@ -34,11 +35,12 @@ if not workflow.overwrite_configfiles:
 
 
 _configfiles = workflow.overwrite_configfiles or [Path(workflow.basedir) / "config.yaml"]
-# A custom encoder's module is looked for beside the config file that names it (then in
-# the working directory), here for the plan and through PYTHONPATH (below) in the jobs.
-_module_folders = config_folders(_configfiles)
-sys.path[1:1] = [*_module_folders, os.getcwd()]
+# A custom encoder's module is looked for beside the config file that names it, then in
+# this checkout, then in the working directory: here for the plan and through PYTHONPATH
+# (below) in the jobs (sparsebench.workflow.importpath).
 try:
+    _import_path = import_path(workflow.basedir, _configfiles, os.getcwd())
+    sys.path[0:0] = _import_path
     _validated = config_from_files(config, _configfiles)
 except ConfigError as error:
     sys.exit(f"Error: {error}")  # the message alone: no traceback of this file
@@ -53,11 +55,9 @@ if any(arg == "--report" or arg.startswith("--report=") for arg in sys.argv):
     if _other:
         sys.exit(f"Error: cannot package the report: {_other}")
 # Jobs import the library from this checkout, installed or not (e.g. in a conda env),
-# and a custom encoder module from the config files' folders or the working directory.
+# and a custom encoder module as the plan does.
 os.environ["PYTHONPATH"] = os.pathsep.join(
-    p
-    for p in (workflow.basedir, *_module_folders, os.getcwd(), os.environ.get("PYTHONPATH"))
-    if p
+    p for p in (*_import_path, os.environ.get("PYTHONPATH")) if p
 )
 
 

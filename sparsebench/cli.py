@@ -210,11 +210,20 @@ def _dataset_stats(args: argparse.Namespace) -> str:
 
 
 def _check_config(args: argparse.Namespace) -> str:
+    """The config resolved, after the checks the workflow makes before any job (a dataset
+    folder without its split, with the hub offline a model the cache lacks, ...)."""
     import yaml
 
+    from sparsebench.core.errors import ConfigError
     from sparsebench.workflow.config import load_config_file
+    from sparsebench.workflow.plan import Plan
+    from sparsebench.workflow.preflight import preflight_problems, refusal
 
-    return yaml.safe_dump(load_config_file(args.config), sort_keys=False)
+    config = load_config_file(args.config)
+    problems = preflight_problems(Plan(config))
+    if problems:
+        raise ConfigError(refusal(problems).removeprefix("Error: "))
+    return yaml.safe_dump(config, sort_keys=False)
 
 
 def _compile(args: argparse.Namespace) -> str:

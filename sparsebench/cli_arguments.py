@@ -279,7 +279,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes building at once (default: the cores)",
     )
 
-    check = commands.add_parser("check-config", help="validate a config file and print it resolved")
+    check = commands.add_parser(
+        "check-config",
+        help="validate a config file against the files it names and print it resolved",
+    )
     check.add_argument(
         "config", help="a config file (YAML); its relative paths are read from its folder"
     )

@@ -167,6 +167,18 @@ def test_check_config(capsys, tmp_path):
     assert "unknown model kind 'x'" in capsys.readouterr().err
 
 
+def test_check_config_names_a_dataset_folder_that_does_not_exist(capsys, tmp_path):
+    """As the workflow refuses it before any job (docs/index.md's example)."""
+    config = tmp_path / "c.yaml"
+    config.write_text(
+        "datasets: {mine: {source: local, path: /nonexistent/mine}}\nmodels: {m: {kind: bm25}}\n"
+    )
+    assert main(["check-config", str(config)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("sparsebench check-config: error: config.datasets.mine: ")
+    assert "/nonexistent/mine does not exist" in err
+
+
 def test_check_config_names_file_and_line_of_broken_yaml(tmp_path, capsys):
     config = tmp_path / "c.yaml"
     config.write_text("datasets:\n  d: {source: builtin, name: minibeir\nmodels: {}\n")

@@ -298,12 +298,6 @@ def load_config_file(path: str | Path) -> dict[str, Any]:
     return config_from_files(read_yaml(path), [path])
 
 
-def config_folders(files: Sequence[str | Path]) -> list[str]:
-    """The folders of the config files: where the module of a custom encoder
-    (`kind: python`) is looked for first, as a relative path in them would be."""
-    return list(dict.fromkeys(str(Path(f).resolve().parent) for f in files))
-
-
 def config_from_files(config: Mapping[str, Any], files: Sequence[str | Path]) -> dict[str, Any]:
     """Validate `config` (Snakemake's: the files merged, then --config), each dataset's and
     model's relative paths resolved against the folder of the last file that defines it,
