@@ -251,8 +251,9 @@ DATA_OUTPUTS = [
     _data(
         f"{DATA}/dataset.json",
         ("prepare",),
-        "the dataset's split, settings, source, corpus, counts, grades, training split "
-        "and checksums",
+        "the dataset's split, settings, source, corpus, counts, grades, judgments of "
+        "documents the corpus lacks (`unknown_judged_documents`: kept or dropped, how many, "
+        "the first 100 ids), training split and checksums",
         fields=_fields(
             "name",
             "split",
@@ -263,6 +264,9 @@ DATA_OUTPUTS = [
             "n_judged_queries",
             "n_judged_queries_without_relevant",
             "n_qrels",
+            "unknown_judged_documents",
+            "n_unknown_judged_documents",
+            "unknown_judged_document_ids",
             "grades",
             "tuning_split",
             "n_tuning_queries",
