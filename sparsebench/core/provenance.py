@@ -80,19 +80,23 @@ def model_provenance(sources: Iterable[Any], fingerprint: dict[str, Any]) -> dic
     """What identifies a model: the hash of its `fingerprint` (every setting that changes
     its results: sparsebench.kinds), and for the `sources` (its kind's model_sources) read
     from local folders the sha256 of every file (hub ids are recorded as given, with the
-    revision the hub cache resolved if there is one). A folder's subfolders count by their
-    JSON files: the configs of a sentence-transformers model's modules (its pooling)."""
+    revision the hub cache resolved if there is one); a folder by model_folder_files."""
     record: dict[str, Any] = {"settings_sha256": stable_hash(fingerprint)}
     for source in sources:
         folder = Path(str(source)).expanduser()
         if folder.is_dir():
-            files = [p for p in folder.iterdir() if p.is_file()] + list(folder.glob("*/*.json"))
             record[str(source)] = {
-                p.relative_to(folder).as_posix(): file_digest(p) for p in sorted(files)
+                p.relative_to(folder).as_posix(): file_digest(p) for p in model_folder_files(folder)
             }
         else:
             record[str(source)] = {"hub_id": source, "revision": _hub_revision(str(source))}
     return record
+
+
+def model_folder_files(folder: Path) -> list[Path]:
+    """The files that make a model folder what it is: its own, and the JSON configs of
+    the modules in its subfolders (a sentence-transformers model's pooling)."""
+    return sorted([p for p in folder.iterdir() if p.is_file()] + list(folder.glob("*/*.json")))
 
 
 def _hub_revision(repo_id: str) -> str | None:

@@ -98,14 +98,13 @@ def check_qrels(
             f"unknown_judged_documents is one of {', '.join(UNKNOWN_DOCUMENTS)}, "
             f"not {unknown_documents!r}"
         )
-    _refuse_unknown(qrels["query_id"], query_ids, "query", "queries.jsonl", "")
+    _refuse_unknown(_unknown(qrels["query_id"], query_ids), "query", "queries.jsonl", "")
     missing = _unknown(qrels["doc_id"], doc_ids)
     if not missing:
         return qrels, []
     if unknown_documents == "error":
         _refuse_unknown(
-            qrels["doc_id"],
-            doc_ids,
+            missing,
             "doc",
             "corpus.jsonl",
             "; if the collection itself judges documents it does not hold, set the "
@@ -128,10 +127,7 @@ def check_qrels(
     return qrels, sorted(missing)
 
 
-def _refuse_unknown(
-    values: pd.Series, known: pa.ChunkedArray | pa.Array, what: str, where: str, hint: str
-) -> None:
-    missing = _unknown(values, known)
+def _refuse_unknown(missing: list[str], what: str, where: str, hint: str) -> None:
     if missing:
         raise DataError(
             f"qrels name {len(missing)} {what} ids that are not in {where} "

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from sparsebench.core.errors import ConfigError
+from sparsebench.core.provenance import model_folder_files
 from sparsebench.encode.quantization import ARITHMETICS, DEFAULT_RULE, ROUNDINGS, side_rules
 from sparsebench.encode.schemes import SCHEMES
 from sparsebench.encode.splade_pooling import ACTIVATIONS, POOLINGS
@@ -254,14 +255,13 @@ class Splade(ModelKind):
 def local_files(source: str) -> list[str]:
     """The files of a model given as a local folder or file (inputs of its encoding jobs,
     so that replacing the weights reruns them), its pooling's declaration among them
-    (sparsebench.encode.splade_pooling); none for a hub id."""
+    (provenance.model_folder_files); none for a hub id."""
     path = Path(str(source)).expanduser()
     if path.is_file():
         return [str(path)]
     if not path.is_dir():
         return []
-    files = [p for p in path.iterdir() if p.is_file()]
-    return sorted(str(p) for p in [*files, *path.glob("*SpladePooling/config.json")])
+    return [str(p) for p in model_folder_files(path)]
 
 
 SPLADE_KIND = Splade()

@@ -148,7 +148,7 @@ def _offline_hub_problems(plan: Plan) -> list[str]:
         source: model
         for model, entry in plan.models.items()
         for source in plan.kind(model).model_sources(entry)
-        if not is_local_path(source) and not Path(source).expanduser().exists()
+        if _hub_id(source)
     }
     hub_datasets = [n for n, e in plan.datasets.items() if source_of(e).hub]
     if not (hub_models or hub_datasets):
@@ -199,11 +199,12 @@ def _hub_idf_sources(plan: Plan) -> dict[str, str]:
         for m, e in plan.models.items()
         if e.get("idf") == "model"
     }
-    return {
-        model: source
-        for model, source in sources.items()
-        if source and not is_local_path(source) and not Path(source).expanduser().exists()
-    }
+    return {model: source for model, source in sources.items() if source and _hub_id(source)}
+
+
+def _hub_id(source: str) -> bool:
+    """A model named by a hub id, not a folder (written as a path, or one that exists)."""
+    return not is_local_path(source) and not Path(source).expanduser().exists()
 
 
 def uncached_idf(repo: str) -> str | None:
